@@ -1,0 +1,143 @@
+#include "ir/instruction.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cstring>
+#include <iterator>
+#include <unordered_map>
+
+#include "ir/module.h"
+
+namespace cl2vk::ir {
+namespace {
+
+struct OpcodeNameEntry {
+  uint32_t opcode;
+  const char* name;
+};
+
+// Generated from SPIRV-Headers at configure time.
+constexpr OpcodeNameEntry kOpcodeNames[] = {
+#include "cl2vk/opcode_names.inc"
+};
+
+}  // namespace
+
+std::string opcodeName(spv::Op opcode) {
+  static const std::unordered_map<uint32_t, const char*> names = [] {
+    std::unordered_map<uint32_t, const char*> table;
+    for (const OpcodeNameEntry& entry : kOpcodeNames) table.emplace(entry.opcode, entry.name);
+    return table;
+  }();
+  auto value = static_cast<uint32_t>(opcode);
+  auto it = names.find(value);
+  return it != names.end() ? it->second : "Op" + std::to_string(value);
+}
+
+bool hasResultId(spv::Op opcode) {
+  bool result = false, type = false;
+  spv::HasResultAndType(opcode, &result, &type);
+  return result;
+}
+
+bool hasResultType(spv::Op opcode) {
+  bool result = false, type = false;
+  spv::HasResultAndType(opcode, &result, &type);
+  return type;
+}
+
+bool isIdKind(spv_operand_type_t kind) {
+  switch (kind) {
+    case SPV_OPERAND_TYPE_ID:
+    case SPV_OPERAND_TYPE_TYPE_ID:
+    case SPV_OPERAND_TYPE_RESULT_ID:
+    case SPV_OPERAND_TYPE_MEMORY_SEMANTICS_ID:
+    case SPV_OPERAND_TYPE_SCOPE_ID:
+    case SPV_OPERAND_TYPE_OPTIONAL_ID:
+      return true;
+    default:
+      return false;
+  }
+}
+
+spv_operand_type_t normalizedKind(spv_operand_type_t kind) {
+  return isIdKind(kind) ? SPV_OPERAND_TYPE_ID : kind;
+}
+
+bool Operand::operator==(const Operand& other) const {
+  return normalizedKind(kind) == normalizedKind(other.kind) && words == other.words;
+}
+
+Operand Operand::id(uint32_t id) { return {SPV_OPERAND_TYPE_ID, {id}}; }
+
+Operand Operand::literal(uint32_t value) { return {SPV_OPERAND_TYPE_LITERAL_INTEGER, {value}}; }
+
+Operand Operand::number(std::vector<uint32_t> words) {
+  return {SPV_OPERAND_TYPE_TYPED_LITERAL_NUMBER, std::move(words)};
+}
+
+Operand Operand::string(std::string_view text) {
+  // UTF-8 bytes, NUL-terminated, padded with NULs to a whole word (SPIR-V 2.2.1).
+  std::vector<uint32_t> words(text.size() / 4 + 1, 0u);
+  std::memcpy(words.data(), text.data(), text.size());
+  return {SPV_OPERAND_TYPE_LITERAL_STRING, std::move(words)};
+}
+
+Operand Operand::enumerant(spv_operand_type_t kind, uint32_t value) { return {kind, {value}}; }
+
+std::string Operand::asString() const {
+  const char* bytes = reinterpret_cast<const char*>(words.data());
+  size_t limit = words.size() * sizeof(uint32_t);
+  return std::string(bytes, strnlen(bytes, limit));
+}
+
+Instruction::Instruction(spv::Op opcode, uint32_t typeId, uint32_t resultId, std::vector<Operand> operands)
+    : opcode_(opcode), typeId_(typeId), resultId_(resultId), operands_(std::move(operands)) {}
+
+uint32_t Instruction::idOperand(size_t index) const {
+  const Operand& op = operand(index);
+  assert(op.isId() && op.words.size() == 1);
+  return op.words[0];
+}
+
+uint32_t Instruction::wordOperand(size_t index) const {
+  const Operand& op = operand(index);
+  assert(!op.words.empty());
+  return op.words[0];
+}
+
+uint32_t Instruction::wordCount() const {
+  uint32_t count = 1 + (typeId_ != 0) + (resultId_ != 0);
+  for (const Operand& op : operands_) count += static_cast<uint32_t>(op.words.size());
+  return count;
+}
+
+void Instruction::encode(std::vector<uint32_t>& out) const {
+  out.push_back(wordCount() << 16 | static_cast<uint32_t>(opcode_));
+  if (typeId_) out.push_back(typeId_);
+  if (resultId_) out.push_back(resultId_);
+  for (const Operand& op : operands_) out.insert(out.end(), op.words.begin(), op.words.end());
+}
+
+Function* Instruction::function() const { return list_ ? list_->function() : nullptr; }
+
+Block* Instruction::block() const { return list_ ? list_->block() : nullptr; }
+
+bool Instruction::sameValueAs(const Instruction& other) const {
+  return opcode_ == other.opcode_ && typeId_ == other.typeId_ && operands_ == other.operands_;
+}
+
+Instruction* InstList::insert(iterator position, Instruction inst) {
+  auto it = items_.insert(position, std::move(inst));
+  it->list_ = this;
+  it->position_ = it;
+  return &*it;
+}
+
+void InstList::spliceTail(InstList& from, iterator position) {
+  // std::list::splice keeps iterators valid, so only the owner changes.
+  for (auto it = position; it != from.items_.end(); ++it) it->list_ = this;
+  items_.splice(items_.end(), from.items_, position, from.items_.end());
+}
+
+}  // namespace cl2vk::ir

@@ -1,0 +1,377 @@
+#include "ir/module.h"
+
+#include <algorithm>
+#include <cassert>
+#include <functional>
+
+namespace cl2vk::ir {
+namespace {
+
+size_t hashValue(const Instruction& inst) {
+  size_t h = std::hash<uint32_t>()(static_cast<uint32_t>(inst.opcode()));
+  auto mix = [&h](uint32_t word) { h ^= std::hash<uint32_t>()(word) + 0x9e3779b9 + (h << 6) + (h >> 2); };
+  mix(inst.typeId());
+  for (const Operand& op : inst.operands()) {
+    mix(static_cast<uint32_t>(normalizedKind(op.kind)));
+    for (uint32_t word : op.words) mix(word);
+  }
+  return h;
+}
+
+bool isNameOrDecoration(spv::Op opcode) {
+  switch (opcode) {
+    case spv::Op::OpName:
+    case spv::Op::OpMemberName:
+    case spv::Op::OpDecorate:
+    case spv::Op::OpDecorateId:
+    case spv::Op::OpDecorateString:
+    case spv::Op::OpMemberDecorate:
+    case spv::Op::OpMemberDecorateString:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Operands from this index on are lists of ids that a removed id can simply be dropped from.
+int droppableListStart(spv::Op opcode) {
+  switch (opcode) {
+    case spv::Op::OpEntryPoint:
+      return 3;  // interface variables
+    case spv::Op::OpGroupDecorate:
+    case spv::Op::OpGroupMemberDecorate:
+      return 1;  // decoration targets
+    default:
+      return -1;
+  }
+}
+
+const std::vector<Use> kNoUses;
+
+}  // namespace
+
+const char* sectionName(Section section) {
+  switch (section) {
+    case Section::kCapability: return "capabilities";
+    case Section::kExtension: return "extensions";
+    case Section::kExtInstImport: return "extended instruction imports";
+    case Section::kMemoryModel: return "memory model";
+    case Section::kEntryPoint: return "entry points";
+    case Section::kExecutionMode: return "execution modes";
+    case Section::kDebug: return "debug";
+    case Section::kAnnotation: return "annotations";
+    case Section::kGlobal: return "types, constants and global variables";
+  }
+  return "?";
+}
+
+bool isShareableGlobal(spv::Op opcode) {
+  switch (opcode) {
+    case spv::Op::OpTypeVoid:
+    case spv::Op::OpTypeBool:
+    case spv::Op::OpTypeInt:
+    case spv::Op::OpTypeFloat:
+    case spv::Op::OpTypeVector:
+    case spv::Op::OpTypeMatrix:
+    case spv::Op::OpTypePointer:
+    case spv::Op::OpTypeFunction:
+    case spv::Op::OpTypeEvent:
+    case spv::Op::OpTypeDeviceEvent:
+    case spv::Op::OpTypeReserveId:
+    case spv::Op::OpTypeQueue:
+    case spv::Op::OpTypeSampler:
+    case spv::Op::OpConstantTrue:
+    case spv::Op::OpConstantFalse:
+    case spv::Op::OpConstant:
+    case spv::Op::OpConstantComposite:
+    case spv::Op::OpConstantNull:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// --- Indexes ---
+
+void Module::addUse(uint32_t id, Instruction* user, int operandIndex) {
+  uses_[id].push_back(Use{user, operandIndex});
+}
+
+void Module::dropUse(uint32_t id, Instruction* user, int operandIndex) {
+  auto it = uses_.find(id);
+  if (it == uses_.end()) return;
+  auto& list = it->second;
+  auto found = std::find_if(list.begin(), list.end(), [&](const Use& u) {
+    return u.user == user && u.operandIndex == operandIndex;
+  });
+  if (found != list.end()) {
+    *found = list.back();
+    list.pop_back();
+  }
+  if (list.empty()) uses_.erase(it);
+}
+
+void Module::index(Instruction* inst) {
+  if (inst->resultId()) defs_[inst->resultId()] = inst;
+  if (inst->typeId()) addUse(inst->typeId(), inst, Use::kResultType);
+  for (size_t i = 0; i < inst->numOperands(); ++i) {
+    const Operand& op = inst->operand(i);
+    if (op.isId()) addUse(op.words[0], inst, static_cast<int>(i));
+  }
+  if (inst->opcode() == spv::Op::OpFunction && inst->function()) functionsById_[inst->resultId()] = inst->function();
+  if (isShareableGlobal(inst->opcode()) && inst->list() == &section(Section::kGlobal))
+    globalValues_.emplace(hashValue(*inst), inst);
+}
+
+void Module::unindex(Instruction* inst) {
+  if (inst->resultId()) {
+    auto it = defs_.find(inst->resultId());
+    if (it != defs_.end() && it->second == inst) defs_.erase(it);
+  }
+  if (inst->typeId()) dropUse(inst->typeId(), inst, Use::kResultType);
+  for (size_t i = 0; i < inst->numOperands(); ++i) {
+    const Operand& op = inst->operand(i);
+    if (op.isId()) dropUse(op.words[0], inst, static_cast<int>(i));
+  }
+  if (inst->opcode() == spv::Op::OpFunction) functionsById_.erase(inst->resultId());
+  if (isShareableGlobal(inst->opcode())) {
+    auto [first, last] = globalValues_.equal_range(hashValue(*inst));
+    for (auto it = first; it != last; ++it) {
+      if (it->second == inst) {
+        globalValues_.erase(it);
+        break;
+      }
+    }
+  }
+}
+
+// --- Changes ---
+
+void Module::erase(Instruction* inst) {
+  unindex(inst);
+  inst->list_->items_.erase(inst->position_);
+}
+
+Instruction* Module::append(Section s, Instruction inst) { return append(section(s), std::move(inst)); }
+
+Instruction* Module::append(InstList& list, Instruction inst) {
+  Instruction* added = list.insert(list.end(), std::move(inst));
+  index(added);
+  return added;
+}
+
+Instruction* Module::insertBefore(Instruction* position, Instruction inst) {
+  assert(position->list_);
+  Instruction* added = position->list_->insert(position->position_, std::move(inst));
+  index(added);
+  return added;
+}
+
+Instruction* Module::insertAfter(Instruction* position, Instruction inst) {
+  assert(position->list_);
+  Instruction* added = position->list_->insert(std::next(position->position_), std::move(inst));
+  index(added);
+  return added;
+}
+
+Function* Module::addFunction() { return &functions_.emplace_back(); }
+
+Block* Module::addBlock(Function& function, Block* after) {
+  auto& blocks = function.blocks();
+  auto position = blocks.end();
+  if (after) {
+    position = std::find_if(blocks.begin(), blocks.end(), [after](const Block& b) { return &b == after; });
+    assert(position != blocks.end());
+    ++position;
+  }
+  return &*blocks.emplace(position, &function);
+}
+
+Block* Module::splitBlockBefore(Instruction* first) {
+  Block* old = first->block();
+  assert(old && first->opcode() != spv::Op::OpLabel);
+  Block* tail = addBlock(*old->function(), old);
+  append(tail->instructions(), Instruction(spv::Op::OpLabel, 0, takeId()));
+  tail->instructions().spliceTail(old->instructions(), first->position_);
+
+  // Successors' phis named the old block as the predecessor; the edge now leaves the new one.
+  const Instruction* branch = tail->terminator();
+  for (size_t i = 0; i < branch->numOperands(); ++i) {
+    const Operand& op = branch->operand(i);
+    if (!op.isId()) continue;
+    Instruction* label = def(op.words[0]);
+    if (!label || label->opcode() != spv::Op::OpLabel) continue;
+    for (Instruction& phi : label->block()->instructions()) {
+      if (phi.opcode() == spv::Op::OpLabel) continue;
+      if (phi.opcode() != spv::Op::OpPhi) break;
+      for (size_t p = 1; p < phi.numOperands(); p += 2) {
+        if (phi.idOperand(p) != old->id()) continue;
+        Instruction replacement = phi;
+        replacement.operands_[p].words[0] = tail->id();
+        update(&phi, std::move(replacement));
+      }
+    }
+  }
+  return tail;
+}
+
+Status Module::remove(Instruction* inst) {
+  assert(inst->list_);
+  if (inst->opcode() == spv::Op::OpFunction || inst->opcode() == spv::Op::OpLabel)
+    return Error("cannot remove " + describe(*inst) + " on its own: functions and blocks go whole");
+
+  std::vector<Instruction*> annotations;
+  std::vector<std::pair<Instruction*, int>> listEntries;
+  if (uint32_t id = inst->resultId()) {
+    for (const Use& use : uses(id)) {
+      if (use.user == inst) continue;
+      int listStart = droppableListStart(use.user->opcode());
+      if (isNameOrDecoration(use.user->opcode()) && use.operandIndex == 0)
+        annotations.push_back(use.user);
+      else if (listStart >= 0 && use.operandIndex >= listStart)
+        listEntries.emplace_back(use.user, use.operandIndex);
+      else
+        return Error("cannot remove " + describe(*inst) + ": it is still used by " + describe(*use.user));
+    }
+  }
+  for (auto [user, operandIndex] : listEntries) {
+    Instruction replacement = *user;
+    uint32_t dropped = user->operand(operandIndex).words[0];
+    auto& ops = replacement.operands_;
+    ops.erase(std::remove_if(ops.begin() + droppableListStart(user->opcode()), ops.end(),
+                             [dropped](const Operand& op) { return op.isId() && op.words[0] == dropped; }),
+              ops.end());
+    update(user, std::move(replacement));
+  }
+  for (Instruction* annotation : annotations) erase(annotation);
+  erase(inst);
+  return okStatus();
+}
+
+Status Module::removeFunction(Function* function) {
+  std::vector<Instruction*> annotations;
+  for (const Use& use : uses(function->id())) {
+    if (use.user->function() == function) continue;
+    if (!isNameOrDecoration(use.user->opcode()) || use.operandIndex != 0)
+      return Error("cannot remove function '" + functionName(*function) + "': it is still used by " +
+                   describe(*use.user));
+    annotations.push_back(use.user);
+  }
+  for (Instruction* annotation : annotations) erase(annotation);
+  auto unindexAll = [this](InstList& list) {
+    for (Instruction& inst : list) unindex(&inst);
+  };
+  unindexAll(function->header());
+  for (Block& block : function->blocks()) unindexAll(block.instructions());
+  unindexAll(function->end());
+  functions_.remove_if([function](const Function& f) { return &f == function; });
+  return okStatus();
+}
+
+void Module::update(Instruction* inst, Instruction replacement) {
+  unindex(inst);
+  inst->opcode_ = replacement.opcode_;
+  inst->typeId_ = replacement.typeId_;
+  inst->resultId_ = replacement.resultId_;
+  inst->operands_ = std::move(replacement.operands_);
+  index(inst);
+}
+
+void Module::replaceAllUses(uint32_t from, uint32_t to) {
+  if (from == to) return;
+  std::vector<Instruction*> users;
+  for (const Use& use : uses(from)) {
+    if (std::find(users.begin(), users.end(), use.user) == users.end()) users.push_back(use.user);
+  }
+  for (Instruction* user : users) {
+    Instruction replacement = *user;
+    if (replacement.typeId_ == from) replacement.typeId_ = to;
+    for (Operand& op : replacement.operands_) {
+      if (op.isId() && op.words[0] == from) op.words[0] = to;
+    }
+    update(user, std::move(replacement));
+  }
+}
+
+// --- Lookups ---
+
+Instruction* Module::def(uint32_t id) const {
+  auto it = defs_.find(id);
+  return it == defs_.end() ? nullptr : it->second;
+}
+
+const std::vector<Use>& Module::uses(uint32_t id) const {
+  auto it = uses_.find(id);
+  return it == uses_.end() ? kNoUses : it->second;
+}
+
+std::string Module::name(uint32_t id) const {
+  for (const Use& use : uses(id)) {
+    if (use.user->opcode() == spv::Op::OpName && use.operandIndex == 0) return use.user->stringOperand(1);
+  }
+  return "";
+}
+
+std::vector<const Instruction*> Module::decorations(uint32_t id) const {
+  std::vector<const Instruction*> result;
+  for (const Use& use : uses(id)) {
+    spv::Op op = use.user->opcode();
+    bool direct = op == spv::Op::OpDecorate || op == spv::Op::OpDecorateId || op == spv::Op::OpDecorateString;
+    if (direct && use.operandIndex == 0) {
+      result.push_back(use.user);
+    } else if (op == spv::Op::OpGroupDecorate && use.operandIndex >= 1) {
+      auto viaGroup = decorations(use.user->idOperand(0));
+      result.insert(result.end(), viaGroup.begin(), viaGroup.end());
+    }
+  }
+  return result;
+}
+
+const Instruction* Module::findDecoration(uint32_t id, spv::Decoration decoration) const {
+  for (const Instruction* inst : decorations(id)) {
+    if (inst->wordOperand(1) == static_cast<uint32_t>(decoration)) return inst;
+  }
+  return nullptr;
+}
+
+Instruction* Module::findGlobal(const Instruction& value) const {
+  auto [first, last] = globalValues_.equal_range(hashValue(value));
+  Instruction* best = nullptr;
+  for (auto it = first; it != last; ++it) {
+    if (!it->second->sameValueAs(value)) continue;
+    // Prefer the earliest definition so that lookups are stable whatever the insertion history.
+    if (!best || it->second->resultId() < best->resultId()) best = it->second;
+  }
+  return best;
+}
+
+uint32_t Module::getOrAddGlobal(spv::Op opcode, uint32_t typeId, std::vector<Operand> operands) {
+  assert(isShareableGlobal(opcode));
+  Instruction value(opcode, typeId, 0, std::move(operands));
+  if (Instruction* existing = findGlobal(value)) return existing->resultId();
+  value.resultId_ = takeId();
+  return append(Section::kGlobal, std::move(value))->resultId();
+}
+
+Function* Module::function(uint32_t id) const {
+  auto it = functionsById_.find(id);
+  return it == functionsById_.end() ? nullptr : it->second;
+}
+
+std::string Module::functionName(const Function& function) const {
+  for (const Instruction& entry : section(Section::kEntryPoint)) {
+    if (entry.idOperand(1) == function.id()) return entry.stringOperand(2);
+  }
+  std::string named = name(function.id());
+  return named.empty() ? "%" + std::to_string(function.id()) : named;
+}
+
+std::string Module::describe(const Instruction& inst) const {
+  std::string text;
+  if (inst.resultId()) text = "%" + std::to_string(inst.resultId()) + " = ";
+  text += opcodeName(inst.opcode());
+  if (const Function* fn = inst.function()) text += " in function '" + functionName(*fn) + "'";
+  return text;
+}
+
+}  // namespace cl2vk::ir

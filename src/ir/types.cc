@@ -1,0 +1,114 @@
+#include "ir/types.h"
+
+#include <bit>
+#include <cassert>
+#include <cmath>
+#include <cstring>
+
+namespace cl2vk::ir {
+uint32_t typeVoid(Module& module) { return module.getOrAddGlobal(spv::Op::OpTypeVoid, 0, {}); }
+
+uint32_t typeBool(Module& module) { return module.getOrAddGlobal(spv::Op::OpTypeBool, 0, {}); }
+
+uint32_t typeInt(Module& module, uint32_t width, bool isSigned) {
+  return module.getOrAddGlobal(spv::Op::OpTypeInt, 0, {Operand::literal(width), Operand::literal(isSigned ? 1 : 0)});
+}
+
+uint32_t typeFloat(Module& module, uint32_t width) {
+  return module.getOrAddGlobal(spv::Op::OpTypeFloat, 0, {Operand::literal(width)});
+}
+
+uint32_t typeVector(Module& module, uint32_t componentType, uint32_t count) {
+  return module.getOrAddGlobal(spv::Op::OpTypeVector, 0, {Operand::id(componentType), Operand::literal(count)});
+}
+
+uint32_t typePointer(Module& module, spv::StorageClass storage, uint32_t pointee) {
+  return module.getOrAddGlobal(spv::Op::OpTypePointer, 0,
+                               {Operand::enumerant(SPV_OPERAND_TYPE_STORAGE_CLASS, static_cast<uint32_t>(storage)),
+                                Operand::id(pointee)});
+}
+
+uint32_t typeFunction(Module& module, uint32_t returnType, const std::vector<uint32_t>& parameterTypes) {
+  std::vector<Operand> operands = {Operand::id(returnType)};
+  for (uint32_t param : parameterTypes) operands.push_back(Operand::id(param));
+  return module.getOrAddGlobal(spv::Op::OpTypeFunction, 0, std::move(operands));
+}
+
+uint32_t scalarWidth(const Module& module, uint32_t type) {
+  const Instruction* def = module.def(type);
+  if (!def || (def->opcode() != spv::Op::OpTypeInt && def->opcode() != spv::Op::OpTypeFloat)) return 0;
+  return def->wordOperand(0);
+}
+
+uint32_t constantBits(Module& module, uint32_t type, uint64_t bits) {
+  uint32_t width = scalarWidth(module, type);
+  assert(width != 0 && "constantBits needs an integer or float type");
+  std::vector<uint32_t> words;
+  if (width <= 32) {
+    uint64_t mask = width == 32 ? 0xffffffffull : (1ull << width) - 1;
+    uint32_t low = static_cast<uint32_t>(bits & mask);
+    // SPIR-V 2.2.1: narrower literals fill the high bits with the sign for signed integer types.
+    const Instruction* def = module.def(type);
+    if (width < 32 && def->opcode() == spv::Op::OpTypeInt && def->wordOperand(1) == 1 && (low >> (width - 1)) & 1)
+      low |= ~static_cast<uint32_t>(mask);
+    words = {low};
+  } else {
+    words = {static_cast<uint32_t>(bits), static_cast<uint32_t>(bits >> 32)};
+  }
+  return module.getOrAddGlobal(spv::Op::OpConstant, type, {Operand::number(std::move(words))});
+}
+
+uint32_t constantUint(Module& module, uint32_t width, uint64_t value) {
+  return constantBits(module, typeInt(module, width), value);
+}
+
+uint16_t floatToHalfBits(double value) {
+  float f = static_cast<float>(value);
+  uint32_t x = std::bit_cast<uint32_t>(f);
+  uint32_t sign = (x >> 16) & 0x8000u;
+  uint32_t exponent = (x >> 23) & 0xffu;
+  uint32_t mantissa = x & 0x7fffffu;
+  if (exponent == 0xff) return static_cast<uint16_t>(sign | 0x7c00u | (mantissa ? 0x200u : 0u));  // inf / nan
+  int e = static_cast<int>(exponent) - 127 + 15;
+  if (e >= 31) return static_cast<uint16_t>(sign | 0x7c00u);  // overflow: infinity
+  if (e <= 0) {
+    if (e < -10) return static_cast<uint16_t>(sign);  // underflow: signed zero
+    // Subnormal: shift the mantissa with its implicit bit into place, rounding to nearest even.
+    mantissa |= 0x800000u;
+    uint32_t shift = static_cast<uint32_t>(14 - e);
+    uint32_t half = mantissa >> shift;
+    uint32_t rest = mantissa & ((1u << shift) - 1);
+    uint32_t halfway = 1u << (shift - 1);
+    if (rest > halfway || (rest == halfway && (half & 1))) ++half;
+    return static_cast<uint16_t>(sign | half);
+  }
+  uint32_t half = sign | (static_cast<uint32_t>(e) << 10) | (mantissa >> 13);
+  uint32_t rest = mantissa & 0x1fffu;
+  if (rest > 0x1000u || (rest == 0x1000u && (half & 1))) ++half;  // may carry into the exponent: fine
+  return static_cast<uint16_t>(half);
+}
+
+uint32_t constantFloat(Module& module, uint32_t type, double value) {
+  switch (scalarWidth(module, type)) {
+    case 16: return constantBits(module, type, floatToHalfBits(value));
+    case 32: return constantBits(module, type, std::bit_cast<uint32_t>(static_cast<float>(value)));
+    case 64: return constantBits(module, type, std::bit_cast<uint64_t>(value));
+    default: assert(false && "constantFloat needs a 16, 32 or 64-bit float type"); return 0;
+  }
+}
+
+uint32_t constantBool(Module& module, bool value) {
+  return module.getOrAddGlobal(value ? spv::Op::OpConstantTrue : spv::Op::OpConstantFalse, typeBool(module), {});
+}
+
+uint32_t constantNull(Module& module, uint32_t type) {
+  return module.getOrAddGlobal(spv::Op::OpConstantNull, type, {});
+}
+
+uint32_t constantComposite(Module& module, uint32_t type, const std::vector<uint32_t>& constituents) {
+  std::vector<Operand> operands;
+  for (uint32_t id : constituents) operands.push_back(Operand::id(id));
+  return module.getOrAddGlobal(spv::Op::OpConstantComposite, type, std::move(operands));
+}
+
+}  // namespace cl2vk::ir

@@ -1,0 +1,38 @@
+// Get-or-create for types and constants: each returns the id of an existing equal definition, or
+// adds one at the end of the global section. Equality is structural (opcode, type, operands);
+// decorations are not considered, so a pass that needs a distinctly decorated type (an array with
+// its own ArrayStride, say) creates it itself.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ir/module.h"
+
+namespace cl2vk::ir {
+
+uint32_t typeVoid(Module& module);
+uint32_t typeBool(Module& module);
+// Kernel modules have only signedness 0; Shader modules may use 1.
+uint32_t typeInt(Module& module, uint32_t width, bool isSigned = false);
+uint32_t typeFloat(Module& module, uint32_t width);
+uint32_t typeVector(Module& module, uint32_t componentType, uint32_t count);
+uint32_t typePointer(Module& module, spv::StorageClass storage, uint32_t pointee);
+uint32_t typeFunction(Module& module, uint32_t returnType, const std::vector<uint32_t>& parameterTypes);
+
+// A scalar integer or float constant given by its bit pattern (the low `width` bits are used).
+uint32_t constantBits(Module& module, uint32_t type, uint64_t bits);
+uint32_t constantUint(Module& module, uint32_t width, uint64_t value);
+// A float constant of the type's width (16, 32 or 64), rounded to nearest even.
+uint32_t constantFloat(Module& module, uint32_t type, double value);
+uint32_t constantBool(Module& module, bool value);
+uint32_t constantNull(Module& module, uint32_t type);
+uint32_t constantComposite(Module& module, uint32_t type, const std::vector<uint32_t>& constituents);
+
+// The width of an OpTypeInt or OpTypeFloat, or 0 for anything else.
+uint32_t scalarWidth(const Module& module, uint32_t type);
+
+// IEEE binary16 bits of `value`, rounded to nearest even (overflow gives infinity).
+uint16_t floatToHalfBits(double value);
+
+}  // namespace cl2vk::ir

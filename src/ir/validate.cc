@@ -1,0 +1,77 @@
+#include "ir/validate.h"
+
+#include <spirv-tools/libspirv.hpp>
+
+#include "ir/writer.h"
+
+namespace cl2vk::ir {
+namespace {
+
+struct NamedEnvironment {
+  spv_target_env env;
+  const char* name;
+};
+
+constexpr NamedEnvironment kEnvironments[] = {
+    {SPV_ENV_VULKAN_1_1, "vulkan1.1"},       {SPV_ENV_VULKAN_1_2, "vulkan1.2"},
+    {SPV_ENV_VULKAN_1_3, "vulkan1.3"},       {SPV_ENV_OPENCL_2_0, "opencl2.0"},
+    {SPV_ENV_OPENCL_2_1, "opencl2.1"},       {SPV_ENV_OPENCL_2_2, "opencl2.2"},
+    {SPV_ENV_UNIVERSAL_1_0, "spv1.0"},       {SPV_ENV_UNIVERSAL_1_1, "spv1.1"},
+    {SPV_ENV_UNIVERSAL_1_2, "spv1.2"},       {SPV_ENV_UNIVERSAL_1_3, "spv1.3"},
+    {SPV_ENV_UNIVERSAL_1_4, "spv1.4"},       {SPV_ENV_UNIVERSAL_1_5, "spv1.5"},
+    {SPV_ENV_UNIVERSAL_1_6, "spv1.6"},
+};
+
+}  // namespace
+
+bool declaresCapability(const Module& module, spv::Capability capability) {
+  for (const Instruction& inst : module.section(Section::kCapability)) {
+    if (inst.wordOperand(0) == static_cast<uint32_t>(capability)) return true;
+  }
+  return false;
+}
+
+spv_target_env validationEnvironment(const Module& module, spv_target_env vulkanEnv) {
+  if (!declaresCapability(module, spv::Capability::Kernel)) return vulkanEnv;
+  uint32_t minor = (module.header().version >> 8) & 0xff;
+  switch (minor) {
+    case 0: return SPV_ENV_OPENCL_2_0;
+    case 1: return SPV_ENV_OPENCL_2_1;
+    case 2: return SPV_ENV_OPENCL_2_2;
+    case 3: return SPV_ENV_UNIVERSAL_1_3;
+    case 4: return SPV_ENV_UNIVERSAL_1_4;
+    case 5: return SPV_ENV_UNIVERSAL_1_5;
+    default: return SPV_ENV_UNIVERSAL_1_6;
+  }
+}
+
+Status validate(const Module& module, spv_target_env env) {
+  spvtools::SpirvTools tools(env);
+  std::string diagnostics;
+  tools.SetMessageConsumer([&diagnostics](spv_message_level_t, const char*, const spv_position_t&,
+                                          const char* message) {
+    if (!diagnostics.empty()) diagnostics += "; ";
+    diagnostics += message;
+  });
+  std::vector<uint32_t> words = writeBinary(module);
+  spvtools::ValidatorOptions options;
+  if (!tools.Validate(words.data(), words.size(), options))
+    return Error("SPIRV-Tools validation (" + environmentName(env) + ") failed: " + diagnostics);
+  return okStatus();
+}
+
+Expected<spv_target_env> parseVulkanEnvironment(std::string_view name) {
+  for (const auto& [env, envName] : kEnvironments) {
+    if (name == envName && std::string_view(envName).starts_with("vulkan")) return env;
+  }
+  return Error("unknown target environment '" + std::string(name) + "' (expected vulkan1.1, vulkan1.2 or vulkan1.3)");
+}
+
+std::string environmentName(spv_target_env env) {
+  for (const auto& [known, name] : kEnvironments) {
+    if (known == env) return name;
+  }
+  return spvTargetEnvDescription(env);
+}
+
+}  // namespace cl2vk::ir

@@ -1,0 +1,27 @@
+// SPIRV-Tools validation of a module for the environment it is written for.
+#pragma once
+
+#include <spirv-tools/libspirv.h>
+
+#include "ir/module.h"
+#include "support/expected.h"
+
+namespace cl2vk::ir {
+
+bool declaresCapability(const Module& module, spv::Capability capability);
+
+// The environment a module is checked against. A module that still declares the Kernel capability
+// is OpenCL SPIR-V: opencl2.0, opencl2.1 or opencl2.2 for SPIR-V 1.0, 1.1 or 1.2, and the universal
+// rules of its own version above that (SPIRV-Tools has no OpenCL environment past SPIR-V 1.2).
+// Any other module is checked against `vulkanEnv`.
+spv_target_env validationEnvironment(const Module& module, spv_target_env vulkanEnv);
+
+// Runs SPIRV-Tools' validator; the error carries its messages and names the environment.
+Status validate(const Module& module, spv_target_env env);
+
+// "vulkan1.2" -> SPV_ENV_VULKAN_1_2, for the environments cl2vk targets (vulkan1.1 to vulkan1.3).
+Expected<spv_target_env> parseVulkanEnvironment(std::string_view name);
+// The short name SPIRV-Tools' tools use for `env` ("vulkan1.2", "opencl2.2", "spv1.4").
+std::string environmentName(spv_target_env env);
+
+}  // namespace cl2vk::ir

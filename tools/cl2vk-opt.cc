@@ -1,0 +1,207 @@
+// cl2vk-opt: translates OpenCL-flavoured SPIR-V into Vulkan compute SPIR-V, in the manner of
+// spirv-opt. With no pass flag it runs the whole pipeline; each pass flag runs just that pass.
+//
+// Exit codes: 0 success; 1 the input could not be read, translated or validated; 2 bad usage.
+
+#include <spirv-tools/libspirv.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/reader.h"
+#include "ir/summary.h"
+#include "ir/validate.h"
+#include "ir/writer.h"
+#include "passes/pass.h"
+
+namespace {
+
+using cl2vk::Error;
+using cl2vk::Expected;
+
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+
+struct Options {
+  std::string input;
+  std::string output = "-";
+  bool emitText = false;
+  bool validate = false;
+  bool stats = false;
+  cl2vk::Target target;
+  std::vector<const cl2vk::PassInfo*> passes;  // empty: the whole pipeline
+};
+
+void printHelp() {
+  std::printf(
+      "Usage: cl2vk-opt [options] <input> [-o <output>]\n"
+      "\n"
+      "Translates OpenCL-flavoured SPIR-V (Kernel execution model, as clang -target spir64 and\n"
+      "llvm-spirv produce it) into Vulkan compute SPIR-V. The input may be a SPIR-V binary or SPIR-V\n"
+      "assembly text (detected from its first bytes). '-' reads stdin or writes stdout.\n"
+      "\n"
+      "Options:\n"
+      "  -o <file>             Write the result to <file> (default: stdout).\n"
+      "  --emit=binary|text    Write a SPIR-V binary (default) or SPIR-V assembly text.\n"
+      "  --target-env=<env>    vulkan1.1, vulkan1.2 (default) or vulkan1.3.\n"
+      "  --validate            Validate the result with SPIRV-Tools and fail with its message. A module\n"
+      "                        that still has the Kernel capability is checked as OpenCL SPIR-V\n"
+      "                        (opencl2.0/2.1/2.2 for SPIR-V 1.0/1.1/1.2, the universal rules of\n"
+      "                        its version above that); a translated one against --target-env.\n"
+      "  --stats               Print a one-line summary of the result to stderr.\n"
+      "  --help                Print this help.\n"
+      "  --version             Print the version.\n"
+      "\n"
+      "Passes (each flag runs that pass alone; several run in the order given; none runs the\n"
+      "whole pipeline in the order listed):\n");
+  if (cl2vk::registeredPasses().empty()) std::printf("  (none yet: the pipeline reads and writes the module unchanged)\n");
+  for (const cl2vk::PassInfo& pass : cl2vk::registeredPasses())
+    std::printf("  --%-36s %s\n", pass.name.c_str(), pass.summary.c_str());
+}
+
+const cl2vk::PassInfo* findPass(std::string_view name) {
+  for (const cl2vk::PassInfo& pass : cl2vk::registeredPasses()) {
+    if (pass.name == name) return &pass;
+  }
+  return nullptr;
+}
+
+// Parses the command line. A std::nullopt result with `exitCode` set means "stop now".
+std::optional<Options> parseArguments(int argc, char** argv, int& exitCode) {
+  Options options;
+  bool haveInput = false;
+  auto usageError = [&exitCode](const std::string& message) -> std::optional<Options> {
+    std::fprintf(stderr, "cl2vk-opt: %s (try --help)\n", message.c_str());
+    exitCode = kExitUsage;
+    return std::nullopt;
+  };
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      printHelp();
+      exitCode = 0;
+      return std::nullopt;
+    }
+    if (arg == "--version") {
+      std::printf("cl2vk-opt %s (%s)\n", CL2VK_VERSION, spvSoftwareVersionDetailsString());
+      exitCode = 0;
+      return std::nullopt;
+    }
+    if (arg == "-o") {
+      if (i + 1 >= argc) return usageError("-o needs a file name");
+      options.output = argv[++i];
+    } else if (arg.starts_with("--emit=")) {
+      std::string_view kind = arg.substr(7);
+      if (kind != "binary" && kind != "text") return usageError("--emit must be binary or text, not '" + std::string(kind) + "'");
+      options.emitText = kind == "text";
+    } else if (arg.starts_with("--target-env=")) {
+      auto env = cl2vk::ir::parseVulkanEnvironment(arg.substr(13));
+      if (!env) return usageError(env.error().message());
+      options.target.vulkanEnv = *env;
+    } else if (arg == "--validate") {
+      options.validate = true;
+    } else if (arg == "--stats") {
+      options.stats = true;
+    } else if (arg.starts_with("--")) {
+      const cl2vk::PassInfo* pass = findPass(arg.substr(2));
+      if (!pass) return usageError("unknown option '" + std::string(arg) + "'");
+      options.passes.push_back(pass);
+    } else if (arg.starts_with("-") && arg != "-") {
+      return usageError("unknown option '" + std::string(arg) + "'");
+    } else {
+      if (haveInput) return usageError("more than one input file ('" + options.input + "' and '" + std::string(arg) + "')");
+      options.input = arg;
+      haveInput = true;
+    }
+  }
+  if (!haveInput) return usageError("no input file");
+  if (options.passes.empty()) {
+    for (const cl2vk::PassInfo& pass : cl2vk::registeredPasses()) options.passes.push_back(&pass);
+  }
+  return options;
+}
+
+Expected<std::vector<uint8_t>> readInput(const std::string& path) {
+  std::vector<uint8_t> bytes;
+  if (path == "-") {
+    std::cin >> std::noskipws;
+    bytes.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    return bytes;
+  }
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return Error("cannot open '" + path + "': " + std::strerror(errno));
+  bytes.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+  if (file.bad()) return Error("cannot read '" + path + "'");
+  return bytes;
+}
+
+cl2vk::Status writeOutput(const std::string& path, const std::string& data) {
+  if (path == "-") {
+    std::cout.write(data.data(), static_cast<std::streamsize>(data.size()));
+    std::cout.flush();
+    if (!std::cout) return Error("cannot write to stdout");
+    return cl2vk::okStatus();
+  }
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  if (!file) return Error("cannot open '" + path + "' for writing: " + std::strerror(errno));
+  file.write(data.data(), static_cast<std::streamsize>(data.size()));
+  if (!file.flush()) return Error("cannot write '" + path + "'");
+  return cl2vk::okStatus();
+}
+
+int fail(const std::string& input, const Error& error) {
+  std::fprintf(stderr, "cl2vk-opt: %s: %s\n", input.c_str(), error.message().c_str());
+  return kExitFailure;
+}
+
+int run(const Options& options) {
+  const std::string& name = options.input == "-" ? std::string("<stdin>") : options.input;
+  auto bytes = readInput(options.input);
+  if (!bytes) return fail(name, bytes.error());
+
+  auto module = cl2vk::ir::looksLikeBinary(*bytes)
+                    ? cl2vk::ir::readBinary(std::span<const uint8_t>(*bytes))
+                    : cl2vk::ir::readAssembly(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()));
+  if (!module) return fail(name, module.error());
+
+  auto result = cl2vk::runPasses(**module, options.target, options.passes);
+  if (!result) return fail(name, result.error());
+
+  std::string validity;
+  if (options.validate) {
+    spv_target_env env = cl2vk::ir::validationEnvironment(**module, options.target.vulkanEnv);
+    if (auto status = cl2vk::ir::validate(**module, env); !status) return fail(name, status.error());
+    validity = ", valid for " + cl2vk::ir::environmentName(env);
+  }
+
+  std::string data;
+  if (options.emitText) {
+    auto text = cl2vk::ir::writeAssembly(**module);
+    if (!text) return fail(name, text.error());
+    data = std::move(*text);
+  } else {
+    std::vector<uint32_t> words = cl2vk::ir::writeBinary(**module);
+    data.assign(reinterpret_cast<const char*>(words.data()), words.size() * sizeof(uint32_t));
+  }
+  if (auto status = writeOutput(options.output, data); !status) return fail(name, status.error());
+
+  if (options.stats)
+    std::fprintf(stderr, "%s: %s%s\n", name.c_str(), cl2vk::ir::formatSummary(cl2vk::ir::summarize(**module)).c_str(),
+                 validity.c_str());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int exitCode = 0;
+  std::optional<Options> options = parseArguments(argc, argv, exitCode);
+  if (!options) return exitCode;
+  return run(*options);
+}
