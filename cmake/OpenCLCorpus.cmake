@@ -1,0 +1,40 @@
+# Builds OpenCL C sources into OpenCL-flavoured SPIR-V with clang-15 and llvm-spirv-15, and
+# assembles hand-written SPIR-V text with spirv-as, at build time.
+
+find_program(CL2VK_CLANG NAMES clang-15 REQUIRED DOC "clang 15, the OpenCL C front end")
+find_program(CL2VK_LLVM_SPIRV NAMES llvm-spirv-15 REQUIRED DOC "llvm-spirv 15 (SPIRV-LLVM-Translator)")
+find_program(CL2VK_SPIRV_AS NAMES spirv-as REQUIRED DOC "SPIRV-Tools' assembler")
+
+# The SPIR-V version llvm-spirv may emit. 1.2 is the newest SPIRV-Tools can validate as OpenCL
+# (its opencl2.2 environment); later versions are checked with the universal rules only.
+set(CL2VK_CORPUS_SPIRV_VERSION "1.2" CACHE STRING "Maximum SPIR-V version of the OpenCL corpus")
+
+# cl2vk_add_opencl_spirv(<source.cl> <-O0|-O2> <output.spv> [INCLUDES dirs...])
+function(cl2vk_add_opencl_spirv source opt output)
+  cmake_parse_arguments(ARG "" "" "INCLUDES;DEPENDS" ${ARGN})
+  set(include_flags "")
+  foreach(dir IN LISTS ARG_INCLUDES)
+    list(APPEND include_flags "-I${dir}")
+  endforeach()
+  set(bitcode "${output}.bc")
+  add_custom_command(
+    OUTPUT "${output}"
+    COMMAND "${CL2VK_CLANG}" -cl-std=CL2.0 -target spir64 ${opt} ${include_flags}
+            -emit-llvm -c "${source}" -o "${bitcode}"
+    COMMAND "${CL2VK_LLVM_SPIRV}" --spirv-max-version=${CL2VK_CORPUS_SPIRV_VERSION}
+            --spirv-ext=+SPV_KHR_uniform_group_instructions "${bitcode}" -o "${output}"
+    COMMAND "${CMAKE_COMMAND}" -E remove "${bitcode}"
+    DEPENDS "${source}" ${ARG_DEPENDS}
+    COMMENT "OpenCL C -> SPIR-V ${opt}: ${source}"
+    VERBATIM)
+endfunction()
+
+# cl2vk_add_spirv_assembly(<source.spvasm> <output.spv>)
+function(cl2vk_add_spirv_assembly source output)
+  add_custom_command(
+    OUTPUT "${output}"
+    COMMAND "${CL2VK_SPIRV_AS}" --preserve-numeric-ids --target-env spv1.2 "${source}" -o "${output}"
+    DEPENDS "${source}"
+    COMMENT "SPIR-V assembly -> binary: ${source}"
+    VERBATIM)
+endfunction()

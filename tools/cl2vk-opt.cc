@@ -165,9 +165,7 @@ int run(const Options& options) {
   auto bytes = readInput(options.input);
   if (!bytes) return fail(name, bytes.error());
 
-  auto module = cl2vk::ir::looksLikeBinary(*bytes)
-                    ? cl2vk::ir::readBinary(std::span<const uint8_t>(*bytes))
-                    : cl2vk::ir::readAssembly(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()));
+  auto module = cl2vk::ir::readBinaryOrAssembly(*bytes);
   if (!module) return fail(name, module.error());
 
   auto result = cl2vk::runPasses(**module, options.target, options.passes);

@@ -49,7 +49,8 @@ bool isCollectiveBuiltinName(std::string_view name) {
     if (!base.starts_with(prefix)) continue;
     std::string_view rest = base.substr(prefix.size());
     for (std::string_view kind : {"all", "any", "broadcast", "reduce_", "scan_inclusive_", "scan_exclusive_"}) {
-      if (rest == kind || (kind.ends_with('_') && rest.starts_with(kind))) return true;
+      bool prefixKind = kind.ends_with('_');
+      if (prefixKind ? rest.size() > kind.size() && rest.starts_with(kind) : rest == kind) return true;
     }
   }
   return false;

@@ -33,6 +33,12 @@ bool isNameOrDecoration(spv::Op opcode) {
   }
 }
 
+// Whether operand `operandIndex` of `user` is the target of a name or decoration.
+bool isAnnotationOf(const Instruction& user, int operandIndex) {
+  if (isNameOrDecoration(user.opcode())) return operandIndex == 0;
+  return user.opcode() == spv::Op::OpGroupDecorate || user.opcode() == spv::Op::OpGroupMemberDecorate;
+}
+
 // Operands from this index on are lists of ids that a removed id can simply be dropped from.
 int droppableListStart(spv::Op opcode) {
   switch (opcode) {
@@ -281,13 +287,15 @@ void Module::replaceAllUses(uint32_t from, uint32_t to) {
   if (from == to) return;
   std::vector<Instruction*> users;
   for (const Use& use : uses(from)) {
+    if (isAnnotationOf(*use.user, use.operandIndex)) continue;
     if (std::find(users.begin(), users.end(), use.user) == users.end()) users.push_back(use.user);
   }
   for (Instruction* user : users) {
     Instruction replacement = *user;
     if (replacement.typeId_ == from) replacement.typeId_ = to;
-    for (Operand& op : replacement.operands_) {
-      if (op.isId() && op.words[0] == from) op.words[0] = to;
+    for (size_t i = 0; i < replacement.operands_.size(); ++i) {
+      Operand& op = replacement.operands_[i];
+      if (op.isId() && op.words[0] == from && !isAnnotationOf(*user, static_cast<int>(i))) op.words[0] = to;
     }
     update(user, std::move(replacement));
   }

@@ -137,7 +137,8 @@ class Module {
   Status removeFunction(Function* function);
   // Replaces what `inst` holds (opcode, type, result, operands) and re-indexes it.
   void update(Instruction* inst, Instruction replacement);
-  // Rewrites every use of `from` into a use of `to`.
+  // Rewrites every use of `from` into a use of `to`, except names and decorations, which describe
+  // the instruction that defines `from` and stay with it.
   void replaceAllUses(uint32_t from, uint32_t to);
 
   // --- Lookups. ---

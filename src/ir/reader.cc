@@ -2,6 +2,7 @@
 
 #include <spirv-tools/libspirv.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <optional>
@@ -113,6 +114,8 @@ class ModuleBuilder {
     if (schema_ != 0) return Error("unsupported SPIR-V schema " + std::to_string(schema_) + " (only 0 is defined)");
     if (wordsSeen_ + 5 != totalWords_)
       return Error("the binary ends inside an instruction");  // spvBinaryParse reports most cases first
+    if (module_->section(Section::kMemoryModel).empty())
+      return Error("the module has no OpMemoryModel (SPIR-V 2.4 requires exactly one)");
     if (currentFunction_)
       return Error("function '" + module_->functionName(*currentFunction_) + "' has no OpFunctionEnd");
     for (const auto& [id, user] : firstUse_) {
@@ -148,8 +151,7 @@ class ModuleBuilder {
     if (uint32_t id = inst.resultId()) {
       if (id >= bound) return fail(opcodeName(inst.opcode()) + " defines %" + std::to_string(id) +
                                    ", which is not below the header's id bound " + std::to_string(bound));
-      if (!defined_.insert(id).second) return fail("%" + std::to_string(id) + " is defined twice (again by " +
-                                                   opcodeName(inst.opcode()) + ")");
+      defined_.insert(id);  // spvBinaryParse has already refused a second definition
     }
     auto checkUse = [&](uint32_t id) -> spv_result_t {
       if (id == 0 || id >= bound)
@@ -194,6 +196,8 @@ class ModuleBuilder {
       return fail(opcodeName(inst.opcode()) + " belongs to the " + sectionName(section) +
                   " section but appears after " + (inFunctions_ ? "the functions" : sectionName(static_cast<Section>(lastSection_))) +
                   " (SPIR-V 2.4 logical layout)");
+    if (section == Section::kMemoryModel && !module_->section(section).empty())
+      return fail("a second OpMemoryModel (SPIR-V 2.4 allows exactly one)");
     lastSection_ = index;
     module_->append(section, std::move(inst));
     return SPV_SUCCESS;
@@ -310,11 +314,17 @@ Expected<std::unique_ptr<Module>> readAssembly(std::string_view text) {
   return readBinary(std::span<const uint32_t>(words));
 }
 
-bool looksLikeBinary(std::span<const uint8_t> bytes) {
-  if (bytes.size() < 4) return false;
-  uint32_t first;
-  std::memcpy(&first, bytes.data(), 4);
-  return first == kMagic || byteSwap(first) == kMagic;
+Expected<std::unique_ptr<Module>> readBinaryOrAssembly(std::span<const uint8_t> bytes) {
+  if (bytes.empty()) return Error("the input is empty");
+  bool magic = false;
+  if (bytes.size() >= 4) {
+    uint32_t first;
+    std::memcpy(&first, bytes.data(), 4);
+    magic = first == kMagic || byteSwap(first) == kMagic;
+  }
+  bool hasNul = std::find(bytes.begin(), bytes.end(), uint8_t{0}) != bytes.end();
+  if (magic || hasNul) return readBinary(bytes);
+  return readAssembly(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
 }  // namespace cl2vk::ir

@@ -23,8 +23,8 @@ Expected<std::unique_ptr<Module>> readBinary(std::span<const uint8_t> bytes);
 // module's version comes from a "; Version: 1.N" line when the text has one, else SPIR-V 1.6.
 Expected<std::unique_ptr<Module>> readAssembly(std::string_view text);
 
-// Whether `bytes` look like a SPIR-V binary (the magic number, in either byte order) rather than
-// assembly text.
-bool looksLikeBinary(std::span<const uint8_t> bytes);
+// Reads either form: a binary when `bytes` start with the SPIR-V magic number (in either byte
+// order) or hold a NUL byte (which text never does), else assembly text.
+Expected<std::unique_ptr<Module>> readBinaryOrAssembly(std::span<const uint8_t> bytes);
 
 }  // namespace cl2vk::ir

@@ -1,0 +1,313 @@
+#include "ir/module.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "ir/builder.h"
+#include "ir/writer.h"
+#include "test_util.h"
+
+namespace cl2vk::ir {
+namespace {
+
+using test::assemble;
+using test::canonical;
+using test::disassemble;
+
+// A small kernel: %sum = x + 1, %twice = sum + sum, with names and a decoration group.
+const char* kKernel = R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+               OpName %k "k"
+               OpName %sum "sum"
+               OpName %twice "twice"
+               OpName %x "x"
+               OpName %entry "entry"
+               OpDecorate %group NoSignedWrap
+      %group = OpDecorationGroup
+               OpGroupDecorate %group %sum %twice
+       %void = OpTypeVoid
+       %uint = OpTypeInt 32 0
+     %uint_1 = OpConstant %uint 1
+         %fn = OpTypeFunction %void %uint
+          %k = OpFunction %void None %fn
+          %x = OpFunctionParameter %uint
+      %entry = OpLabel
+        %sum = OpIAdd %uint %x %uint_1
+      %twice = OpIAdd %uint %sum %sum
+               OpReturn
+               OpFunctionEnd
+)";
+
+// `text` with %A, %B, ... replaced by the given ids, for instructions a test has just added.
+std::string withIds(std::string text, const std::vector<uint32_t>& ids) {
+  for (size_t i = 0; i < ids.size(); ++i) {
+    std::string placeholder = std::string("%") + static_cast<char>('A' + i);
+    for (size_t at; (at = text.find(placeholder)) != std::string::npos;)
+      text.replace(at, placeholder.size(), "%" + std::to_string(ids[i]));
+  }
+  return text;
+}
+
+// The disassembly from the first function's entry block on.
+std::string functionBody(const Module& module) {
+  std::string text = disassemble(module);
+  size_t entry = text.find("%entry = OpLabel");
+  EXPECT_NE(entry, std::string::npos) << text;
+  return entry == std::string::npos ? text : text.substr(entry);
+}
+
+uint32_t idNamed(const Module& module, const std::string& name) {
+  for (const Instruction& inst : module.section(Section::kDebug)) {
+    if (inst.opcode() == spv::Op::OpName && inst.stringOperand(1) == name) return inst.idOperand(0);
+  }
+  ADD_FAILURE() << "no OpName " << name;
+  return 0;
+}
+
+TEST(ModuleTest, DefUseIndexesDefinitionsAndEveryUse) {
+  auto module = assemble(kKernel);
+  ASSERT_TRUE(module);
+  uint32_t sum = idNamed(*module, "sum");
+  uint32_t twice = idNamed(*module, "twice");
+
+  ASSERT_NE(module->def(sum), nullptr);
+  EXPECT_EQ(module->def(sum)->opcode(), spv::Op::OpIAdd);
+  EXPECT_EQ(module->def(12345), nullptr);
+
+  int usesByTwice = 0;
+  for (const Use& use : module->uses(sum)) {
+    if (use.user == module->def(twice)) {
+      ++usesByTwice;
+      EXPECT_TRUE(use.operandIndex == 0 || use.operandIndex == 1);
+    }
+  }
+  EXPECT_EQ(usesByTwice, 2);
+
+  // The result type of %sum is a use of %uint.
+  uint32_t uintType = module->def(sum)->typeId();
+  bool typeUse = false;
+  for (const Use& use : module->uses(uintType)) typeUse |= use.user == module->def(sum) && use.operandIndex == Use::kResultType;
+  EXPECT_TRUE(typeUse);
+}
+
+TEST(ModuleTest, NamesAndDecorationsIncludingDecorationGroups) {
+  auto module = assemble(kKernel);
+  ASSERT_TRUE(module);
+  uint32_t sum = idNamed(*module, "sum");
+  EXPECT_EQ(module->name(sum), "sum");
+  EXPECT_EQ(module->name(module->def(sum)->typeId()), "");
+  EXPECT_NE(module->findDecoration(sum, spv::Decoration::NoSignedWrap), nullptr);
+  EXPECT_EQ(module->findDecoration(sum, spv::Decoration::Alignment), nullptr);
+  EXPECT_EQ(module->functionName(module->functions().front()), "k");
+  EXPECT_EQ(module->describe(*module->def(sum)), "%" + std::to_string(sum) + " = OpIAdd in function 'k'");
+}
+
+TEST(ModuleTest, BuilderInsertsBeforeAndAfterInOrder) {
+  auto module = assemble(kKernel);
+  ASSERT_TRUE(module);
+  Instruction* twice = module->def(idNamed(*module, "twice"));
+  uint32_t sum = idNamed(*module, "sum");
+
+  Builder before = Builder::before(*module, twice);
+  uint32_t a = before.valueOfIds(spv::Op::OpISub, twice->typeId(), {sum, sum});
+  uint32_t b = before.valueOfIds(spv::Op::OpIMul, twice->typeId(), {a, sum});
+  Builder after = Builder::after(*module, twice);
+  uint32_t c = after.valueOfIds(spv::Op::OpBitwiseAnd, twice->typeId(), {b, twice->resultId()});
+  after.valueOfIds(spv::Op::OpBitwiseOr, twice->typeId(), {c, c});
+
+  EXPECT_EQ(canonical(withIds(R"(
+%entry = OpLabel
+%sum = OpIAdd %uint %x %uint_1
+%A = OpISub %uint %sum %sum
+%B = OpIMul %uint %A %sum
+%twice = OpIAdd %uint %sum %sum
+%C = OpBitwiseAnd %uint %B %twice
+%D = OpBitwiseOr %uint %C %C
+OpReturn
+OpFunctionEnd
+)", {a, b, c, c + 1})),
+            canonical(functionBody(*module)));
+  EXPECT_EQ(module->bound(), c + 2);
+  EXPECT_EQ(module->uses(a).size(), 1u);
+  EXPECT_EQ(module->def(c)->function(), &module->functions().front());
+}
+
+TEST(ModuleTest, RemovingAnInstructionThatIsStillUsedFailsAndChangesNothing) {
+  auto module = assemble(kKernel);
+  ASSERT_TRUE(module);
+  uint32_t sum = idNamed(*module, "sum");
+  std::string before = disassemble(*module);
+
+  Status status = module->remove(module->def(sum));
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.error().message(), "cannot remove %" + std::to_string(sum) +
+                                          " = OpIAdd in function 'k': it is still used by %" +
+                                          std::to_string(idNamed(*module, "twice")) + " = OpIAdd in function 'k'");
+  EXPECT_EQ(before, disassemble(*module));
+}
+
+TEST(ModuleTest, RemovalTakesNamesAndDecorationsAlongAndKeepsDefUseRight) {
+  auto module = assemble(kKernel);
+  ASSERT_TRUE(module);
+  uint32_t sum = idNamed(*module, "sum");
+  uint32_t twice = idNamed(*module, "twice");
+
+  ASSERT_TRUE(module->remove(module->def(twice)).ok());
+  EXPECT_EQ(module->def(twice), nullptr);
+  EXPECT_TRUE(module->uses(twice).empty());
+  // %sum lost its two uses by %twice; what is left are its name and its group decoration.
+  for (const Use& use : module->uses(sum)) {
+    EXPECT_TRUE(use.user->opcode() == spv::Op::OpName || use.user->opcode() == spv::Op::OpGroupDecorate);
+  }
+  ASSERT_TRUE(module->remove(module->def(sum)).ok());
+  EXPECT_TRUE(module->uses(sum).empty());
+
+  std::string text = disassemble(*module);
+  EXPECT_EQ(text.find("OpName %sum"), std::string::npos);
+  EXPECT_EQ(text.find("\"twice\""), std::string::npos);
+  // The decoration group stays, with no targets left.
+  size_t groupDecorate = text.find("OpGroupDecorate");
+  ASSERT_NE(groupDecorate, std::string::npos) << text;
+  std::string line = text.substr(groupDecorate, text.find('\n', groupDecorate) - groupDecorate);
+  EXPECT_EQ(std::count(line.begin(), line.end(), '%'), 1) << line;
+}
+
+TEST(ModuleTest, ReplaceAllUsesRewritesEveryOperand) {
+  auto module = assemble(kKernel);
+  ASSERT_TRUE(module);
+  uint32_t sum = idNamed(*module, "sum");
+  uint32_t twice = idNamed(*module, "twice");
+  Instruction* x = &*std::next(module->functions().front().header().begin());
+
+  module->replaceAllUses(sum, x->resultId());
+  EXPECT_EQ(module->def(twice)->idOperand(0), x->resultId());
+  EXPECT_EQ(module->def(twice)->idOperand(1), x->resultId());
+  for (const Use& use : module->uses(sum)) {
+    EXPECT_TRUE(use.user->opcode() == spv::Op::OpName || use.user->opcode() == spv::Op::OpGroupDecorate);
+  }
+  // %sum's operand and both of %twice's, plus x's own name; %sum keeps its name and decoration.
+  EXPECT_EQ(module->uses(x->resultId()).size(), 4u);
+  EXPECT_EQ(module->name(sum), "sum");
+  EXPECT_NE(module->findDecoration(sum, spv::Decoration::NoSignedWrap), nullptr);
+}
+
+TEST(ModuleTest, UpdateReindexesTheChangedInstruction) {
+  auto module = assemble(kKernel);
+  ASSERT_TRUE(module);
+  Instruction* twice = module->def(idNamed(*module, "twice"));
+  uint32_t sum = idNamed(*module, "sum");
+  uint32_t one = module->def(sum)->idOperand(1);
+
+  module->update(twice, Instruction(spv::Op::OpIMul, twice->typeId(), twice->resultId(),
+                                    {Operand::id(sum), Operand::id(one)}));
+  EXPECT_EQ(twice->opcode(), spv::Op::OpIMul);
+  size_t usesOfSumByTwice = 0;
+  for (const Use& use : module->uses(sum)) usesOfSumByTwice += use.user == twice;
+  EXPECT_EQ(usesOfSumByTwice, 1u);
+}
+
+TEST(ModuleTest, SplitBlockMovesTheTailAndRetargetsPhis) {
+  auto module = assemble(R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+               OpName %a "a"
+               OpName %b "b"
+               OpName %p "p"
+               OpName %x "x"
+               OpName %c "c"
+               OpName %entry "entry"
+               OpName %then "then"
+               OpName %merge "merge"
+       %void = OpTypeVoid
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+     %uint_1 = OpConstant %uint 1
+         %fn = OpTypeFunction %void %uint %bool
+          %k = OpFunction %void None %fn
+          %x = OpFunctionParameter %uint
+          %c = OpFunctionParameter %bool
+      %entry = OpLabel
+          %a = OpIAdd %uint %x %uint_1
+          %b = OpIAdd %uint %a %uint_1
+               OpSelectionMerge %merge None
+               OpBranchConditional %c %then %merge
+       %then = OpLabel
+               OpBranch %merge
+      %merge = OpLabel
+          %p = OpPhi %uint %a %entry %b %then
+               OpReturn
+               OpFunctionEnd
+)");
+  ASSERT_TRUE(module);
+  Instruction* b = module->def(idNamed(*module, "b"));
+  Block* entry = b->block();
+  Block* tail = module->splitBlockBefore(b);
+  Builder::atEnd(*module, *entry).add(spv::Op::OpBranch, 0, {Operand::id(tail->id())});
+
+  EXPECT_EQ(canonical(withIds(R"(
+%entry = OpLabel
+%a = OpIAdd %uint %x %uint_1
+OpBranch %A
+%A = OpLabel
+%b = OpIAdd %uint %a %uint_1
+OpSelectionMerge %merge None
+OpBranchConditional %c %then %merge
+%then = OpLabel
+OpBranch %merge
+%merge = OpLabel
+%p = OpPhi %uint %a %A %b %then
+OpReturn
+OpFunctionEnd
+)", {tail->id()})),
+            canonical(functionBody(*module)));
+  EXPECT_EQ(b->block(), tail);
+}
+
+TEST(ModuleTest, RemoveFunctionRefusesWhileCalledAndRemovesWholeOtherwise) {
+  auto module = assemble(R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Linkage
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+               OpName %helper "helper"
+               OpName %call "call"
+               OpDecorate %helper LinkageAttributes "helper" Import
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+     %helper = OpFunction %void None %fn
+               OpFunctionEnd
+          %k = OpFunction %void None %fn
+      %entry = OpLabel
+       %call = OpFunctionCall %void %helper
+               OpReturn
+               OpFunctionEnd
+)");
+  ASSERT_TRUE(module);
+  Function* helper = &module->functions().front();
+  ASSERT_TRUE(helper->isDeclaration());
+  uint32_t helperId = helper->id();
+  Status refused = module->removeFunction(helper);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message().find("cannot remove function 'helper': it is still used by"), std::string::npos);
+
+  ASSERT_TRUE(module->remove(module->def(idNamed(*module, "call"))).ok());
+  ASSERT_TRUE(module->removeFunction(helper).ok());
+  EXPECT_EQ(module->functions().size(), 1u);
+  EXPECT_EQ(module->function(helperId), nullptr);
+  EXPECT_EQ(module->def(helperId), nullptr);
+  EXPECT_TRUE(module->section(Section::kDebug).empty()) << disassemble(*module);
+  EXPECT_TRUE(module->section(Section::kAnnotation).empty());
+}
+
+}  // namespace
+}  // namespace cl2vk::ir

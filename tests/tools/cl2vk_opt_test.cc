@@ -1,0 +1,183 @@
+// cl2vk-opt as a user runs it: options, exit codes, messages, and input and output forms.
+
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+
+namespace cl2vk {
+namespace {
+
+using test::CommandResult;
+using test::runCommand;
+
+const std::string kTool = CL2VK_OPT_PATH;
+
+const char* kValidKernel = R"(; SPIR-V
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+               OpName %k "k"
+               OpName %fn "fn"
+               OpName %entry "entry"
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+          %k = OpFunction %void None %fn
+      %entry = OpLabel
+               OpReturn
+               OpFunctionEnd
+)";
+
+// Well formed, but invalid: an integer add of a float.
+const char* kInvalidKernel = R"(; SPIR-V
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+       %void = OpTypeVoid
+       %uint = OpTypeInt 32 0
+      %float = OpTypeFloat 32
+    %float_1 = OpConstant %float 1
+         %fn = OpTypeFunction %void
+          %k = OpFunction %void None %fn
+      %entry = OpLabel
+          %x = OpIAdd %uint %float_1 %float_1
+               OpReturn
+               OpFunctionEnd
+)";
+
+std::filesystem::path firstCorpusModule() {
+  auto modules = test::corpusModules();
+  EXPECT_FALSE(modules.empty());
+  return modules.empty() ? std::filesystem::path() : modules.front();
+}
+
+void expectUsageError(const std::string& args, const std::string& message) {
+  CommandResult r = runCommand(kTool + " " + args);
+  EXPECT_EQ(r.exitCode, 2) << args;
+  EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty());
+}
+
+TEST(Cl2vkOptTest, HelpListsTheOptions) {
+  CommandResult r = runCommand(kTool + " --help");
+  EXPECT_EQ(r.exitCode, 0);
+  for (const char* option : {"Usage: cl2vk-opt", "--emit=binary|text", "--target-env", "--validate", "--stats", "-o <file>"})
+    EXPECT_NE(r.out.find(option), std::string::npos) << option;
+}
+
+TEST(Cl2vkOptTest, VersionNamesTheToolAndSpirvTools) {
+  CommandResult r = runCommand(kTool + " --version");
+  EXPECT_EQ(r.exitCode, 0);
+  EXPECT_EQ(r.out.rfind("cl2vk-opt ", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("SPIRV-Tools"), std::string::npos) << r.out;
+}
+
+TEST(Cl2vkOptTest, UsageErrorsExitWithTwoAndSayWhy) {
+  expectUsageError("", "cl2vk-opt: no input file (try --help)");
+  expectUsageError("--bogus x.spv", "unknown option '--bogus'");
+  expectUsageError("-q x.spv", "unknown option '-q'");
+  expectUsageError("--emit=hex x.spv", "--emit must be binary or text, not 'hex'");
+  expectUsageError("--target-env=vulkan9 x.spv", "unknown target environment 'vulkan9'");
+  expectUsageError("a.spv b.spv", "more than one input file ('a.spv' and 'b.spv')");
+  expectUsageError("x.spv -o", "-o needs a file name");
+}
+
+TEST(Cl2vkOptTest, UnreadableInputExitsWithOne) {
+  CommandResult r = runCommand(kTool + " /nonexistent/in.spv -o /dev/null");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("cl2vk-opt: /nonexistent/in.spv: cannot open '/nonexistent/in.spv'"), std::string::npos) << r.err;
+}
+
+TEST(Cl2vkOptTest, GarbageAndTruncatedInputExitWithOneAndAReason) {
+  test::TempDir dir;
+  std::vector<uint8_t> garbage = {0x00, 0x01, 0x02, 0x03, 0xff, 0xfe, 0xfd, 0xfc};
+  test::writeFile(dir.path("garbage.spv"), garbage.data(), garbage.size());
+  CommandResult r = runCommand(kTool + " " + dir.path("garbage.spv").string() + " -o /dev/null");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("not a SPIR-V binary: wrong magic number"), std::string::npos) << r.err;
+
+  std::vector<uint8_t> module = test::readFile(firstCorpusModule());
+  module.resize(module.size() - 8);
+  test::writeFile(dir.path("truncated.spv"), module.data(), module.size());
+  r = runCommand(kTool + " " + dir.path("truncated.spv").string() + " -o /dev/null");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("truncated.spv: "), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line: " << r.err;
+
+  r = runCommand(kTool + " -", "");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("<stdin>: the input is empty"), std::string::npos) << r.err;
+
+  r = runCommand(kTool + " - --emit=text", "this is not SPIR-V\n");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("cannot assemble the SPIR-V text"), std::string::npos) << r.err;
+}
+
+TEST(Cl2vkOptTest, RoundTripsABinaryFileToAFile) {
+  test::TempDir dir;
+  std::filesystem::path input = firstCorpusModule();
+  CommandResult r = runCommand(kTool + " --validate " + input.string() + " -o " + dir.path("out.spv").string());
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  EXPECT_EQ(test::readFile(dir.path("out.spv")), test::readFile(input));
+}
+
+TEST(Cl2vkOptTest, ReadsStdinAndWritesStdout) {
+  std::vector<uint8_t> bytes = test::readFile(firstCorpusModule());
+  CommandResult r = runCommand(kTool + " - -o -", std::string(bytes.begin(), bytes.end()));
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.out, std::string(bytes.begin(), bytes.end()));
+}
+
+TEST(Cl2vkOptTest, AssemblesTextAndEmitsText) {
+  CommandResult binary = runCommand(kTool + " -", kValidKernel);
+  EXPECT_EQ(binary.exitCode, 0) << binary.err;
+  ASSERT_GE(binary.out.size(), 20u);
+  EXPECT_EQ(static_cast<uint8_t>(binary.out[0]), 0x03);  // the magic number, little-endian
+
+  CommandResult text = runCommand(kTool + " - --emit=text", binary.out);
+  EXPECT_EQ(text.exitCode, 0) << text.err;
+  EXPECT_EQ(test::canonical(text.out), test::canonical(kValidKernel));
+}
+
+TEST(Cl2vkOptTest, ValidateChecksKernelModulesAsOpenCL) {
+  CommandResult ok = runCommand(kTool + " --validate --stats - -o /dev/null", kValidKernel);
+  EXPECT_EQ(ok.exitCode, 0) << ok.err;
+  EXPECT_NE(ok.err.find("valid for opencl2.2"), std::string::npos) << ok.err;
+
+  CommandResult bad = runCommand(kTool + " --validate - -o /dev/null", kInvalidKernel);
+  EXPECT_EQ(bad.exitCode, 1);
+  EXPECT_NE(bad.err.find("<stdin>: SPIRV-Tools validation (opencl2.2) failed: "), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("OpIAdd"), std::string::npos) << bad.err;
+
+  // Without --validate the same module passes through unchanged.
+  CommandResult unchecked = runCommand(kTool + " - -o /dev/null", kInvalidKernel);
+  EXPECT_EQ(unchecked.exitCode, 0) << unchecked.err;
+}
+
+TEST(Cl2vkOptTest, AcceptsEveryVulkanTargetEnvironment) {
+  for (const char* env : {"vulkan1.1", "vulkan1.2", "vulkan1.3"}) {
+    CommandResult r = runCommand(kTool + " --target-env=" + env + " - -o /dev/null", kValidKernel);
+    EXPECT_EQ(r.exitCode, 0) << env << ": " << r.err;
+  }
+}
+
+TEST(Cl2vkOptTest, StatsDescribeTheModule) {
+  CommandResult r = runCommand(kTool + " --stats " + firstCorpusModule().string() + " -o /dev/null");
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.err.find("SPIR-V 1."), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" kernel"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("collective"), std::string::npos) << r.err;
+}
+
+TEST(Cl2vkOptTest, UnwritableOutputExitsWithOne) {
+  CommandResult r = runCommand(kTool + " - -o /nonexistent/dir/out.spv", kValidKernel);
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("cannot open '/nonexistent/dir/out.spv' for writing"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace cl2vk
