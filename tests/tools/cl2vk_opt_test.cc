@@ -125,6 +125,15 @@ TEST(Cl2vkOptTest, RoundTripsABinaryFileToAFile) {
   EXPECT_EQ(test::readFile(dir.path("out.spv")), test::readFile(input));
 }
 
+TEST(Cl2vkOptTest, ValidatesAndRoundTripsEveryCorpusModule) {
+  test::TempDir dir;
+  for (const std::filesystem::path& input : test::corpusModules()) {
+    CommandResult r = runCommand(kTool + " --validate " + input.string() + " -o " + dir.path("out.spv").string());
+    EXPECT_EQ(r.exitCode, 0) << input << ": " << r.err;
+    EXPECT_EQ(test::readFile(dir.path("out.spv")), test::readFile(input)) << input;
+  }
+}
+
 TEST(Cl2vkOptTest, ReadsStdinAndWritesStdout) {
   std::vector<uint8_t> bytes = test::readFile(firstCorpusModule());
   CommandResult r = runCommand(kTool + " - -o -", std::string(bytes.begin(), bytes.end()));
