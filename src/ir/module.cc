@@ -254,6 +254,29 @@ Status Module::remove(Instruction* inst) {
   return okStatus();
 }
 
+Status Module::removeBlock(Block* block) {
+  for (Instruction& inst : block->instructions()) {
+    if (!inst.resultId()) continue;
+    for (const Use& use : uses(inst.resultId())) {
+      if (use.user->block() == block || isAnnotationOf(*use.user, use.operandIndex)) continue;
+      return Error("cannot remove block %" + std::to_string(block->id()) + ": " + describe(inst) +
+                   " is still used by " + describe(*use.user));
+    }
+  }
+  for (Instruction& inst : block->instructions()) {
+    if (!inst.resultId()) continue;
+    std::vector<Instruction*> annotations;
+    for (const Use& use : uses(inst.resultId())) {
+      if (isAnnotationOf(*use.user, use.operandIndex) && isNameOrDecoration(use.user->opcode()))
+        annotations.push_back(use.user);
+    }
+    for (Instruction* annotation : annotations) erase(annotation);
+  }
+  for (Instruction& inst : block->instructions()) unindex(&inst);
+  block->function()->blocks().remove_if([block](const Block& b) { return &b == block; });
+  return okStatus();
+}
+
 Status Module::removeFunction(Function* function) {
   std::vector<Instruction*> annotations;
   for (const Use& use : uses(function->id())) {

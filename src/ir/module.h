@@ -132,6 +132,9 @@ class Module {
   // Removes `inst`. Its OpName and decorations go with it; any other remaining use of its result
   // is an error (the caller must rewrite the users first), and nothing is removed.
   Status remove(Instruction* inst);
+  // Removes a block and everything in it. A remaining use of its label or of a value it defines
+  // from outside the block is an error, and nothing is removed.
+  Status removeBlock(Block* block);
   // Removes a whole function. Its OpName and decorations go with it; a remaining call or entry
   // point is an error, and nothing is removed.
   Status removeFunction(Function* function);

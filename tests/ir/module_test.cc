@@ -309,5 +309,43 @@ TEST(ModuleTest, RemoveFunctionRefusesWhileCalledAndRemovesWholeOtherwise) {
   EXPECT_TRUE(module->section(Section::kAnnotation).empty());
 }
 
+TEST(ModuleTest, RemoveBlockRefusesWhileReachableAndRemovesAnUnusedOne) {
+  auto module = assemble(R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+               OpName %dead "dead"
+               OpName %next "next"
+               OpName %v "v"
+       %void = OpTypeVoid
+       %uint = OpTypeInt 32 0
+     %uint_1 = OpConstant %uint 1
+         %fn = OpTypeFunction %void
+          %k = OpFunction %void None %fn
+      %entry = OpLabel
+               OpBranch %next
+       %dead = OpLabel
+          %v = OpIAdd %uint %uint_1 %uint_1
+               OpBranch %next
+       %next = OpLabel
+               OpReturn
+               OpFunctionEnd
+)");
+  ASSERT_TRUE(module);
+  Block* next = module->def(idNamed(*module, "next"))->block();
+  Status refused = module->removeBlock(next);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message().find("is still used by OpBranch"), std::string::npos) << refused.error().message();
+
+  uint32_t v = idNamed(*module, "v");
+  ASSERT_TRUE(module->removeBlock(module->def(idNamed(*module, "dead"))->block()).ok());
+  EXPECT_EQ(module->functions().front().blocks().size(), 2u);
+  EXPECT_EQ(module->def(v), nullptr);
+  EXPECT_EQ(module->name(v), "");
+  EXPECT_TRUE(module->uses(module->def(idNamed(*module, "next"))->resultId()).size() >= 1);
+}
+
 }  // namespace
 }  // namespace cl2vk::ir
