@@ -278,21 +278,28 @@ Status Module::removeBlock(Block* block) {
 }
 
 Status Module::removeFunction(Function* function) {
+  std::vector<Instruction*> members;
+  auto gather = [&members](InstList& list) {
+    for (Instruction& inst : list) members.push_back(&inst);
+  };
+  gather(function->header());
+  for (Block& block : function->blocks()) gather(block.instructions());
+  gather(function->end());
+
   std::vector<Instruction*> annotations;
-  for (const Use& use : uses(function->id())) {
-    if (use.user->function() == function) continue;
-    if (!isNameOrDecoration(use.user->opcode()) || use.operandIndex != 0)
-      return Error("cannot remove function '" + functionName(*function) + "': it is still used by " +
-                   describe(*use.user));
-    annotations.push_back(use.user);
+  for (Instruction* inst : members) {
+    if (!inst->resultId()) continue;
+    for (const Use& use : uses(inst->resultId())) {
+      if (use.user->function() == function) continue;
+      if (!isNameOrDecoration(use.user->opcode()) || use.operandIndex != 0)
+        return Error("cannot remove function '" + functionName(*function) + "': " +
+                     (inst == &function->definition() ? std::string("it") : describe(*inst)) +
+                     " is still used by " + describe(*use.user));
+      annotations.push_back(use.user);
+    }
   }
   for (Instruction* annotation : annotations) erase(annotation);
-  auto unindexAll = [this](InstList& list) {
-    for (Instruction& inst : list) unindex(&inst);
-  };
-  unindexAll(function->header());
-  for (Block& block : function->blocks()) unindexAll(block.instructions());
-  unindexAll(function->end());
+  for (Instruction* inst : members) unindex(inst);
   functions_.remove_if([function](const Function& f) { return &f == function; });
   return okStatus();
 }
@@ -334,6 +341,13 @@ Instruction* Module::def(uint32_t id) const {
 const std::vector<Use>& Module::uses(uint32_t id) const {
   auto it = uses_.find(id);
   return it == uses_.end() ? kNoUses : it->second;
+}
+
+bool Module::isUsed(uint32_t id) const {
+  for (const Use& use : uses(id)) {
+    if (!isAnnotationOf(*use.user, use.operandIndex)) return true;
+  }
+  return false;
 }
 
 std::string Module::name(uint32_t id) const {

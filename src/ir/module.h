@@ -150,6 +150,8 @@ class Module {
   Instruction* def(uint32_t id) const;
   // Every use of `id`, in no particular order.
   const std::vector<Use>& uses(uint32_t id) const;
+  // Whether anything other than its names and decorations uses `id`.
+  bool isUsed(uint32_t id) const;
   // The OpName of `id`, or "" when it has none.
   std::string name(uint32_t id) const;
   // OpDecorate / OpDecorateId / OpDecorateString of `id`, including those applied through a

@@ -1,0 +1,216 @@
+#include "passes/inline_functions.h"
+
+#include <gtest/gtest.h>
+
+#include "ir/reader.h"
+#include "ir/validate.h"
+#include "test_util.h"
+
+namespace cl2vk {
+namespace {
+
+using test::canonical;
+
+// The kernel, after the pass, as text from its entry block on.
+std::string inlined(const std::string& source, Expected<PassResult>* result = nullptr) {
+  auto module = test::assemble(source);
+  if (!module) return "";
+  Expected<PassResult> r = inlineFunctions(*module, Target{});
+  if (result) *result = r;
+  EXPECT_TRUE(r.ok()) << r.error().message();
+  Status valid = ir::validate(*module, ir::validationEnvironment(*module, SPV_ENV_VULKAN_1_2));
+  EXPECT_TRUE(valid.ok()) << valid.error().message() << "\n" << test::disassemble(*module);
+  return test::disassemble(*module);
+}
+
+const std::string kHeader = R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+               OpName %k "k"
+               OpName %twice "twice"
+               OpName %x "x"
+               OpName %entry "entry"
+               OpName %r "r"
+               OpName %v "v"
+               OpName %fn_void "fn_void"
+       %void = OpTypeVoid
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+     %uint_0 = OpConstant %uint 0
+     %uint_2 = OpConstant %uint 2
+%_ptr_Function_uint = OpTypePointer Function %uint
+    %fn_uint = OpTypeFunction %uint %uint
+    %fn_void = OpTypeFunction %void %uint
+)";
+
+TEST(InlineFunctionsTest, CallBecomesTheCalleesBlocksAndAPhiOfItsReturns) {
+  std::string text = inlined(kHeader + R"(
+      %twice = OpFunction %uint None %fn_uint
+          %v = OpFunctionParameter %uint
+         %t0 = OpLabel
+        %neg = OpSLessThan %bool %v %uint_0
+               OpBranchConditional %neg %t1 %t2
+         %t1 = OpLabel
+               OpReturnValue %uint_0
+         %t2 = OpLabel
+         %tv = OpIMul %uint %v %uint_2
+               OpReturnValue %tv
+               OpFunctionEnd
+          %k = OpFunction %void None %fn_void
+          %x = OpFunctionParameter %uint
+      %entry = OpLabel
+          %r = OpFunctionCall %uint %twice %x
+          %s = OpIAdd %uint %r %r
+               OpReturn
+               OpFunctionEnd
+)");
+  EXPECT_EQ(canonical(text.substr(text.find("%k = OpFunction"))), canonical(R"(
+%k = OpFunction %void None %fn_void
+%x = OpFunctionParameter %uint
+%entry = OpLabel
+OpBranch %22
+%22 = OpLabel
+%23 = OpSLessThan %bool %x %uint_0
+OpBranchConditional %23 %24 %25
+%24 = OpLabel
+OpBranch %21
+%25 = OpLabel
+%26 = OpIMul %uint %x %uint_2
+OpBranch %21
+%21 = OpLabel
+%27 = OpPhi %uint %uint_0 %24 %26 %25
+%20 = OpIAdd %uint %27 %27
+OpReturn
+OpFunctionEnd
+)"));
+  EXPECT_EQ(text.find("%twice = OpFunction"), std::string::npos) << "the uncalled helper is removed";
+}
+
+TEST(InlineFunctionsTest, CalleeVariablesMoveToTheCallersEntryBlock) {
+  std::string text = inlined(kHeader + R"(
+      %twice = OpFunction %uint None %fn_uint
+          %v = OpFunctionParameter %uint
+         %t0 = OpLabel
+        %tmp = OpVariable %_ptr_Function_uint Function
+               OpStore %tmp %v
+         %ld = OpLoad %uint %tmp
+               OpReturnValue %ld
+               OpFunctionEnd
+          %k = OpFunction %void None %fn_void
+          %x = OpFunctionParameter %uint
+      %entry = OpLabel
+       %mine = OpVariable %_ptr_Function_uint Function
+          %r = OpFunctionCall %uint %twice %x
+               OpStore %mine %r
+               OpReturn
+               OpFunctionEnd
+)");
+  std::string body = text.substr(text.find("%entry = OpLabel"));
+  size_t firstBranch = body.find("OpBranch");
+  EXPECT_EQ(std::count(body.begin(), body.begin() + static_cast<long>(firstBranch), 'V'), 2)
+      << "both OpVariables precede the first branch:\n" << body;
+}
+
+TEST(InlineFunctionsTest, NestedCallsAreInlinedCalleesFirstAndVoidCallsNeedNoPhi) {
+  std::string text = inlined(kHeader + R"(
+      %leaf = OpFunction %uint None %fn_uint
+         %lv = OpFunctionParameter %uint
+         %l0 = OpLabel
+         %lr = OpIMul %uint %lv %uint_2
+               OpReturnValue %lr
+               OpFunctionEnd
+      %twice = OpFunction %void None %fn_void
+          %v = OpFunctionParameter %uint
+         %t0 = OpLabel
+         %tc = OpFunctionCall %uint %leaf %v
+               OpReturn
+               OpFunctionEnd
+          %k = OpFunction %void None %fn_void
+          %x = OpFunctionParameter %uint
+      %entry = OpLabel
+          %r = OpFunctionCall %void %twice %x
+          %s = OpFunctionCall %void %twice %x
+               OpReturn
+               OpFunctionEnd
+)");
+  EXPECT_EQ(text.find("OpFunctionCall"), std::string::npos) << text;
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n') > 0, true);
+  // Two copies of %leaf's multiply, one per call of %twice.
+  size_t multiplies = 0;
+  for (size_t at = text.find("OpIMul"); at != std::string::npos; at = text.find("OpIMul", at + 1)) ++multiplies;
+  EXPECT_EQ(multiplies, 2u);
+  EXPECT_EQ(text.find("OpPhi"), std::string::npos);
+}
+
+TEST(InlineFunctionsTest, RecursionIsAnErrorNamingTheCycle) {
+  auto module = test::assemble(kHeader + R"(
+      %twice = OpFunction %uint None %fn_uint
+          %v = OpFunctionParameter %uint
+         %t0 = OpLabel
+         %tc = OpFunctionCall %uint %twice %v
+               OpReturnValue %tc
+               OpFunctionEnd
+          %k = OpFunction %void None %fn_void
+          %x = OpFunctionParameter %uint
+      %entry = OpLabel
+          %r = OpFunctionCall %uint %twice %x
+               OpReturn
+               OpFunctionEnd
+)");
+  ASSERT_TRUE(module);
+  Expected<PassResult> result = inlineFunctions(*module, Target{});
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error().message(), "recursion is not supported: 'twice' calls 'twice'");
+}
+
+TEST(InlineFunctionsTest, ImportedDeclarationsAreLeftCalled) {
+  std::string text = inlined(R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Linkage
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+               OpDecorate %ext LinkageAttributes "_Z21work_group_reduce_andi" Import
+       %void = OpTypeVoid
+       %uint = OpTypeInt 32 0
+    %fn_uint = OpTypeFunction %uint %uint
+    %fn_void = OpTypeFunction %void %uint
+        %ext = OpFunction %uint None %fn_uint
+          %a = OpFunctionParameter %uint
+               OpFunctionEnd
+          %k = OpFunction %void None %fn_void
+          %x = OpFunctionParameter %uint
+      %entry = OpLabel
+          %r = OpFunctionCall %uint %ext %x
+               OpReturn
+               OpFunctionEnd
+)");
+  EXPECT_NE(text.find("OpFunctionCall"), std::string::npos);
+  EXPECT_NE(text.find("LinkageAttributes \"_Z21work_group_reduce_andi\" Import"), std::string::npos);
+}
+
+TEST(InlineFunctionsTest, EveryCorpusModuleStaysValidOpenCL) {
+  for (const auto& path : test::corpusModules()) {
+    auto module = ir::readBinary(test::readWords(path));
+    ASSERT_TRUE(module.ok()) << module.error().message();
+    Expected<PassResult> result = inlineFunctions(**module, Target{});
+    ASSERT_TRUE(result.ok()) << path << ": " << result.error().message();
+    Status valid = ir::validate(**module, ir::validationEnvironment(**module, SPV_ENV_VULKAN_1_2));
+    EXPECT_TRUE(valid.ok()) << path << ": " << valid.error().message();
+    for (const ir::Function& function : (*module)->functions()) {
+      for (const ir::Block& block : function.blocks()) {
+        for (const ir::Instruction& inst : block.instructions()) {
+          if (inst.opcode() != spv::Op::OpFunctionCall) continue;
+          EXPECT_TRUE((*module)->function(inst.idOperand(0))->isDeclaration()) << path;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cl2vk
