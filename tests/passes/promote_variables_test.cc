@@ -1,0 +1,187 @@
+#include "passes/promote_variables.h"
+
+#include <gtest/gtest.h>
+
+#include "ir/reader.h"
+#include "ir/validate.h"
+#include "passes/inline_functions.h"
+#include "test_util.h"
+
+namespace cl2vk {
+namespace {
+
+using test::canonical;
+
+const std::string kHeader = R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+               OpName %k "k"
+               OpName %x "x"
+               OpName %c "c"
+               OpName %entry "entry"
+               OpName %fn "fn"
+               OpName %p "p"
+NAMES       %void = OpTypeVoid
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+     %uint_0 = OpConstant %uint 0
+     %uint_1 = OpConstant %uint 1
+     %uint_4 = OpConstant %uint 4
+%_ptr_Function_uint = OpTypePointer Function %uint
+%_arr_uint_uint_4 = OpTypeArray %uint %uint_4
+%_ptr_Function__arr_uint_uint_4 = OpTypePointer Function %_arr_uint_uint_4
+%_ptr_CrossWorkgroup_uint = OpTypePointer CrossWorkgroup %uint
+         %fn = OpTypeFunction %void %uint %bool %_ptr_CrossWorkgroup_uint
+)";
+
+// `extraNames` are OpName lines for ids the body defines.
+std::string promoted(const std::string& body, const std::string& extraNames = "") {
+  std::string header = kHeader;
+  header.replace(header.find("NAMES"), 5, extraNames);
+  auto module = test::assemble(header + body);
+  if (!module) return "";
+  Expected<PassResult> result = promoteVariables(*module, Target{});
+  EXPECT_TRUE(result.ok()) << result.error().message();
+  Status valid = ir::validate(*module, ir::validationEnvironment(*module, SPV_ENV_VULKAN_1_2));
+  EXPECT_TRUE(valid.ok()) << valid.error().message() << "\n" << test::disassemble(*module);
+  std::string text = test::disassemble(*module);
+  return canonical(text.substr(text.find("%k = OpFunction")));
+}
+
+TEST(PromoteVariablesTest, StoresOnBothSidesOfADiamondBecomeAPhi) {
+  EXPECT_EQ(promoted(R"(
+          %k = OpFunction %void None %fn
+          %x = OpFunctionParameter %uint
+          %c = OpFunctionParameter %bool
+          %p = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+      %entry = OpLabel
+          %v = OpVariable %_ptr_Function_uint Function
+               OpBranchConditional %c %then %else
+       %then = OpLabel
+               OpStore %v %x Aligned 4
+               OpBranch %merge
+       %else = OpLabel
+               OpStore %v %uint_1 Aligned 4
+               OpBranch %merge
+      %merge = OpLabel
+          %r = OpLoad %uint %v Aligned 4
+               OpStore %p %r Aligned 4
+               OpReturn
+               OpFunctionEnd
+)",
+                     "OpName %then \"then\"\nOpName %else \"else\"\nOpName %merge \"merge\"\n"),
+            canonical(R"(
+%k = OpFunction %void None %fn
+%x = OpFunctionParameter %uint
+%c = OpFunctionParameter %bool
+%p = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+%entry = OpLabel
+OpBranchConditional %c %then %else
+%then = OpLabel
+OpBranch %merge
+%else = OpLabel
+OpBranch %merge
+%merge = OpLabel
+%22 = OpPhi %uint %x %then %uint_1 %else
+OpStore %p %22 Aligned 4
+OpReturn
+OpFunctionEnd
+)"));
+}
+
+TEST(PromoteVariablesTest, ALoopCounterGetsAPhiInTheLoopHeader) {
+  std::string text = promoted(R"(
+          %k = OpFunction %void None %fn
+          %x = OpFunctionParameter %uint
+          %c = OpFunctionParameter %bool
+          %p = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+      %entry = OpLabel
+          %i = OpVariable %_ptr_Function_uint Function
+               OpStore %i %uint_0
+               OpBranch %head
+       %head = OpLabel
+         %iv = OpLoad %uint %i
+       %more = OpULessThan %bool %iv %x
+               OpBranchConditional %more %body %exit
+       %body = OpLabel
+       %next = OpIAdd %uint %iv %uint_1
+               OpStore %i %next
+               OpBranch %head
+       %exit = OpLabel
+       %last = OpLoad %uint %i
+               OpStore %p %last
+               OpReturn
+               OpFunctionEnd
+)");
+  EXPECT_NE(text.find("OpPhi %uint %uint_0 %entry %"), std::string::npos) << text;
+  EXPECT_EQ(text.find("OpVariable"), std::string::npos) << text;
+  EXPECT_EQ(text.find("OpLoad"), std::string::npos) << text;
+}
+
+TEST(PromoteVariablesTest, VariablesWhoseAddressIsTakenStay) {
+  std::string text = promoted(R"(
+          %k = OpFunction %void None %fn
+          %x = OpFunctionParameter %uint
+          %c = OpFunctionParameter %bool
+          %p = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+      %entry = OpLabel
+        %arr = OpVariable %_ptr_Function__arr_uint_uint_4 Function
+       %elem = OpInBoundsPtrAccessChain %_ptr_Function_uint %arr %uint_0 %x
+               OpStore %elem %x
+         %ld = OpLoad %uint %elem
+               OpStore %p %ld
+               OpReturn
+               OpFunctionEnd
+)");
+  EXPECT_NE(text.find("OpVariable"), std::string::npos) << text;
+}
+
+TEST(PromoteVariablesTest, ALoadBeforeAnyStoreIsUndefined) {
+  std::string text = promoted(R"(
+          %k = OpFunction %void None %fn
+          %x = OpFunctionParameter %uint
+          %c = OpFunctionParameter %bool
+          %p = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+      %entry = OpLabel
+          %v = OpVariable %_ptr_Function_uint Function
+         %ld = OpLoad %uint %v
+               OpStore %p %ld
+               OpReturn
+               OpFunctionEnd
+)");
+  EXPECT_NE(text.find("OpStore %p %"), std::string::npos) << text;
+  EXPECT_EQ(text.find("OpLoad"), std::string::npos) << text;
+}
+
+// -O0 keeps every local in a variable: after inlining and promotion, no promotable one is left and
+// the module is still valid OpenCL SPIR-V.
+TEST(PromoteVariablesTest, CorpusModulesAtO0BecomeSsa) {
+  size_t checked = 0;
+  for (const auto& path : test::corpusModules()) {
+    if (path.string().find(".O0.") == std::string::npos) continue;
+    auto module = ir::readBinary(test::readWords(path));
+    ASSERT_TRUE(module.ok()) << module.error().message();
+    ASSERT_TRUE(inlineFunctions(**module, Target{}).ok());
+    Expected<PassResult> result = promoteVariables(**module, Target{});
+    ASSERT_TRUE(result.ok()) << path << ": " << result.error().message();
+    Status valid = ir::validate(**module, ir::validationEnvironment(**module, SPV_ENV_VULKAN_1_2));
+    EXPECT_TRUE(valid.ok()) << path << ": " << valid.error().message();
+    for (const ir::Function& function : (*module)->functions()) {
+      for (const ir::Block& block : function.blocks()) {
+        for (const ir::Instruction& inst : block.instructions()) {
+          if (inst.opcode() != spv::Op::OpVariable) continue;
+          EXPECT_NE(ir::opcodeName((*module)->def((*module)->def(inst.typeId())->idOperand(1))->opcode()), "OpTypeInt")
+              << path << ": a scalar variable was left";
+        }
+      }
+    }
+    ++checked;
+  }
+  EXPECT_GT(checked, 10u);
+}
+
+}  // namespace
+}  // namespace cl2vk
