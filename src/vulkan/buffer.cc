@@ -1,0 +1,192 @@
+#include "vulkan/buffer.h"
+
+#include <cstring>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "vulkan/barriers.h"
+#include "vulkan/device.h"
+#include "vulkan/vk_result.h"
+
+namespace cl2vk::vulkan {
+namespace {
+
+// The first memory type allowed by `typeBits` with all of `required` and `preferred`, else the
+// first with `required` alone.
+std::optional<uint32_t> findMemoryType(const VkPhysicalDeviceMemoryProperties& memory,
+                                       uint32_t typeBits, VkMemoryPropertyFlags required,
+                                       VkMemoryPropertyFlags preferred) {
+  for (VkMemoryPropertyFlags wanted : {required | preferred, required}) {
+    for (uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
+      if ((typeBits & (1u << i)) && (memory.memoryTypes[i].propertyFlags & wanted) == wanted) return i;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Expected<Buffer> Buffer::create(Device& device, VkDeviceSize size) {
+  MemoryRequest request{};
+  request.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                  VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+  request.required = 0;
+  request.preferred = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+  request.deviceAddress = true;
+  return allocate(device, size, request);
+}
+
+Expected<Buffer> Buffer::createStaging(Device& device, VkDeviceSize size, VkBufferUsageFlags usage) {
+  MemoryRequest request{};
+  request.usage = usage;
+  request.required = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
+  // Reads back are faster from cached memory; writes are fine either way.
+  request.preferred = VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  if (usage & VK_BUFFER_USAGE_TRANSFER_DST_BIT) request.preferred |= VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+  request.deviceAddress = false;
+  return allocate(device, size, request);
+}
+
+Expected<Buffer> Buffer::allocate(Device& device, VkDeviceSize size, const MemoryRequest& request) {
+  if (size == 0) return Error("cannot create a buffer of 0 bytes");
+  const VolkDeviceTable& vk = device.vk();
+  VkDevice handle = device.handle();
+  Buffer buffer(device);
+  buffer.size_ = size;
+
+  VkBufferCreateInfo bufferInfo{};
+  bufferInfo.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
+  bufferInfo.size = size;
+  bufferInfo.usage = request.usage;
+  bufferInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  CL2VK_TRY(check(vk.vkCreateBuffer(handle, &bufferInfo, nullptr, &buffer.buffer_), "vkCreateBuffer"));
+
+  VkMemoryRequirements requirements{};
+  vk.vkGetBufferMemoryRequirements(handle, buffer.buffer_, &requirements);
+  const VkPhysicalDeviceMemoryProperties& memory = device.memoryProperties();
+  std::optional<uint32_t> type =
+      findMemoryType(memory, requirements.memoryTypeBits, request.required, request.preferred);
+  if (!type) {
+    return Error("no memory type suits a buffer of " + std::to_string(size) + " bytes" +
+                 (request.required ? " in host-visible memory" : ""));
+  }
+  VkMemoryPropertyFlags typeFlags = memory.memoryTypes[*type].propertyFlags;
+  buffer.hostCoherent_ = (typeFlags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0;
+
+  VkMemoryAllocateFlagsInfo flagsInfo{};
+  flagsInfo.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO;
+  flagsInfo.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+  VkMemoryAllocateInfo allocateInfo{};
+  allocateInfo.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
+  allocateInfo.pNext = request.deviceAddress ? &flagsInfo : nullptr;
+  allocateInfo.allocationSize = requirements.size;
+  allocateInfo.memoryTypeIndex = *type;
+  CL2VK_TRY(check(vk.vkAllocateMemory(handle, &allocateInfo, nullptr, &buffer.memory_), "vkAllocateMemory"));
+  CL2VK_TRY(check(vk.vkBindBufferMemory(handle, buffer.buffer_, buffer.memory_, 0), "vkBindBufferMemory"));
+
+  if (request.deviceAddress) {
+    VkBufferDeviceAddressInfo addressInfo{};
+    addressInfo.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO;
+    addressInfo.buffer = buffer.buffer_;
+    buffer.address_ = vk.vkGetBufferDeviceAddress(handle, &addressInfo);
+  }
+  if (request.required & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
+    CL2VK_TRY(check(vk.vkMapMemory(handle, buffer.memory_, 0, VK_WHOLE_SIZE, 0, &buffer.mapped_),
+                    "vkMapMemory"));
+  }
+  return buffer;
+}
+
+Buffer::Buffer(Buffer&& other) noexcept
+    : device_(other.device_),
+      buffer_(std::exchange(other.buffer_, VK_NULL_HANDLE)),
+      memory_(std::exchange(other.memory_, VK_NULL_HANDLE)),
+      size_(std::exchange(other.size_, 0)),
+      address_(std::exchange(other.address_, 0)),
+      mapped_(std::exchange(other.mapped_, nullptr)),
+      hostCoherent_(other.hostCoherent_) {}
+
+Buffer& Buffer::operator=(Buffer&& other) noexcept {
+  if (this != &other) {
+    release();
+    device_ = other.device_;
+    buffer_ = std::exchange(other.buffer_, VK_NULL_HANDLE);
+    memory_ = std::exchange(other.memory_, VK_NULL_HANDLE);
+    size_ = std::exchange(other.size_, 0);
+    address_ = std::exchange(other.address_, 0);
+    mapped_ = std::exchange(other.mapped_, nullptr);
+    hostCoherent_ = other.hostCoherent_;
+  }
+  return *this;
+}
+
+Buffer::~Buffer() { release(); }
+
+void Buffer::release() {
+  if (device_ == nullptr) return;
+  const VolkDeviceTable& vk = device_->vk();
+  // Freeing the memory unmaps it; the buffer goes first, as it is bound to the memory.
+  if (buffer_ != VK_NULL_HANDLE) vk.vkDestroyBuffer(device_->handle(), buffer_, nullptr);
+  if (memory_ != VK_NULL_HANDLE) vk.vkFreeMemory(device_->handle(), memory_, nullptr);
+  buffer_ = VK_NULL_HANDLE;
+  memory_ = VK_NULL_HANDLE;
+  mapped_ = nullptr;
+}
+
+Status Buffer::checkRange(VkDeviceSize offset, VkDeviceSize length) const {
+  if (offset > size_ || length > size_ - offset) {
+    return Error("range of " + std::to_string(length) + " bytes at offset " + std::to_string(offset) +
+                 " is outside a buffer of " + std::to_string(size_) + " bytes");
+  }
+  return okStatus();
+}
+
+Status Buffer::upload(std::span<const std::byte> bytes, VkDeviceSize offset) {
+  CL2VK_TRY(checkRange(offset, bytes.size()));
+  if (bytes.empty()) return okStatus();
+  Expected<Buffer> staging = createStaging(*device_, bytes.size(), VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+  if (!staging) return staging.error().withContext("uploading to a buffer");
+  const VolkDeviceTable& vk = device_->vk();
+  std::memcpy(staging->mapped_, bytes.data(), bytes.size());
+  if (!staging->hostCoherent_) {
+    VkMappedMemoryRange range{};
+    range.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE;
+    range.memory = staging->memory_;
+    range.size = VK_WHOLE_SIZE;
+    CL2VK_TRY(check(vk.vkFlushMappedMemoryRanges(device_->handle(), 1, &range),
+                    "vkFlushMappedMemoryRanges"));
+  }
+  // vkQueueSubmit makes the host's writes to the staging buffer visible to the copy.
+  return device_->queue().submitAndWait([&](VkCommandBuffer commands) {
+    waitForEarlierWrites(vk, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+    VkBufferCopy region{0, offset, bytes.size()};
+    vk.vkCmdCopyBuffer(commands, staging->buffer_, buffer_, 1, &region);
+  });
+}
+
+Status Buffer::download(std::span<std::byte> bytes, VkDeviceSize offset) {
+  CL2VK_TRY(checkRange(offset, bytes.size()));
+  if (bytes.empty()) return okStatus();
+  Expected<Buffer> staging = createStaging(*device_, bytes.size(), VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+  if (!staging) return staging.error().withContext("downloading from a buffer");
+  const VolkDeviceTable& vk = device_->vk();
+  CL2VK_TRY(device_->queue().submitAndWait([&](VkCommandBuffer commands) {
+    waitForEarlierWrites(vk, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+    VkBufferCopy region{offset, 0, bytes.size()};
+    vk.vkCmdCopyBuffer(commands, buffer_, staging->buffer_, 1, &region);
+    makeWritesVisibleToHost(vk, commands);
+  }));
+  if (!staging->hostCoherent_) {
+    VkMappedMemoryRange range{};
+    range.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE;
+    range.memory = staging->memory_;
+    range.size = VK_WHOLE_SIZE;
+    CL2VK_TRY(check(vk.vkInvalidateMappedMemoryRanges(device_->handle(), 1, &range),
+                    "vkInvalidateMappedMemoryRanges"));
+  }
+  std::memcpy(bytes.data(), staging->mapped_, bytes.size());
+  return okStatus();
+}
+
+}  // namespace cl2vk::vulkan

@@ -1,0 +1,75 @@
+// A device-local storage buffer that kernels reach through its device address. The host reads and
+// writes it only through a host-visible staging buffer and a copy on the queue, even where the
+// memory could be mapped (lavapipe): that is the path a discrete GPU takes, so tests exercise it.
+#pragma once
+
+#include <volk.h>
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "support/expected.h"
+
+namespace cl2vk::vulkan {
+
+class Device;
+
+class Buffer {
+ public:
+  // `size` bytes (> 0) of DEVICE_LOCAL memory when the device has such a type, with storage,
+  // transfer and shader-device-address usage. The contents start undefined.
+  static Expected<Buffer> create(Device& device, VkDeviceSize size);
+
+  Buffer(Buffer&& other) noexcept;
+  Buffer& operator=(Buffer&& other) noexcept;
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  ~Buffer();
+
+  VkDeviceSize size() const { return size_; }
+  VkBuffer handle() const { return buffer_; }
+  // What a kernel's pointer argument holds (a PhysicalStorageBuffer64 address).
+  VkDeviceAddress deviceAddress() const { return address_; }
+
+  // Copies `bytes` to the buffer at `offset`, through a staging buffer; blocks until done.
+  Status upload(std::span<const std::byte> bytes, VkDeviceSize offset = 0);
+  // Copies `bytes.size()` bytes from `offset` into `bytes`; blocks until done.
+  Status download(std::span<std::byte> bytes, VkDeviceSize offset = 0);
+
+  template <typename T>
+  Status uploadValues(std::span<const T> values, VkDeviceSize offset = 0) {
+    return upload(std::as_bytes(values), offset);
+  }
+  template <typename T>
+  Expected<std::vector<T>> downloadValues(size_t count, VkDeviceSize offset = 0) {
+    std::vector<T> values(count);
+    Status status = download(std::as_writable_bytes(std::span<T>(values)), offset);
+    if (!status) return status.error();
+    return values;
+  }
+
+ private:
+  struct MemoryRequest {
+    VkBufferUsageFlags usage;
+    VkMemoryPropertyFlags required;
+    VkMemoryPropertyFlags preferred;
+    bool deviceAddress;
+  };
+  static Expected<Buffer> allocate(Device& device, VkDeviceSize size, const MemoryRequest& request);
+  explicit Buffer(Device& device) : device_(&device) {}
+  void release();
+  Status checkRange(VkDeviceSize offset, VkDeviceSize length) const;
+  // A staging buffer mapped for the host, with its memory's coherence.
+  static Expected<Buffer> createStaging(Device& device, VkDeviceSize size, VkBufferUsageFlags usage);
+
+  Device* device_ = nullptr;
+  VkBuffer buffer_ = VK_NULL_HANDLE;
+  VkDeviceMemory memory_ = VK_NULL_HANDLE;
+  VkDeviceSize size_ = 0;
+  VkDeviceAddress address_ = 0;
+  void* mapped_ = nullptr;  // Staging buffers only.
+  bool hostCoherent_ = false;
+};
+
+}  // namespace cl2vk::vulkan

@@ -1,0 +1,108 @@
+#include "vulkan/device.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <optional>
+
+#include "vulkan/device_selection.h"
+#include "vulkan/feature_chain.h"
+#include "vulkan/vk_result.h"
+
+namespace cl2vk::vulkan {
+namespace {
+
+struct QueueFamily {
+  uint32_t index = 0;
+  uint32_t timestampValidBits = 0;
+};
+
+// A compute family, preferring one that writes timestamps so that dispatches can be timed.
+std::optional<QueueFamily> chooseComputeFamily(VkPhysicalDevice device) {
+  uint32_t count = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(device, &count, nullptr);
+  std::vector<VkQueueFamilyProperties> families(count);
+  vkGetPhysicalDeviceQueueFamilyProperties(device, &count, families.data());
+  std::optional<QueueFamily> chosen;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (!(families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) || families[i].queueCount == 0) continue;
+    if (!chosen || (chosen->timestampValidBits == 0 && families[i].timestampValidBits > 0)) {
+      chosen = QueueFamily{i, families[i].timestampValidBits};
+    }
+  }
+  return chosen;
+}
+
+}  // namespace
+
+DeviceOptions DeviceOptions::fromEnvironment() {
+  DeviceOptions options;
+  if (const char* device = std::getenv("CL2VK_DEVICE")) options.device = device;
+  if (const char* validation = std::getenv("CL2VK_VALIDATION")) {
+    options.validation = std::string(validation) == "1";
+  }
+  return options;
+}
+
+Expected<std::unique_ptr<Device>> Device::open(const DeviceOptions& options) {
+  std::unique_ptr<Device> device(new Device());
+  Expected<std::unique_ptr<Instance>> instance = Instance::create(options.validation);
+  if (!instance) return instance.error();
+  device->instance_ = std::move(*instance);
+
+  Expected<std::vector<VkPhysicalDevice>> physicalDevices = device->instance_->physicalDevices();
+  if (!physicalDevices) return physicalDevices.error();
+  std::vector<DeviceInfo> infos;
+  for (uint32_t i = 0; i < physicalDevices->size(); ++i) {
+    infos.push_back(queryDeviceInfo((*physicalDevices)[i], i, device->instance_->apiVersion()));
+  }
+  Expected<uint32_t> selected = selectDevice(infos, options.device);
+  if (!selected) return selected.error();
+  device->physicalDevice_ = (*physicalDevices)[*selected];
+  device->info_ = std::move(infos[*selected]);
+  const DeviceInfo& info = device->info_;
+  device->apiVersion_ = std::min(info.apiVersion, device->instance_->apiVersion());
+
+  std::optional<QueueFamily> family = chooseComputeFamily(device->physicalDevice_);
+  if (!family) return Error(info.name + " has no queue family with compute");
+
+  float priority = 1.0f;
+  VkDeviceQueueCreateInfo queueInfo{};
+  queueInfo.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
+  queueInfo.queueFamilyIndex = family->index;
+  queueInfo.queueCount = 1;
+  queueInfo.pQueuePriorities = &priority;
+
+  // Everything in DeviceFeatures that the device has; nothing else (robustBufferAccess, say, costs
+  // speed and OpenCL does not promise it).
+  FeatureChainShape shape = featureChainShape(device->apiVersion_, info.extensions);
+  FeatureChain enabled(shape);
+  enabled.enable(info.features);
+
+  VkDeviceCreateInfo createInfo{};
+  createInfo.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
+  createInfo.pNext = enabled.head();
+  createInfo.queueCreateInfoCount = 1;
+  createInfo.pQueueCreateInfos = &queueInfo;
+  createInfo.enabledExtensionCount = static_cast<uint32_t>(shape.extensions.size());
+  createInfo.ppEnabledExtensionNames = shape.extensions.data();
+  CL2VK_TRY(check(vkCreateDevice(device->physicalDevice_, &createInfo, nullptr, &device->device_),
+                  "vkCreateDevice"));
+  volkLoadDeviceTable(&device->vk_, device->device_);
+  vkGetPhysicalDeviceMemoryProperties(device->physicalDevice_, &device->memoryProperties_);
+
+  Expected<std::unique_ptr<Queue>> queue =
+      Queue::create(device->vk_, device->device_, family->index, family->timestampValidBits);
+  if (!queue) return queue.error();
+  device->queue_ = std::move(*queue);
+  return device;
+}
+
+Device::~Device() {
+  if (device_ != VK_NULL_HANDLE) {
+    vk_.vkDeviceWaitIdle(device_);
+    queue_.reset();
+    vk_.vkDestroyDevice(device_, nullptr);
+  }
+}
+
+}  // namespace cl2vk::vulkan

@@ -1,0 +1,70 @@
+// A logical device on the chosen physical device, with one compute queue and every optional feature
+// of DeviceFeatures that the device has. Buffers and pipelines keep a pointer to their Device, which
+// therefore lives behind a unique_ptr and must outlive them.
+#pragma once
+
+#include <volk.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "support/expected.h"
+#include "vulkan/device_info.h"
+#include "vulkan/instance.h"
+#include "vulkan/queue.h"
+
+namespace cl2vk::vulkan {
+
+struct DeviceOptions {
+  // An index into enumerateDevices() or a case-insensitive substring of the device name; empty
+  // takes the default choice (see selectDevice).
+  std::string device;
+  // Enables VK_LAYER_KHRONOS_validation and records its messages (Device::validationMessages).
+  bool validation = false;
+
+  // CL2VK_DEVICE and CL2VK_VALIDATION (on when "1").
+  static DeviceOptions fromEnvironment();
+};
+
+class Device {
+ public:
+  static Expected<std::unique_ptr<Device>> open(
+      const DeviceOptions& options = DeviceOptions::fromEnvironment());
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  // The properties of the device; `info().features` is exactly the set that was enabled.
+  const DeviceInfo& info() const { return info_; }
+  // The Vulkan version in use: the lower of the instance's and the device's.
+  uint32_t apiVersion() const { return apiVersion_; }
+
+  bool validationEnabled() const { return instance_->validationEnabled(); }
+  // Every warning and error the validation layer reported since the device was opened (or since
+  // clearValidationMessages); always empty without validation.
+  std::vector<std::string> validationMessages() const { return instance_->messageLog().messages(); }
+  void clearValidationMessages() { instance_->messageLog().clear(); }
+
+  // For Buffer, Pipeline and dispatch: the handles, the device-level function table (loaded for
+  // this device, not volk's global one) and the queue.
+  VkDevice handle() const { return device_; }
+  VkPhysicalDevice physicalDevice() const { return physicalDevice_; }
+  const VolkDeviceTable& vk() const { return vk_; }
+  const VkPhysicalDeviceMemoryProperties& memoryProperties() const { return memoryProperties_; }
+  Queue& queue() { return *queue_; }
+
+ private:
+  Device() = default;
+
+  std::unique_ptr<Instance> instance_;
+  VkPhysicalDevice physicalDevice_ = VK_NULL_HANDLE;
+  DeviceInfo info_;
+  uint32_t apiVersion_ = 0;
+  VkDevice device_ = VK_NULL_HANDLE;
+  VolkDeviceTable vk_{};
+  VkPhysicalDeviceMemoryProperties memoryProperties_{};
+  std::unique_ptr<Queue> queue_;
+};
+
+}  // namespace cl2vk::vulkan

@@ -1,0 +1,19 @@
+// Which physical device cl2vk runs on.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "support/expected.h"
+#include "vulkan/device_info.h"
+
+namespace cl2vk::vulkan {
+
+// The index in `devices` of the device to open. `request` is CL2VK_DEVICE's value: all digits is an
+// index into the enumeration; anything else is a case-insensitive substring of the device name
+// ("llvmpipe"), the first match winning. An empty request picks the first usable discrete GPU, else
+// integrated GPU, else any other usable device (lavapipe and SwiftShader are CPU devices). A request
+// that names an unusable device fails with checkUsable's reason.
+Expected<uint32_t> selectDevice(const std::vector<DeviceInfo>& devices, std::string_view request);
+
+}  // namespace cl2vk::vulkan

@@ -1,0 +1,131 @@
+#include "vulkan/dispatch.h"
+
+#include <cstdio>
+
+#include "vulkan/barriers.h"
+#include "vulkan/device.h"
+#include "vulkan/pipeline.h"
+#include "vulkan/vk_result.h"
+
+namespace cl2vk::vulkan {
+namespace {
+
+Status checkDispatch(const Device& device, const Dispatch& dispatch, size_t position) {
+  std::string which = "dispatch " + std::to_string(position);
+  if (dispatch.pipeline == nullptr) return Error(which + " has no pipeline");
+  if (&dispatch.pipeline->device() != &device) {
+    return Error(which + " uses a pipeline created on another device");
+  }
+  if (dispatch.pushConstants.size() != dispatch.pipeline->pushConstantSize()) {
+    return Error(which + " gives " + std::to_string(dispatch.pushConstants.size()) +
+                 " bytes of push constants; its pipeline takes " +
+                 std::to_string(dispatch.pipeline->pushConstantSize()));
+  }
+  const DeviceLimits& limits = device.info().limits;
+  for (int i = 0; i < 3; ++i) {
+    if (dispatch.groupCount[i] > limits.maxComputeWorkGroupCount[i]) {
+      return Error(which + ": " + std::to_string(dispatch.groupCount[i]) + " work-groups in dimension " +
+                   std::to_string(i) + " exceed maxComputeWorkGroupCount (" +
+                   std::to_string(limits.maxComputeWorkGroupCount[i]) + ")");
+    }
+  }
+  return okStatus();
+}
+
+// Owns the query pool holding a start and an end timestamp for each dispatch.
+class TimestampPool {
+ public:
+  explicit TimestampPool(const Device& device) : device_(device) {}
+  ~TimestampPool() {
+    if (pool_ != VK_NULL_HANDLE) device_.vk().vkDestroyQueryPool(device_.handle(), pool_, nullptr);
+  }
+  TimestampPool(const TimestampPool&) = delete;
+  TimestampPool& operator=(const TimestampPool&) = delete;
+
+  Status create(uint32_t count) {
+    VkQueryPoolCreateInfo info{};
+    info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
+    info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    info.queryCount = count;
+    return check(device_.vk().vkCreateQueryPool(device_.handle(), &info, nullptr, &pool_),
+                 "vkCreateQueryPool");
+  }
+  VkQueryPool handle() const { return pool_; }
+
+ private:
+  const Device& device_;
+  VkQueryPool pool_ = VK_NULL_HANDLE;
+};
+
+}  // namespace
+
+std::string GpuTime::toString() const {
+  if (!nanoseconds) return "unavailable";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3f us", *nanoseconds / 1000.0);
+  return text;
+}
+
+Expected<GpuTime> dispatch(Device& device, const Pipeline& pipeline,
+                           std::span<const std::byte> pushConstants, uint32_t groupCountX,
+                           uint32_t groupCountY, uint32_t groupCountZ) {
+  Dispatch one{&pipeline, pushConstants, {groupCountX, groupCountY, groupCountZ}};
+  Expected<std::vector<GpuTime>> times = dispatchAll(device, std::span<const Dispatch>(&one, 1));
+  if (!times) return times.error();
+  return times->front();
+}
+
+Expected<std::vector<GpuTime>> dispatchAll(Device& device, std::span<const Dispatch> dispatches) {
+  for (size_t i = 0; i < dispatches.size(); ++i) CL2VK_TRY(checkDispatch(device, dispatches[i], i));
+  if (dispatches.empty()) return std::vector<GpuTime>{};
+
+  const VolkDeviceTable& vk = device.vk();
+  Queue& queue = device.queue();
+  bool timed = queue.timestampValidBits() > 0;
+  uint32_t queryCount = static_cast<uint32_t>(2 * dispatches.size());
+  TimestampPool timestamps(device);
+  if (timed) CL2VK_TRY(timestamps.create(queryCount));
+
+  CL2VK_TRY(queue.submitAndWait([&](VkCommandBuffer commands) {
+    if (timed) vk.vkCmdResetQueryPool(commands, timestamps.handle(), 0, queryCount);
+    for (uint32_t i = 0; i < dispatches.size(); ++i) {
+      const Dispatch& d = dispatches[i];
+      // Uploads and earlier dispatches (this submission's or not) come before this dispatch.
+      waitForEarlierWrites(vk, commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                           VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+      vk.vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, d.pipeline->handle());
+      if (!d.pushConstants.empty()) {
+        vk.vkCmdPushConstants(commands, d.pipeline->layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                              static_cast<uint32_t>(d.pushConstants.size()), d.pushConstants.data());
+      }
+      if (timed) {
+        vk.vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, timestamps.handle(), 2 * i);
+      }
+      vk.vkCmdDispatch(commands, d.groupCount[0], d.groupCount[1], d.groupCount[2]);
+      if (timed) {
+        vk.vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps.handle(),
+                               2 * i + 1);
+      }
+    }
+  }));
+
+  std::vector<GpuTime> times(dispatches.size());
+  if (!timed) return times;
+  std::vector<uint64_t> ticks(queryCount);
+  CL2VK_TRY(check(vk.vkGetQueryPoolResults(device.handle(), timestamps.handle(), 0, queryCount,
+                                           ticks.size() * sizeof(uint64_t), ticks.data(),
+                                           sizeof(uint64_t),
+                                           VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+                  "vkGetQueryPoolResults"));
+  // Timestamps wrap at timestampValidBits; the masked difference survives one wrap.
+  uint32_t bits = queue.timestampValidBits();
+  uint64_t mask = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+  double period = device.info().limits.timestampPeriod;
+  for (size_t i = 0; i < dispatches.size(); ++i) {
+    uint64_t elapsed = (ticks[2 * i + 1] - ticks[2 * i]) & mask;
+    times[i].nanoseconds = static_cast<double>(elapsed) * period;
+  }
+  return times;
+}
+
+}  // namespace cl2vk::vulkan

@@ -1,0 +1,139 @@
+#include "vulkan/pipeline.h"
+
+#include <set>
+#include <utility>
+
+#include "vulkan/device.h"
+#include "vulkan/shader_check.h"
+#include "vulkan/vk_result.h"
+
+namespace cl2vk::vulkan {
+namespace {
+
+Status checkDesc(const DeviceInfo& info, const PipelineDesc& desc) {
+  if (desc.pushConstantSize % 4 != 0 || desc.pushConstantSize > info.limits.maxPushConstantsSize) {
+    return Error("push-constant size " + std::to_string(desc.pushConstantSize) +
+                 " must be a multiple of 4 and at most " +
+                 std::to_string(info.limits.maxPushConstantsSize) + " (maxPushConstantsSize)");
+  }
+  std::set<uint32_t> ids;
+  for (const SpecializationConstant& constant : desc.specializationConstants) {
+    size_t size = constant.bytes.size();
+    if (size != 1 && size != 2 && size != 4 && size != 8) {
+      return Error("specialization constant " + std::to_string(constant.id) + " has " +
+                   std::to_string(size) + " bytes; it must have 1, 2, 4 or 8");
+    }
+    if (!ids.insert(constant.id).second) {
+      return Error("specialization constant " + std::to_string(constant.id) + " is given twice");
+    }
+  }
+  const SubgroupInfo& subgroup = info.subgroup;
+  if (desc.requiredSubgroupSize) {
+    uint32_t size = *desc.requiredSubgroupSize;
+    if (!subgroup.requiredSizeInCompute) {
+      return Error(info.name + " cannot require a subgroup size in compute shaders "
+                   "(no subgroupSizeControl, or compute missing from requiredSubgroupSizeStages)");
+    }
+    if (size == 0 || (size & (size - 1)) != 0 || size < subgroup.minSize || size > subgroup.maxSize) {
+      return Error("required subgroup size " + std::to_string(size) +
+                   " must be a power of two in [" + std::to_string(subgroup.minSize) + ", " +
+                   std::to_string(subgroup.maxSize) + "] on " + info.name);
+    }
+  }
+  if (desc.requireFullSubgroups && !subgroup.computeFullSubgroups) {
+    return Error(info.name + " lacks computeFullSubgroups, so full subgroups cannot be required");
+  }
+  return okStatus();
+}
+
+}  // namespace
+
+Expected<Pipeline> Pipeline::create(Device& device, const PipelineDesc& desc) {
+  const DeviceInfo& info = device.info();
+  CL2VK_TRY(checkDesc(info, desc));
+  CL2VK_TRY(checkComputeShader(desc.spirv, desc.entryPoint, device.apiVersion(), info.features));
+
+  const VolkDeviceTable& vk = device.vk();
+  VkDevice handle = device.handle();
+  Pipeline pipeline(device);
+  pipeline.pushConstantSize_ = desc.pushConstantSize;
+
+  VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, desc.pushConstantSize};
+  VkPipelineLayoutCreateInfo layoutInfo{};
+  layoutInfo.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
+  layoutInfo.pushConstantRangeCount = desc.pushConstantSize > 0 ? 1 : 0;
+  layoutInfo.pPushConstantRanges = &range;
+  CL2VK_TRY(check(vk.vkCreatePipelineLayout(handle, &layoutInfo, nullptr, &pipeline.layout_),
+                  "vkCreatePipelineLayout"));
+
+  VkShaderModuleCreateInfo moduleInfo{};
+  moduleInfo.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
+  moduleInfo.codeSize = desc.spirv.size_bytes();
+  moduleInfo.pCode = desc.spirv.data();
+  VkShaderModule module = VK_NULL_HANDLE;
+  CL2VK_TRY(check(vk.vkCreateShaderModule(handle, &moduleInfo, nullptr, &module), "vkCreateShaderModule"));
+
+  std::vector<VkSpecializationMapEntry> entries;
+  std::vector<std::byte> data;
+  for (const SpecializationConstant& constant : desc.specializationConstants) {
+    entries.push_back({constant.id, static_cast<uint32_t>(data.size()), constant.bytes.size()});
+    data.insert(data.end(), constant.bytes.begin(), constant.bytes.end());
+  }
+  VkSpecializationInfo specialization{};
+  specialization.mapEntryCount = static_cast<uint32_t>(entries.size());
+  specialization.pMapEntries = entries.data();
+  specialization.dataSize = data.size();
+  specialization.pData = data.data();
+
+  VkPipelineShaderStageRequiredSubgroupSizeCreateInfo subgroupSize{};
+  subgroupSize.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO;
+  subgroupSize.requiredSubgroupSize = desc.requiredSubgroupSize.value_or(0);
+
+  VkComputePipelineCreateInfo pipelineInfo{};
+  pipelineInfo.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
+  pipelineInfo.layout = pipeline.layout_;
+  VkPipelineShaderStageCreateInfo& stage = pipelineInfo.stage;
+  stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  stage.pNext = desc.requiredSubgroupSize ? &subgroupSize : nullptr;
+  stage.flags = desc.requireFullSubgroups ? VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT : 0;
+  stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  stage.module = module;
+  stage.pName = desc.entryPoint.c_str();
+  stage.pSpecializationInfo = entries.empty() ? nullptr : &specialization;
+  VkResult result = vk.vkCreateComputePipelines(handle, VK_NULL_HANDLE, 1, &pipelineInfo, nullptr,
+                                                &pipeline.pipeline_);
+  vk.vkDestroyShaderModule(handle, module, nullptr);
+  CL2VK_TRY(check(result, "vkCreateComputePipelines"));
+  return pipeline;
+}
+
+Pipeline::Pipeline(Pipeline&& other) noexcept
+    : device_(other.device_),
+      layout_(std::exchange(other.layout_, VK_NULL_HANDLE)),
+      pipeline_(std::exchange(other.pipeline_, VK_NULL_HANDLE)),
+      pushConstantSize_(other.pushConstantSize_) {}
+
+Pipeline& Pipeline::operator=(Pipeline&& other) noexcept {
+  if (this != &other) {
+    release();
+    device_ = other.device_;
+    layout_ = std::exchange(other.layout_, VK_NULL_HANDLE);
+    pipeline_ = std::exchange(other.pipeline_, VK_NULL_HANDLE);
+    pushConstantSize_ = other.pushConstantSize_;
+  }
+  return *this;
+}
+
+Pipeline::~Pipeline() { release(); }
+
+void Pipeline::release() {
+  if (device_ == nullptr) return;
+  if (pipeline_ != VK_NULL_HANDLE) device_->vk().vkDestroyPipeline(device_->handle(), pipeline_, nullptr);
+  if (layout_ != VK_NULL_HANDLE) {
+    device_->vk().vkDestroyPipelineLayout(device_->handle(), layout_, nullptr);
+  }
+  pipeline_ = VK_NULL_HANDLE;
+  layout_ = VK_NULL_HANDLE;
+}
+
+}  // namespace cl2vk::vulkan

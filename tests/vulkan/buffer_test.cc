@@ -1,0 +1,123 @@
+// Buffers: device addresses, and uploads and downloads through staging copies.
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <memory>
+#include <numeric>
+#include <vector>
+
+#include "vulkan/buffer.h"
+#include "vulkan/device.h"
+
+namespace cl2vk::vulkan {
+namespace {
+
+class ExecutorBufferTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    Expected<std::unique_ptr<Device>> opened = Device::open();
+    ASSERT_TRUE(opened.ok()) << opened.error().message();
+    device_ = std::move(*opened);
+  }
+  void TearDown() override {
+    if (!device_) return;
+    for (const std::string& message : device_->validationMessages()) ADD_FAILURE() << message;
+  }
+
+  // `size` bytes that differ from their neighbours and from a zero-filled buffer.
+  static std::vector<std::byte> pattern(size_t size, unsigned seed) {
+    std::vector<std::byte> bytes(size);
+    for (size_t i = 0; i < size; ++i) bytes[i] = std::byte(static_cast<unsigned char>(i * 31 + seed));
+    return bytes;
+  }
+
+  std::unique_ptr<Device> device_;
+};
+
+TEST_F(ExecutorBufferTest, RoundTripsOddSizes) {
+  for (size_t size : {size_t{1}, size_t{3}, size_t{7}, size_t{13}, size_t{4099}, size_t{65537},
+                      size_t{1000003}}) {
+    SCOPED_TRACE("size " + std::to_string(size));
+    Expected<Buffer> buffer = Buffer::create(*device_, size);
+    ASSERT_TRUE(buffer.ok()) << buffer.error().message();
+    EXPECT_EQ(buffer->size(), size);
+    std::vector<std::byte> sent = pattern(size, static_cast<unsigned>(size));
+    Status uploaded = buffer->upload(sent);
+    ASSERT_TRUE(uploaded.ok()) << uploaded.error().message();
+    std::vector<std::byte> received(size);
+    Status downloaded = buffer->download(received);
+    ASSERT_TRUE(downloaded.ok()) << downloaded.error().message();
+    EXPECT_EQ(received, sent);
+  }
+}
+
+TEST_F(ExecutorBufferTest, UploadsAndDownloadsAtOffsets) {
+  Expected<Buffer> buffer = Buffer::create(*device_, 101);
+  ASSERT_TRUE(buffer.ok()) << buffer.error().message();
+  std::vector<std::byte> whole = pattern(101, 5);
+  ASSERT_TRUE(buffer->upload(whole).ok());
+  std::vector<std::byte> middle = pattern(17, 200);
+  ASSERT_TRUE(buffer->upload(middle, 41).ok());
+  std::copy(middle.begin(), middle.end(), whole.begin() + 41);
+
+  std::vector<std::byte> tail(23);
+  ASSERT_TRUE(buffer->download(tail, 78).ok());
+  EXPECT_EQ(tail, std::vector<std::byte>(whole.begin() + 78, whole.end()));
+  std::vector<std::byte> all(101);
+  ASSERT_TRUE(buffer->download(all).ok());
+  EXPECT_EQ(all, whole);
+}
+
+TEST_F(ExecutorBufferTest, TypedValuesRoundTrip) {
+  std::vector<int64_t> values(333);
+  std::iota(values.begin(), values.end(), -100);
+  Expected<Buffer> buffer = Buffer::create(*device_, values.size() * sizeof(int64_t));
+  ASSERT_TRUE(buffer.ok()) << buffer.error().message();
+  ASSERT_TRUE(buffer->uploadValues(std::span<const int64_t>(values)).ok());
+  Expected<std::vector<int64_t>> back = buffer->downloadValues<int64_t>(values.size());
+  ASSERT_TRUE(back.ok()) << back.error().message();
+  EXPECT_EQ(*back, values);
+}
+
+TEST_F(ExecutorBufferTest, RangesOutsideTheBufferAreErrors) {
+  Expected<Buffer> buffer = Buffer::create(*device_, 16);
+  ASSERT_TRUE(buffer.ok()) << buffer.error().message();
+  std::vector<std::byte> bytes(8);
+  Status past = buffer->upload(bytes, 9);
+  ASSERT_FALSE(past.ok());
+  EXPECT_NE(past.error().message().find("outside a buffer of 16 bytes"), std::string::npos)
+      << past.error().message();
+  EXPECT_FALSE(buffer->download(bytes, ~VkDeviceSize{0}).ok());
+  EXPECT_TRUE(buffer->upload(bytes, 8).ok());
+}
+
+TEST_F(ExecutorBufferTest, ZeroSizedBufferIsAnError) {
+  Expected<Buffer> buffer = Buffer::create(*device_, 0);
+  ASSERT_FALSE(buffer.ok());
+  EXPECT_NE(buffer.error().message().find("0 bytes"), std::string::npos) << buffer.error().message();
+}
+
+TEST_F(ExecutorBufferTest, BuffersHaveDistinctDeviceAddresses) {
+  Expected<Buffer> first = Buffer::create(*device_, 256);
+  Expected<Buffer> second = Buffer::create(*device_, 256);
+  ASSERT_TRUE(first.ok() && second.ok());
+  EXPECT_NE(first->deviceAddress(), 0u);
+  EXPECT_NE(second->deviceAddress(), 0u);
+  // The ranges do not overlap.
+  EXPECT_TRUE(first->deviceAddress() + 256 <= second->deviceAddress() ||
+              second->deviceAddress() + 256 <= first->deviceAddress());
+
+  // A moved buffer keeps its address and its contents; the source is left empty.
+  VkDeviceAddress address = first->deviceAddress();
+  std::vector<std::byte> bytes = pattern(256, 9);
+  ASSERT_TRUE(first->upload(bytes).ok());
+  Buffer moved = std::move(*first);
+  EXPECT_EQ(moved.deviceAddress(), address);
+  EXPECT_EQ(first->handle(), VK_NULL_HANDLE);
+  std::vector<std::byte> back(256);
+  ASSERT_TRUE(moved.download(back).ok());
+  EXPECT_EQ(back, bytes);
+}
+
+}  // namespace
+}  // namespace cl2vk::vulkan

@@ -1,0 +1,205 @@
+// Enumeration, device selection and opening, on whatever devices the machine has (lavapipe at
+// least).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+#include <optional>
+#include <string>
+
+#include "vulkan/device.h"
+#include "vulkan/device_info.h"
+#include "vulkan/device_selection.h"
+
+namespace cl2vk::vulkan {
+namespace {
+
+bool isPowerOfTwo(uint32_t value) { return value != 0 && (value & (value - 1)) == 0; }
+
+bool nameContains(const DeviceInfo& info, const std::string& part) {
+  return info.name.find(part) != std::string::npos;
+}
+
+std::optional<DeviceInfo> findLavapipe(const std::vector<DeviceInfo>& devices) {
+  auto found = std::find_if(devices.begin(), devices.end(),
+                            [](const DeviceInfo& info) { return nameContains(info, "llvmpipe"); });
+  if (found == devices.end()) return std::nullopt;
+  return *found;
+}
+
+// A device that checkUsable accepts, for the selection tests.
+DeviceInfo fakeDevice(uint32_t index, std::string name, VkPhysicalDeviceType type) {
+  DeviceInfo info;
+  info.index = index;
+  info.name = std::move(name);
+  info.type = type;
+  info.apiVersion = VK_API_VERSION_1_3;
+  info.hasComputeQueue = true;
+  info.features.bufferDeviceAddress = true;
+  return info;
+}
+
+TEST(ExecutorDeviceTest, EnumerationListsLavapipeWithPlausibleProperties) {
+  Expected<std::vector<DeviceInfo>> devices = enumerateDevices();
+  ASSERT_TRUE(devices.ok()) << devices.error().message();
+  for (const DeviceInfo& info : *devices) std::cout << describe(info);
+  std::optional<DeviceInfo> lavapipe = findLavapipe(*devices);
+  ASSERT_TRUE(lavapipe) << "lavapipe (mesa-vulkan-drivers) is not among the devices";
+
+  EXPECT_EQ(lavapipe->type, VK_PHYSICAL_DEVICE_TYPE_CPU);
+  EXPECT_GE(lavapipe->apiVersion, VK_API_VERSION_1_2);
+  EXPECT_EQ(lavapipe->driverName, "llvmpipe");
+  EXPECT_TRUE(checkUsable(*lavapipe).ok());
+
+  const SubgroupInfo& subgroup = lavapipe->subgroup;
+  EXPECT_TRUE(isPowerOfTwo(subgroup.size)) << subgroup.size;
+  EXPECT_GE(subgroup.size, 1u);
+  EXPECT_LE(subgroup.size, 128u);
+  EXPECT_LE(subgroup.minSize, subgroup.size);
+  EXPECT_GE(subgroup.maxSize, subgroup.size);
+  EXPECT_TRUE(subgroup.supportsInCompute(VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
+                                         VK_SUBGROUP_FEATURE_ARITHMETIC_BIT |
+                                         VK_SUBGROUP_FEATURE_BALLOT_BIT |
+                                         VK_SUBGROUP_FEATURE_SHUFFLE_BIT));
+
+  // Vulkan's required minimums, which every conforming device meets.
+  const DeviceLimits& limits = lavapipe->limits;
+  EXPECT_GE(limits.maxComputeWorkGroupInvocations, 128u);
+  EXPECT_GE(limits.maxComputeWorkGroupSize[0], 128u);
+  EXPECT_GE(limits.maxComputeWorkGroupSize[1], 128u);
+  EXPECT_GE(limits.maxComputeWorkGroupSize[2], 64u);
+  for (uint32_t count : limits.maxComputeWorkGroupCount) EXPECT_GE(count, 65535u);
+  EXPECT_GE(limits.maxComputeSharedMemorySize, 16384u);
+  EXPECT_GE(limits.maxPushConstantsSize, 128u);
+  EXPECT_GE(limits.maxStorageBufferRange, 1u << 27);
+  ASSERT_FALSE(limits.memoryHeaps.empty());
+  EXPECT_GT(limits.memoryHeaps[0].size, 0u);
+  EXPECT_GT(limits.timestampPeriod, 0.0f);
+  EXPECT_TRUE(limits.computeQueueTimestamps);
+
+  // What DESIGN.md records lavapipe as having.
+  const DeviceFeatures& features = lavapipe->features;
+  EXPECT_TRUE(features.bufferDeviceAddress);
+  EXPECT_TRUE(features.shaderInt8);
+  EXPECT_TRUE(features.shaderInt64);
+  EXPECT_TRUE(features.shaderFloat16);
+  EXPECT_TRUE(features.shaderFloat64);
+  EXPECT_TRUE(features.storageBuffer8BitAccess);
+  EXPECT_TRUE(features.storageBuffer16BitAccess);
+  EXPECT_TRUE(features.shaderSubgroupExtendedTypes);
+}
+
+TEST(ExecutorDeviceTest, EnumerationIndexesDevicesInOrder) {
+  Expected<std::vector<DeviceInfo>> devices = enumerateDevices();
+  ASSERT_TRUE(devices.ok()) << devices.error().message();
+  for (uint32_t i = 0; i < devices->size(); ++i) EXPECT_EQ((*devices)[i].index, i);
+}
+
+TEST(ExecutorDeviceTest, DefaultChoicePrefersDiscreteThenIntegratedThenAnyOther) {
+  std::vector<DeviceInfo> devices = {fakeDevice(0, "llvmpipe", VK_PHYSICAL_DEVICE_TYPE_CPU),
+                                     fakeDevice(1, "Intel UHD", VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU),
+                                     fakeDevice(2, "Radeon", VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU)};
+  Expected<uint32_t> chosen = selectDevice(devices, "");
+  ASSERT_TRUE(chosen.ok()) << chosen.error().message();
+  EXPECT_EQ(*chosen, 2u);
+
+  devices.pop_back();
+  chosen = selectDevice(devices, "");
+  ASSERT_TRUE(chosen.ok()) << chosen.error().message();
+  EXPECT_EQ(*chosen, 1u);
+
+  devices.pop_back();
+  chosen = selectDevice(devices, "");
+  ASSERT_TRUE(chosen.ok()) << chosen.error().message();
+  EXPECT_EQ(*chosen, 0u);
+}
+
+TEST(ExecutorDeviceTest, DefaultChoiceSkipsDevicesWithoutBufferDeviceAddress) {
+  std::vector<DeviceInfo> devices = {fakeDevice(0, "Old GPU", VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU),
+                                     fakeDevice(1, "llvmpipe", VK_PHYSICAL_DEVICE_TYPE_CPU)};
+  devices[0].features.bufferDeviceAddress = false;
+  Expected<uint32_t> chosen = selectDevice(devices, "");
+  ASSERT_TRUE(chosen.ok()) << chosen.error().message();
+  EXPECT_EQ(*chosen, 1u);
+
+  // Asked for by name, the unusable device is an error that says why.
+  chosen = selectDevice(devices, "old");
+  ASSERT_FALSE(chosen.ok());
+  EXPECT_NE(chosen.error().message().find("bufferDeviceAddress"), std::string::npos)
+      << chosen.error().message();
+}
+
+TEST(ExecutorDeviceTest, RequestSelectsByIndexOrCaseInsensitiveName) {
+  std::vector<DeviceInfo> devices = {fakeDevice(0, "NVIDIA GeForce", VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU),
+                                     fakeDevice(1, "llvmpipe (LLVM 15)", VK_PHYSICAL_DEVICE_TYPE_CPU)};
+  Expected<uint32_t> byName = selectDevice(devices, "LLVMPIPE");
+  ASSERT_TRUE(byName.ok()) << byName.error().message();
+  EXPECT_EQ(*byName, 1u);
+  Expected<uint32_t> byIndex = selectDevice(devices, "1");
+  ASSERT_TRUE(byIndex.ok()) << byIndex.error().message();
+  EXPECT_EQ(*byIndex, 1u);
+}
+
+TEST(ExecutorDeviceTest, RequestMatchingNothingListsTheDevices) {
+  std::vector<DeviceInfo> devices = {fakeDevice(0, "llvmpipe", VK_PHYSICAL_DEVICE_TYPE_CPU)};
+  Expected<uint32_t> byName = selectDevice(devices, "no-such-gpu");
+  ASSERT_FALSE(byName.ok());
+  EXPECT_NE(byName.error().message().find("[0] llvmpipe"), std::string::npos) << byName.error().message();
+  Expected<uint32_t> byIndex = selectDevice(devices, "7");
+  ASSERT_FALSE(byIndex.ok());
+  EXPECT_NE(byIndex.error().message().find("out of range"), std::string::npos) << byIndex.error().message();
+  EXPECT_FALSE(selectDevice({}, "").ok());
+}
+
+TEST(ExecutorDeviceTest, OpensLavapipeByNameWithItsFeaturesEnabled) {
+  DeviceOptions options = DeviceOptions::fromEnvironment();
+  options.device = "LlvmPipe";
+  Expected<std::unique_ptr<Device>> device = Device::open(options);
+  ASSERT_TRUE(device.ok()) << device.error().message();
+  const DeviceInfo& info = (*device)->info();
+  EXPECT_TRUE(nameContains(info, "llvmpipe")) << info.name;
+  EXPECT_GE((*device)->apiVersion(), VK_API_VERSION_1_2);
+  EXPECT_TRUE(info.features.bufferDeviceAddress);
+  EXPECT_NE((*device)->handle(), VK_NULL_HANDLE);
+  EXPECT_TRUE((*device)->validationMessages().empty());
+}
+
+TEST(ExecutorDeviceTest, OpeningAnUnknownDeviceFails) {
+  DeviceOptions options;
+  options.device = "no-such-gpu";
+  Expected<std::unique_ptr<Device>> device = Device::open(options);
+  ASSERT_FALSE(device.ok());
+  EXPECT_NE(device.error().message().find("CL2VK_DEVICE=no-such-gpu"), std::string::npos)
+      << device.error().message();
+}
+
+TEST(ExecutorDeviceTest, OptionsComeFromTheEnvironment) {
+  auto saved = [](const char* name) -> std::optional<std::string> {
+    const char* value = std::getenv(name);
+    return value ? std::optional<std::string>(value) : std::nullopt;
+  };
+  std::optional<std::string> device = saved("CL2VK_DEVICE");
+  std::optional<std::string> validation = saved("CL2VK_VALIDATION");
+
+  setenv("CL2VK_DEVICE", "llvmpipe", 1);
+  setenv("CL2VK_VALIDATION", "1", 1);
+  DeviceOptions options = DeviceOptions::fromEnvironment();
+  EXPECT_EQ(options.device, "llvmpipe");
+  EXPECT_TRUE(options.validation);
+  unsetenv("CL2VK_DEVICE");
+  setenv("CL2VK_VALIDATION", "0", 1);
+  options = DeviceOptions::fromEnvironment();
+  EXPECT_EQ(options.device, "");
+  EXPECT_FALSE(options.validation);
+
+  auto restore = [](const char* name, const std::optional<std::string>& value) {
+    if (value) setenv(name, value->c_str(), 1);
+    else unsetenv(name);
+  };
+  restore("CL2VK_DEVICE", device);
+  restore("CL2VK_VALIDATION", validation);
+}
+
+}  // namespace
+}  // namespace cl2vk::vulkan
