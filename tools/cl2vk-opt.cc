@@ -34,7 +34,7 @@ struct Options {
   bool emitText = false;
   bool validate = false;
   bool stats = false;
-  cl2vk::Target target;
+  cl2vk::PassContext context;
   std::vector<const cl2vk::PassInfo*> passes;  // empty: the whole pipeline
 };
 
@@ -103,7 +103,7 @@ std::optional<Options> parseArguments(int argc, char** argv, int& exitCode) {
     } else if (arg.starts_with("--target-env=")) {
       auto env = cl2vk::ir::parseVulkanEnvironment(arg.substr(13));
       if (!env) return usageError(env.error().message());
-      options.target.vulkanEnv = *env;
+      options.context.target.vulkanEnv = *env;
     } else if (arg == "--validate") {
       options.validate = true;
     } else if (arg == "--stats") {
@@ -168,12 +168,13 @@ int run(const Options& options) {
   auto module = cl2vk::ir::readBinaryOrAssembly(*bytes);
   if (!module) return fail(name, module.error());
 
-  auto result = cl2vk::runPasses(**module, options.target, options.passes);
+  cl2vk::PassContext context = options.context;
+  auto result = cl2vk::runPasses(**module, context, options.passes);
   if (!result) return fail(name, result.error());
 
   std::string validity;
   if (options.validate) {
-    spv_target_env env = cl2vk::ir::validationEnvironment(**module, options.target.vulkanEnv);
+    spv_target_env env = cl2vk::ir::validationEnvironment(**module, options.context.target.vulkanEnv);
     if (auto status = cl2vk::ir::validate(**module, env); !status) return fail(name, status.error());
     validity = ", valid for " + cl2vk::ir::environmentName(env);
   }

@@ -8,10 +8,10 @@ const std::vector<PassInfo>& registeredPasses() {
   return passes;
 }
 
-Expected<PassResult> runPasses(ir::Module& module, const Target& target, const std::vector<const PassInfo*>& passes) {
+Expected<PassResult> runPasses(ir::Module& module, PassContext& context, const std::vector<const PassInfo*>& passes) {
   PassResult overall = PassResult::kUnchanged;
   for (const PassInfo* pass : passes) {
-    Expected<PassResult> result = pass->run(module, target);
+    Expected<PassResult> result = pass->run(module, context);
     if (!result) return result.error().withContext(pass->name);
     if (*result == PassResult::kChanged) overall = PassResult::kChanged;
   }

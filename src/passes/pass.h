@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ir/module.h"
+#include "passes/reflection.h"
 #include "support/expected.h"
 
 namespace cl2vk {
@@ -31,16 +32,22 @@ struct Target {
 
 enum class PassResult { kUnchanged, kChanged };
 
+// What the passes of one translation share: the target, and the reflection they fill in.
+struct PassContext {
+  Target target;
+  ModuleReflection reflection;
+};
+
 struct PassInfo {
   std::string name;     // the flag, without "--"
   std::string summary;  // one line for --help
-  std::function<Expected<PassResult>(ir::Module&, const Target&)> run;
+  std::function<Expected<PassResult>(ir::Module&, PassContext&)> run;
 };
 
 // Every pass, in the order the full pipeline runs them.
 const std::vector<PassInfo>& registeredPasses();
 
 // Runs `passes` in order; the first failure stops the pipeline and is returned, naming the pass.
-Expected<PassResult> runPasses(ir::Module& module, const Target& target, const std::vector<const PassInfo*>& passes);
+Expected<PassResult> runPasses(ir::Module& module, PassContext& context, const std::vector<const PassInfo*>& passes);
 
 }  // namespace cl2vk

@@ -1,0 +1,87 @@
+// What the runtime must know to dispatch a translated kernel: where each argument goes, which
+// specialization constants size the work-group and the __local arguments, and what the module
+// needs from the device. The translator fills it; cl2vk-opt --reflect writes it as JSON.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cl2vk {
+
+enum class ArgumentKind {
+  kGlobalPointer,    // __global T*: a 64-bit device address
+  kConstantPointer,  // __constant T*: a 64-bit device address, read-only
+  kLocalPointer,     // __local T*: no data; its size sets a specialization constant
+  kValue,            // scalars, vectors and structs passed by value
+};
+
+const char* argumentKindName(ArgumentKind kind);
+
+struct KernelArgument {
+  std::string name;      // from OpName, else "arg<N>"
+  ArgumentKind kind = ArgumentKind::kValue;
+  uint32_t offset = 0;   // bytes into the argument block (push constants or argument buffer)
+  uint32_t size = 0;     // bytes in the argument block (8 for pointers, 0 for __local)
+  bool readOnly = false; // __constant, or a pointer the kernel never writes through
+  // For kLocalPointer: the specialization constant holding the number of elements, and the
+  // element size the runtime divides the clSetKernelArg byte size by (rounding up).
+  uint32_t localSpecId = 0;
+  uint32_t localElementSize = 0;
+};
+
+// The push-constant block starts with the dispatch information when the kernel uses it.
+// Layout (all uint32): global_offset[3], work_dim, global_size[3], pad, group_offset[3], pad.
+struct DispatchInfoLayout {
+  static constexpr uint32_t kGlobalOffset = 0;
+  static constexpr uint32_t kWorkDim = 12;
+  static constexpr uint32_t kGlobalSize = 16;
+  static constexpr uint32_t kGroupOffset = 32;
+  static constexpr uint32_t kSize = 48;
+};
+
+struct KernelReflection {
+  std::string name;
+  std::vector<KernelArgument> arguments;
+  bool usesDispatchInfo = false;  // at offset 0 of the push constants
+  // Where the arguments live: in the push constants from `argumentsOffset`, or, when they do
+  // not fit, in a buffer whose 64-bit address is at `argumentsOffset` in the push constants.
+  bool argumentBuffer = false;
+  uint32_t argumentsOffset = 0;
+  uint32_t argumentsSize = 0;
+  uint32_t pushConstantSize = 0;
+  // reqd_work_group_size, when the kernel declares it.
+  std::optional<std::array<uint32_t, 3>> requiredWorkGroupSize;
+};
+
+// Specialization constants shared by every kernel of a translated module.
+struct SpecIds {
+  static constexpr uint32_t kWorkGroupSize = 0;          // x, y, z: 0, 1, 2
+  static constexpr uint32_t kEnqueuedWorkGroupSize = 3;  // x, y, z: 3, 4, 5
+  static constexpr uint32_t kFirstLocalArgument = 6;
+};
+
+// What a translated module needs from the Vulkan device.
+struct ModuleRequirements {
+  bool int8 = false, int16 = false, int64 = false;
+  bool float16 = false, float64 = false;
+  bool storageBuffer8BitAccess = false, storageBuffer16BitAccess = false;
+  bool int64Atomics = false;
+  bool subgroupBasic = false, subgroupVote = false, subgroupArithmetic = false, subgroupBallot = false;
+  bool subgroupShuffle = false;
+  std::vector<std::string> capabilities;  // every OpCapability of the module, by name
+  std::vector<std::string> extensions;
+};
+
+struct ModuleReflection {
+  std::vector<KernelReflection> kernels;
+  ModuleRequirements requirements;
+
+  KernelReflection* kernel(const std::string& name);
+};
+
+std::string toJson(const ModuleReflection& reflection);
+
+}  // namespace cl2vk

@@ -1,0 +1,31 @@
+// The OpenCL work-item functions (get_global_id, get_local_size, get_work_dim, the sub-group
+// queries ...) reach a Kernel module as loads of Input variables with OpenCL BuiltIn decorations
+// (v3ulong, ulong or uint). This part of lower-kernel-interface replaces each load with a value
+// built from Vulkan's builtins, the dispatch information in the push constants and the
+// work-group size specialization constants (docs/kernel-interface.md has the formulas).
+#pragma once
+
+#include <unordered_map>
+
+#include "ir/module.h"
+#include "passes/word_reader.h"
+#include "support/expected.h"
+
+namespace cl2vk {
+
+// Whether loads of this OpenCL builtin need the dispatch information in the push constants.
+bool builtinNeedsDispatchInfo(spv::BuiltIn builtin);
+
+// The BuiltIn-decorated Input variables of a Kernel module (all of them are OpenCL's), with the
+// builtin each stands for. Collect them before lowering adds Vulkan's own.
+std::unordered_map<uint32_t, spv::BuiltIn> openclBuiltinVariables(const ir::Module& module);
+
+// Rewrites every load of an OpenCL builtin variable inside `kernel`. `dispatch` reads the push
+// constants; it is only used for builtins that need the dispatch information.
+Status lowerWorkItemBuiltins(ir::Module& module, ir::Function& kernel,
+                             const std::unordered_map<uint32_t, spv::BuiltIn>& builtins, const WordReader* dispatch);
+
+// Removes the OpenCL builtin variables once nothing loads them; any other use is an error.
+Status removeOpenCLBuiltinVariables(ir::Module& module, const std::unordered_map<uint32_t, spv::BuiltIn>& builtins);
+
+}  // namespace cl2vk
