@@ -1,28 +1,30 @@
-# Generates the opcode-name table used in diagnostics from the installed SPIRV-Headers.
-# The table is build output, never checked in: it always matches the headers the build uses.
-# Aliases (OpDecorateStringGOOGLE = OpDecorateString) share a value; the first name wins.
+# Generates name tables used in diagnostics and reflection (opcodes, capabilities) from the
+# installed SPIRV-Headers. The tables are build output, never checked in: they always match the
+# headers the build uses. Aliases (OpDecorateStringGOOGLE = OpDecorateString) share a value; the
+# first name wins.
 
-function(cl2vk_generate_opcode_names header output)
+# cl2vk_generate_enum_names(<spirv.hpp11> <enum name> <name prefix> <output .inc>)
+function(cl2vk_generate_enum_names header enum prefix output)
   file(READ "${header}" text)
-  string(FIND "${text}" "enum class Op : unsigned {" begin)
+  string(FIND "${text}" "enum class ${enum} : unsigned {" begin)
   if(begin EQUAL -1)
-    message(FATAL_ERROR "${header} has no 'enum class Op'; is SPIRV-Headers installed?")
+    message(FATAL_ERROR "${header} has no 'enum class ${enum}'; is SPIRV-Headers installed?")
   endif()
   string(SUBSTRING "${text}" ${begin} -1 text)
   string(FIND "${text}" "};" end)
   string(SUBSTRING "${text}" 0 ${end} text)
-  string(REGEX MATCHALL "Op[A-Za-z0-9_]+ = [0-9]+," lines "${text}")
+  string(REGEX MATCHALL "\n    [A-Za-z0-9_]+ = [0-9]+," lines "${text}")
   set(seen "")
   set(body "")
   foreach(line IN LISTS lines)
-    string(REGEX MATCH "Op([A-Za-z0-9_]+) = ([0-9]+)" _ "${line}")
+    string(REGEX MATCH "([A-Za-z0-9_]+) = ([0-9]+)" _ "${line}")
     set(name "${CMAKE_MATCH_1}")
     set(value "${CMAKE_MATCH_2}")
     if(name STREQUAL "Max" OR value IN_LIST seen)
       continue()
     endif()
     list(APPEND seen ${value})
-    string(APPEND body "    {${value}u, \"Op${name}\"},\n")
+    string(APPEND body "    {${value}u, \"${prefix}${name}\"},\n")
   endforeach()
   set(content "// Generated from ${header} by cmake/OpcodeNames.cmake. Do not edit.\n")
   string(APPEND content "${body}")
@@ -37,5 +39,6 @@ function(cl2vk_generate_opcode_names header output)
 endfunction()
 
 set(CL2VK_GENERATED_DIR "${CMAKE_BINARY_DIR}/generated")
-cl2vk_generate_opcode_names("${SPIRV_HEADERS_INCLUDE_DIR}/spirv/unified1/spirv.hpp11"
-                            "${CL2VK_GENERATED_DIR}/cl2vk/opcode_names.inc")
+set(_spirv_hpp "${SPIRV_HEADERS_INCLUDE_DIR}/spirv/unified1/spirv.hpp11")
+cl2vk_generate_enum_names("${_spirv_hpp}" Op "" "${CL2VK_GENERATED_DIR}/cl2vk/opcode_names.inc")
+cl2vk_generate_enum_names("${_spirv_hpp}" Capability "" "${CL2VK_GENERATED_DIR}/cl2vk/capability_names.inc")

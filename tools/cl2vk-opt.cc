@@ -19,6 +19,7 @@
 #include "ir/validate.h"
 #include "ir/writer.h"
 #include "passes/pass.h"
+#include "translator/translator.h"
 
 namespace {
 
@@ -34,8 +35,9 @@ struct Options {
   bool emitText = false;
   bool validate = false;
   bool stats = false;
+  bool roundTrip = false;
   cl2vk::PassContext context;
-  std::vector<const cl2vk::PassInfo*> passes;  // empty: the whole pipeline
+  std::vector<const cl2vk::PassInfo*> passes;  // empty: the whole pipeline, through the translator
 };
 
 void printHelp() {
@@ -55,12 +57,12 @@ void printHelp() {
       "                        (opencl2.0/2.1/2.2 for SPIR-V 1.0/1.1/1.2, the universal rules of\n"
       "                        its version above that); a translated one against --target-env.\n"
       "  --stats               Print a one-line summary of the result to stderr.\n"
+      "  --round-trip          Run no pass: read, (validate) and write the module as it is.\n"
       "  --help                Print this help.\n"
       "  --version             Print the version.\n"
       "\n"
       "Passes (each flag runs that pass alone; several run in the order given; none runs the\n"
       "whole pipeline in the order listed):\n");
-  if (cl2vk::registeredPasses().empty()) std::printf("  (none yet: the pipeline reads and writes the module unchanged)\n");
   for (const cl2vk::PassInfo& pass : cl2vk::registeredPasses())
     std::printf("  --%-36s %s\n", pass.name.c_str(), pass.summary.c_str());
 }
@@ -108,6 +110,8 @@ std::optional<Options> parseArguments(int argc, char** argv, int& exitCode) {
       options.validate = true;
     } else if (arg == "--stats") {
       options.stats = true;
+    } else if (arg == "--round-trip") {
+      options.roundTrip = true;
     } else if (arg.starts_with("--")) {
       const cl2vk::PassInfo* pass = findPass(arg.substr(2));
       if (!pass) return usageError("unknown option '" + std::string(arg) + "'");
@@ -121,9 +125,7 @@ std::optional<Options> parseArguments(int argc, char** argv, int& exitCode) {
     }
   }
   if (!haveInput) return usageError("no input file");
-  if (options.passes.empty()) {
-    for (const cl2vk::PassInfo& pass : cl2vk::registeredPasses()) options.passes.push_back(&pass);
-  }
+  if (options.roundTrip && !options.passes.empty()) return usageError("--round-trip runs no pass; drop the pass flags");
   return options;
 }
 
@@ -169,8 +171,15 @@ int run(const Options& options) {
   if (!module) return fail(name, module.error());
 
   cl2vk::PassContext context = options.context;
-  auto result = cl2vk::runPasses(**module, context, options.passes);
-  if (!result) return fail(name, result.error());
+  if (!options.roundTrip && options.passes.empty()) {
+    // The whole pipeline is the translator: it validates input and output itself.
+    auto reflection = cl2vk::translateModule(**module, context.target);
+    if (!reflection) return fail(name, reflection.error());
+    context.reflection = std::move(*reflection);
+  } else {
+    auto result = cl2vk::runPasses(**module, context, options.passes);
+    if (!result) return fail(name, result.error());
+  }
 
   std::string validity;
   if (options.validate) {

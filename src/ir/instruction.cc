@@ -11,27 +11,42 @@
 namespace cl2vk::ir {
 namespace {
 
-struct OpcodeNameEntry {
-  uint32_t opcode;
+struct NameEntry {
+  uint32_t value;
   const char* name;
 };
 
 // Generated from SPIRV-Headers at configure time.
-constexpr OpcodeNameEntry kOpcodeNames[] = {
+constexpr NameEntry kOpcodeNames[] = {
 #include "cl2vk/opcode_names.inc"
 };
+constexpr NameEntry kCapabilityNames[] = {
+#include "cl2vk/capability_names.inc"
+};
+
+template <size_t N>
+const char* lookUp(const NameEntry (&table)[N], uint32_t value) {
+  static const std::unordered_map<uint32_t, const char*> names = [&table] {
+    std::unordered_map<uint32_t, const char*> map;
+    for (const NameEntry& entry : table) map.emplace(entry.value, entry.name);
+    return map;
+  }();
+  auto it = names.find(value);
+  return it != names.end() ? it->second : nullptr;
+}
 
 }  // namespace
 
 std::string opcodeName(spv::Op opcode) {
-  static const std::unordered_map<uint32_t, const char*> names = [] {
-    std::unordered_map<uint32_t, const char*> table;
-    for (const OpcodeNameEntry& entry : kOpcodeNames) table.emplace(entry.opcode, entry.name);
-    return table;
-  }();
   auto value = static_cast<uint32_t>(opcode);
-  auto it = names.find(value);
-  return it != names.end() ? it->second : "Op" + std::to_string(value);
+  const char* name = lookUp(kOpcodeNames, value);
+  return name ? name : "Op" + std::to_string(value);
+}
+
+std::string capabilityName(spv::Capability capability) {
+  auto value = static_cast<uint32_t>(capability);
+  const char* name = lookUp(kCapabilityNames, value);
+  return name ? name : "Capability" + std::to_string(value);
 }
 
 bool hasResultId(spv::Op opcode) {

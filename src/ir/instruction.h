@@ -22,6 +22,9 @@ class InstList;
 // The name SPIR-V gives an opcode ("OpGroupIAdd"), or "Op<number>" for one the headers lack.
 std::string opcodeName(spv::Op opcode);
 
+// The name SPIR-V gives a capability ("Int64"), or the number for one the headers lack.
+std::string capabilityName(spv::Capability capability);
+
 // Whether the grammar gives `opcode` a result id and a result type.
 bool hasResultId(spv::Op opcode);
 bool hasResultType(spv::Op opcode);

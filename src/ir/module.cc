@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <functional>
+#include <unordered_set>
 
 namespace cl2vk::ir {
 namespace {
@@ -251,6 +252,27 @@ Status Module::remove(Instruction* inst) {
   }
   for (Instruction* annotation : annotations) erase(annotation);
   erase(inst);
+  return okStatus();
+}
+
+Status Module::removeAll(const std::vector<Instruction*>& instructions) {
+  std::unordered_set<const Instruction*> doomed(instructions.begin(), instructions.end());
+  std::vector<Instruction*> annotations;
+  for (Instruction* inst : instructions) {
+    if (!inst->resultId()) continue;
+    for (const Use& use : uses(inst->resultId())) {
+      if (doomed.contains(use.user)) continue;
+      if (isAnnotationOf(*use.user, use.operandIndex) && isNameOrDecoration(use.user->opcode())) {
+        annotations.push_back(use.user);
+        continue;
+      }
+      return Error("cannot remove " + describe(*inst) + ": it is still used by " + describe(*use.user));
+    }
+  }
+  std::sort(annotations.begin(), annotations.end());
+  annotations.erase(std::unique(annotations.begin(), annotations.end()), annotations.end());
+  for (Instruction* annotation : annotations) erase(annotation);
+  for (Instruction* inst : instructions) erase(inst);
   return okStatus();
 }
 

@@ -132,6 +132,10 @@ class Module {
   // Removes `inst`. Its OpName and decorations go with it; any other remaining use of its result
   // is an error (the caller must rewrite the users first), and nothing is removed.
   Status remove(Instruction* inst);
+  // Removes a set of instructions that may use one another (a phi and the access chain in its
+  // loop, say). Uses from outside the set other than names and decorations are an error, and
+  // nothing is removed.
+  Status removeAll(const std::vector<Instruction*>& instructions);
   // Removes a block and everything in it. A remaining use of its label or of a value it defines
   // from outside the block is an error, and nothing is removed.
   Status removeBlock(Block* block);

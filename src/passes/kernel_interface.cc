@@ -61,19 +61,6 @@ uint32_t wordBlockType(Module& module, uint32_t count, bool block) {
   return structType;
 }
 
-// The specialization constant with `specId`, created as a uint defaulting to 1 if missing.
-uint32_t specConstant(Module& module, uint32_t specId) {
-  for (const Instruction& inst : module.section(ir::Section::kGlobal)) {
-    if (inst.opcode() != spv::Op::OpSpecConstant) continue;
-    const Instruction* decoration = module.findDecoration(inst.resultId(), spv::Decoration::SpecId);
-    if (decoration && decoration->wordOperand(2) == specId) return inst.resultId();
-  }
-  uint32_t id = module.takeId();
-  module.append(ir::Section::kGlobal, Instruction(spv::Op::OpSpecConstant, ir::typeInt(module, 32), id, {Operand::number({1})}));
-  decorate(module, id, spv::Decoration::SpecId, {specId});
-  return id;
-}
-
 std::string parameterName(const Module& module, const Instruction& param, size_t index) {
   std::string name = module.name(param.resultId());
   return name.empty() ? "arg" + std::to_string(index) : name;
@@ -299,6 +286,7 @@ Expected<PassResult> lowerKernelInterface(Module& module, PassContext& context) 
   }
   if (kernels.empty()) return PassResult::kUnchanged;
   auto builtins = openclBuiltinVariables(module);
+  workgroupSizeConstant(module);
   for (Instruction* entry : kernels) {
     KernelLowering lowering(module, context, builtins);
     CL2VK_TRY(lowering.run(*entry));

@@ -1,10 +1,41 @@
 #include "passes/pass.h"
 
+#include "passes/finalize_vulkan.h"
+#include "passes/inline_functions.h"
+#include "passes/kernel_interface.h"
+#include "passes/lower_pointers.h"
+#include "passes/promote_variables.h"
+#include "passes/structurize_cfg.h"
+
 namespace cl2vk {
+namespace {
+
+// Adapts a pass that needs only the target.
+template <Expected<PassResult> (*Run)(ir::Module&, const Target&)>
+Expected<PassResult> withTarget(ir::Module& module, PassContext& context) {
+  return Run(module, context.target);
+}
+
+}  // namespace
 
 const std::vector<PassInfo>& registeredPasses() {
-  // The translation passes are added here as they are written, in pipeline order.
-  static const std::vector<PassInfo> passes = {};
+  static const std::vector<PassInfo> passes = {
+      {"inline-functions", "Inline every call to a defined function; remove functions no kernel reaches.",
+       withTarget<inlineFunctions>},
+      {"promote-variables", "Turn Function variables that are only loaded and stored whole into SSA values.",
+       withTarget<promoteVariables>},
+      {"lower-kernel-interface",
+       "Kernels become GLCompute entry points: arguments via push constants, work-item builtins via Vulkan's.",
+       lowerKernelInterface},
+      {"lower-pointers",
+       "Global pointers become PhysicalStorageBuffer ones; local and private ones, access chains from their variable.",
+       withTarget<lowerPointers>},
+      {"structurize-cfg", "Turn unstructured control flow into SPIR-V structured control flow (merges, continues).",
+       withTarget<structurizeControlFlow>},
+      {"finalize-vulkan",
+       "Capabilities, memory model, version, interfaces and decorations for the Vulkan target; drop unused globals.",
+       finalizeVulkanModule},
+  };
   return passes;
 }
 

@@ -13,7 +13,15 @@ using ir::Instruction;
 using ir::Module;
 using ir::Operand;
 
-// Vulkan builtin Input variables and specialization constants, created once per module.
+void decorateWith(Module& module, uint32_t id, spv::Decoration decoration, uint32_t value) {
+  spv_operand_type_t kind = decoration == spv::Decoration::BuiltIn ? SPV_OPERAND_TYPE_BUILT_IN : SPV_OPERAND_TYPE_LITERAL_INTEGER;
+  module.append(ir::Section::kAnnotation,
+                Instruction(spv::Op::OpDecorate, 0, 0,
+                            {Operand::id(id), Operand::enumerant(SPV_OPERAND_TYPE_DECORATION, static_cast<uint32_t>(decoration)),
+                             Operand::enumerant(kind, value)}));
+}
+
+// Vulkan builtin Input variables, created once per module.
 class VulkanInputs {
  public:
   explicit VulkanInputs(Module& module) : module_(module), uint_(ir::typeInt(module, 32)) {}
@@ -31,12 +39,12 @@ class VulkanInputs {
   }
   // A component of the WorkgroupSize specialization constant (get_local_size).
   uint32_t localSize(Builder& b, uint32_t index) {
-    return b.value(spv::Op::OpCompositeExtract, uint_, {Operand::id(workgroupSize()), Operand::literal(index)});
+    return b.value(spv::Op::OpCompositeExtract, uint_, {Operand::id(workgroupSizeConstant(module_)), Operand::literal(index)});
   }
   // The enqueued work-group size: its own specialization constants, equal to the local size
   // except in the remainder work-groups of a non-uniform NDRange.
   uint32_t enqueuedSize(uint32_t index) {
-    return specConstant(SpecIds::kEnqueuedWorkGroupSize + index);
+    return specConstant(module_, SpecIds::kEnqueuedWorkGroupSize + index);
   }
 
  private:
@@ -58,41 +66,7 @@ class VulkanInputs {
     return id;
   }
 
-  uint32_t specConstant(uint32_t specId) {
-    for (const Instruction& inst : module_.section(ir::Section::kGlobal)) {
-      if (inst.opcode() != spv::Op::OpSpecConstant) continue;
-      const Instruction* decoration = module_.findDecoration(inst.resultId(), spv::Decoration::SpecId);
-      if (decoration && decoration->wordOperand(2) == specId) return inst.resultId();
-    }
-    uint32_t id = module_.takeId();
-    module_.append(ir::Section::kGlobal, Instruction(spv::Op::OpSpecConstant, uint_, id, {Operand::number({1})}));
-    decorate(id, spv::Decoration::SpecId, specId);
-    return id;
-  }
-
-  uint32_t workgroupSize() {
-    for (const Instruction& inst : module_.section(ir::Section::kGlobal)) {
-      if (inst.opcode() != spv::Op::OpSpecConstantComposite) continue;
-      const Instruction* decoration = module_.findDecoration(inst.resultId(), spv::Decoration::BuiltIn);
-      if (decoration && decoration->wordOperand(2) == static_cast<uint32_t>(spv::BuiltIn::WorkgroupSize))
-        return inst.resultId();
-    }
-    std::vector<Operand> parts;
-    for (uint32_t i = 0; i < 3; ++i) parts.push_back(Operand::id(specConstant(SpecIds::kWorkGroupSize + i)));
-    uint32_t id = module_.takeId();
-    module_.append(ir::Section::kGlobal,
-                   Instruction(spv::Op::OpSpecConstantComposite, ir::typeVector(module_, uint_, 3), id, std::move(parts)));
-    decorate(id, spv::Decoration::BuiltIn, static_cast<uint32_t>(spv::BuiltIn::WorkgroupSize));
-    return id;
-  }
-
-  void decorate(uint32_t id, spv::Decoration decoration, uint32_t value) {
-    spv_operand_type_t kind = decoration == spv::Decoration::BuiltIn ? SPV_OPERAND_TYPE_BUILT_IN : SPV_OPERAND_TYPE_LITERAL_INTEGER;
-    module_.append(ir::Section::kAnnotation,
-                   Instruction(spv::Op::OpDecorate, 0, 0,
-                               {Operand::id(id), Operand::enumerant(SPV_OPERAND_TYPE_DECORATION, static_cast<uint32_t>(decoration)),
-                                Operand::enumerant(kind, value)}));
-  }
+  void decorate(uint32_t id, spv::Decoration decoration, uint32_t value) { decorateWith(module_, id, decoration, value); }
 
   Module& module_;
   uint32_t uint_;
@@ -183,6 +157,34 @@ class BuiltinLowering {
 };
 
 }  // namespace
+
+uint32_t specConstant(Module& module, uint32_t specId) {
+  for (const Instruction& inst : module.section(ir::Section::kGlobal)) {
+    if (inst.opcode() != spv::Op::OpSpecConstant) continue;
+    const Instruction* decoration = module.findDecoration(inst.resultId(), spv::Decoration::SpecId);
+    if (decoration && decoration->wordOperand(2) == specId) return inst.resultId();
+  }
+  uint32_t id = module.takeId();
+  module.append(ir::Section::kGlobal, Instruction(spv::Op::OpSpecConstant, ir::typeInt(module, 32), id, {Operand::number({1})}));
+  decorateWith(module, id, spv::Decoration::SpecId, specId);
+  return id;
+}
+
+uint32_t workgroupSizeConstant(Module& module) {
+  for (const Instruction& inst : module.section(ir::Section::kGlobal)) {
+    if (inst.opcode() != spv::Op::OpSpecConstantComposite) continue;
+    const Instruction* decoration = module.findDecoration(inst.resultId(), spv::Decoration::BuiltIn);
+    if (decoration && decoration->wordOperand(2) == static_cast<uint32_t>(spv::BuiltIn::WorkgroupSize)) return inst.resultId();
+  }
+  std::vector<Operand> parts;
+  for (uint32_t i = 0; i < 3; ++i) parts.push_back(Operand::id(specConstant(module, SpecIds::kWorkGroupSize + i)));
+  uint32_t uintType = ir::typeInt(module, 32);
+  uint32_t id = module.takeId();
+  module.append(ir::Section::kGlobal,
+                Instruction(spv::Op::OpSpecConstantComposite, ir::typeVector(module, uintType, 3), id, std::move(parts)));
+  decorateWith(module, id, spv::Decoration::BuiltIn, static_cast<uint32_t>(spv::BuiltIn::WorkgroupSize));
+  return id;
+}
 
 bool builtinNeedsDispatchInfo(spv::BuiltIn builtin) {
   switch (builtin) {

@@ -13,6 +13,12 @@
 
 namespace cl2vk {
 
+// The uint specialization constant with `specId` (default 1), created if missing.
+uint32_t specConstant(ir::Module& module, uint32_t specId);
+// The WorkgroupSize-decorated composite of the work-group size specialization constants, created
+// if missing. Every translated module has it: it sets the local size of each pipeline.
+uint32_t workgroupSizeConstant(ir::Module& module);
+
 // Whether loads of this OpenCL builtin need the dispatch information in the push constants.
 bool builtinNeedsDispatchInfo(spv::BuiltIn builtin);
 

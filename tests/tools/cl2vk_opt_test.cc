@@ -119,7 +119,7 @@ TEST(Cl2vkOptTest, GarbageAndTruncatedInputExitWithOneAndAReason) {
 TEST(Cl2vkOptTest, RoundTripsABinaryFileToAFile) {
   test::TempDir dir;
   std::filesystem::path input = firstCorpusModule();
-  CommandResult r = runCommand(kTool + " --validate " + input.string() + " -o " + dir.path("out.spv").string());
+  CommandResult r = runCommand(kTool + " --round-trip --validate " + input.string() + " -o " + dir.path("out.spv").string());
   EXPECT_EQ(r.exitCode, 0) << r.err;
   EXPECT_TRUE(r.err.empty()) << r.err;
   EXPECT_EQ(test::readFile(dir.path("out.spv")), test::readFile(input));
@@ -128,7 +128,7 @@ TEST(Cl2vkOptTest, RoundTripsABinaryFileToAFile) {
 TEST(Cl2vkOptTest, ValidatesAndRoundTripsEveryCorpusModule) {
   test::TempDir dir;
   for (const std::filesystem::path& input : test::corpusModules()) {
-    CommandResult r = runCommand(kTool + " --validate " + input.string() + " -o " + dir.path("out.spv").string());
+    CommandResult r = runCommand(kTool + " --round-trip --validate " + input.string() + " -o " + dir.path("out.spv").string());
     EXPECT_EQ(r.exitCode, 0) << input << ": " << r.err;
     EXPECT_EQ(test::readFile(dir.path("out.spv")), test::readFile(input)) << input;
   }
@@ -136,34 +136,34 @@ TEST(Cl2vkOptTest, ValidatesAndRoundTripsEveryCorpusModule) {
 
 TEST(Cl2vkOptTest, ReadsStdinAndWritesStdout) {
   std::vector<uint8_t> bytes = test::readFile(firstCorpusModule());
-  CommandResult r = runCommand(kTool + " - -o -", std::string(bytes.begin(), bytes.end()));
+  CommandResult r = runCommand(kTool + " --round-trip - -o -", std::string(bytes.begin(), bytes.end()));
   EXPECT_EQ(r.exitCode, 0) << r.err;
   EXPECT_EQ(r.out, std::string(bytes.begin(), bytes.end()));
 }
 
 TEST(Cl2vkOptTest, AssemblesTextAndEmitsText) {
-  CommandResult binary = runCommand(kTool + " -", kValidKernel);
+  CommandResult binary = runCommand(kTool + " --round-trip -", kValidKernel);
   EXPECT_EQ(binary.exitCode, 0) << binary.err;
   ASSERT_GE(binary.out.size(), 20u);
   EXPECT_EQ(static_cast<uint8_t>(binary.out[0]), 0x03);  // the magic number, little-endian
 
-  CommandResult text = runCommand(kTool + " - --emit=text", binary.out);
+  CommandResult text = runCommand(kTool + " --round-trip - --emit=text", binary.out);
   EXPECT_EQ(text.exitCode, 0) << text.err;
   EXPECT_EQ(test::canonical(text.out), test::canonical(kValidKernel));
 }
 
 TEST(Cl2vkOptTest, ValidateChecksKernelModulesAsOpenCL) {
-  CommandResult ok = runCommand(kTool + " --validate --stats - -o /dev/null", kValidKernel);
+  CommandResult ok = runCommand(kTool + " --round-trip --validate --stats - -o /dev/null", kValidKernel);
   EXPECT_EQ(ok.exitCode, 0) << ok.err;
   EXPECT_NE(ok.err.find("valid for opencl2.2"), std::string::npos) << ok.err;
 
-  CommandResult bad = runCommand(kTool + " --validate - -o /dev/null", kInvalidKernel);
+  CommandResult bad = runCommand(kTool + " --round-trip --validate - -o /dev/null", kInvalidKernel);
   EXPECT_EQ(bad.exitCode, 1);
   EXPECT_NE(bad.err.find("<stdin>: SPIRV-Tools validation (opencl2.2) failed: "), std::string::npos) << bad.err;
   EXPECT_NE(bad.err.find("OpIAdd"), std::string::npos) << bad.err;
 
   // Without --validate the same module passes through unchanged.
-  CommandResult unchecked = runCommand(kTool + " - -o /dev/null", kInvalidKernel);
+  CommandResult unchecked = runCommand(kTool + " --round-trip - -o /dev/null", kInvalidKernel);
   EXPECT_EQ(unchecked.exitCode, 0) << unchecked.err;
 }
 
@@ -174,8 +174,33 @@ TEST(Cl2vkOptTest, AcceptsEveryVulkanTargetEnvironment) {
   }
 }
 
+TEST(Cl2vkOptTest, TranslatesAKernelIntoValidVulkanForEachEnvironment) {
+  for (const char* env : {"vulkan1.1", "vulkan1.2", "vulkan1.3"}) {
+    CommandResult r = runCommand(kTool + " --validate --stats --target-env=" + env + " - -o /dev/null", kValidKernel);
+    EXPECT_EQ(r.exitCode, 0) << env << ": " << r.err;
+    EXPECT_NE(r.err.find(std::string("valid for ") + env), std::string::npos) << r.err;
+  }
+  CommandResult text = runCommand(kTool + " --emit=text -", kValidKernel);
+  EXPECT_EQ(text.exitCode, 0) << text.err;
+  EXPECT_NE(text.out.find("OpEntryPoint GLCompute %k \"k\""), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("OpCapability Shader"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("OpCapability Kernel"), std::string::npos) << text.out;
+}
+
+TEST(Cl2vkOptTest, RoundTripTakesNoPassFlags) {
+  CommandResult r = runCommand(kTool + " --round-trip --inline-functions - -o /dev/null", kValidKernel);
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("--round-trip runs no pass"), std::string::npos) << r.err;
+}
+
+TEST(Cl2vkOptTest, APassFlagRunsThatPassAlone) {
+  CommandResult r = runCommand(kTool + " --inline-functions --emit=text -", kValidKernel);
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("OpEntryPoint Kernel"), std::string::npos) << "only inlining ran:\n" << r.out;
+}
+
 TEST(Cl2vkOptTest, StatsDescribeTheModule) {
-  CommandResult r = runCommand(kTool + " --stats " + firstCorpusModule().string() + " -o /dev/null");
+  CommandResult r = runCommand(kTool + " --round-trip --stats " + firstCorpusModule().string() + " -o /dev/null");
   EXPECT_EQ(r.exitCode, 0) << r.err;
   EXPECT_NE(r.err.find("SPIR-V 1."), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(" kernel"), std::string::npos) << r.err;

@@ -1,0 +1,246 @@
+#include "launch/kernel_launch.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace cl2vk::launch {
+namespace {
+
+void put32(std::vector<std::byte>& bytes, uint32_t offset, uint32_t value) {
+  std::memcpy(bytes.data() + offset, &value, sizeof value);
+}
+
+}  // namespace
+
+Target targetFor(const vulkan::DeviceInfo& info) {
+  Target target;
+  uint32_t minor = VK_API_VERSION_MINOR(info.apiVersion);
+  target.vulkanEnv = minor >= 3 ? SPV_ENV_VULKAN_1_3 : minor == 2 ? SPV_ENV_VULKAN_1_2 : SPV_ENV_VULKAN_1_1;
+  target.minSubgroupSize = info.subgroup.minSize ? info.subgroup.minSize : info.subgroup.size;
+  target.maxSubgroupSize = info.subgroup.maxSize ? info.subgroup.maxSize : info.subgroup.size;
+  target.subgroupArithmetic = info.subgroup.supportsInCompute(VK_SUBGROUP_FEATURE_ARITHMETIC_BIT);
+  target.subgroupExtendedTypes = info.features.shaderSubgroupExtendedTypes;
+  target.int8 = info.features.shaderInt8;
+  target.int16 = info.features.shaderInt16;
+  target.int64 = info.features.shaderInt64;
+  target.float16 = info.features.shaderFloat16;
+  target.float64 = info.features.shaderFloat64;
+  target.storage8 = info.features.storageBuffer8BitAccess;
+  target.storage16 = info.features.storageBuffer16BitAccess;
+  target.maxPushConstantsSize = info.limits.maxPushConstantsSize;
+  return target;
+}
+
+KernelArg KernelArg::buffer(const vulkan::Buffer& buffer, uint64_t offset) {
+  KernelArg arg;
+  arg.kind = Kind::kBuffer;
+  arg.address = buffer.deviceAddress() + offset;
+  return arg;
+}
+
+KernelArg KernelArg::local(size_t bytes) {
+  KernelArg arg;
+  arg.kind = Kind::kLocal;
+  arg.localSize = bytes;
+  return arg;
+}
+
+KernelArg KernelArg::raw(const void* data, size_t size) {
+  KernelArg arg;
+  arg.kind = Kind::kBytes;
+  arg.bytes.resize(size);
+  std::memcpy(arg.bytes.data(), data, size);
+  return arg;
+}
+
+Expected<std::unique_ptr<LaunchableKernel>> LaunchableKernel::create(vulkan::Device& device,
+                                                                     std::shared_ptr<const Translation> translation,
+                                                                     const std::string& name) {
+  const KernelReflection* found = nullptr;
+  for (const KernelReflection& kernel : translation->reflection.kernels) {
+    if (kernel.name == name) found = &kernel;
+  }
+  if (!found) return Error("the module has no kernel named '" + name + "'");
+  return std::unique_ptr<LaunchableKernel>(new LaunchableKernel(device, std::move(translation), found));
+}
+
+std::array<uint32_t, 3> LaunchableKernel::chooseLocalSize(const NDRange& range) const {
+  if (reflection_->requiredWorkGroupSize) return *reflection_->requiredWorkGroupSize;
+  // A size that divides the range when one exists (no remainder dispatch), else 64 wide in x.
+  std::array<uint32_t, 3> local{1, 1, 1};
+  uint32_t budget = std::min<uint32_t>(256, device_.info().limits.maxComputeWorkGroupInvocations);
+  for (uint32_t candidate = std::min<uint64_t>(budget, range.globalSize[0]); candidate > 1; --candidate) {
+    if (range.globalSize[0] % candidate == 0 && candidate <= device_.info().limits.maxComputeWorkGroupSize[0]) {
+      local[0] = candidate;
+      break;
+    }
+  }
+  if (local[0] < 16 && range.globalSize[0] > 64) local[0] = 64;
+  return local;
+}
+
+Status LaunchableKernel::checkArguments(std::span<const KernelArg> args) const {
+  const auto& params = reflection_->arguments;
+  if (args.size() != params.size())
+    return Error("kernel '" + reflection_->name + "' takes " + std::to_string(params.size()) + " arguments, not " +
+                 std::to_string(args.size()));
+  for (size_t i = 0; i < args.size(); ++i) {
+    const KernelArgument& param = params[i];
+    const KernelArg& arg = args[i];
+    std::string where = "kernel '" + reflection_->name + "', argument " + std::to_string(i) + " ('" + param.name + "'): ";
+    switch (param.kind) {
+      case ArgumentKind::kGlobalPointer:
+      case ArgumentKind::kConstantPointer:
+        if (arg.kind != KernelArg::Kind::kBuffer) return Error(where + "expects a buffer");
+        break;
+      case ArgumentKind::kLocalPointer:
+        if (arg.kind != KernelArg::Kind::kLocal || arg.localSize == 0) return Error(where + "expects a __local size");
+        break;
+      case ArgumentKind::kValue:
+        if (arg.kind != KernelArg::Kind::kBytes || arg.bytes.size() != param.size)
+          return Error(where + "expects " + std::to_string(param.size) + " bytes");
+        break;
+    }
+  }
+  return okStatus();
+}
+
+Expected<const vulkan::Pipeline*> LaunchableKernel::pipelineFor(const std::array<uint32_t, 3>& local,
+                                                                const std::array<uint32_t, 3>& enqueued,
+                                                                const std::vector<uint32_t>& localCounts) {
+  std::vector<uint32_t> key(local.begin(), local.end());
+  key.insert(key.end(), enqueued.begin(), enqueued.end());
+  key.insert(key.end(), localCounts.begin(), localCounts.end());
+  if (auto it = pipelines_.find(key); it != pipelines_.end()) return it->second.get();
+
+  vulkan::PipelineDesc desc;
+  desc.spirv = translation_->spirv;
+  desc.entryPoint = reflection_->name;
+  desc.pushConstantSize = reflection_->pushConstantSize;
+  for (uint32_t d = 0; d < 3; ++d) {
+    desc.specializationConstants.push_back(vulkan::SpecializationConstant::of(SpecIds::kWorkGroupSize + d, local[d]));
+    desc.specializationConstants.push_back(vulkan::SpecializationConstant::of(SpecIds::kEnqueuedWorkGroupSize + d, enqueued[d]));
+  }
+  size_t localIndex = 0;
+  for (const KernelArgument& param : reflection_->arguments) {
+    if (param.kind == ArgumentKind::kLocalPointer)
+      desc.specializationConstants.push_back(vulkan::SpecializationConstant::of(param.localSpecId, localCounts[localIndex++]));
+  }
+  Expected<vulkan::Pipeline> pipeline = vulkan::Pipeline::create(device_, desc);
+  if (!pipeline) return pipeline.error().withContext("kernel '" + reflection_->name + "'");
+  auto stored = std::make_unique<vulkan::Pipeline>(std::move(*pipeline));
+  const vulkan::Pipeline* result = stored.get();
+  pipelines_.emplace(std::move(key), std::move(stored));
+  return result;
+}
+
+Expected<std::vector<vulkan::GpuTime>> LaunchableKernel::launch(const NDRange& range, std::span<const KernelArg> args) {
+  CL2VK_TRY(checkArguments(args));
+  if (range.dimensions < 1 || range.dimensions > 3) return Error("work_dim must be 1, 2 or 3");
+  std::array<uint32_t, 3> local = range.localSize ? *range.localSize : chooseLocalSize(range);
+  const vulkan::DeviceLimits& limits = device_.info().limits;
+  uint64_t invocations = 1;
+  for (uint32_t d = 0; d < 3; ++d) {
+    uint64_t global = d < range.dimensions ? range.globalSize[d] : 1;
+    if (d >= range.dimensions) local[d] = 1;
+    if (global == 0 || local[d] == 0) return Error("global and local sizes must not be zero");
+    if (global > UINT32_MAX || range.globalOffset[d] + global > (uint64_t{1} << 32))
+      return Error("dimension " + std::to_string(d) + ": the global size and offset must stay below 2^32");
+    if (local[d] > limits.maxComputeWorkGroupSize[d])
+      return Error("dimension " + std::to_string(d) + ": local size " + std::to_string(local[d]) + " is above the device's " +
+                   std::to_string(limits.maxComputeWorkGroupSize[d]));
+    invocations *= local[d];
+  }
+  if (invocations > limits.maxComputeWorkGroupInvocations)
+    return Error("a work-group of " + std::to_string(invocations) + " work-items is above the device's " +
+                 std::to_string(limits.maxComputeWorkGroupInvocations));
+  if (reflection_->requiredWorkGroupSize && local != *reflection_->requiredWorkGroupSize)
+    return Error("kernel '" + reflection_->name + "' requires its reqd_work_group_size");
+
+  // __local arguments: element counts for the array-size specialization constants.
+  std::vector<uint32_t> localCounts;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const KernelArgument& param = reflection_->arguments[i];
+    if (param.kind != ArgumentKind::kLocalPointer) continue;
+    size_t element = std::max<uint32_t>(param.localElementSize, 1);
+    localCounts.push_back(static_cast<uint32_t>((args[i].localSize + element - 1) / element));
+  }
+
+  // The argument block, in the push constants or in a buffer of its own.
+  std::vector<std::byte> argumentBytes(reflection_->argumentsSize);
+  for (size_t i = 0; i < args.size(); ++i) {
+    const KernelArgument& param = reflection_->arguments[i];
+    uint32_t offset = param.offset - (reflection_->argumentBuffer ? 0 : reflection_->argumentsOffset);
+    if (args[i].kind == KernelArg::Kind::kBuffer) std::memcpy(argumentBytes.data() + offset, &args[i].address, 8);
+    if (args[i].kind == KernelArg::Kind::kBytes)
+      std::memcpy(argumentBytes.data() + offset, args[i].bytes.data(), args[i].bytes.size());
+  }
+  std::optional<vulkan::Buffer> argumentBuffer;
+  std::vector<std::byte> push(reflection_->pushConstantSize);
+  if (reflection_->argumentBuffer) {
+    Expected<vulkan::Buffer> buffer = vulkan::Buffer::create(device_, std::max<size_t>(argumentBytes.size(), 4));
+    if (!buffer) return buffer.error();
+    CL2VK_TRY(buffer->upload(argumentBytes));
+    uint64_t address = buffer->deviceAddress();
+    std::memcpy(push.data() + reflection_->argumentsOffset, &address, 8);
+    argumentBuffer = std::move(*buffer);
+  } else if (!argumentBytes.empty()) {
+    std::memcpy(push.data() + reflection_->argumentsOffset, argumentBytes.data(), argumentBytes.size());
+  }
+
+  // One dispatch per region: full work-groups and the remainder, in each dimension.
+  struct Region {
+    std::array<uint32_t, 3> local, groups, groupOffset;
+  };
+  std::vector<Region> regions = {Region{{1, 1, 1}, {1, 1, 1}, {0, 0, 0}}};
+  for (uint32_t d = 0; d < 3; ++d) {
+    uint64_t global = d < range.dimensions ? range.globalSize[d] : 1;
+    uint32_t full = static_cast<uint32_t>(global / local[d]);
+    uint32_t remainder = static_cast<uint32_t>(global % local[d]);
+    std::vector<Region> next;
+    for (const Region& region : regions) {
+      if (full > 0) {
+        Region r = region;
+        r.local[d] = local[d];
+        r.groups[d] = full;
+        r.groupOffset[d] = 0;
+        next.push_back(r);
+      }
+      if (remainder > 0) {
+        Region r = region;
+        r.local[d] = remainder;
+        r.groups[d] = 1;
+        r.groupOffset[d] = full;
+        next.push_back(r);
+      }
+    }
+    regions = std::move(next);
+  }
+
+  std::vector<std::vector<std::byte>> pushes;
+  std::vector<vulkan::Dispatch> dispatches;
+  pushes.reserve(regions.size());
+  for (const Region& region : regions) {
+    for (uint32_t d = 0; d < 3; ++d) {
+      if (region.groups[d] > limits.maxComputeWorkGroupCount[d])
+        return Error("dimension " + std::to_string(d) + " needs " + std::to_string(region.groups[d]) +
+                     " work-groups, above the device's " + std::to_string(limits.maxComputeWorkGroupCount[d]));
+    }
+    Expected<const vulkan::Pipeline*> pipeline = pipelineFor(region.local, local, localCounts);
+    if (!pipeline) return pipeline.error();
+    std::vector<std::byte> bytes = push;
+    if (reflection_->usesDispatchInfo) {
+      for (uint32_t d = 0; d < 3; ++d) {
+        put32(bytes, DispatchInfoLayout::kGlobalOffset + 4 * d, static_cast<uint32_t>(range.globalOffset[d]));
+        put32(bytes, DispatchInfoLayout::kGlobalSize + 4 * d, static_cast<uint32_t>(d < range.dimensions ? range.globalSize[d] : 1));
+        put32(bytes, DispatchInfoLayout::kGroupOffset + 4 * d, region.groupOffset[d]);
+      }
+      put32(bytes, DispatchInfoLayout::kWorkDim, range.dimensions);
+    }
+    pushes.push_back(std::move(bytes));
+    dispatches.push_back(vulkan::Dispatch{*pipeline, pushes.back(), region.groups});
+  }
+  return vulkan::dispatchAll(device_, dispatches);
+}
+
+}  // namespace cl2vk::launch

@@ -1,0 +1,84 @@
+// Launching a translated kernel over an OpenCL NDRange on a Vulkan device: the part of the
+// runtime that turns clEnqueueNDRangeKernel's arguments into dispatches. It picks the
+// specialization constants (work-group size, enqueued size, __local argument sizes), writes the
+// push constants (dispatch information and arguments, or an argument buffer), splits a
+// non-uniform NDRange into up to eight dispatches (the full work-groups and the remainders of
+// each dimension, each with its own work-group size) and caches a pipeline per shape.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "passes/pass.h"
+#include "support/expected.h"
+#include "translator/translator.h"
+#include "vulkan/buffer.h"
+#include "vulkan/device.h"
+#include "vulkan/dispatch.h"
+#include "vulkan/pipeline.h"
+
+namespace cl2vk::launch {
+
+// What translated code may assume about `info`'s device.
+Target targetFor(const vulkan::DeviceInfo& info);
+
+struct NDRange {
+  uint32_t dimensions = 1;
+  std::array<uint64_t, 3> globalSize{1, 1, 1};
+  std::array<uint64_t, 3> globalOffset{0, 0, 0};
+  std::optional<std::array<uint32_t, 3>> localSize;  // none: the launcher chooses
+};
+
+// One kernel argument, as clSetKernelArg gives it.
+struct KernelArg {
+  enum class Kind { kBuffer, kBytes, kLocal };
+  Kind kind = Kind::kBytes;
+  uint64_t address = 0;          // kBuffer: the buffer's device address (plus an offset)
+  std::vector<std::byte> bytes;  // kBytes
+  size_t localSize = 0;          // kLocal: bytes of __local memory
+
+  static KernelArg buffer(const vulkan::Buffer& buffer, uint64_t offset = 0);
+  static KernelArg local(size_t bytes);
+  static KernelArg raw(const void* data, size_t size);
+  template <typename T>
+  static KernelArg value(const T& v) {
+    return raw(&v, sizeof v);
+  }
+};
+
+class LaunchableKernel {
+ public:
+  static Expected<std::unique_ptr<LaunchableKernel>> create(vulkan::Device& device,
+                                                            std::shared_ptr<const Translation> translation,
+                                                            const std::string& name);
+
+  const KernelReflection& reflection() const { return *reflection_; }
+
+  // The work-group size the launcher uses when the caller gives none.
+  std::array<uint32_t, 3> chooseLocalSize(const NDRange& range) const;
+
+  // Runs the kernel over `range` and waits; one GPU time per dispatch.
+  Expected<std::vector<vulkan::GpuTime>> launch(const NDRange& range, std::span<const KernelArg> args);
+
+ private:
+  LaunchableKernel(vulkan::Device& device, std::shared_ptr<const Translation> translation, const KernelReflection* reflection)
+      : device_(device), translation_(std::move(translation)), reflection_(reflection) {}
+
+  Expected<const vulkan::Pipeline*> pipelineFor(const std::array<uint32_t, 3>& local, const std::array<uint32_t, 3>& enqueued,
+                                                const std::vector<uint32_t>& localCounts);
+  Status checkArguments(std::span<const KernelArg> args) const;
+
+  vulkan::Device& device_;
+  std::shared_ptr<const Translation> translation_;
+  const KernelReflection* reflection_;
+  std::map<std::vector<uint32_t>, std::unique_ptr<vulkan::Pipeline>> pipelines_;
+};
+
+}  // namespace cl2vk::launch

@@ -1,0 +1,20 @@
+// finalize-vulkan: the last step of translation. Once kernels, pointers and instructions speak
+// Vulkan, this sets the module-wide parts: the capabilities and extensions the module now uses
+// (and nothing Kernel-only), the PhysicalStorageBuffer64 GLSL450 memory model, the SPIR-V version
+// of the target environment, entry-point interfaces, execution modes and decorations Vulkan
+// accepts (ContractionOff becomes NoContraction on float arithmetic), and removes globals nothing
+// uses. What is still OpenCL-only (an imported function, a collective not lowered, OpenCL.std)
+// is an error naming the kernel and the instruction. It also records the module's device
+// requirements in the reflection.
+#pragma once
+
+#include "passes/pass.h"
+
+namespace cl2vk {
+
+Expected<PassResult> finalizeVulkanModule(ir::Module& module, PassContext& context);
+
+// The SPIR-V version word a Vulkan target environment uses (vulkan1.1: 1.3, 1.2: 1.5, 1.3: 1.6).
+uint32_t spirvVersionFor(spv_target_env env);
+
+}  // namespace cl2vk

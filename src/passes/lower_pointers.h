@@ -1,0 +1,25 @@
+// lower-pointers: moves OpenCL's pointers to what Vulkan allows.
+//
+// - __global and __constant buffers (CrossWorkgroup, and UniformConstant values that came from
+//   an argument address) become PhysicalStorageBuffer pointers: pointer arithmetic stays pointer
+//   arithmetic (OpPtrAccessChain with ArrayStride), pointees get explicit layouts (OpenCL C's),
+//   every access is Aligned.
+// - Program-scope __constant tables become Private variables with their initializers.
+// - __local and __private pointers (Workgroup, Function) become logical: every access is an
+//   OpAccessChain from the variable, built at the access from the path the pointer took
+//   (access chains, pointer arithmetic inside an array, casts through generic, phis and selects
+//   that differ only in the last index).
+// - Generic pointers take the address space of where they come from.
+// - OpCopyMemory(Sized) become a load and a store; lifetime markers go.
+// What cannot be expressed (a __local pointer stored in memory, memory reinterpreted as another
+// type, a generic pointer whose address space depends on the path) is an error naming the kernel
+// and the instruction.
+#pragma once
+
+#include "passes/pass.h"
+
+namespace cl2vk {
+
+Expected<PassResult> lowerPointers(ir::Module& module, const Target& target);
+
+}  // namespace cl2vk

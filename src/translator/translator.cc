@@ -1,0 +1,33 @@
+#include "translator/translator.h"
+
+#include "ir/reader.h"
+#include "ir/validate.h"
+#include "ir/writer.h"
+
+namespace cl2vk {
+
+Expected<ModuleReflection> translateModule(ir::Module& module, const Target& target) {
+  spv_target_env inputEnv = ir::validationEnvironment(module, target.vulkanEnv);
+  if (Status valid = ir::validate(module, inputEnv); !valid.ok())
+    return valid.error().withContext("the input is not valid OpenCL SPIR-V");
+
+  PassContext context{target, {}};
+  std::vector<const PassInfo*> pipeline;
+  for (const PassInfo& pass : registeredPasses()) pipeline.push_back(&pass);
+  Expected<PassResult> result = runPasses(module, context, pipeline);
+  if (!result) return result.error();
+
+  if (Status valid = ir::validate(module, target.vulkanEnv); !valid.ok())
+    return valid.error().withContext("internal error: the translation is not valid Vulkan SPIR-V (a cl2vk bug; please report it)");
+  return std::move(context.reflection);
+}
+
+Expected<Translation> translate(std::span<const uint32_t> kernelSpirv, const Target& target) {
+  auto module = ir::readBinary(kernelSpirv);
+  if (!module) return module.error();
+  Expected<ModuleReflection> reflection = translateModule(**module, target);
+  if (!reflection) return reflection.error();
+  return Translation{ir::writeBinary(**module), std::move(*reflection)};
+}
+
+}  // namespace cl2vk
