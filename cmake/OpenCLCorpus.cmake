@@ -9,6 +9,11 @@ find_program(CL2VK_SPIRV_AS NAMES spirv-as REQUIRED DOC "SPIRV-Tools' assembler"
 # (its opencl2.2 environment); later versions are checked with the universal rules only.
 set(CL2VK_CORPUS_SPIRV_VERSION "1.2" CACHE STRING "Maximum SPIR-V version of the OpenCL corpus")
 
+# LLVM's vectorizers emit intrinsics (llvm.vector.reduce.*) that llvm-spirv-15 cannot translate;
+# OpenCL kernels are already written per work-item, so they are turned off, as cl2vk's runtime
+# does when it compiles from source.
+set(CL2VK_CLANG_FLAGS -fno-vectorize -fno-slp-vectorize)
+
 # cl2vk_add_opencl_spirv(<source.cl> <-O0|-O2> <output.spv> [INCLUDES dirs...])
 function(cl2vk_add_opencl_spirv source opt output)
   cmake_parse_arguments(ARG "" "" "INCLUDES;DEPENDS" ${ARGN})
@@ -19,7 +24,7 @@ function(cl2vk_add_opencl_spirv source opt output)
   set(bitcode "${output}.bc")
   add_custom_command(
     OUTPUT "${output}"
-    COMMAND "${CL2VK_CLANG}" -cl-std=CL2.0 -target spir64 ${opt} ${include_flags}
+    COMMAND "${CL2VK_CLANG}" -cl-std=CL2.0 -target spir64 ${opt} ${CL2VK_CLANG_FLAGS} ${include_flags}
             -emit-llvm -c "${source}" -o "${bitcode}"
     COMMAND "${CL2VK_LLVM_SPIRV}" --spirv-max-version=${CL2VK_CORPUS_SPIRV_VERSION}
             --spirv-ext=+SPV_KHR_uniform_group_instructions "${bitcode}" -o "${output}"

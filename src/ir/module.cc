@@ -326,6 +326,29 @@ Status Module::removeFunction(Function* function) {
   return okStatus();
 }
 
+void Module::sortGlobals() {
+  InstList& globals = section(Section::kGlobal);
+  std::vector<Instruction*> order;
+  std::unordered_map<const Instruction*, int> state;  // 1: visiting, 2: placed
+  std::function<void(Instruction*)> place = [&](Instruction* inst) {
+    int& mark = state[inst];
+    if (mark != 0) return;  // placed, or a cycle through a forward pointer
+    mark = 1;
+    auto visit = [&](uint32_t id) {
+      Instruction* def = this->def(id);
+      if (def && def->list() == &globals) place(def);
+    };
+    if (inst->typeId()) visit(inst->typeId());
+    for (const Operand& op : inst->operands()) {
+      if (op.isId()) visit(op.words[0]);
+    }
+    state[inst] = 2;
+    order.push_back(inst);
+  };
+  for (Instruction& inst : globals) place(&inst);
+  for (Instruction* inst : order) globals.items_.splice(globals.items_.end(), globals.items_, inst->position_);
+}
+
 void Module::update(Instruction* inst, Instruction replacement) {
   unindex(inst);
   inst->opcode_ = replacement.opcode_;

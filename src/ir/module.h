@@ -142,6 +142,10 @@ class Module {
   // Removes a whole function. Its OpName and decorations go with it; a remaining call or entry
   // point is an error, and nothing is removed.
   Status removeFunction(Function* function);
+  // Reorders the types, constants and global variables so that each comes after everything it
+  // refers to (new types are appended at the end; retyping an older global can leave it ahead
+  // of its new type). The order is otherwise kept.
+  void sortGlobals();
   // Replaces what `inst` holds (opcode, type, result, operands) and re-indexes it.
   void update(Instruction* inst, Instruction replacement);
   // Rewrites every use of `from` into a use of `to`, except names and decorations, which describe

@@ -89,6 +89,7 @@ class Finalizer {
     setMemoryModel();
     module_.setVersion(spirvVersionFor(context_.target.vulkanEnv));
     setInterfaces();
+    module_.sortGlobals();
     return okStatus();
   }
 

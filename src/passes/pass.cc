@@ -4,6 +4,7 @@
 #include "passes/inline_functions.h"
 #include "passes/kernel_interface.h"
 #include "passes/lower_pointers.h"
+#include "passes/lower_synchronization.h"
 #include "passes/promote_variables.h"
 #include "passes/structurize_cfg.h"
 
@@ -30,6 +31,8 @@ const std::vector<PassInfo>& registeredPasses() {
       {"lower-pointers",
        "Global pointers become PhysicalStorageBuffer ones; local and private ones, access chains from their variable.",
        withTarget<lowerPointers>},
+      {"lower-synchronization", "Barrier, fence and atomic scopes and memory semantics as Vulkan reads them.",
+       withTarget<lowerSynchronization>},
       {"structurize-cfg", "Turn unstructured control flow into SPIR-V structured control flow (merges, continues).",
        withTarget<structurizeControlFlow>},
       {"finalize-vulkan",

@@ -37,6 +37,56 @@ std::vector<uint32_t> successorLabels(const Instruction& terminator) {
   return labels;
 }
 
+// clang accesses a 3-component vector variable as a 4-component one (OpenCL sizes vec3 like
+// vec4): a bitcast pointer, loaded or stored whole. Those accesses become accesses of the vec3
+// itself with a shuffle, so that the variable is only loaded and stored whole.
+void unwrapVec3Views(Module& module, Function& function) {
+  std::vector<Instruction*> casts;
+  for (Instruction& inst : function.blocks().front().instructions()) {
+    if (inst.opcode() != spv::Op::OpVariable) continue;
+    const Instruction* vec3 = module.def(module.def(inst.typeId())->idOperand(1));
+    if (vec3->opcode() != spv::Op::OpTypeVector || vec3->wordOperand(1) != 3) continue;
+    for (const ir::Use& use : module.uses(inst.resultId())) {
+      if (use.user->opcode() != spv::Op::OpBitcast) continue;
+      const Instruction* target = module.def(module.def(use.user->typeId())->idOperand(1));
+      if (target->opcode() != spv::Op::OpTypeVector || target->wordOperand(1) != 4 ||
+          target->idOperand(0) != vec3->idOperand(0))
+        continue;
+      bool wholeAccesses = true;
+      for (const ir::Use& access : module.uses(use.user->resultId())) {
+        spv::Op op = access.user->opcode();
+        wholeAccesses &= (op == spv::Op::OpLoad || op == spv::Op::OpStore) && access.operandIndex == 0;
+      }
+      if (wholeAccesses) casts.push_back(use.user);
+    }
+  }
+  for (Instruction* cast : casts) {
+    uint32_t variable = cast->idOperand(0);
+    uint32_t vec3 = module.def(module.def(variable)->typeId())->idOperand(1);
+    uint32_t vec4 = module.def(cast->typeId())->idOperand(1);
+    std::vector<Instruction*> accesses;
+    for (const ir::Use& access : module.uses(cast->resultId())) accesses.push_back(access.user);
+    for (Instruction* access : accesses) {
+      ir::Builder b = ir::Builder::before(module, access);
+      if (access->opcode() == spv::Op::OpLoad) {
+        uint32_t value = b.valueOfIds(spv::Op::OpLoad, vec3, {variable});
+        uint32_t widened = b.value(spv::Op::OpVectorShuffle, vec4,
+                                   {Operand::id(value), Operand::id(value), Operand::literal(0), Operand::literal(1),
+                                    Operand::literal(2), Operand::literal(2)});
+        module.replaceAllUses(access->resultId(), widened);
+      } else {
+        uint32_t value = access->idOperand(1);
+        uint32_t narrowed = b.value(spv::Op::OpVectorShuffle, vec3,
+                                    {Operand::id(value), Operand::id(value), Operand::literal(0), Operand::literal(1),
+                                     Operand::literal(2)});
+        b.add(spv::Op::OpStore, 0, {Operand::id(variable), Operand::id(narrowed)});
+      }
+      (void)module.remove(access);  // a load's uses were just replaced; a store has no result
+    }
+    (void)module.remove(cast);
+  }
+}
+
 // Whether every use of `variable` loads or stores it whole (names, decorations and lifetime
 // markers aside), so that it can live in SSA values.
 bool isPromotable(const Module& module, const Instruction& variable) {
@@ -275,6 +325,7 @@ Expected<PassResult> promoteVariables(Module& module, const Target&) {
   bool changed = false;
   for (Function& function : module.functions()) {
     if (function.isDeclaration()) continue;
+    unwrapVec3Views(module, function);
     std::vector<Instruction*> variables;
     for (Instruction& inst : function.blocks().front().instructions()) {
       if (inst.opcode() == spv::Op::OpVariable && isPromotable(module, inst)) variables.push_back(&inst);

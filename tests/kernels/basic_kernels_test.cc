@@ -1,0 +1,277 @@
+// Whole kernels through the translator and the launcher on the Vulkan device, each compared with
+// the same computation on the CPU.
+
+#include <numeric>
+#include <random>
+
+#include "kernel_test_util.h"
+
+namespace cl2vk::test {
+namespace {
+
+using launch::KernelArg;
+using launch::NDRange;
+
+class BasicKernels : public KernelTest {};
+
+std::vector<float> randomFloats(size_t n, uint32_t seed) {
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<float> dist(-100.0f, 100.0f);
+  std::vector<float> values(n);
+  for (float& v : values) v = dist(random);
+  return values;
+}
+
+std::vector<int> randomInts(size_t n, uint32_t seed, int low, int high) {
+  std::mt19937 random(seed);
+  std::uniform_int_distribution<int> dist(low, high);
+  std::vector<int> values(n);
+  for (int& v : values) v = dist(random);
+  return values;
+}
+
+TEST_P(BasicKernels, VectorAddMatchesTheCpu) {
+  auto k = kernel("vector_add", "vector_add");
+  ASSERT_TRUE(k);
+  const size_t n = 1000;
+  auto a = randomFloats(n, 1), b = randomFloats(n, 2);
+  auto da = buffer(a), db = buffer(b), dc = buffer(std::vector<float>(n, 0.0f));
+  run(*k, range1d(n, 40), {KernelArg::buffer(da), KernelArg::buffer(db), KernelArg::buffer(dc)});
+  auto c = read<float>(dc, n);
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(c[i], a[i] + b[i]) << i;  // one addition: exact
+}
+
+TEST_P(BasicKernels, StructArgumentIsLaidOutLikeTheHost) {
+  struct Params {
+    int8_t tag;
+    int32_t scale;
+    alignas(16) float offset[4];
+    int64_t big;
+    int16_t small;
+  } params{-3, 7, {0.5f, 1.5f, -2.0f, 4.0f}, int64_t{1} << 40, -12};
+  auto k = kernel("struct_argument", "struct_argument");
+  ASSERT_TRUE(k);
+  ASSERT_EQ(k->reflection().arguments[0].size, sizeof(Params));
+  const size_t n = 37;
+  auto out = buffer(std::vector<float>(4 * n, 0.0f));
+  auto wide = buffer(std::vector<int64_t>(n, 0));
+  run(*k, range1d(n), {KernelArg::value(params), KernelArg::buffer(out), KernelArg::buffer(wide)});
+  auto o = read<float>(out, 4 * n);
+  auto w = read<int64_t>(wide, n);
+  for (size_t i = 0; i < n; ++i) {
+    for (int c = 0; c < 4; ++c) ASSERT_EQ(o[4 * i + c], static_cast<float>(i) * 7.0f + params.offset[c]) << i << "." << c;
+    ASSERT_EQ(w[i], params.big + params.tag * 1000 + params.small + static_cast<int64_t>(i)) << i;
+  }
+}
+
+TEST_P(BasicKernels, TwoDimensionalIndexingWithAGlobalOffset) {
+  auto k = kernel("indexing_2d_3d", "index_2d");
+  ASSERT_TRUE(k);
+  NDRange range;
+  range.dimensions = 2;
+  range.globalSize = {13, 7, 1};
+  range.globalOffset = {5, 3, 0};
+  range.localSize = std::array<uint32_t, 3>{4, 2, 1};  // remainders in both dimensions
+  auto out = buffer(std::vector<uint32_t>(13 * 7, 0xdeadbeef));
+  run(*k, range, {KernelArg::buffer(out)});
+  auto o = read<uint32_t>(out, 13 * 7);
+  for (uint32_t y = 0; y < 7; ++y) {
+    for (uint32_t x = 0; x < 13; ++x) ASSERT_EQ(o[y * 13 + x], (x + 5) * 1000 + (y + 3)) << x << "," << y;
+  }
+}
+
+TEST_P(BasicKernels, ThreeDimensionalIndexingWithAGlobalOffset) {
+  auto k = kernel("indexing_2d_3d", "index_3d");
+  ASSERT_TRUE(k);
+  NDRange range;
+  range.dimensions = 3;
+  range.globalSize = {6, 5, 4};
+  range.globalOffset = {1, 2, 3};
+  range.localSize = std::array<uint32_t, 3>{4, 2, 3};
+  auto out = buffer(std::vector<uint32_t>(6 * 5 * 4, 0));
+  run(*k, range, {KernelArg::buffer(out)});
+  auto o = read<uint32_t>(out, 6 * 5 * 4);
+  for (uint32_t z = 0; z < 4; ++z)
+    for (uint32_t y = 0; y < 5; ++y)
+      for (uint32_t x = 0; x < 6; ++x)
+        ASSERT_EQ(o[(z * 5 + y) * 6 + x], (x + 1) + 100 * (y + 2) + 10000 * (z + 3)) << x << "," << y << "," << z;
+}
+
+TEST_P(BasicKernels, WorkItemFunctionsInRemainderWorkGroups) {
+  auto k = kernel("work_item_functions", "work_item_functions");
+  ASSERT_TRUE(k);
+  NDRange range = range1d(50, 16);  // three full groups of 16 and one of 2
+  range.globalOffset = {0, 0, 0};
+  auto out = buffer(std::vector<uint32_t>(50 * 8, 0));
+  run(*k, range, {KernelArg::buffer(out)});
+  auto o = read<uint32_t>(out, 50 * 8);
+  for (uint32_t i = 0; i < 50; ++i) {
+    const uint32_t* v = &o[i * 8];
+    uint32_t group = i / 16;
+    ASSERT_EQ(v[0], i % 16) << "get_local_id " << i;
+    ASSERT_EQ(v[1], group < 3 ? 16u : 2u) << "get_local_size " << i;
+    ASSERT_EQ(v[2], group) << "get_group_id " << i;
+    ASSERT_EQ(v[3], 4u) << "get_num_groups " << i;
+    ASSERT_EQ(v[4], 1u) << "get_work_dim " << i;
+    ASSERT_EQ(v[5], 16u) << "get_enqueued_local_size " << i;
+    ASSERT_EQ(v[6], i % 16) << "get_local_linear_id " << i;
+    ASSERT_EQ(v[7], i) << "get_global_id " << i;
+  }
+}
+
+TEST_P(BasicKernels, TiledMatrixMultiplyWithLocalArgumentsAndBarriers) {
+  auto k = kernel("tiled_matmul", "tiled_matmul");
+  ASSERT_TRUE(k);
+  const uint32_t n = 32;
+  auto a = randomInts(n * n, 3, -9, 9), b = randomInts(n * n, 4, -9, 9);
+  auto da = buffer(a), db = buffer(b), dc = buffer(std::vector<int>(n * n, 0));
+  NDRange range;
+  range.dimensions = 2;
+  range.globalSize = {n, n, 1};
+  range.localSize = std::array<uint32_t, 3>{8, 8, 1};
+  run(*k, range,
+      {KernelArg::buffer(da), KernelArg::buffer(db), KernelArg::buffer(dc), KernelArg::value(n),
+       KernelArg::local(64 * sizeof(int)), KernelArg::local(64 * sizeof(int))});
+  auto c = read<int>(dc, n * n);
+  for (uint32_t row = 0; row < n; ++row) {
+    for (uint32_t col = 0; col < n; ++col) {
+      int expected = 0;
+      for (uint32_t t = 0; t < n; ++t) expected += a[row * n + t] * b[t * n + col];
+      ASSERT_EQ(c[row * n + col], expected) << row << "," << col;
+    }
+  }
+}
+
+TEST_P(BasicKernels, HistogramWithLocalAndGlobalAtomics) {
+  auto k = kernel("histogram", "histogram");
+  ASSERT_TRUE(k);
+  const uint32_t n = 5000;
+  std::vector<uint8_t> data(n);
+  std::mt19937 random(5);
+  for (uint8_t& v : data) v = static_cast<uint8_t>(random());
+  auto dd = buffer(data), bins = buffer(std::vector<uint32_t>(64, 0));
+  run(*k, range1d(n, 128), {KernelArg::buffer(dd), KernelArg::value(n), KernelArg::buffer(bins)});
+  std::vector<uint32_t> expected(64, 0);
+  for (uint8_t v : data) ++expected[v % 64];
+  EXPECT_EQ(read<uint32_t>(bins, 64), expected);
+}
+
+TEST_P(BasicKernels, KernelBodyLocalArrayReversesEachWorkGroup) {
+  auto k = kernel("local_array", "local_reverse");
+  ASSERT_TRUE(k);
+  const size_t n = 256;
+  auto in = randomInts(n, 6, -1000, 1000);
+  auto din = buffer(in), dout = buffer(std::vector<int>(n, 0));
+  run(*k, range1d(n, 64), {KernelArg::buffer(din), KernelArg::buffer(dout)});
+  auto out = read<int>(dout, n);
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], in[(i / 64) * 64 + 63 - i % 64]) << i;
+}
+
+TEST_P(BasicKernels, ProgramScopeConstantTableAndConstantArgument) {
+  auto k = kernel("constant_table", "constant_table");
+  ASSERT_TRUE(k);
+  const size_t n = 100;
+  std::vector<int> weights = {1, -2, 3, -4};
+  auto dout = buffer(std::vector<int>(n, 0)), dw = buffer(weights);
+  run(*k, range1d(n), {KernelArg::buffer(dout), KernelArg::buffer(dw)});
+  const int primes[8] = {2, 3, 5, 7, 11, 13, 17, 19};
+  auto out = read<int>(dout, n);
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], primes[i % 8] * weights[i % 4]) << i;
+}
+
+TEST_P(BasicKernels, PrivateArrayWithRunTimeIndices) {
+  auto k = kernel("private_array", "private_array");
+  ASSERT_TRUE(k);
+  const size_t n = 200;
+  auto in = randomInts(n + 4, 7, -50, 50);
+  auto din = buffer(in), dout = buffer(std::vector<int>(n, 0));
+  run(*k, range1d(n), {KernelArg::buffer(din), KernelArg::buffer(dout)});
+  auto out = read<int>(dout, n);
+  for (size_t i = 0; i < n; ++i) {
+    int window[5];
+    for (int j = 0; j < 5; ++j) window[j] = in[i + j] * (j + 1);
+    int pick = in[i] & 3;
+    ASSERT_EQ(out[i], window[pick] + window[4 - pick]) << i;
+  }
+}
+
+TEST_P(BasicKernels, HelperFunctionsWithPointerParameters) {
+  auto k = kernel("helper_functions", "helper_functions");
+  ASSERT_TRUE(k);
+  const size_t n = 128;
+  auto dout = buffer(std::vector<int>(n, -1));
+  run(*k, range1d(n, 32), {KernelArg::buffer(dout)});
+  auto out = read<int>(dout, n);
+  for (size_t i = 0; i < n; ++i) {
+    int lid = static_cast<int>(i % 32);
+    ASSERT_EQ(out[i], lid + 2 * ((lid + 1) % 32) + 7) << i;
+  }
+}
+
+TEST_P(BasicKernels, LoopsWithBreakContinueAndEarlyReturn) {
+  auto k = kernel("control_flow", "control_flow");
+  ASSERT_TRUE(k);
+  auto in = randomInts(64, 8, -3, 40);
+  const size_t n = 300;
+  for (int count : {0, 5, 64}) {
+    auto din = buffer(in), dout = buffer(std::vector<int>(n, 0));
+    run(*k, range1d(n, 30), {KernelArg::buffer(din), KernelArg::buffer(dout), KernelArg::value(count)});
+    auto out = read<int>(dout, n);
+    for (size_t i = 0; i < n; ++i) {
+      int acc = 0;
+      for (int j = 0; j < count; ++j) {
+        int v = in[(i + j) % 64];
+        if (v < 0) break;
+        if (v % 3 == 0) continue;
+        for (int kk = 0; kk < v; ++kk) {
+          if (kk * kk > v) break;
+          acc += kk;
+        }
+        acc += v;
+      }
+      ASSERT_EQ(out[i], acc > 5000 ? -1 : acc) << "n=" << count << " i=" << i;
+    }
+  }
+}
+
+TEST_P(BasicKernels, SeveralKernelsInOneModule) {
+  auto translation = translate("several_kernels");
+  ASSERT_TRUE(translation);
+  ASSERT_EQ(translation->reflection.kernels.size(), 3u);
+  auto fill = launch::LaunchableKernel::create(sharedDevice(), translation, "fill");
+  auto scale = launch::LaunchableKernel::create(sharedDevice(), translation, "scale");
+  auto addTwice = launch::LaunchableKernel::create(sharedDevice(), translation, "add_twice");
+  ASSERT_TRUE(fill.ok() && scale.ok() && addTwice.ok());
+  const size_t n = 77;
+  auto in = randomInts(n, 9, -100, 100);
+  auto dout = buffer(std::vector<int>(n, 0)), din = buffer(in);
+  run(**fill, range1d(n), {KernelArg::buffer(dout), KernelArg::value(5)});
+  run(**scale, range1d(n), {KernelArg::buffer(dout), KernelArg::value(-3)});
+  run(**addTwice, range1d(n), {KernelArg::buffer(dout), KernelArg::buffer(din)});
+  auto out = read<int>(dout, n);
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], -15 + 2 * in[i]) << i;
+}
+
+TEST_P(BasicKernels, ManyArgumentsTravelInAnArgumentBuffer) {
+  auto k = kernel("many_arguments", "many_arguments");
+  ASSERT_TRUE(k);
+  EXPECT_TRUE(k->reflection().argumentBuffer) << "24 pointers and 24 ints do not fit the push constants";
+  const size_t n = 10;
+  std::vector<vulkan::Buffer> outputs;
+  std::vector<KernelArg> args;
+  for (int a = 0; a < 24; ++a) outputs.push_back(buffer(std::vector<int>(n, 0)));
+  for (int a = 0; a < 24; ++a) {
+    args.push_back(KernelArg::buffer(outputs[a]));
+    args.push_back(KernelArg::value(a * 100));
+  }
+  run(*k, range1d(n), args);
+  for (int a = 0; a < 24; ++a) {
+    auto out = read<int>(outputs[a], n);
+    for (size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], a * 100 + static_cast<int>(i)) << a << "." << i;
+  }
+}
+
+CL2VK_KERNEL_TEST_SUITE(BasicKernels);
+
+}  // namespace
+}  // namespace cl2vk::test

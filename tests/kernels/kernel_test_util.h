@@ -1,0 +1,62 @@
+// Running corpus kernels (spirv/kernels/) on the Vulkan device through the translator and the
+// launcher, for tests that compare every result with a CPU reference. Each test runs the kernel
+// as compiled at -O0 and at -O2.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "launch/kernel_launch.h"
+#include "translator/translator.h"
+#include "vulkan/buffer.h"
+#include "vulkan/device.h"
+
+namespace cl2vk::test {
+
+// The device every kernel test shares (CL2VK_DEVICE picks it; lavapipe on machines without a GPU).
+vulkan::Device& sharedDevice();
+
+class KernelTest : public testing::TestWithParam<const char*> {
+ protected:
+  // Translates spirv/kernels/<file>.cl as built at this test's optimization level.
+  std::shared_ptr<const Translation> translate(const std::string& file);
+  std::unique_ptr<launch::LaunchableKernel> kernel(const std::string& file, const std::string& name);
+
+  template <typename T>
+  vulkan::Buffer buffer(const std::vector<T>& values) {
+    auto created = vulkan::Buffer::create(sharedDevice(), std::max<size_t>(values.size() * sizeof(T), 4));
+    EXPECT_TRUE(created.ok()) << created.error().message();
+    if (!values.empty()) {
+      Status uploaded = created->upload(std::as_bytes(std::span(values)));
+      EXPECT_TRUE(uploaded.ok()) << uploaded.error().message();
+    }
+    return std::move(*created);
+  }
+
+  template <typename T>
+  std::vector<T> read(vulkan::Buffer& buffer, size_t count) {
+    std::vector<T> values(count);
+    Status downloaded = buffer.download(std::as_writable_bytes(std::span(values)));
+    EXPECT_TRUE(downloaded.ok()) << downloaded.error().message();
+    return values;
+  }
+
+  void run(launch::LaunchableKernel& kernel, const launch::NDRange& range, const std::vector<launch::KernelArg>& args);
+
+  static launch::NDRange range1d(uint64_t global, std::optional<uint32_t> local = std::nullopt) {
+    launch::NDRange range;
+    range.globalSize = {global, 1, 1};
+    if (local) range.localSize = std::array<uint32_t, 3>{*local, 1, 1};
+    return range;
+  }
+};
+
+// Instantiates a KernelTest suite at -O0 and -O2.
+#define CL2VK_KERNEL_TEST_SUITE(Suite) \
+  INSTANTIATE_TEST_SUITE_P(OptLevels, Suite, testing::Values("O0", "O2"), [](const auto& info) { return std::string(info.param); })
+
+}  // namespace cl2vk::test
