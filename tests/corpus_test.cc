@@ -52,8 +52,9 @@ TEST_P(CorpusTest, HasKernelsAndCollectives) {
   ASSERT_TRUE(module.ok()) << module.error().message();
   ir::ModuleSummary summary = ir::summarize(**module);
   EXPECT_FALSE(summary.kernels.empty());
-  if (GetParam().parent_path().filename() != "kernels")  // the general kernels have none
+  if (GetParam().parent_path().filename() != "kernels") {  // the general kernels have none
     EXPECT_GT(summary.collectives.size() + summary.builtinCalls.size(), 0u);
+  }
 }
 
 std::string testName(const testing::TestParamInfo<std::filesystem::path>& info) {

@@ -3,6 +3,8 @@
 #include "passes/finalize_vulkan.h"
 #include "passes/inline_functions.h"
 #include "passes/kernel_interface.h"
+#include "passes/lower_conversions.h"
+#include "passes/lower_opencl_std.h"
 #include "passes/lower_pointers.h"
 #include "passes/lower_synchronization.h"
 #include "passes/promote_variables.h"
@@ -25,6 +27,10 @@ const std::vector<PassInfo>& registeredPasses() {
        withTarget<inlineFunctions>},
       {"promote-variables", "Turn Function variables that are only loaded and stored whole into SSA values.",
        withTarget<promoteVariables>},
+      {"lower-opencl-std", "OpenCL.std extended instructions become GLSL.std.450 or core instructions with OpenCL's semantics.",
+       withTarget<lowerOpenclStd>},
+      {"lower-conversions", "Saturating and rounding-mode conversions become plain instructions that compute them exactly.",
+       withTarget<lowerConversions>},
       {"lower-kernel-interface",
        "Kernels become GLCompute entry points: arguments via push constants, work-item builtins via Vulkan's.",
        lowerKernelInterface},
