@@ -11,8 +11,8 @@ set(CL2VK_CORPUS_SPIRV_VERSION "1.2" CACHE STRING "Maximum SPIR-V version of the
 
 # LLVM's vectorizers emit intrinsics (llvm.vector.reduce.*) that llvm-spirv-15 cannot translate;
 # OpenCL kernels are already written per work-item, so they are turned off, as cl2vk's runtime
-# does when it compiles from source.
-set(CL2VK_CLANG_FLAGS -fno-vectorize -fno-slp-vectorize)
+# does when it compiles from source. -cl-kernel-arg-info keeps the argument names.
+set(CL2VK_CLANG_FLAGS -fno-vectorize -fno-slp-vectorize -cl-kernel-arg-info)
 
 # cl2vk_add_opencl_spirv(<source.cl> <-O0|-O2> <output.spv> [INCLUDES dirs...])
 function(cl2vk_add_opencl_spirv source opt output)

@@ -36,6 +36,7 @@ struct Options {
   bool validate = false;
   bool stats = false;
   bool roundTrip = false;
+  std::string reflectPath;  // --reflect=<file>
   cl2vk::PassContext context;
   std::vector<const cl2vk::PassInfo*> passes;  // empty: the whole pipeline, through the translator
 };
@@ -58,6 +59,10 @@ void printHelp() {
       "                        its version above that); a translated one against --target-env.\n"
       "  --stats               Print a one-line summary of the result to stderr.\n"
       "  --round-trip          Run no pass: read, (validate) and write the module as it is.\n"
+      "  --reflect=<file>      Write the kernels' reflection as JSON: arguments and where they go\n"
+      "                        (push constants or argument buffer), specialization constant ids for\n"
+      "                        the work-group size and __local arguments, reqd_work_group_size, and\n"
+      "                        the device features the module needs. '-' writes stdout.\n"
       "  --help                Print this help.\n"
       "  --version             Print the version.\n"
       "\n"
@@ -110,6 +115,9 @@ std::optional<Options> parseArguments(int argc, char** argv, int& exitCode) {
       options.validate = true;
     } else if (arg == "--stats") {
       options.stats = true;
+    } else if (arg.starts_with("--reflect=")) {
+      options.reflectPath = arg.substr(10);
+      if (options.reflectPath.empty()) return usageError("--reflect needs a file name");
     } else if (arg == "--round-trip") {
       options.roundTrip = true;
     } else if (arg.starts_with("--")) {
@@ -198,6 +206,9 @@ int run(const Options& options) {
     data.assign(reinterpret_cast<const char*>(words.data()), words.size() * sizeof(uint32_t));
   }
   if (auto status = writeOutput(options.output, data); !status) return fail(name, status.error());
+  if (!options.reflectPath.empty()) {
+    if (auto status = writeOutput(options.reflectPath, cl2vk::toJson(context.reflection)); !status) return fail(name, status.error());
+  }
 
   if (options.stats)
     std::fprintf(stderr, "%s: %s%s\n", name.c_str(), cl2vk::ir::formatSummary(cl2vk::ir::summarize(**module)).c_str(),

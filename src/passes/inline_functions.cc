@@ -74,7 +74,15 @@ Status inlineCall(Module& module, Instruction* call) {
   std::unordered_map<uint32_t, uint32_t> ids;
   size_t argument = 1;
   for (Instruction& inst : callee.header()) {
-    if (inst.opcode() == spv::Op::OpFunctionParameter) ids[inst.resultId()] = call->idOperand(argument++);
+    if (inst.opcode() != spv::Op::OpFunctionParameter) continue;
+    uint32_t value = call->idOperand(argument++);
+    ids[inst.resultId()] = value;
+    // llvm-spirv names the parameters of the kernel function, not those of the entry point that
+    // calls it: an unnamed caller parameter takes the name of the one it is passed to.
+    const Instruction* passed = module.def(value);
+    std::string name = module.name(inst.resultId());
+    if (passed && passed->opcode() == spv::Op::OpFunctionParameter && !name.empty() && module.name(value).empty())
+      module.append(ir::Section::kDebug, Instruction(spv::Op::OpName, 0, 0, {Operand::id(value), Operand::string(name)}));
   }
   std::unordered_set<uint32_t> defined;
   for (Block& block : callee.blocks()) {

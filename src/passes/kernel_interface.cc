@@ -61,6 +61,29 @@ uint32_t wordBlockType(Module& module, uint32_t count, bool block) {
   return structType;
 }
 
+// A short description of a type for the reflection ("f32", "v4i32", "struct{f32,i64}").
+std::string typeDescription(const Module& module, uint32_t type, int depth = 0) {
+  const Instruction* def = module.def(type);
+  if (!def || depth > 8) return "?";
+  switch (def->opcode()) {
+    case spv::Op::OpTypeInt: return "i" + std::to_string(def->wordOperand(0));
+    case spv::Op::OpTypeFloat: return "f" + std::to_string(def->wordOperand(0));
+    case spv::Op::OpTypeBool: return "bool";
+    case spv::Op::OpTypeVector: return "v" + std::to_string(def->wordOperand(1)) + typeDescription(module, def->idOperand(0), depth + 1);
+    case spv::Op::OpTypeArray: {
+      std::optional<uint64_t> length = constantValue(module, def->idOperand(1));
+      return typeDescription(module, def->idOperand(0), depth + 1) + "[" + (length ? std::to_string(*length) : "?") + "]";
+    }
+    case spv::Op::OpTypeStruct: {
+      std::string text = "struct{";
+      for (size_t i = 0; i < def->numOperands(); ++i) text += (i ? "," : "") + typeDescription(module, def->idOperand(i), depth + 1);
+      return text + "}";
+    }
+    case spv::Op::OpTypePointer: return typeDescription(module, def->idOperand(1), depth + 1) + "*";
+    default: return ir::opcodeName(def->opcode()).substr(2);
+  }
+}
+
 std::string parameterName(const Module& module, const Instruction& param, size_t index) {
   std::string name = module.name(param.resultId());
   return name.empty() ? "arg" + std::to_string(index) : name;
@@ -151,14 +174,18 @@ class KernelLowering {
         case spv::Op::OpTypePointer: {
           auto storage = static_cast<spv::StorageClass>(type->wordOperand(0));
           uint32_t pointee = type->idOperand(1);
+          param.argument.type = typeDescription(module_, pointee);
           if (storage == spv::StorageClass::CrossWorkgroup) {
             param.argument.kind = ArgumentKind::kGlobalPointer;
+            param.argument.addressSpace = "global";
             param.argument.readOnly = hasParamAttribute(module_, inst.resultId(), spv::FunctionParameterAttribute::NoWrite);
           } else if (storage == spv::StorageClass::UniformConstant) {
             param.argument.kind = ArgumentKind::kConstantPointer;
+            param.argument.addressSpace = "constant";
             param.argument.readOnly = true;
           } else if (storage == spv::StorageClass::Workgroup) {
             param.argument.kind = ArgumentKind::kLocalPointer;
+            param.argument.addressSpace = "local";
             Expected<TypeLayout> layout = layoutOf(module_, pointee);
             if (!layout) return unsupported("a __local pointer to a type without a size");
             param.argument.localElementSize = layout->size;
@@ -179,9 +206,11 @@ class KernelLowering {
         case spv::Op::OpTypeDeviceEvent: return unsupported("an event");
         default:
           param.argument.kind = ArgumentKind::kValue;
+          param.argument.type = typeDescription(module_, param.valueType);
           break;
       }
       if (param.argument.kind == ArgumentKind::kValue) {
+        param.argument.addressSpace = "private";
         Expected<TypeLayout> layout = layoutOf(module_, param.valueType);
         if (!layout) return unsupported("of a type without a memory layout (" + layout.error().message() + ")");
       }

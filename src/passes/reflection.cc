@@ -50,7 +50,7 @@ std::string toJson(const ModuleReflection& reflection) {
     for (size_t a = 0; a < kernel.arguments.size(); ++a) {
       const KernelArgument& arg = kernel.arguments[a];
       out << (a ? "," : "") << "\n        {\"name\": " << quoted(arg.name) << ", \"kind\": \"" << argumentKindName(arg.kind)
-          << "\", \"offset\": " << arg.offset << ", \"size\": " << arg.size << ", \"read_only\": " << boolean(arg.readOnly);
+          << "\", \"type\": " << quoted(arg.type) << ", \"address_space\": \"" << arg.addressSpace << "\", \"offset\": " << arg.offset << ", \"size\": " << arg.size << ", \"read_only\": " << boolean(arg.readOnly);
       if (arg.kind == ArgumentKind::kLocalPointer)
         out << ", \"spec_id\": " << arg.localSpecId << ", \"element_size\": " << arg.localElementSize;
       out << "}";

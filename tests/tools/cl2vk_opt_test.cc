@@ -187,6 +187,23 @@ TEST(Cl2vkOptTest, TranslatesAKernelIntoValidVulkanForEachEnvironment) {
   EXPECT_EQ(text.out.find("OpCapability Kernel"), std::string::npos) << text.out;
 }
 
+TEST(Cl2vkOptTest, ReflectWritesTheKernelInterfaceAsJson) {
+  test::TempDir dir;
+  std::filesystem::path input = std::filesystem::path(CL2VK_CORPUS_DIR) / "kernels" / "tiled_matmul.O2.spv";
+  CommandResult r = runCommand(kTool + " " + input.string() + " -o /dev/null --reflect=" + dir.path("r.json").string());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  std::vector<uint8_t> bytes = test::readFile(dir.path("r.json"));
+  std::string json(bytes.begin(), bytes.end());
+  for (const char* expected : {"\"name\": \"tiled_matmul\"", "{\"name\": \"A\", \"kind\": \"global_pointer\", \"type\": \"i32\", \"address_space\": \"global\"",
+                               "\"name\": \"tileB\", \"kind\": \"local_pointer\", \"type\": \"i32\", \"address_space\": \"local\", \"offset\": 0, \"size\": 0",
+                               "\"spec_id\": 6, \"element_size\": 4", "\"spec_id\": 7", "\"kind\": \"value\"",
+                               "\"work_group_size_spec_ids\": [0, 1, 2]", "\"uses_dispatch_info\": true", "\"int64\": true",
+                               "\"PhysicalStorageBufferAddresses\""})
+    EXPECT_NE(json.find(expected), std::string::npos) << expected << " in\n" << json;
+  EXPECT_EQ(std::count(json.begin(), json.end(), '{'), std::count(json.begin(), json.end(), '}'));
+  EXPECT_EQ(std::count(json.begin(), json.end(), '['), std::count(json.begin(), json.end(), ']'));
+}
+
 TEST(Cl2vkOptTest, RoundTripTakesNoPassFlags) {
   CommandResult r = runCommand(kTool + " --round-trip --inline-functions - -o /dev/null", kValidKernel);
   EXPECT_EQ(r.exitCode, 2);
