@@ -563,6 +563,20 @@ class PointerLowering {
           module_.update(inst, Instruction(inst->opcode(), inst->typeId(), inst->resultId(), std::move(operands)));
           break;
         }
+        case spv::Op::OpPtrCastToGeneric:
+        case spv::Op::OpGenericCastToPtr:
+        case spv::Op::OpGenericCastToPtrExplicit: {
+          // Generic casts of buffer pointers: the same address, perhaps under another pointer type.
+          if (storageOf(module_, inst->typeId()) != SC::PhysicalStorageBuffer) break;
+          uint32_t source = inst->idOperand(0);
+          if (module_.def(source)->typeId() == inst->typeId()) {
+            module_.replaceAllUses(inst->resultId(), source);
+            CL2VK_TRY(module_.remove(inst));
+          } else {
+            module_.update(inst, Instruction(spv::Op::OpBitcast, inst->typeId(), inst->resultId(), {Operand::id(source)}));
+          }
+          break;
+        }
         case spv::Op::OpPtrEqual:
         case spv::Op::OpPtrNotEqual:
         case spv::Op::OpPtrDiff:

@@ -4,6 +4,7 @@
 #include "passes/inline_functions.h"
 #include "passes/kernel_interface.h"
 #include "passes/lower_conversions.h"
+#include "passes/lower_kernel_instructions.h"
 #include "passes/lower_opencl_std.h"
 #include "passes/lower_pointers.h"
 #include "passes/lower_synchronization.h"
@@ -31,6 +32,8 @@ const std::vector<PassInfo>& registeredPasses() {
        withTarget<lowerOpenclStd>},
       {"lower-conversions", "Saturating and rounding-mode conversions become plain instructions that compute them exactly.",
        withTarget<lowerConversions>},
+      {"lower-kernel-instructions", "Kernel-only classification instructions and non-32-bit OpBitCount, with Shader ones.",
+       withTarget<lowerKernelInstructions>},
       {"lower-kernel-interface",
        "Kernels become GLCompute entry points: arguments via push constants, work-item builtins via Vulkan's.",
        lowerKernelInterface},

@@ -21,7 +21,7 @@ namespace cl2vk::test {
 vulkan::Device& sharedDevice();
 
 class KernelTest : public testing::TestWithParam<const char*> {
- protected:
+ public:
   // Translates spirv/kernels/<file>.cl as built at this test's optimization level.
   std::shared_ptr<const Translation> translate(const std::string& file);
   std::unique_ptr<launch::LaunchableKernel> kernel(const std::string& file, const std::string& name);

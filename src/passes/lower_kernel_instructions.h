@@ -1,0 +1,14 @@
+// lower-kernel-instructions: core instructions that only the Kernel capability allows, or that
+// Vulkan allows only for 32-bit operands, rewritten with what Shader modules have:
+// OpIsFinite, OpIsNormal, OpSignBitSet, OpLessOrGreater, OpOrdered, OpUnordered (from isfinite,
+// isnormal, signbit, islessgreater, isordered, isunordered), and OpBitCount on 8-, 16- and 64-bit
+// integers (popcount).
+#pragma once
+
+#include "passes/pass.h"
+
+namespace cl2vk {
+
+Expected<PassResult> lowerKernelInstructions(ir::Module& module, const Target& target);
+
+}  // namespace cl2vk

@@ -1,0 +1,400 @@
+// Builtins, types and conversions on the Vulkan device against CPU references: exact for
+// integers and for float operations that round once; stated tolerances elsewhere (Vulkan's
+// precision, docs/precision.md).
+
+#include <bit>
+#include <cfenv>
+#include <climits>
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "ir/types.h"
+#include "kernel_test_util.h"
+
+namespace cl2vk::test {
+namespace {
+
+using launch::KernelArg;
+
+class BuiltinKernels : public KernelTest {
+ protected:
+  const vulkan::DeviceFeatures& features() { return sharedDevice().info().features; }
+};
+
+std::vector<float> floatsIn(size_t n, uint32_t seed, float low, float high) {
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<float> dist(low, high);
+  std::vector<float> values(n);
+  for (float& v : values) v = dist(random);
+  return values;
+}
+
+std::vector<int32_t> intsIn(size_t n, uint32_t seed) {
+  std::mt19937 random(seed);
+  std::vector<int32_t> values(n);
+  for (int32_t& v : values) v = static_cast<int32_t>(random());
+  const int32_t edges[] = {0, 1, -1, INT32_MIN, INT32_MAX, INT32_MIN + 1, 0x7fff, -0x8000};
+  for (size_t i = 0; i < std::size(edges) && i < n; ++i) values[i] = edges[i];
+  return values;
+}
+
+// |actual - expected| within `relative` of the larger magnitude, or within `absolute`.
+::testing::AssertionResult near(double actual, double expected, double relative, double absolute = 0) {
+  if (std::isnan(expected) && std::isnan(actual)) return ::testing::AssertionSuccess();
+  double error = std::fabs(actual - expected);
+  if (error <= absolute || error <= relative * std::max(std::fabs(actual), std::fabs(expected)))
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << actual << " vs " << expected << " (error " << error << ")";
+}
+
+TEST_P(BuiltinKernels, SaxpyWithAScalarArgument) {
+  auto k = kernel("saxpy", "saxpy");
+  ASSERT_TRUE(k);
+  const uint32_t n = 1000;
+  auto x = floatsIn(n, 1, -10, 10), y = floatsIn(n, 2, -10, 10);
+  auto dx = buffer(x), dy = buffer(y);
+  run(*k, range1d(1024, 64), {KernelArg::value(2.5f), KernelArg::buffer(dx), KernelArg::buffer(dy), KernelArg::value(n)});
+  auto out = read<float>(dy, n);
+  // a * x + y may be fused (OpenCL allows contraction here): one rounding either way.
+  for (uint32_t i = 0; i < n; ++i) ASSERT_TRUE(near(out[i], 2.5 * x[i] + y[i], 1e-6, 1e-6)) << i;
+}
+
+TEST_P(BuiltinKernels, FloatMathBuiltins) {
+  auto k = kernel("math_builtins", "math_builtins");
+  ASSERT_TRUE(k);
+  const size_t n = 256;
+  auto in = floatsIn(n, 3, -20, 20);
+  in[0] = 2.5f, in[1] = -2.5f, in[2] = 0.5f, in[3] = -0.0f;
+  auto din = buffer(in), dout = buffer(std::vector<float>(16 * n, 0));
+  run(*k, range1d(n), {KernelArg::buffer(din), KernelArg::buffer(dout)});
+  auto out = read<float>(dout, 16 * n);
+  for (size_t i = 0; i < n; ++i) {
+    float x = in[i], y = in[(i + 1) % n];
+    const float* o = &out[16 * i];
+    EXPECT_TRUE(near(o[0], std::sqrt(std::fabs(x)), 3e-7)) << "sqrt " << x;
+    EXPECT_EQ(o[1], std::fabs(x));
+    EXPECT_EQ(o[2], std::floor(x));
+    EXPECT_EQ(o[3], std::ceil(x));
+    EXPECT_EQ(o[4], std::fmin(x, y));
+    EXPECT_EQ(o[5], std::fmax(x, y));
+    EXPECT_EQ(o[6], std::clamp(x, -1.0f, 1.0f));
+    EXPECT_TRUE(near(o[7], static_cast<double>(x) * y + 1.0, 1e-6, 1e-6)) << "mad";
+    EXPECT_TRUE(near(o[8], std::exp(x * 0.01), 1e-5)) << "exp " << x;
+    EXPECT_TRUE(near(o[9], std::log(std::fabs(x) + 1.0), 1e-5, 1e-6)) << "log " << x;
+    EXPECT_TRUE(near(o[10], std::sin(x), 1e-4, 1e-3)) << "sin " << x;  // Vulkan: absolute 2^-11 in [-pi, pi]
+    EXPECT_TRUE(near(o[11], std::cos(x), 1e-4, 1e-3)) << "cos " << x;
+    EXPECT_TRUE(near(o[12], std::pow(std::fabs(x) + 0.5, 1.5), 1e-4)) << "pow " << x;
+    EXPECT_EQ(o[13], std::trunc(x));
+    EXPECT_EQ(o[14], std::round(x)) << "round(" << x << ") rounds halfway cases away from zero";
+    EXPECT_TRUE(near(o[15], x + (y - x) * 0.25, 1e-6, 1e-6)) << "mix";
+  }
+}
+
+TEST_P(BuiltinKernels, IntegerBuiltinsAreExact) {
+  auto k = kernel("integer_builtins", "integer_builtins");
+  ASSERT_TRUE(k);
+  const size_t n = 512;
+  auto in = intsIn(n, 4);
+  auto din = buffer(in), dout = buffer(std::vector<int32_t>(16 * n, 0));
+  run(*k, range1d(n), {KernelArg::buffer(din), KernelArg::buffer(dout)});
+  auto out = read<int32_t>(dout, 16 * n);
+  for (size_t i = 0; i < n; ++i) {
+    int64_t x = in[i], y = in[(i + 7) % n];
+    uint32_t ux = static_cast<uint32_t>(x), uy = static_cast<uint32_t>(y);
+    const int32_t* o = &out[16 * i];
+    auto sat = [](int64_t v) { return static_cast<int32_t>(std::clamp<int64_t>(v, INT32_MIN, INT32_MAX)); };
+    EXPECT_EQ(o[0], static_cast<int32_t>(static_cast<uint32_t>(std::llabs(x)))) << "abs " << x;
+    EXPECT_EQ(o[1], static_cast<int32_t>(static_cast<uint32_t>(std::llabs(x - y)))) << "abs_diff";
+    EXPECT_EQ(o[2], sat(x + y)) << "add_sat " << x << " " << y;
+    EXPECT_EQ(o[3], sat(x - y)) << "sub_sat";
+    EXPECT_EQ(o[4], static_cast<int32_t>((x + y) >> 1)) << "hadd";
+    EXPECT_EQ(o[5], static_cast<int32_t>((x + y + 1) >> 1)) << "rhadd";
+    EXPECT_EQ(o[6], static_cast<int32_t>((x * y) >> 32)) << "mul_hi";
+    EXPECT_EQ(o[7], static_cast<int32_t>((uint64_t{ux} * uy) >> 32)) << "mul_hi (uint)";
+    EXPECT_EQ(o[8], static_cast<int32_t>((x & 0x7fff) * (y & 0x7fff) + 3)) << "mad24";
+    EXPECT_EQ(o[9], std::countl_zero(ux)) << "clz";
+    EXPECT_EQ(o[10], std::popcount(ux)) << "popcount";
+    EXPECT_EQ(o[11], static_cast<int32_t>(std::rotl(ux, static_cast<int>(uy % 32)))) << "rotate";
+    EXPECT_EQ(o[12], static_cast<int32_t>(std::min(x, y) ^ std::max(x, y)));
+    EXPECT_EQ(o[13], static_cast<int32_t>(std::clamp<int64_t>(x, -1000, 1000)));
+    EXPECT_EQ(o[14], static_cast<int32_t>(static_cast<uint32_t>(std::min<uint64_t>(uint64_t{ux} + uy, UINT32_MAX))));
+    EXPECT_EQ(o[15], static_cast<int32_t>(x < y ? y : x)) << "select";
+  }
+}
+
+int32_t saturate(double value, double low, double high) {
+  if (std::isnan(value)) return 0;
+  return static_cast<int32_t>(static_cast<int64_t>(std::clamp(value, low, high)));
+}
+
+TEST_P(BuiltinKernels, FloatToIntRoundingModes) {
+  auto k = kernel("conversions", "float_to_int_rounding");
+  ASSERT_TRUE(k);
+  std::vector<float> in = {0.5f, 1.5f, 2.5f, -0.5f, -1.5f, -2.5f, 1.49999994f, -7.75f, 1e6f + 0.5f, -123456.5f, 0.0f, -0.0f};
+  auto more = floatsIn(100, 5, -1e6f, 1e6f);
+  in.insert(in.end(), more.begin(), more.end());
+  auto din = buffer(in), dout = buffer(std::vector<int32_t>(5 * in.size(), 0));
+  run(*k, range1d(in.size()), {KernelArg::buffer(din), KernelArg::buffer(dout)});
+  auto out = read<int32_t>(dout, 5 * in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    double x = in[i];
+    EXPECT_EQ(out[5 * i + 0], static_cast<int32_t>(std::trunc(x))) << "convert_int " << x;
+    EXPECT_EQ(out[5 * i + 1], static_cast<int32_t>(std::nearbyint(x))) << "rte " << x;
+    EXPECT_EQ(out[5 * i + 2], static_cast<int32_t>(std::ceil(x))) << "rtp " << x;
+    EXPECT_EQ(out[5 * i + 3], static_cast<int32_t>(std::floor(x))) << "rtn " << x;
+    EXPECT_EQ(out[5 * i + 4], static_cast<int32_t>(std::trunc(x))) << "rtz " << x;
+  }
+}
+
+TEST_P(BuiltinKernels, SaturatingFloatToIntConversions) {
+  auto k = kernel("conversions", "float_to_int_saturating");
+  ASSERT_TRUE(k);
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<float> in = {std::nanf(""), inf, -inf, 3e9f, -3e9f, 2147483520.0f, -2147483648.0f, 255.5f, 256.0f, -0.5f,
+                           -128.5f, -129.0f, 127.9f, 65535.9f, 70000.0f, -32768.5f, 32767.2f, 4294967040.0f, 5e9f, 0.0f};
+  auto more = floatsIn(60, 6, -1e5f, 1e5f);
+  in.insert(in.end(), more.begin(), more.end());
+  auto din = buffer(in), dout = buffer(std::vector<int32_t>(7 * in.size(), 0));
+  run(*k, range1d(in.size()), {KernelArg::buffer(din), KernelArg::buffer(dout)});
+  auto out = read<int32_t>(dout, 7 * in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    double x = in[i];
+    const int32_t* o = &out[7 * i];
+    EXPECT_EQ(o[0], saturate(std::trunc(x), INT32_MIN, INT32_MAX)) << "convert_int_sat " << x;
+    EXPECT_EQ(o[1], saturate(std::nearbyint(x), INT32_MIN, INT32_MAX)) << "convert_int_sat_rte " << x;
+    EXPECT_EQ(o[2], saturate(std::trunc(x), 0, 255)) << "convert_uchar_sat " << x;
+    EXPECT_EQ(o[3], saturate(std::floor(x), -128, 127)) << "convert_char_sat_rtn " << x;
+    EXPECT_EQ(o[4], saturate(std::trunc(x), 0, 65535)) << "convert_ushort_sat " << x;
+    EXPECT_EQ(o[5], saturate(std::ceil(x), -32768, 32767)) << "convert_short_sat_rtp " << x;
+    uint32_t u = std::isnan(x) ? 0 : static_cast<uint32_t>(std::clamp(std::trunc(x), 0.0, 4294967295.0));
+    EXPECT_EQ(static_cast<uint32_t>(o[6]), u) << "convert_uint_sat " << x;
+  }
+}
+
+// The float `value` rounds to, in the given direction (`direction` < 0: down, > 0: up, 0:
+// toward zero).
+float roundedToFloat(double value, int direction) {
+  float nearest = static_cast<float>(value);
+  if (direction == 0) direction = value < 0 ? 1 : -1;
+  if (direction < 0 && nearest > value) return std::nextafter(nearest, -std::numeric_limits<float>::infinity());
+  if (direction > 0 && nearest < value) return std::nextafter(nearest, std::numeric_limits<float>::infinity());
+  return nearest;
+}
+
+TEST_P(BuiltinKernels, IntToFloatRoundingModes) {
+  auto k = kernel("conversions", "int_to_float_rounding");
+  ASSERT_TRUE(k);
+  auto in = intsIn(200, 7);
+  in.push_back(16777217);   // 2^24 + 1: halfway
+  in.push_back(16777219);   // 2^24 + 3: halfway, rounds up to even
+  in.push_back(-16777217);
+  auto din = buffer(in), dout = buffer(std::vector<float>(4 * in.size(), 0));
+  run(*k, range1d(in.size()), {KernelArg::buffer(din), KernelArg::buffer(dout)});
+  auto out = read<float>(dout, 4 * in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    double x = in[i];
+    EXPECT_EQ(out[4 * i + 0], static_cast<float>(x)) << "rte " << in[i];
+    EXPECT_EQ(out[4 * i + 1], roundedToFloat(x, 0)) << "rtz " << in[i];
+    EXPECT_EQ(out[4 * i + 2], roundedToFloat(x, 1)) << "rtp " << in[i];
+    EXPECT_EQ(out[4 * i + 3], roundedToFloat(x, -1)) << "rtn " << in[i];
+  }
+}
+
+TEST_P(BuiltinKernels, SaturatingIntegerNarrowing) {
+  auto k = kernel("conversions", "int_narrowing_saturating");
+  ASSERT_TRUE(k);
+  std::vector<int64_t> in = {0, -1, 255, 256, -129, 32767, 32768, -32769, INT32_MAX, int64_t{INT32_MAX} + 1, INT32_MIN,
+                             int64_t{INT32_MIN} - 1, INT64_MAX, INT64_MIN, 4294967295, 4294967296};
+  auto din = buffer(in), dout = buffer(std::vector<int32_t>(4 * in.size(), 0));
+  run(*k, range1d(in.size()), {KernelArg::buffer(din), KernelArg::buffer(dout)});
+  auto out = read<int32_t>(dout, 4 * in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    int64_t x = in[i];
+    EXPECT_EQ(out[4 * i + 0], static_cast<int32_t>(std::clamp<int64_t>(x, INT32_MIN, INT32_MAX))) << x;
+    EXPECT_EQ(out[4 * i + 1], static_cast<int32_t>(std::clamp<int64_t>(x, 0, 255))) << x;
+    EXPECT_EQ(out[4 * i + 2], static_cast<int32_t>(std::clamp<int64_t>(x, -32768, 32767))) << x;
+    EXPECT_EQ(static_cast<uint32_t>(out[4 * i + 3]), static_cast<uint32_t>(std::clamp<int64_t>(x, 0, 4294967295))) << x;
+  }
+}
+
+// Each integer type's kernel computes (x + y) ^ (x * 3) ^ (x >> 1) ^ x / (y | 1) ^ (x < y).
+template <typename T>
+void checkIntegerType(KernelTest& fixture, const std::string& name) {
+  auto k = fixture.kernel("integer_types", "integers_" + name);
+  ASSERT_TRUE(k);
+  const size_t n = 300;
+  std::mt19937_64 random(8);
+  std::vector<T> a(n), b(n);
+  for (size_t i = 0; i < n; ++i) {
+    a[i] = static_cast<T>(random());
+    b[i] = static_cast<T>(random());
+  }
+  a[0] = std::numeric_limits<T>::min(), b[0] = static_cast<T>(-1);
+  a[1] = std::numeric_limits<T>::max(), b[1] = 1;
+  auto da = fixture.buffer(a), db = fixture.buffer(b), dout = fixture.buffer(std::vector<T>(n, 0));
+  fixture.run(*k, KernelTest::range1d(n), {KernelArg::buffer(da), KernelArg::buffer(db), KernelArg::buffer(dout)});
+  auto out = fixture.read<T>(dout, n);
+  for (size_t i = 0; i < n; ++i) {
+    // OpenCL C promotes char and short to int, like C, before the arithmetic.
+    using Wide = std::conditional_t<(sizeof(T) < 4), int32_t, T>;
+    Wide x = a[i], y = b[i];
+    Wide divisor = static_cast<T>(y | 1);
+    bool overflows = false;
+    if constexpr (std::is_signed_v<T> && sizeof(T) >= 4) overflows = x == std::numeric_limits<T>::min() && divisor == -1;
+    if (overflows) continue;  // INT_MIN / -1 is undefined in OpenCL C
+    T expected = static_cast<T>(static_cast<T>(x + y) ^ static_cast<T>(x * 3) ^ static_cast<T>(x >> 1) ^
+                                static_cast<T>(x / divisor) ^ static_cast<T>(x < y));
+    ASSERT_EQ(out[i], expected) << name << " " << +a[i] << " " << +b[i];
+  }
+}
+
+class IntegerTypes : public BuiltinKernels {};
+
+TEST_P(IntegerTypes, EveryIntegerTypeComputesLikeTheCpu) {
+  checkIntegerType<int8_t>(*this, "char");
+  checkIntegerType<uint8_t>(*this, "uchar");
+  checkIntegerType<int16_t>(*this, "short");
+  checkIntegerType<uint16_t>(*this, "ushort");
+  checkIntegerType<int32_t>(*this, "int");
+  checkIntegerType<uint32_t>(*this, "uint");
+  checkIntegerType<int64_t>(*this, "long");
+  checkIntegerType<uint64_t>(*this, "ulong");
+}
+
+TEST_P(BuiltinKernels, VectorsOfTwoThreeAndFourComponents) {
+  const size_t n = 64;
+  std::mt19937 random(9);
+  {
+    auto k = kernel("vectors", "vectors_int4");
+    ASSERT_TRUE(k);
+    std::vector<int32_t> a(4 * n);
+    for (auto& v : a) v = static_cast<int32_t>(random() % 2000) - 1000;
+    auto da = buffer(a), dout = buffer(std::vector<int32_t>(4 * n, 0));
+    run(*k, range1d(n), {KernelArg::buffer(da), KernelArg::buffer(dout)});
+    auto out = read<int32_t>(dout, 4 * n);
+    for (size_t i = 0; i < n; ++i)
+      for (int c = 0; c < 4; ++c) ASSERT_EQ(out[4 * i + c], a[4 * i + 3 - c] + a[4 * i] * a[4 * i + c]) << i << "." << c;
+  }
+  {
+    auto k = kernel("vectors", "vectors_float2");
+    ASSERT_TRUE(k);
+    auto a = floatsIn(2 * n, 10, -5, 5);
+    auto da = buffer(a), dout = buffer(std::vector<float>(2 * n, 0));
+    run(*k, range1d(n), {KernelArg::buffer(da), KernelArg::buffer(dout)});
+    auto out = read<float>(dout, 2 * n);
+    for (size_t i = 0; i < n; ++i) {
+      ASSERT_EQ(out[2 * i], a[2 * i + 1] - a[2 * i]);
+      ASSERT_EQ(out[2 * i + 1], a[2 * i] - a[2 * i + 1]);
+    }
+  }
+  {
+    auto k = kernel("vectors", "vectors_uint3");
+    ASSERT_TRUE(k);
+    std::vector<uint32_t> a(3 * n);
+    for (auto& v : a) v = static_cast<uint32_t>(random());
+    auto da = buffer(a), dout = buffer(std::vector<uint32_t>(3 * n, 0));
+    run(*k, range1d(n), {KernelArg::buffer(da), KernelArg::buffer(dout)});
+    auto out = read<uint32_t>(dout, 3 * n);
+    for (size_t i = 0; i < n; ++i) {
+      uint32_t x = a[3 * i], y = a[3 * i + 1], z = a[3 * i + 2];
+      ASSERT_EQ(out[3 * i], z ^ (x << 1));
+      ASSERT_EQ(out[3 * i + 1], x ^ (y << 1));
+      ASSERT_EQ(out[3 * i + 2], y ^ (z << 1));
+    }
+  }
+  {
+    auto k = kernel("vectors", "vectors_uchar4");
+    ASSERT_TRUE(k);
+    std::vector<uint8_t> a(4 * n);
+    for (auto& v : a) v = static_cast<uint8_t>(random());
+    auto da = buffer(a), dout = buffer(std::vector<uint8_t>(4 * n, 0));
+    run(*k, range1d(n), {KernelArg::buffer(da), KernelArg::buffer(dout)});
+    auto out = read<uint8_t>(dout, 4 * n);
+    for (size_t i = 0; i < 4 * n; ++i) ASSERT_EQ(out[i], static_cast<uint8_t>(a[i] + 1 + i % 4)) << i;
+  }
+}
+
+TEST_P(BuiltinKernels, DoublePrecision) {
+  if (!features().shaderFloat64) GTEST_SKIP() << "the device has no shaderFloat64: double kernels cannot run on it";
+  auto k = kernel("doubles", "doubles");
+  ASSERT_TRUE(k);
+  const size_t n = 128;
+  std::mt19937_64 random(11);
+  std::uniform_real_distribution<double> dist(-1e6, 1e6);
+  std::vector<double> in(n);
+  for (double& v : in) v = dist(random);
+  auto din = buffer(in), dout = buffer(std::vector<double>(4 * n, 0));
+  run(*k, range1d(n), {KernelArg::buffer(din), KernelArg::buffer(dout)});
+  auto out = read<double>(dout, 4 * n);
+  for (size_t i = 0; i < n; ++i) {
+    double x = in[i];
+    EXPECT_TRUE(near(out[4 * i], x * 3.0 + 0.5, 1e-15)) << x;
+    EXPECT_TRUE(near(out[4 * i + 1], std::sqrt(std::fabs(x)), 1e-15)) << x;
+    EXPECT_EQ(out[4 * i + 2], std::floor(x) - std::ceil(x)) << x;
+    EXPECT_EQ(out[4 * i + 3], static_cast<double>(static_cast<int64_t>(x))) << x;
+  }
+}
+
+TEST_P(BuiltinKernels, HalfStorageAndArithmetic) {
+  if (!features().shaderFloat16 || !features().storageBuffer16BitAccess)
+    GTEST_SKIP() << "the device has no shaderFloat16 or storageBuffer16BitAccess: half kernels cannot run on it";
+  const size_t n = 100;
+  auto floats = floatsIn(n, 12, -100, 100);
+  std::vector<uint16_t> halves(n);
+  for (size_t i = 0; i < n; ++i) halves[i] = ir::floatToHalfBits(floats[i]);
+  auto halfToFloat = [](uint16_t h) {
+    uint32_t sign = (h >> 15) & 1, exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
+    double value = exponent == 0 ? std::ldexp(mantissa, -24) : std::ldexp(mantissa + 1024, static_cast<int>(exponent) - 25);
+    return static_cast<float>(sign ? -value : value);
+  };
+  {
+    auto k = kernel("halves", "half_storage");
+    ASSERT_TRUE(k);
+    auto din = buffer(halves), dwide = buffer(std::vector<float>(n, 0)), dnarrow = buffer(std::vector<uint16_t>(n, 0));
+    run(*k, range1d(n), {KernelArg::buffer(din), KernelArg::buffer(dwide), KernelArg::buffer(dnarrow)});
+    auto wide = read<float>(dwide, n);
+    auto narrow = read<uint16_t>(dnarrow, n);
+    for (size_t i = 0; i < n; ++i) {
+      ASSERT_EQ(wide[i], halfToFloat(halves[i])) << i;
+      ASSERT_EQ(narrow[i], ir::floatToHalfBits(halfToFloat(halves[i]) * 2.0f)) << i;
+    }
+  }
+  {
+    auto k = kernel("halves", "half_arithmetic");
+    ASSERT_TRUE(k);
+    std::vector<uint16_t> other(n);
+    for (size_t i = 0; i < n; ++i) other[i] = ir::floatToHalfBits(0.25f + static_cast<float>(i % 7));
+    auto da = buffer(halves), db = buffer(other), dout = buffer(std::vector<uint16_t>(n, 0));
+    run(*k, range1d(n), {KernelArg::buffer(da), KernelArg::buffer(db), KernelArg::buffer(dout)});
+    auto out = read<uint16_t>(dout, n);
+    for (size_t i = 0; i < n; ++i) {
+      double expected = static_cast<double>(halfToFloat(halves[i])) * halfToFloat(other[i]) + halfToFloat(halves[i]);
+      // Two half roundings (or one, fused): within 2^-10 relative.
+      EXPECT_TRUE(near(halfToFloat(out[i]), expected, 1.0 / 512, 1e-3)) << i;
+    }
+  }
+}
+
+TEST_P(BuiltinKernels, GenericPointersToGlobalLocalAndPrivateMemory) {
+  auto k = kernel("generic_pointers", "generic_pointers");
+  ASSERT_TRUE(k);
+  const size_t n = 96;
+  auto in = intsIn(n + 2, 13);
+  for (auto& v : in) v %= 1000;
+  auto din = buffer(in), dout = buffer(std::vector<int32_t>(n, 0));
+  run(*k, range1d(n, 48), {KernelArg::buffer(din), KernelArg::buffer(dout)});
+  auto out = read<int32_t>(dout, n);
+  for (size_t i = 0; i < n; ++i) {
+    int lid = static_cast<int>(i % 48);
+    int base = lid & ~3;
+    int expected = in[i] + in[i + 1] + in[i + 2] + 10 * (base + base + 1 + base + 2) + 1 + 2 + lid;
+    ASSERT_EQ(out[i], expected) << i;
+  }
+}
+
+CL2VK_KERNEL_TEST_SUITE(BuiltinKernels);
+CL2VK_KERNEL_TEST_SUITE(IntegerTypes);
+
+}  // namespace
+}  // namespace cl2vk::test
