@@ -1,5 +1,6 @@
 #include "passes/pass.h"
 
+#include "passes/check_supported.h"
 #include "passes/finalize_vulkan.h"
 #include "passes/inline_functions.h"
 #include "passes/kernel_interface.h"
@@ -24,6 +25,8 @@ Expected<PassResult> withTarget(ir::Module& module, PassContext& context) {
 
 const std::vector<PassInfo>& registeredPasses() {
   static const std::vector<PassInfo> passes = {
+      {"check-supported", "Fail early, naming the kernel, on printf, images, samplers, pipes, enqueue, function pointers.",
+       withTarget<checkSupported>},
       {"inline-functions", "Inline every call to a defined function; remove functions no kernel reaches.",
        withTarget<inlineFunctions>},
       {"promote-variables", "Turn Function variables that are only loaded and stored whole into SSA values.",

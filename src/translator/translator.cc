@@ -3,10 +3,14 @@
 #include "ir/reader.h"
 #include "ir/validate.h"
 #include "ir/writer.h"
+#include "passes/check_supported.h"
 
 namespace cl2vk {
 
 Expected<ModuleReflection> translateModule(ir::Module& module, const Target& target) {
+  // What cl2vk cannot translate gets its own message before the validator's, which may know
+  // less about it.
+  if (Expected<PassResult> supported = checkSupported(module, target); !supported) return supported.error();
   spv_target_env inputEnv = ir::validationEnvironment(module, target.vulkanEnv);
   if (Status valid = ir::validate(module, inputEnv); !valid.ok())
     return valid.error().withContext("the input is not valid OpenCL SPIR-V");

@@ -1,0 +1,117 @@
+#include "passes/check_supported.h"
+
+#include <map>
+#include <set>
+
+#include <spirv/unified1/OpenCL.std.h>
+
+#include "ir/collectives.h"
+
+namespace cl2vk {
+namespace {
+
+using ir::Function;
+using ir::Instruction;
+using ir::Module;
+
+// The unsupported construct an instruction belongs to, or "".
+std::string constructOf(const Module& module, const Instruction& inst) {
+  switch (inst.opcode()) {
+    case spv::Op::OpTypeImage:
+    case spv::Op::OpTypeSampledImage:
+    case spv::Op::OpImageRead:
+    case spv::Op::OpImageWrite:
+    case spv::Op::OpImageQuerySizeLod:
+    case spv::Op::OpImageQuerySize:
+    case spv::Op::OpImageQueryFormat:
+    case spv::Op::OpImageQueryOrder:
+    case spv::Op::OpImageSampleExplicitLod:
+      return "images";
+    case spv::Op::OpTypeSampler:
+    case spv::Op::OpConstantSampler:
+    case spv::Op::OpSampledImage:
+      return "samplers";
+    case spv::Op::OpTypePipe:
+    case spv::Op::OpTypePipeStorage:
+    case spv::Op::OpTypeReserveId:
+    case spv::Op::OpReadPipe:
+    case spv::Op::OpWritePipe:
+    case spv::Op::OpReserveReadPipePackets:
+    case spv::Op::OpReserveWritePipePackets:
+      return "pipes";
+    case spv::Op::OpTypeQueue:
+    case spv::Op::OpTypeDeviceEvent:
+    case spv::Op::OpEnqueueKernel:
+    case spv::Op::OpEnqueueMarker:
+    case spv::Op::OpGetDefaultQueue:
+    case spv::Op::OpBuildNDRange:
+    case spv::Op::OpGetKernelWorkGroupSize:
+    case spv::Op::OpGetKernelNDrangeMaxSubGroupSize:
+    case spv::Op::OpGetKernelNDrangeSubGroupCount:
+    case spv::Op::OpGetKernelPreferredWorkGroupSizeMultiple:
+      return "device-side enqueue";
+    case spv::Op::OpConstantFunctionPointerINTEL:
+    case spv::Op::OpFunctionPointerCallINTEL:
+      return "function pointers";
+    case spv::Op::OpGroupAsyncCopy:
+    case spv::Op::OpGroupWaitEvents:
+      return "async_work_group_copy and wait_group_events";
+    case spv::Op::OpExtInst: {
+      const Instruction* set = module.def(inst.idOperand(0));
+      if (set && set->stringOperand(0) == "OpenCL.std" && inst.wordOperand(1) == OpenCLLIB::Printf)
+        return "printf";
+      return "";
+    }
+    default:
+      return "";
+  }
+}
+
+// For each function, the kernels that reach it through calls.
+std::map<uint32_t, std::set<std::string>> kernelsReaching(const Module& module) {
+  std::map<uint32_t, std::set<std::string>> reached;
+  for (const Instruction& entry : module.section(ir::Section::kEntryPoint)) {
+    std::string kernel = entry.stringOperand(2);
+    std::vector<uint32_t> work = {entry.idOperand(1)};
+    while (!work.empty()) {
+      uint32_t id = work.back();
+      work.pop_back();
+      if (!reached[id].insert(kernel).second) continue;
+      const Function* function = module.function(id);
+      if (!function) continue;
+      for (const ir::Block& block : function->blocks()) {
+        for (const Instruction& inst : block.instructions()) {
+          if (inst.opcode() == spv::Op::OpFunctionCall) work.push_back(inst.idOperand(0));
+        }
+      }
+    }
+  }
+  return reached;
+}
+
+}  // namespace
+
+Expected<PassResult> checkSupported(Module& module, const Target&) {
+  for (const Instruction& inst : module.section(ir::Section::kGlobal)) {
+    std::string construct = constructOf(module, inst);
+    if (!construct.empty())
+      return Error(module.describe(inst) + ": " + construct + (construct == "device-side enqueue" ? " is" : " are") +
+                   " not supported by cl2vk");
+  }
+  auto reached = kernelsReaching(module);
+  for (const Function& function : module.functions()) {
+    for (const ir::Block& block : function.blocks()) {
+      for (const Instruction& inst : block.instructions()) {
+        std::string construct = constructOf(module, inst);
+        if (construct.empty()) continue;
+        const auto& kernels = reached[function.id()];
+        std::string kernel = kernels.empty() ? module.functionName(function) : *kernels.begin();
+        std::string verb = construct == "printf" || construct == "device-side enqueue" ? " is" : " are";
+        return Error("kernel '" + kernel + "': " + module.describe(inst) + ": " + construct + verb + " not supported by cl2vk");
+      }
+    }
+  }
+  return PassResult::kUnchanged;
+}
+
+}  // namespace cl2vk

@@ -1,0 +1,13 @@
+// check-supported: the first pass. Finds the OpenCL constructs cl2vk cannot translate (printf,
+// images, samplers, pipes, device-side enqueue, function pointers, async work-group copies)
+// and fails with an error that names the kernel, the instruction and the construct, before any
+// pass tries to translate around them.
+#pragma once
+
+#include "passes/pass.h"
+
+namespace cl2vk {
+
+Expected<PassResult> checkSupported(ir::Module& module, const Target& target);
+
+}  // namespace cl2vk
