@@ -14,9 +14,16 @@ set(CL2VK_CORPUS_SPIRV_VERSION "1.2" CACHE STRING "Maximum SPIR-V version of the
 # does when it compiles from source. -cl-kernel-arg-info keeps the argument names.
 set(CL2VK_CLANG_FLAGS -fno-vectorize -fno-slp-vectorize -cl-kernel-arg-info)
 
-# cl2vk_add_opencl_spirv(<source.cl> <-O0|-O2> <output.spv> [INCLUDES dirs...])
+# cl2vk_add_opencl_spirv(<source.cl> <-O0|-O2> <output.spv> [INCLUDES dirs...] [DEPENDS files...]
+#                        [STD CL1.2|CL2.0|CL3.0] [SPIRV_VERSION 1.x])
 function(cl2vk_add_opencl_spirv source opt output)
-  cmake_parse_arguments(ARG "" "" "INCLUDES;DEPENDS" ${ARGN})
+  cmake_parse_arguments(ARG "" "STD;SPIRV_VERSION" "INCLUDES;DEPENDS" ${ARGN})
+  if(NOT ARG_STD)
+    set(ARG_STD CL2.0)
+  endif()
+  if(NOT ARG_SPIRV_VERSION)
+    set(ARG_SPIRV_VERSION ${CL2VK_CORPUS_SPIRV_VERSION})
+  endif()
   set(include_flags "")
   foreach(dir IN LISTS ARG_INCLUDES)
     list(APPEND include_flags "-I${dir}")
@@ -24,13 +31,13 @@ function(cl2vk_add_opencl_spirv source opt output)
   set(bitcode "${output}.bc")
   add_custom_command(
     OUTPUT "${output}"
-    COMMAND "${CL2VK_CLANG}" -cl-std=CL2.0 -target spir64 ${opt} ${CL2VK_CLANG_FLAGS} ${include_flags}
+    COMMAND "${CL2VK_CLANG}" -cl-std=${ARG_STD} -target spir64 ${opt} ${CL2VK_CLANG_FLAGS} ${include_flags}
             -emit-llvm -c "${source}" -o "${bitcode}"
-    COMMAND "${CL2VK_LLVM_SPIRV}" --spirv-max-version=${CL2VK_CORPUS_SPIRV_VERSION}
+    COMMAND "${CL2VK_LLVM_SPIRV}" --spirv-max-version=${ARG_SPIRV_VERSION}
             --spirv-ext=+SPV_KHR_uniform_group_instructions "${bitcode}" -o "${output}"
     COMMAND "${CMAKE_COMMAND}" -E remove "${bitcode}"
     DEPENDS "${source}" ${ARG_DEPENDS}
-    COMMENT "OpenCL C -> SPIR-V ${opt}: ${source}"
+    COMMENT "OpenCL C (${ARG_STD}) -> SPIR-V ${ARG_SPIRV_VERSION} ${opt}: ${source}"
     VERBATIM)
 endfunction()
 

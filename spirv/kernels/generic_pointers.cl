@@ -1,5 +1,6 @@
 // OpenCL 2.0 generic pointers: a helper taking an unqualified pointer, called with global,
 // local and private memory.
+// Needs OpenCL C 2.0 (generic address space).
 int sum3(const int* p) { return p[0] + p[1] + p[2]; }
 
 kernel void generic_pointers(global const int* in, global int* out) {

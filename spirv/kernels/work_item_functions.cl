@@ -1,5 +1,6 @@
 // Every work-item function, written out per work-item (8 values each), for NDRanges with
 // offsets and remainder work-groups.
+// Needs OpenCL C 2.0 (get_global_linear_id, get_enqueued_local_size, get_local_linear_id).
 kernel void work_item_functions(global uint* out) {
   size_t i = get_global_linear_id();
   global uint* o = out + i * 8;

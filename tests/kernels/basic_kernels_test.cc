@@ -271,7 +271,7 @@ TEST_P(BasicKernels, ManyArgumentsTravelInAnArgumentBuffer) {
   }
 }
 
-CL2VK_KERNEL_TEST_SUITE(BasicKernels);
+CL2VK_KERNEL_TEST_SUITE(BasicKernels, "O0", "O2", "CL30");
 
 }  // namespace
 }  // namespace cl2vk::test

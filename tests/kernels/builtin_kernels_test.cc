@@ -376,7 +376,9 @@ TEST_P(BuiltinKernels, HalfStorageAndArithmetic) {
   }
 }
 
-TEST_P(BuiltinKernels, GenericPointersToGlobalLocalAndPrivateMemory) {
+class GenericPointers : public KernelTest {};
+
+TEST_P(GenericPointers, ToGlobalLocalAndPrivateMemory) {
   auto k = kernel("generic_pointers", "generic_pointers");
   ASSERT_TRUE(k);
   const size_t n = 96;
@@ -393,8 +395,9 @@ TEST_P(BuiltinKernels, GenericPointersToGlobalLocalAndPrivateMemory) {
   }
 }
 
-CL2VK_KERNEL_TEST_SUITE(BuiltinKernels);
-CL2VK_KERNEL_TEST_SUITE(IntegerTypes);
+CL2VK_KERNEL_TEST_SUITE(BuiltinKernels, "O0", "O2", "CL12", "CL30");
+CL2VK_KERNEL_TEST_SUITE(IntegerTypes, "O0", "O2", "CL12", "CL30");
+CL2VK_KERNEL_TEST_SUITE(GenericPointers, "O0", "O2", "CL30");  // needs OpenCL C 2.0
 
 }  // namespace
 }  // namespace cl2vk::test

@@ -22,7 +22,7 @@ vulkan::Device& sharedDevice();
 
 class KernelTest : public testing::TestWithParam<const char*> {
  public:
-  // Translates spirv/kernels/<file>.cl as built at this test's optimization level.
+  // Translates spirv/kernels/<file>.cl as built for this test's parameter (see below).
   std::shared_ptr<const Translation> translate(const std::string& file);
   std::unique_ptr<launch::LaunchableKernel> kernel(const std::string& file, const std::string& name);
 
@@ -55,8 +55,9 @@ class KernelTest : public testing::TestWithParam<const char*> {
   }
 };
 
-// Instantiates a KernelTest suite at -O0 and -O2.
-#define CL2VK_KERNEL_TEST_SUITE(Suite) \
-  INSTANTIATE_TEST_SUITE_P(OptLevels, Suite, testing::Values("O0", "O2"), [](const auto& info) { return std::string(info.param); })
+// Instantiates a KernelTest suite for the given builds of the corpus: "O0" and "O2" (OpenCL C 2.0,
+// SPIR-V 1.2), "CL12" and "CL30" (OpenCL C 1.2 and 3.0 at -O2, SPIR-V 1.4).
+#define CL2VK_KERNEL_TEST_SUITE(Suite, ...) \
+  INSTANTIATE_TEST_SUITE_P(Builds, Suite, testing::Values(__VA_ARGS__), [](const auto& info) { return std::string(info.param); })
 
 }  // namespace cl2vk::test
