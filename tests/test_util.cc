@@ -51,6 +51,14 @@ std::vector<std::filesystem::path> corpusModules() {
   return paths;
 }
 
+std::vector<std::filesystem::path> supportedCorpusModules() {
+  std::vector<std::filesystem::path> paths;
+  for (auto& path : corpusModules()) {
+    if (path.parent_path().filename() != "unsupported") paths.push_back(path);
+  }
+  return paths;
+}
+
 std::vector<uint8_t> readFile(const std::filesystem::path& path) {
   std::ifstream file(path, std::ios::binary);
   EXPECT_TRUE(file.good()) << "cannot open " << path;

@@ -25,6 +25,8 @@ std::string canonical(const std::string& text);
 
 // The modules the build made from spirv/ (listed in corpus.txt).
 std::vector<std::filesystem::path> corpusModules();
+// The same without unsupported/ (constructs the translator must refuse).
+std::vector<std::filesystem::path> supportedCorpusModules();
 std::filesystem::path sourceDir();
 
 std::vector<uint8_t> readFile(const std::filesystem::path& path);

@@ -45,6 +45,18 @@ spv_target_env validationEnvironment(const Module& module, spv_target_env vulkan
   }
 }
 
+spv_target_env universalEnvironment(const Module& module) {
+  switch ((module.header().version >> 8) & 0xff) {
+    case 0: return SPV_ENV_UNIVERSAL_1_0;
+    case 1: return SPV_ENV_UNIVERSAL_1_1;
+    case 2: return SPV_ENV_UNIVERSAL_1_2;
+    case 3: return SPV_ENV_UNIVERSAL_1_3;
+    case 4: return SPV_ENV_UNIVERSAL_1_4;
+    case 5: return SPV_ENV_UNIVERSAL_1_5;
+    default: return SPV_ENV_UNIVERSAL_1_6;
+  }
+}
+
 Status validate(const Module& module, spv_target_env env) {
   spvtools::SpirvTools tools(env);
   std::string diagnostics;

@@ -16,6 +16,11 @@ bool declaresCapability(const Module& module, spv::Capability capability);
 // Any other module is checked against `vulkanEnv`.
 spv_target_env validationEnvironment(const Module& module, spv_target_env vulkanEnv);
 
+// The universal environment of the module's own SPIR-V version: SPIR-V's core rules, without any
+// client API's profile (the OpenCL profiles reject capabilities an OpenCL extension adds, such as
+// Int64Atomics for cl_khr_int64_base_atomics).
+spv_target_env universalEnvironment(const Module& module);
+
 // Runs SPIRV-Tools' validator; the error carries its messages and names the environment.
 Status validate(const Module& module, spv_target_env env);
 

@@ -11,9 +11,9 @@ Expected<ModuleReflection> translateModule(ir::Module& module, const Target& tar
   // What cl2vk cannot translate gets its own message before the validator's, which may know
   // less about it.
   if (Expected<PassResult> supported = checkSupported(module, target); !supported) return supported.error();
-  spv_target_env inputEnv = ir::validationEnvironment(module, target.vulkanEnv);
-  if (Status valid = ir::validate(module, inputEnv); !valid.ok())
-    return valid.error().withContext("the input is not valid OpenCL SPIR-V");
+  // SPIR-V's core rules, not an OpenCL profile's: the device decides which extensions it has.
+  if (Status valid = ir::validate(module, ir::universalEnvironment(module)); !valid.ok())
+    return valid.error().withContext("the input is not valid SPIR-V");
 
   PassContext context{target, {}};
   std::vector<const PassInfo*> pipeline;

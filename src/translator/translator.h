@@ -18,8 +18,8 @@ struct Translation {
   ModuleReflection reflection;
 };
 
-// Reads `kernelSpirv`, checks it is valid OpenCL SPIR-V, runs the whole pipeline and validates
-// the result for target.vulkanEnv.
+// Reads `kernelSpirv`, refuses what cl2vk does not support, checks the input against SPIR-V's core
+// rules for its version, runs the whole pipeline and validates the result for target.vulkanEnv.
 Expected<Translation> translate(std::span<const uint32_t> kernelSpirv, const Target& target);
 
 // The same on a module already in memory (changed in place); returns the reflection.

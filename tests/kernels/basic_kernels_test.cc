@@ -271,6 +271,71 @@ TEST_P(BasicKernels, ManyArgumentsTravelInAnArgumentBuffer) {
   }
 }
 
+TEST_P(BasicKernels, GlobalAtomicsEveryOperation) {
+  auto k = kernel("atomics", "atomics_global");
+  ASSERT_TRUE(k);
+  const int n = 300;
+  std::vector<int> counters = {0, 0, 0, 0, INT32_MAX, INT32_MIN, 0, 99};
+  std::vector<uint32_t> bits = {0, 0xffffffffu, 0};
+  auto dc = buffer(counters), db = buffer(bits);
+  run(*k, range1d(n, 64), {KernelArg::buffer(dc), KernelArg::buffer(db)});
+  auto c = read<int>(dc, 8);
+  auto b = read<uint32_t>(db, 3);
+  EXPECT_EQ(c[0], n * (n - 1) / 2);
+  EXPECT_EQ(c[1], -n * (n - 1) / 2);
+  EXPECT_EQ(c[2], n);
+  EXPECT_EQ(c[3], -n);
+  EXPECT_EQ(c[4], -100);
+  EXPECT_EQ(c[5], n - 1 - 100);
+  EXPECT_EQ(b[0], 0xffffffffu);
+  EXPECT_EQ(b[1], 0u);
+  uint32_t parity = 0;
+  for (int i = 0; i < n; ++i) parity ^= 1u << (i % 32);
+  EXPECT_EQ(b[2], parity);
+  EXPECT_GE(c[6], 1) << "the compare-exchange chain advances at least once";
+  EXPECT_LE(c[6], n);
+  EXPECT_EQ(c[7], 42);
+}
+
+TEST_P(BasicKernels, LocalAtomicsAndBarriersWithBothFences) {
+  auto k = kernel("atomics", "atomics_local");
+  ASSERT_TRUE(k);
+  const int groups = 5, size = 48;
+  auto dout = buffer(std::vector<int>(2 * groups, -1));
+  run(*k, range1d(groups * size, size), {KernelArg::buffer(dout)});
+  auto out = read<int>(dout, 2 * groups);
+  for (int g = 0; g < groups; ++g) {
+    EXPECT_EQ(out[2 * g], size * (size - 1) / 2) << g;
+    EXPECT_EQ(static_cast<uint32_t>(out[2 * g + 1]), 0xffffffffu) << g;
+  }
+}
+
+TEST_P(BasicKernels, GlobalFencesAndBarriersPublishWritesInTheWorkGroup) {
+  auto k = kernel("atomics", "fences");
+  ASSERT_TRUE(k);
+  const size_t n = 256, local = 32;
+  auto data = buffer(std::vector<int>(n, 0)), dout = buffer(std::vector<int>(n, 0));
+  run(*k, range1d(n, local), {KernelArg::buffer(data), KernelArg::buffer(dout)});
+  auto out = read<int>(dout, n);
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], static_cast<int>((i - i % local + (i % local + 1) % local) * 3)) << i;
+}
+
+TEST_P(BasicKernels, SixtyFourBitGlobalAtomics) {
+  if (!sharedDevice().info().features.shaderBufferInt64Atomics)
+    GTEST_SKIP() << "the device has no shaderBufferInt64Atomics: 64-bit atomics cannot run on it";
+  auto k = kernel("atomics64", "atomics64");
+  ASSERT_TRUE(k);
+  const int64_t n = 200;
+  auto dc = buffer(std::vector<int64_t>{0, INT64_MIN, 0});
+  run(*k, range1d(n), {KernelArg::buffer(dc)});
+  auto c = read<int64_t>(dc, 3);
+  int64_t parity = 0;
+  for (int64_t i = 0; i < n; ++i) parity ^= int64_t{1} << (i % 64);
+  EXPECT_EQ(c[0], (n * (n - 1) / 2) << 33);
+  EXPECT_EQ(c[1], n - 1 - 1000);
+  EXPECT_EQ(c[2], parity);
+}
+
 CL2VK_KERNEL_TEST_SUITE(BasicKernels, "O0", "O2", "CL30");
 
 }  // namespace
