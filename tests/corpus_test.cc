@@ -62,7 +62,7 @@ TEST_P(CorpusTest, HasKernelsAndCollectives) {
   ASSERT_TRUE(module.ok()) << module.error().message();
   ir::ModuleSummary summary = ir::summarize(**module);
   EXPECT_FALSE(summary.kernels.empty());
-  if (GetParam().parent_path() == std::filesystem::path(CL2VK_CORPUS_DIR)) {  // the collectives corpus
+  if (GetParam().parent_path() == test::corpusDir()) {  // the collectives corpus
     EXPECT_GT(summary.collectives.size() + summary.builtinCalls.size(), 0u);
   }
 }
@@ -109,7 +109,7 @@ TEST(CorpusManifestTest, HandWrittenAssemblyMatchesItsBuild) {
     auto module = ir::readAssembly(text);
     ASSERT_TRUE(module.ok()) << entry.path() << ": " << module.error().message();
     std::vector<uint32_t> built =
-        test::readWords(std::filesystem::path(CL2VK_CORPUS_DIR) / (entry.path().stem().string() + ".spv"));
+        test::readWords(test::corpusDir() / (entry.path().stem().string() + ".spv"));
     std::vector<uint32_t> ours = ir::writeBinary(**module);
     ASSERT_EQ(ours.size(), built.size()) << entry.path();
     ours[2] = built[2];

@@ -42,8 +42,13 @@ std::string canonical(const std::string& text) {
 
 std::filesystem::path sourceDir() { return CL2VK_SOURCE_DIR; }
 
+std::filesystem::path corpusDir() {
+  const char* overridden = std::getenv("CL2VK_CORPUS_DIR");
+  return overridden && *overridden ? std::filesystem::path(overridden) : std::filesystem::path(CL2VK_CORPUS_DIR);
+}
+
 std::vector<std::filesystem::path> corpusModules() {
-  std::ifstream manifest(std::filesystem::path(CL2VK_CORPUS_DIR) / "corpus.txt");
+  std::ifstream manifest(corpusDir() / "corpus.txt");
   std::vector<std::filesystem::path> paths;
   for (std::string line; std::getline(manifest, line);) {
     if (!line.empty()) paths.emplace_back(line);

@@ -23,7 +23,11 @@ std::string disassemble(const ir::Module& module);
 // so that expected assembly can be written with any alignment.
 std::string canonical(const std::string& text);
 
-// The modules the build made from spirv/ (listed in corpus.txt).
+// Where the built corpus is: $CL2VK_CORPUS_DIR when set (to run the tests on another machine),
+// else the build's own directory.
+std::filesystem::path corpusDir();
+
+// The modules the build made from spirv/ (listed in corpus.txt, by their build paths).
 std::vector<std::filesystem::path> corpusModules();
 // The same without unsupported/ (constructs the translator must refuse).
 std::vector<std::filesystem::path> supportedCorpusModules();

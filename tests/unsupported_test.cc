@@ -17,7 +17,7 @@ struct Unsupported {
 class UnsupportedTest : public testing::TestWithParam<Unsupported> {};
 
 TEST_P(UnsupportedTest, IsRefusedWithAClearError) {
-  std::filesystem::path path = std::filesystem::path(CL2VK_CORPUS_DIR) / "unsupported" / GetParam().module;
+  std::filesystem::path path = test::corpusDir() / "unsupported" / GetParam().module;
   Expected<Translation> translation = translate(test::readWords(path), Target{});
   ASSERT_FALSE(translation.ok()) << path << " was translated";
   EXPECT_NE(translation.error().message().find(GetParam().expected), std::string::npos)

@@ -189,7 +189,7 @@ TEST(Cl2vkOptTest, TranslatesAKernelIntoValidVulkanForEachEnvironment) {
 
 TEST(Cl2vkOptTest, ReflectWritesTheKernelInterfaceAsJson) {
   test::TempDir dir;
-  std::filesystem::path input = std::filesystem::path(CL2VK_CORPUS_DIR) / "kernels" / "tiled_matmul.O2.spv";
+  std::filesystem::path input = test::corpusDir() / "kernels" / "tiled_matmul.O2.spv";
   CommandResult r = runCommand(kTool + " " + input.string() + " -o /dev/null --reflect=" + dir.path("r.json").string());
   ASSERT_EQ(r.exitCode, 0) << r.err;
   std::vector<uint8_t> bytes = test::readFile(dir.path("r.json"));
