@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "ir/opcode_classes.h"
 #include "support/byte_order.h"
 
 namespace cl2vk::ir {
@@ -60,25 +61,6 @@ bool belongsToGlobalSection(spv::Op opcode) {
       std::string name = opcodeName(opcode);
       return name.starts_with("OpType") || name.starts_with("OpConstant") || name.starts_with("OpSpecConstant");
     }
-  }
-}
-
-bool isBlockTerminator(spv::Op opcode) {
-  switch (opcode) {
-    case spv::Op::OpBranch:
-    case spv::Op::OpBranchConditional:
-    case spv::Op::OpSwitch:
-    case spv::Op::OpReturn:
-    case spv::Op::OpReturnValue:
-    case spv::Op::OpKill:
-    case spv::Op::OpUnreachable:
-    case spv::Op::OpTerminateInvocation:
-    case spv::Op::OpIgnoreIntersectionKHR:
-    case spv::Op::OpTerminateRayKHR:
-    case spv::Op::OpEmitMeshTasksEXT:
-      return true;
-    default:
-      return false;
   }
 }
 

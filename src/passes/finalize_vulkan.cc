@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "ir/collectives.h"
+#include "ir/opcode_classes.h"
 #include "ir/types.h"
 
 namespace cl2vk {
@@ -44,29 +45,6 @@ bool keepsDecoration(spv::Decoration decoration) {
 bool isFloatArithmetic(spv::Op op) {
   return op == spv::Op::OpFAdd || op == spv::Op::OpFSub || op == spv::Op::OpFMul || op == spv::Op::OpFDiv ||
          op == spv::Op::OpFRem || op == spv::Op::OpFMod || op == spv::Op::OpFNegate;
-}
-
-bool isAtomic(spv::Op op) {
-  switch (op) {
-    case spv::Op::OpAtomicLoad:
-    case spv::Op::OpAtomicStore:
-    case spv::Op::OpAtomicExchange:
-    case spv::Op::OpAtomicCompareExchange:
-    case spv::Op::OpAtomicIIncrement:
-    case spv::Op::OpAtomicIDecrement:
-    case spv::Op::OpAtomicIAdd:
-    case spv::Op::OpAtomicISub:
-    case spv::Op::OpAtomicSMin:
-    case spv::Op::OpAtomicUMin:
-    case spv::Op::OpAtomicSMax:
-    case spv::Op::OpAtomicUMax:
-    case spv::Op::OpAtomicAnd:
-    case spv::Op::OpAtomicOr:
-    case spv::Op::OpAtomicXor:
-      return true;
-    default:
-      return false;
-  }
 }
 
 Operand decorationOperand(spv::Decoration decoration) {
@@ -348,7 +326,7 @@ class Finalizer {
     }
     if (physical) capabilities.insert(spv::Capability::PhysicalStorageBufferAddresses);
     forEachInstruction([&](Instruction& inst) {
-      if (isAtomic(inst.opcode()) && inst.typeId() && module_.def(inst.typeId())->opcode() == spv::Op::OpTypeInt &&
+      if (ir::isAtomic(inst.opcode()) && inst.typeId() && module_.def(inst.typeId())->opcode() == spv::Op::OpTypeInt &&
           module_.def(inst.typeId())->wordOperand(0) == 64) {
         capabilities.insert(spv::Capability::Int64Atomics);
         req.int64Atomics = true;

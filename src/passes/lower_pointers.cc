@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ir/builder.h"
+#include "ir/opcode_classes.h"
 #include "ir/types.h"
 #include "passes/data_layout.h"
 
@@ -361,34 +362,10 @@ class LogicalPointers {
       }
     }
     for (Instruction* user : users) {
-      switch (user->opcode()) {
-        case spv::Op::OpLoad:
-        case spv::Op::OpStore:
-        case spv::Op::OpAtomicLoad:
-        case spv::Op::OpAtomicStore:
-        case spv::Op::OpAtomicExchange:
-        case spv::Op::OpAtomicCompareExchange:
-        case spv::Op::OpAtomicCompareExchangeWeak:
-        case spv::Op::OpAtomicIIncrement:
-        case spv::Op::OpAtomicIDecrement:
-        case spv::Op::OpAtomicIAdd:
-        case spv::Op::OpAtomicISub:
-        case spv::Op::OpAtomicSMin:
-        case spv::Op::OpAtomicUMin:
-        case spv::Op::OpAtomicSMax:
-        case spv::Op::OpAtomicUMax:
-        case spv::Op::OpAtomicAnd:
-        case spv::Op::OpAtomicOr:
-        case spv::Op::OpAtomicXor:
-        case spv::Op::OpAtomicFlagTestAndSet:
-        case spv::Op::OpAtomicFlagClear:
-          break;
-        default:
-          return unsupported(module_, *user, "uses a __local or __private pointer in a way Vulkan cannot express");
-      }
+      bool access = user->opcode() == spv::Op::OpLoad || user->opcode() == spv::Op::OpStore || ir::isAtomic(user->opcode());
+      if (!access) return unsupported(module_, *user, "uses a __local or __private pointer in a way Vulkan cannot express");
       if (user->opcode() == spv::Op::OpStore && paths_.contains(user->idOperand(1)))
         return unsupported(module_, *user, "storing a __local or __private pointer in memory is not supported");
-      Instruction replacement = *user;
       std::vector<Operand> operands = user->operands();
       uint32_t pointer = operands[0].words[0];
       const Path& path = paths_.at(pointer);

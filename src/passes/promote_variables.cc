@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ir/builder.h"
+#include "passes/cfg.h"
 
 namespace cl2vk {
 namespace {
@@ -16,26 +17,6 @@ using ir::Function;
 using ir::Instruction;
 using ir::Module;
 using ir::Operand;
-
-std::vector<uint32_t> successorLabels(const Instruction& terminator) {
-  std::vector<uint32_t> labels;
-  switch (terminator.opcode()) {
-    case spv::Op::OpBranch:
-      labels.push_back(terminator.idOperand(0));
-      break;
-    case spv::Op::OpBranchConditional:
-      labels.push_back(terminator.idOperand(1));
-      labels.push_back(terminator.idOperand(2));
-      break;
-    case spv::Op::OpSwitch:
-      labels.push_back(terminator.idOperand(1));
-      for (size_t i = 3; i < terminator.numOperands(); i += 2) labels.push_back(terminator.idOperand(i));
-      break;
-    default:
-      break;
-  }
-  return labels;
-}
 
 // clang accesses a 3-component vector variable as a 4-component one (OpenCL sizes vec3 like
 // vec4): a bitcast pointer, loaded or stored whole. Those accesses become accesses of the vec3
