@@ -9,6 +9,7 @@
 #include "passes/lower_opencl_std.h"
 #include "passes/lower_pointers.h"
 #include "passes/lower_synchronization.h"
+#include "passes/lower_wide_vectors.h"
 #include "passes/promote_variables.h"
 #include "passes/structurize_cfg.h"
 
@@ -31,6 +32,8 @@ const std::vector<PassInfo>& registeredPasses() {
        withTarget<inlineFunctions>},
       {"promote-variables", "Turn Function variables that are only loaded and stored whole into SSA values.",
        withTarget<promoteVariables>},
+      {"lower-wide-vectors", "Vectors of 8 and 16 components become their 4-component parts, in values and in memory.",
+       withTarget<lowerWideVectors>},
       {"lower-opencl-std", "OpenCL.std extended instructions become GLSL.std.450 or core instructions with OpenCL's semantics.",
        withTarget<lowerOpenclStd>},
       {"lower-conversions", "Saturating and rounding-mode conversions become plain instructions that compute them exactly.",

@@ -48,25 +48,7 @@ class VulkanInputs {
   }
 
  private:
-  uint32_t variable(spv::BuiltIn builtin, bool vector) {
-    for (const Instruction& inst : module_.section(ir::Section::kGlobal)) {
-      if (inst.opcode() != spv::Op::OpVariable || inst.wordOperand(0) != static_cast<uint32_t>(spv::StorageClass::Input))
-        continue;
-      const Instruction* decoration = module_.findDecoration(inst.resultId(), spv::Decoration::BuiltIn);
-      if (decoration && decoration->wordOperand(2) == static_cast<uint32_t>(builtin) &&
-          module_.def(inst.typeId())->idOperand(1) == (vector ? ir::typeVector(module_, uint_, 3) : uint_))
-        return inst.resultId();
-    }
-    uint32_t type = vector ? ir::typeVector(module_, uint_, 3) : uint_;
-    uint32_t id = module_.takeId();
-    module_.append(ir::Section::kGlobal,
-                   Instruction(spv::Op::OpVariable, ir::typePointer(module_, spv::StorageClass::Input, type), id,
-                               {Operand::enumerant(SPV_OPERAND_TYPE_STORAGE_CLASS, static_cast<uint32_t>(spv::StorageClass::Input))}));
-    decorate(id, spv::Decoration::BuiltIn, static_cast<uint32_t>(builtin));
-    return id;
-  }
-
-  void decorate(uint32_t id, spv::Decoration decoration, uint32_t value) { decorateWith(module_, id, decoration, value); }
+  uint32_t variable(spv::BuiltIn builtin, bool vector) { return vulkanBuiltinVariable(module_, builtin, vector); }
 
   Module& module_;
   uint32_t uint_;
@@ -157,6 +139,23 @@ class BuiltinLowering {
 };
 
 }  // namespace
+
+uint32_t vulkanBuiltinVariable(Module& module, spv::BuiltIn builtin, bool vector) {
+  uint32_t uintType = ir::typeInt(module, 32);
+  uint32_t type = vector ? ir::typeVector(module, uintType, 3) : uintType;
+  for (const Instruction& inst : module.section(ir::Section::kGlobal)) {
+    if (inst.opcode() != spv::Op::OpVariable || inst.wordOperand(0) != static_cast<uint32_t>(spv::StorageClass::Input)) continue;
+    const Instruction* decoration = module.findDecoration(inst.resultId(), spv::Decoration::BuiltIn);
+    if (decoration && decoration->wordOperand(2) == static_cast<uint32_t>(builtin) && module.def(inst.typeId())->idOperand(1) == type)
+      return inst.resultId();
+  }
+  uint32_t id = module.takeId();
+  module.append(ir::Section::kGlobal,
+                Instruction(spv::Op::OpVariable, ir::typePointer(module, spv::StorageClass::Input, type), id,
+                            {Operand::enumerant(SPV_OPERAND_TYPE_STORAGE_CLASS, static_cast<uint32_t>(spv::StorageClass::Input))}));
+  decorateWith(module, id, spv::Decoration::BuiltIn, static_cast<uint32_t>(builtin));
+  return id;
+}
 
 uint32_t specConstant(Module& module, uint32_t specId) {
   for (const Instruction& inst : module.section(ir::Section::kGlobal)) {

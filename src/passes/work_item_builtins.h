@@ -13,6 +13,10 @@
 
 namespace cl2vk {
 
+// The Vulkan builtin Input variable for `builtin`, of type uint (or uvec3 when `vector`), created
+// if missing.
+uint32_t vulkanBuiltinVariable(ir::Module& module, spv::BuiltIn builtin, bool vector);
+
 // The uint specialization constant with `specId` (default 1), created if missing.
 uint32_t specConstant(ir::Module& module, uint32_t specId);
 // The WorkgroupSize-decorated composite of the work-group size specialization constants, created

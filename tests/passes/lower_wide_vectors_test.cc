@@ -1,0 +1,483 @@
+#include "passes/lower_wide_vectors.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "ir/validate.h"
+#include "test_util.h"
+
+namespace cl2vk {
+namespace {
+
+using test::canonical;
+
+// A kernel %k; each test adds its function type, constants and body.
+const std::string kHeader = R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int8
+               OpCapability Int64
+               OpCapability Vector16
+        %std = OpExtInstImport "OpenCL.std"
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+NAMES
+ANNOTATIONS
+       %void = OpTypeVoid
+       %bool = OpTypeBool
+      %uchar = OpTypeInt 8 0
+       %uint = OpTypeInt 32 0
+      %ulong = OpTypeInt 64 0
+      %float = OpTypeFloat 32
+     %uint_0 = OpConstant %uint 0
+     %uint_5 = OpConstant %uint 5
+    %ulong_3 = OpConstant %ulong 3
+    %float_2 = OpConstant %float 2
+    %v4uint = OpTypeVector %uint 4
+   %v4float = OpTypeVector %float 4
+   %v8float = OpTypeVector %float 8
+  %v16float = OpTypeVector %float 16
+   %v16uchar = OpTypeVector %uchar 16
+    %v8bool = OpTypeVector %bool 8
+%_ptr_CrossWorkgroup_float = OpTypePointer CrossWorkgroup %float
+%_ptr_CrossWorkgroup_v8float = OpTypePointer CrossWorkgroup %v8float
+%_ptr_CrossWorkgroup_v16float = OpTypePointer CrossWorkgroup %v16float
+%_ptr_CrossWorkgroup_v4uint = OpTypePointer CrossWorkgroup %v4uint
+)";
+
+// The header and `body`, with an OpName for every id the body defines (so that the expected text
+// reads with the same names) and `annotations`, decorations of those ids.
+std::string moduleText(const std::string& body, const std::string& annotations = "") {
+  std::string names;
+  std::istringstream lines(body);
+  for (std::string line; std::getline(lines, line);) {
+    size_t start = line.find('%'), end = line.find(" = ");
+    if (start != std::string::npos && end != std::string::npos && start < end) {
+      std::string id = line.substr(start + 1, end - start - 1);
+      names += "OpName %" + id + " \"" + id + "\"\n";
+    }
+  }
+  std::string text = kHeader + body;
+  text.replace(text.find("NAMES"), 5, names);
+  text.replace(text.find("ANNOTATIONS"), 11, annotations);
+  return text;
+}
+
+std::unique_ptr<ir::Module> lowered(const std::string& body, const std::string& annotations = "") {
+  auto module = test::assemble(moduleText(body, annotations));
+  if (!module) return nullptr;
+  Expected<PassResult> result = lowerWideVectors(*module, Target{});
+  EXPECT_TRUE(result.ok()) << result.error().message();
+  if (!result) return nullptr;
+  std::string text = test::disassemble(*module);
+  EXPECT_EQ(text.find("Vector16"), std::string::npos) << text;
+  for (const ir::Instruction& inst : module->section(ir::Section::kGlobal)) {
+    if (inst.opcode() == spv::Op::OpTypeVector) {
+      EXPECT_LE(inst.wordOperand(1), 4u) << text;
+    }
+  }
+  Status valid = ir::validate(*module, ir::validationEnvironment(*module, SPV_ENV_VULKAN_1_2));
+  EXPECT_TRUE(valid.ok()) << valid.error().message() << "\n" << text;
+  return module;
+}
+
+// The kernel after the pass, from its OpFunction on.
+std::string loweredKernel(const std::string& body) {
+  auto module = lowered(body);
+  std::string text = module ? test::disassemble(*module) : "";
+  return canonical(text.substr(text.find("%k = OpFunction")));
+}
+
+std::string loweringError(const std::string& body) {
+  auto module = test::assemble(moduleText(body));
+  if (!module) return "";
+  Expected<PassResult> result = lowerWideVectors(*module, Target{});
+  EXPECT_FALSE(result.ok());
+  return result.ok() ? "" : result.error().message();
+}
+
+TEST(LowerWideVectorsTest, ArithmeticOnLoadedFloat8GoesPartByPart) {
+  EXPECT_EQ(loweredKernel(R"(
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_v8float %_ptr_CrossWorkgroup_v8float
+          %k = OpFunction %void None %fn
+          %a = OpFunctionParameter %_ptr_CrossWorkgroup_v8float
+        %out = OpFunctionParameter %_ptr_CrossWorkgroup_v8float
+      %entry = OpLabel
+          %x = OpLoad %v8float %a Aligned 32
+          %y = OpFAdd %v8float %x %x
+          %z = OpVectorTimesScalar %v8float %y %float_2
+               OpStore %out %z Aligned 32
+               OpReturn
+               OpFunctionEnd
+)"),
+            canonical(R"(
+%k = OpFunction %void None %fn
+%a = OpFunctionParameter %_ptr_CrossWorkgroup__arr_v4float_uint_2
+%out = OpFunctionParameter %_ptr_CrossWorkgroup__arr_v4float_uint_2
+%entry = OpLabel
+%37 = OpInBoundsAccessChain %_ptr_CrossWorkgroup_v4float %a %uint_0
+%38 = OpLoad %v4float %37 Aligned 16
+%40 = OpInBoundsAccessChain %_ptr_CrossWorkgroup_v4float %a %uint_1
+%41 = OpLoad %v4float %40 Aligned 16
+%42 = OpFAdd %v4float %38 %38
+%43 = OpFAdd %v4float %41 %41
+%44 = OpVectorTimesScalar %v4float %42 %float_2
+%45 = OpVectorTimesScalar %v4float %43 %float_2
+%46 = OpInBoundsAccessChain %_ptr_CrossWorkgroup_v4float %out %uint_0
+OpStore %46 %44 Aligned 16
+%47 = OpInBoundsAccessChain %_ptr_CrossWorkgroup_v4float %out %uint_1
+OpStore %47 %45 Aligned 16
+OpReturn
+OpFunctionEnd
+)"));
+}
+
+TEST(LowerWideVectorsTest, ByValueFloat16ArrivesAsAnArrayOfPartsAndHiIsTheUpperParts) {
+  EXPECT_EQ(loweredKernel(R"(
+         %fn = OpTypeFunction %void %v16float %_ptr_CrossWorkgroup_v8float
+          %k = OpFunction %void None %fn
+          %a = OpFunctionParameter %v16float
+        %out = OpFunctionParameter %_ptr_CrossWorkgroup_v8float
+      %entry = OpLabel
+         %hi = OpVectorShuffle %v8float %a %a 8 9 10 11 12 13 14 15
+               OpStore %out %hi Aligned 32
+               OpReturn
+               OpFunctionEnd
+)"),
+            canonical(R"(
+%k = OpFunction %void None %fn
+%a = OpFunctionParameter %_arr_v4float_uint_4
+%out = OpFunctionParameter %_ptr_CrossWorkgroup__arr_v4float_uint_2
+%entry = OpLabel
+%34 = OpCompositeExtract %v4float %a 0
+%35 = OpCompositeExtract %v4float %a 1
+%36 = OpCompositeExtract %v4float %a 2
+%37 = OpCompositeExtract %v4float %a 3
+%39 = OpInBoundsAccessChain %_ptr_CrossWorkgroup_v4float %out %uint_0
+OpStore %39 %36 Aligned 16
+%41 = OpInBoundsAccessChain %_ptr_CrossWorkgroup_v4float %out %uint_1
+OpStore %41 %37 Aligned 16
+OpReturn
+OpFunctionEnd
+)"));
+}
+
+TEST(LowerWideVectorsTest, EvenComponentsOfTwoPartsBecomeOneShufflePerPart) {
+  EXPECT_EQ(loweredKernel(R"(
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_v16float %_ptr_CrossWorkgroup_v8float
+          %k = OpFunction %void None %fn
+          %a = OpFunctionParameter %_ptr_CrossWorkgroup_v16float
+        %out = OpFunctionParameter %_ptr_CrossWorkgroup_v8float
+      %entry = OpLabel
+          %x = OpLoad %v16float %a Aligned 64
+       %even = OpVectorShuffle %v8float %x %x 0 2 4 6 8 10 12 14
+               OpStore %out %even Aligned 32
+               OpReturn
+               OpFunctionEnd
+)"),
+            canonical(R"(
+%k = OpFunction %void None %fn
+%a = OpFunctionParameter %_ptr_CrossWorkgroup__arr_v4float_uint_4
+%out = OpFunctionParameter %_ptr_CrossWorkgroup__arr_v4float_uint_2
+%entry = OpLabel
+%36 = OpInBoundsAccessChain %_ptr_CrossWorkgroup_v4float %a %uint_0
+%37 = OpLoad %v4float %36 Aligned 16
+%39 = OpInBoundsAccessChain %_ptr_CrossWorkgroup_v4float %a %uint_1
+%40 = OpLoad %v4float %39 Aligned 16
+%41 = OpInBoundsAccessChain %_ptr_CrossWorkgroup_v4float %a %uint_2
+%42 = OpLoad %v4float %41 Aligned 16
+%44 = OpInBoundsAccessChain %_ptr_CrossWorkgroup_v4float %a %uint_3
+%45 = OpLoad %v4float %44 Aligned 16
+%46 = OpVectorShuffle %v4float %37 %40 0 2 4 6
+%47 = OpVectorShuffle %v4float %42 %45 0 2 4 6
+%48 = OpInBoundsAccessChain %_ptr_CrossWorkgroup_v4float %out %uint_0
+OpStore %48 %46 Aligned 16
+%49 = OpInBoundsAccessChain %_ptr_CrossWorkgroup_v4float %out %uint_1
+OpStore %49 %47 Aligned 16
+OpReturn
+OpFunctionEnd
+)"));
+}
+
+TEST(LowerWideVectorsTest, BitcastOfUchar16ToUint4GoesThroughWords) {
+  EXPECT_EQ(loweredKernel(R"(
+         %fn = OpTypeFunction %void %v16uchar %_ptr_CrossWorkgroup_v4uint
+          %k = OpFunction %void None %fn
+          %a = OpFunctionParameter %v16uchar
+        %out = OpFunctionParameter %_ptr_CrossWorkgroup_v4uint
+      %entry = OpLabel
+          %w = OpBitcast %v4uint %a
+               OpStore %out %w Aligned 16
+               OpReturn
+               OpFunctionEnd
+)"),
+            canonical(R"(
+%k = OpFunction %void None %fn
+%a = OpFunctionParameter %_arr_v4uchar_uint_4
+%out = OpFunctionParameter %_ptr_CrossWorkgroup_v4uint
+%entry = OpLabel
+%35 = OpCompositeExtract %v4uchar %a 0
+%36 = OpCompositeExtract %v4uchar %a 1
+%37 = OpCompositeExtract %v4uchar %a 2
+%38 = OpCompositeExtract %v4uchar %a 3
+%39 = OpBitcast %uint %35
+%40 = OpBitcast %uint %36
+%41 = OpBitcast %uint %37
+%42 = OpBitcast %uint %38
+%43 = OpCompositeConstruct %v4uint %39 %40 %41 %42
+OpStore %out %43 Aligned 16
+OpReturn
+OpFunctionEnd
+)"));
+}
+
+TEST(LowerWideVectorsTest, Vload16AndVstore8BecomeVload4AndVstore4AtScaledOffsets) {
+  EXPECT_EQ(loweredKernel(R"(
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_float %_ptr_CrossWorkgroup_float
+          %k = OpFunction %void None %fn
+          %a = OpFunctionParameter %_ptr_CrossWorkgroup_float
+        %out = OpFunctionParameter %_ptr_CrossWorkgroup_float
+      %entry = OpLabel
+          %x = OpExtInst %v16float %std vloadn %ulong_3 %a 16
+         %lo = OpVectorShuffle %v8float %x %x 0 1 2 3 4 5 6 7
+          %m = OpExtInst %v8float %std fmin %lo %lo
+          %s = OpExtInst %void %std vstoren %m %ulong_3 %out
+               OpReturn
+               OpFunctionEnd
+)"),
+            canonical(R"(
+%k = OpFunction %void None %fn
+%a = OpFunctionParameter %_ptr_CrossWorkgroup_float
+%out = OpFunctionParameter %_ptr_CrossWorkgroup_float
+%entry = OpLabel
+%38 = OpIMul %ulong %ulong_3 %ulong_4
+%39 = OpExtInst %v4float %1 vloadn %38 %a 4
+%40 = OpIMul %ulong %ulong_3 %ulong_4
+%42 = OpIAdd %ulong %40 %ulong_1
+%43 = OpExtInst %v4float %1 vloadn %42 %a 4
+%44 = OpIMul %ulong %ulong_3 %ulong_4
+%46 = OpIAdd %ulong %44 %ulong_2
+%47 = OpExtInst %v4float %1 vloadn %46 %a 4
+%48 = OpIMul %ulong %ulong_3 %ulong_4
+%49 = OpIAdd %ulong %48 %ulong_3
+%50 = OpExtInst %v4float %1 vloadn %49 %a 4
+%51 = OpExtInst %v4float %1 fmin %39 %39
+%52 = OpExtInst %v4float %1 fmin %43 %43
+%53 = OpIMul %ulong %ulong_3 %ulong_2
+%54 = OpExtInst %void %1 vstoren %51 %53 %out
+%55 = OpIMul %ulong %ulong_3 %ulong_2
+%56 = OpIAdd %ulong %55 %ulong_1
+%57 = OpExtInst %void %1 vstoren %52 %56 %out
+OpReturn
+OpFunctionEnd
+)"));
+}
+
+TEST(LowerWideVectorsTest, DynamicExtractPicksThePartBySelects) {
+  EXPECT_EQ(loweredKernel(R"(
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_v8float %uint %_ptr_CrossWorkgroup_float
+          %k = OpFunction %void None %fn
+          %a = OpFunctionParameter %_ptr_CrossWorkgroup_v8float
+          %i = OpFunctionParameter %uint
+        %out = OpFunctionParameter %_ptr_CrossWorkgroup_float
+      %entry = OpLabel
+          %x = OpLoad %v8float %a Aligned 32
+          %e = OpVectorExtractDynamic %float %x %i
+               OpStore %out %e Aligned 4
+               OpReturn
+               OpFunctionEnd
+)"),
+            canonical(R"(
+%k = OpFunction %void None %fn
+%a = OpFunctionParameter %_ptr_CrossWorkgroup__arr_v4float_uint_2
+%i = OpFunctionParameter %uint
+%out = OpFunctionParameter %_ptr_CrossWorkgroup_float
+%entry = OpLabel
+%37 = OpInBoundsAccessChain %_ptr_CrossWorkgroup_v4float %a %uint_0
+%38 = OpLoad %v4float %37 Aligned 16
+%40 = OpInBoundsAccessChain %_ptr_CrossWorkgroup_v4float %a %uint_1
+%41 = OpLoad %v4float %40 Aligned 16
+%42 = OpShiftRightLogical %uint %i %uint_2
+%44 = OpBitwiseAnd %uint %i %uint_3
+%45 = OpVectorExtractDynamic %float %38 %44
+%46 = OpVectorExtractDynamic %float %41 %44
+%47 = OpIEqual %bool %42 %uint_1
+%48 = OpSelect %float %47 %46 %45
+OpStore %out %48 Aligned 4
+OpReturn
+OpFunctionEnd
+)"));
+}
+
+TEST(LowerWideVectorsTest, PhiAndSelectOnComparisonsGoPartByPartAndAnyCombinesTheParts) {
+  EXPECT_EQ(loweredKernel(R"(
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_v8float %_ptr_CrossWorkgroup_v8float
+          %k = OpFunction %void None %fn
+          %a = OpFunctionParameter %_ptr_CrossWorkgroup_v8float
+        %out = OpFunctionParameter %_ptr_CrossWorkgroup_v8float
+      %entry = OpLabel
+          %x = OpLoad %v8float %a Aligned 32
+       %less = OpFOrdLessThan %v8bool %x %x
+        %any = OpAny %bool %less
+               OpBranchConditional %any %then %merge
+       %then = OpLabel
+          %n = OpFNegate %v8float %x
+               OpBranch %merge
+      %merge = OpLabel
+          %p = OpPhi %v8float %x %entry %n %then
+          %r = OpSelect %v8float %less %p %x
+               OpStore %out %r Aligned 32
+               OpReturn
+               OpFunctionEnd
+)"),
+            canonical(R"(
+%k = OpFunction %void None %fn
+%a = OpFunctionParameter %_ptr_CrossWorkgroup__arr_v4float_uint_2
+%out = OpFunctionParameter %_ptr_CrossWorkgroup__arr_v4float_uint_2
+%entry = OpLabel
+%42 = OpInBoundsAccessChain %_ptr_CrossWorkgroup_v4float %a %uint_0
+%43 = OpLoad %v4float %42 Aligned 16
+%45 = OpInBoundsAccessChain %_ptr_CrossWorkgroup_v4float %a %uint_1
+%46 = OpLoad %v4float %45 Aligned 16
+%47 = OpFOrdLessThan %v4bool %43 %43
+%48 = OpFOrdLessThan %v4bool %46 %46
+%49 = OpAny %bool %47
+%50 = OpAny %bool %48
+%51 = OpLogicalOr %bool %49 %50
+OpBranchConditional %51 %then %merge
+%then = OpLabel
+%52 = OpFNegate %v4float %43
+%53 = OpFNegate %v4float %46
+OpBranch %merge
+%merge = OpLabel
+%54 = OpPhi %v4float %43 %entry %52 %then
+%55 = OpPhi %v4float %46 %entry %53 %then
+%56 = OpSelect %v4float %47 %54 %43
+%57 = OpSelect %v4float %48 %55 %46
+%58 = OpInBoundsAccessChain %_ptr_CrossWorkgroup_v4float %out %uint_0
+OpStore %58 %56 Aligned 16
+%59 = OpInBoundsAccessChain %_ptr_CrossWorkgroup_v4float %out %uint_1
+OpStore %59 %57 Aligned 16
+OpReturn
+OpFunctionEnd
+)"));
+}
+
+TEST(LowerWideVectorsTest, ComponentPointerIntoAWorkgroupFloat16ArrayIndexesPartAndComponent) {
+  EXPECT_EQ(loweredKernel(R"(
+%_arr_v16float_uint_5 = OpTypeArray %v16float %uint_5
+%_ptr_Workgroup_arr = OpTypePointer Workgroup %_arr_v16float_uint_5
+%_ptr_Workgroup_float = OpTypePointer Workgroup %float
+      %tile = OpVariable %_ptr_Workgroup_arr Workgroup
+         %fn = OpTypeFunction %void %uint %_ptr_CrossWorkgroup_float
+          %k = OpFunction %void None %fn
+          %i = OpFunctionParameter %uint
+        %out = OpFunctionParameter %_ptr_CrossWorkgroup_float
+      %entry = OpLabel
+          %c = OpInBoundsAccessChain %_ptr_Workgroup_float %tile %uint_0 %i
+          %v = OpLoad %float %c Aligned 4
+               OpStore %out %v Aligned 4
+               OpReturn
+               OpFunctionEnd
+)"),
+            canonical(R"(
+%k = OpFunction %void None %fn
+%i = OpFunctionParameter %uint
+%out = OpFunctionParameter %_ptr_CrossWorkgroup_float
+%entry = OpLabel
+%39 = OpShiftRightLogical %uint %i %uint_2
+%41 = OpBitwiseAnd %uint %i %uint_3
+%c = OpInBoundsAccessChain %_ptr_Workgroup_float %tile %uint_0 %39 %41
+%v = OpLoad %float %c Aligned 4
+OpStore %out %v Aligned 4
+OpReturn
+OpFunctionEnd
+)"));
+}
+
+TEST(LowerWideVectorsTest, SaturatingConversionKeepsItsDecorationsOnEachPart) {
+  std::string text = test::disassemble(*lowered(R"(
+     %v8uint = OpTypeVector %uint 8
+%_ptr_CrossWorkgroup_v8uint = OpTypePointer CrossWorkgroup %v8uint
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_v8float %_ptr_CrossWorkgroup_v8uint
+          %k = OpFunction %void None %fn
+          %a = OpFunctionParameter %_ptr_CrossWorkgroup_v8float
+        %out = OpFunctionParameter %_ptr_CrossWorkgroup_v8uint
+      %entry = OpLabel
+          %x = OpLoad %v8float %a Aligned 32
+          %n = OpConvertFToS %v8uint %x
+               OpStore %out %n Aligned 32
+               OpReturn
+               OpFunctionEnd
+)",
+                                                "OpDecorate %n SaturatedConversion\nOpDecorate %n FPRoundingMode RTE\n"));
+  size_t saturated = 0;
+  for (size_t at = text.find("SaturatedConversion"); at != std::string::npos; at = text.find("SaturatedConversion", at + 1))
+    ++saturated;
+  EXPECT_EQ(saturated, 2u) << text;
+}
+
+TEST(LowerWideVectorsTest, StoreOfAConstantIntoAStructMemberGoesPartByPart) {
+  // Both members keep their offsets (0 and 32) and the struct its size (64).
+  EXPECT_EQ(loweredKernel(R"(
+     %uint_1 = OpConstant %uint 1
+      %eight = OpConstantComposite %v8float %float_2 %float_2 %float_2 %float_2 %float_2 %float_2 %float_2 %float_2
+       %pair = OpTypeStruct %v8float %v8float
+%_ptr_CrossWorkgroup_pair = OpTypePointer CrossWorkgroup %pair
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_pair
+          %k = OpFunction %void None %fn
+          %a = OpFunctionParameter %_ptr_CrossWorkgroup_pair
+      %entry = OpLabel
+     %second = OpInBoundsAccessChain %_ptr_CrossWorkgroup_v8float %a %uint_1
+               OpStore %second %eight Aligned 32
+               OpReturn
+               OpFunctionEnd
+)"),
+            canonical(R"(
+%k = OpFunction %void None %fn
+%a = OpFunctionParameter %_ptr_CrossWorkgroup_pair
+%entry = OpLabel
+%second = OpInBoundsAccessChain %_ptr_CrossWorkgroup__arr_v4float_uint_2 %a %uint_1
+%40 = OpInBoundsAccessChain %_ptr_CrossWorkgroup_v4float %second %uint_0
+OpStore %40 %37 Aligned 16
+%41 = OpInBoundsAccessChain %_ptr_CrossWorkgroup_v4float %second %uint_1
+OpStore %41 %37 Aligned 16
+OpReturn
+OpFunctionEnd
+)"));
+}
+
+TEST(LowerWideVectorsTest, StructWhoseMemberOffsetsWouldMoveIsAnError) {
+  EXPECT_EQ(loweringError(R"(
+          %s = OpTypeStruct %float %v16float
+   %_ptr_s = OpTypePointer CrossWorkgroup %s
+         %fn = OpTypeFunction %void %_ptr_s
+          %k = OpFunction %void None %fn
+          %a = OpFunctionParameter %_ptr_s
+      %entry = OpLabel
+               OpReturn
+               OpFunctionEnd
+)"),
+            "struct %3 's': its member offsets or size would change when its vectors of 8 or 16 components become "
+            "arrays of 4-component vectors (aligned like one part, not to their own size); such structs are not "
+            "supported");
+}
+
+TEST(LowerWideVectorsTest, DotOfWideVectorsIsAnErrorNamingTheInstruction) {
+  EXPECT_EQ(loweringError(R"(
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_v8float
+          %k = OpFunction %void None %fn
+          %a = OpFunctionParameter %_ptr_CrossWorkgroup_v8float
+      %entry = OpLabel
+          %x = OpLoad %v8float %a Aligned 32
+          %y = OpDot %float %x %x
+               OpReturn
+               OpFunctionEnd
+)"),
+            "%7 = OpDot in function 'k': vectors of 8 or 16 components are not supported in OpDot");
+}
+
+}  // namespace
+}  // namespace cl2vk
