@@ -28,6 +28,7 @@ Target targetFor(const vulkan::DeviceInfo& info) {
   target.storage8 = info.features.storageBuffer8BitAccess;
   target.storage16 = info.features.storageBuffer16BitAccess;
   target.maxPushConstantsSize = info.limits.maxPushConstantsSize;
+  target.maxWorkGroupInvocations = info.limits.maxComputeWorkGroupInvocations;
   return target;
 }
 

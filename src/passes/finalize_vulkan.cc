@@ -47,6 +47,39 @@ bool isFloatArithmetic(spv::Op op) {
          op == spv::Op::OpFRem || op == spv::Op::OpFMod || op == spv::Op::OpFNegate;
 }
 
+// The capability an OpGroupNonUniform* instruction needs besides GroupNonUniform.
+std::optional<spv::Capability> subgroupCapabilityOf(spv::Op op) {
+  using O = spv::Op;
+  switch (op) {
+    case O::OpGroupNonUniformElect: return spv::Capability::GroupNonUniform;
+    case O::OpGroupNonUniformAll:
+    case O::OpGroupNonUniformAny:
+    case O::OpGroupNonUniformAllEqual: return spv::Capability::GroupNonUniformVote;
+    case O::OpGroupNonUniformBroadcast:
+    case O::OpGroupNonUniformBroadcastFirst:
+    case O::OpGroupNonUniformBallot: return spv::Capability::GroupNonUniformBallot;
+    case O::OpGroupNonUniformShuffle:
+    case O::OpGroupNonUniformShuffleXor: return spv::Capability::GroupNonUniformShuffle;
+    case O::OpGroupNonUniformIAdd:
+    case O::OpGroupNonUniformFAdd:
+    case O::OpGroupNonUniformIMul:
+    case O::OpGroupNonUniformFMul:
+    case O::OpGroupNonUniformSMin:
+    case O::OpGroupNonUniformUMin:
+    case O::OpGroupNonUniformFMin:
+    case O::OpGroupNonUniformSMax:
+    case O::OpGroupNonUniformUMax:
+    case O::OpGroupNonUniformFMax:
+    case O::OpGroupNonUniformBitwiseAnd:
+    case O::OpGroupNonUniformBitwiseOr:
+    case O::OpGroupNonUniformBitwiseXor:
+    case O::OpGroupNonUniformLogicalAnd:
+    case O::OpGroupNonUniformLogicalOr:
+    case O::OpGroupNonUniformLogicalXor: return spv::Capability::GroupNonUniformArithmetic;
+    default: return std::nullopt;
+  }
+}
+
 Operand decorationOperand(spv::Decoration decoration) {
   return Operand::enumerant(SPV_OPERAND_TYPE_DECORATION, static_cast<uint32_t>(decoration));
 }
@@ -326,6 +359,15 @@ class Finalizer {
     }
     if (physical) capabilities.insert(spv::Capability::PhysicalStorageBufferAddresses);
     forEachInstruction([&](Instruction& inst) {
+      if (std::optional<spv::Capability> needed = subgroupCapabilityOf(inst.opcode())) {
+        capabilities.insert(spv::Capability::GroupNonUniform);
+        capabilities.insert(*needed);
+        req.subgroupBasic = true;
+        req.subgroupVote |= *needed == spv::Capability::GroupNonUniformVote;
+        req.subgroupArithmetic |= *needed == spv::Capability::GroupNonUniformArithmetic;
+        req.subgroupBallot |= *needed == spv::Capability::GroupNonUniformBallot;
+        req.subgroupShuffle |= *needed == spv::Capability::GroupNonUniformShuffle;
+      }
       if (ir::isAtomic(inst.opcode()) && inst.typeId() && module_.def(inst.typeId())->opcode() == spv::Op::OpTypeInt &&
           module_.def(inst.typeId())->wordOperand(0) == 64) {
         capabilities.insert(spv::Capability::Int64Atomics);

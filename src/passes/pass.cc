@@ -4,6 +4,7 @@
 #include "passes/finalize_vulkan.h"
 #include "passes/inline_functions.h"
 #include "passes/kernel_interface.h"
+#include "passes/lower_collectives.h"
 #include "passes/lower_conversions.h"
 #include "passes/lower_kernel_instructions.h"
 #include "passes/lower_opencl_std.h"
@@ -11,6 +12,7 @@
 #include "passes/lower_synchronization.h"
 #include "passes/lower_wide_vectors.h"
 #include "passes/promote_variables.h"
+#include "passes/resolve_builtin_calls.h"
 #include "passes/structurize_cfg.h"
 
 namespace cl2vk {
@@ -28,6 +30,8 @@ const std::vector<PassInfo>& registeredPasses() {
   static const std::vector<PassInfo> passes = {
       {"check-supported", "Fail early, naming the kernel, on printf, images, samplers, pipes, enqueue, function pointers.",
        withTarget<checkSupported>},
+      {"resolve-builtin-calls", "Calls to imported collective builtins (work_group_reduce_and ...) become OpGroup* instructions.",
+       withTarget<resolveBuiltinCalls>},
       {"inline-functions", "Inline every call to a defined function; remove functions no kernel reaches.",
        withTarget<inlineFunctions>},
       {"promote-variables", "Turn Function variables that are only loaded and stored whole into SSA values.",
@@ -43,6 +47,9 @@ const std::vector<PassInfo>& registeredPasses() {
       {"lower-kernel-interface",
        "Kernels become GLCompute entry points: arguments via push constants, work-item builtins via Vulkan's.",
        lowerKernelInterface},
+      {"lower-collectives",
+       "Work-group and sub-group collectives become subgroup operations plus a shared-memory combine phase.",
+       withTarget<lowerCollectives>},
       {"lower-pointers",
        "Global pointers become PhysicalStorageBuffer ones; local and private ones, access chains from their variable.",
        withTarget<lowerPointers>},

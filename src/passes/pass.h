@@ -28,6 +28,7 @@ struct Target {
   bool float16 = true, float64 = true;
   bool storage8 = true, storage16 = true;  // 8/16-bit types in buffer memory
   uint32_t maxPushConstantsSize = 128;
+  uint32_t maxWorkGroupInvocations = 1024;
 };
 
 enum class PassResult { kUnchanged, kChanged };

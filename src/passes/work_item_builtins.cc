@@ -76,10 +76,10 @@ class BuiltinLowering {
       case BI::GlobalLinearId: return widen(globalLinearId(), resultType);
       case BI::LocalInvocationIndex: return widen(in_.scalar(b_, BI::LocalInvocationIndex), resultType);
       case BI::WorkDim: return widen(dispatch_->word(b_, DispatchInfoLayout::kWorkDim / 4), resultType);
-      case BI::SubgroupSize:
       case BI::SubgroupMaxSize: return widen(in_.scalar(b_, BI::SubgroupSize), resultType);
+      case BI::SubgroupSize: return widen(thisSubgroupSize(), resultType);
       case BI::NumSubgroups:
-      case BI::NumEnqueuedSubgroups: return widen(in_.scalar(b_, BI::NumSubgroups), resultType);
+      case BI::NumEnqueuedSubgroups: return widen(subgroupCount(), resultType);
       case BI::SubgroupId: return widen(in_.scalar(b_, BI::SubgroupId), resultType);
       case BI::SubgroupLocalInvocationId: return widen(in_.scalar(b_, BI::SubgroupLocalInvocationId), resultType);
       default: return Error("the OpenCL builtin " + std::to_string(static_cast<uint32_t>(builtin)) + " is not supported");
@@ -114,6 +114,27 @@ class BuiltinLowering {
     return add(ulong_, mul(ulong_, zy, toUlong(globalSize(0))), x);
   }
 
+  uint32_t localInvocations() {
+    uint32_t count = in_.localSize(b_, 0);
+    for (uint32_t d = 1; d < 3; ++d) count = mul(uint_, count, in_.localSize(b_, d));
+    return count;
+  }
+  // ceil(work-group size / subgroup size): Vulkan's NumSubgroups rounds down on some drivers
+  // (Mesa 22's lavapipe) when the last subgroup is partial.
+  uint32_t subgroupCount() {
+    uint32_t lanes = in_.scalar(b_, spv::BuiltIn::SubgroupSize);
+    uint32_t rounded = add(uint_, localInvocations(), b_.valueOfIds(spv::Op::OpISub, uint_, {lanes, ir::constantUint(module_, 32, 1)}));
+    return b_.valueOfIds(spv::Op::OpUDiv, uint_, {rounded, lanes});
+  }
+  // OpenCL's get_sub_group_size: the last subgroup may be partial.
+  uint32_t thisSubgroupSize() {
+    uint32_t lanes = in_.scalar(b_, spv::BuiltIn::SubgroupSize);
+    uint32_t first = mul(uint_, in_.scalar(b_, spv::BuiltIn::SubgroupId), lanes);
+    uint32_t left = b_.valueOfIds(spv::Op::OpISub, uint_, {localInvocations(), first});
+    uint32_t fewer = b_.valueOfIds(spv::Op::OpULessThan, ir::typeBool(module_), {left, lanes});
+    return b_.valueOfIds(spv::Op::OpSelect, uint_, {fewer, left, lanes});
+  }
+
   // Converts a uint or ulong to `type` (uint or ulong).
   uint32_t widen(uint32_t v, uint32_t type) {
     const Instruction* def = module_.def(module_.def(v)->typeId());
@@ -146,7 +167,10 @@ uint32_t vulkanBuiltinVariable(Module& module, spv::BuiltIn builtin, bool vector
   for (const Instruction& inst : module.section(ir::Section::kGlobal)) {
     if (inst.opcode() != spv::Op::OpVariable || inst.wordOperand(0) != static_cast<uint32_t>(spv::StorageClass::Input)) continue;
     const Instruction* decoration = module.findDecoration(inst.resultId(), spv::Decoration::BuiltIn);
-    if (decoration && decoration->wordOperand(2) == static_cast<uint32_t>(builtin) && module.def(inst.typeId())->idOperand(1) == type)
+    // OpenCL's own builtin variables (imported, with LinkageAttributes) go away after lowering,
+    // even where their type is Vulkan's.
+    if (decoration && decoration->wordOperand(2) == static_cast<uint32_t>(builtin) && module.def(inst.typeId())->idOperand(1) == type &&
+        !module.findDecoration(inst.resultId(), spv::Decoration::LinkageAttributes))
       return inst.resultId();
   }
   uint32_t id = module.takeId();

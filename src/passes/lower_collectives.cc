@@ -1,0 +1,494 @@
+#include "passes/lower_collectives.h"
+
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <unordered_map>
+
+#include "ir/builder.h"
+#include "ir/collectives.h"
+#include "ir/types.h"
+#include "passes/data_layout.h"
+#include "passes/finalize_vulkan.h"
+#include "passes/work_item_builtins.h"
+
+namespace cl2vk {
+namespace {
+
+using ir::Block;
+using ir::Builder;
+using ir::Function;
+using ir::Instruction;
+using ir::Module;
+using ir::Operand;
+
+constexpr uint32_t kWorkgroup = static_cast<uint32_t>(spv::Scope::Workgroup);
+constexpr uint32_t kSubgroup = static_cast<uint32_t>(spv::Scope::Subgroup);
+
+// How two values combine, for the scalar folds of partial results.
+enum class Combine { kIAdd, kFAdd, kSMin, kUMin, kFMin, kSMax, kUMax, kFMax, kIMul, kFMul, kAnd, kOr, kXor,
+                     kLogicalAnd, kLogicalOr, kLogicalXor };
+
+struct Collective {
+  Combine combine;
+  spv::Op nonUniform;  // the OpGroupNonUniform* instruction of the same operation
+  bool vote = false;   // OpGroupAll / OpGroupAny: no group operation operand
+};
+
+std::optional<Collective> collectiveOf(spv::Op op) {
+  using O = spv::Op;
+  switch (op) {
+    case O::OpGroupIAdd: return Collective{Combine::kIAdd, O::OpGroupNonUniformIAdd};
+    case O::OpGroupFAdd: return Collective{Combine::kFAdd, O::OpGroupNonUniformFAdd};
+    case O::OpGroupSMin: return Collective{Combine::kSMin, O::OpGroupNonUniformSMin};
+    case O::OpGroupUMin: return Collective{Combine::kUMin, O::OpGroupNonUniformUMin};
+    case O::OpGroupFMin: return Collective{Combine::kFMin, O::OpGroupNonUniformFMin};
+    case O::OpGroupSMax: return Collective{Combine::kSMax, O::OpGroupNonUniformSMax};
+    case O::OpGroupUMax: return Collective{Combine::kUMax, O::OpGroupNonUniformUMax};
+    case O::OpGroupFMax: return Collective{Combine::kFMax, O::OpGroupNonUniformFMax};
+    case O::OpGroupIMulKHR: return Collective{Combine::kIMul, O::OpGroupNonUniformIMul};
+    case O::OpGroupFMulKHR: return Collective{Combine::kFMul, O::OpGroupNonUniformFMul};
+    case O::OpGroupBitwiseAndKHR: return Collective{Combine::kAnd, O::OpGroupNonUniformBitwiseAnd};
+    case O::OpGroupBitwiseOrKHR: return Collective{Combine::kOr, O::OpGroupNonUniformBitwiseOr};
+    case O::OpGroupBitwiseXorKHR: return Collective{Combine::kXor, O::OpGroupNonUniformBitwiseXor};
+    case O::OpGroupLogicalAndKHR: return Collective{Combine::kLogicalAnd, O::OpGroupNonUniformLogicalAnd};
+    case O::OpGroupLogicalOrKHR: return Collective{Combine::kLogicalOr, O::OpGroupNonUniformLogicalOr};
+    case O::OpGroupLogicalXorKHR: return Collective{Combine::kLogicalXor, O::OpGroupNonUniformLogicalXor};
+    case O::OpGroupAll: return Collective{Combine::kLogicalAnd, O::OpGroupNonUniformAll, true};
+    case O::OpGroupAny: return Collective{Combine::kLogicalOr, O::OpGroupNonUniformAny, true};
+    default: return std::nullopt;
+  }
+}
+
+// Emits the code of one kernel's collectives. Work-group collectives need new blocks (a store by
+// one lane, a loop): the code is appended at `cursor_`, new blocks follow it, and the
+// structurizer gives them their merges later.
+class CollectiveLowering {
+ public:
+  CollectiveLowering(Module& module, const Target& target, Function& kernel)
+      : module_(module), target_(target), kernel_(kernel), uint_(ir::typeInt(module, 32)) {}
+
+  Status lower(Instruction* inst) {
+    std::optional<uint64_t> scope = constantValue(module_, inst->idOperand(0));
+    if (!scope || (*scope != kWorkgroup && *scope != kSubgroup))
+      return fail(*inst, "the scope must be the constant Workgroup or Subgroup");
+    CL2VK_TRY(checkType(*inst, inst->typeId()));
+    if (*scope == kSubgroup) return lowerSubgroup(inst);
+    return lowerWorkgroup(inst);
+  }
+
+ private:
+  Error fail(const Instruction& inst, const std::string& why) const {
+    return Error("kernel '" + module_.functionName(kernel_) + "': " + module_.describe(inst) + ": " + why);
+  }
+
+  // Subgroup operations on 8/16-bit types need shaderSubgroupExtendedTypes.
+  Status checkType(const Instruction& inst, uint32_t type) const {
+    if (!target_.subgroupArithmetic)
+      return fail(inst, "the device has no subgroup arithmetic, and the shared-memory path is not implemented yet");
+    uint32_t width = ir::scalarWidth(module_, type);
+    if (width != 0 && width < 32 && !target_.subgroupExtendedTypes)
+      return fail(inst, "subgroup operations on " + std::to_string(width) +
+                            "-bit types need shaderSubgroupExtendedTypes, which the device does not have");
+    return okStatus();
+  }
+
+  uint32_t constant32(uint64_t value) { return ir::constantUint(module_, 32, value); }
+
+  // --- Subgroup scope: one instruction ----------------------------------------------------------
+
+  Status lowerSubgroup(Instruction* inst) {
+    Builder b = Builder::before(module_, inst);
+    uint32_t value;
+    if (inst->opcode() == spv::Op::OpGroupBroadcast) {
+      value = subgroupBroadcast(b, inst->typeId(), inst->idOperand(1), inst->idOperand(2));
+    } else {
+      Collective c = *collectiveOf(inst->opcode());
+      if (c.vote) {
+        value = b.valueOfIds(c.nonUniform, inst->typeId(), {constant32(kSubgroup), inst->idOperand(1)});
+      } else {
+        value = b.value(c.nonUniform, inst->typeId(),
+                        {Operand::id(constant32(kSubgroup)), inst->operand(1), Operand::id(inst->idOperand(2))});
+      }
+    }
+    module_.replaceAllUses(inst->resultId(), value);
+    return module_.remove(inst);
+  }
+
+  uint32_t subgroupBroadcast(Builder& b, uint32_t type, uint32_t value, uint32_t lane) {
+    if (ir::scalarWidth(module_, module_.def(lane)->typeId()) != 32) lane = b.valueOfIds(spv::Op::OpUConvert, uint_, {lane});
+    // SPIR-V 1.5 lets OpGroupNonUniformBroadcast take a dynamically uniform id; before, only a
+    // constant, so Vulkan 1.1 gets a shuffle.
+    spv::Op op = spirvVersionFor(target_.vulkanEnv) >= 0x00010500 || constantValue(module_, lane)
+                     ? spv::Op::OpGroupNonUniformBroadcast
+                     : spv::Op::OpGroupNonUniformShuffle;
+    return b.valueOfIds(op, type, {constant32(kSubgroup), value, lane});
+  }
+
+  // --- Work-group scope -------------------------------------------------------------------------
+
+  Status lowerWorkgroup(Instruction* inst) {
+    // Everything after the collective continues in a block of its own; the code goes between.
+    auto& list = inst->block()->instructions();
+    auto at = std::find_if(list.begin(), list.end(), [inst](const Instruction& i) { return &i == inst; });
+    Block* rest = module_.splitBlockBefore(&*std::next(at));
+    cursor_ = inst->block();
+    layoutAfter_ = cursor_;
+
+    uint32_t value;
+    if (inst->opcode() == spv::Op::OpGroupBroadcast) {
+      value = workgroupBroadcast(inst->typeId(), inst->idOperand(1), inst->idOperand(2));
+    } else {
+      Collective c = *collectiveOf(inst->opcode());
+      uint32_t x = c.vote ? inst->idOperand(1) : inst->idOperand(2);
+      uint32_t operation = c.vote ? static_cast<uint32_t>(spv::GroupOperation::Reduce) : inst->wordOperand(1);
+      auto kind = static_cast<spv::GroupOperation>(operation);
+      if (kind == spv::GroupOperation::Reduce) {
+        value = workgroupReduce(c, inst->typeId(), x);
+      } else if (kind == spv::GroupOperation::InclusiveScan || kind == spv::GroupOperation::ExclusiveScan) {
+        value = workgroupScan(c, inst->typeId(), x, kind == spv::GroupOperation::InclusiveScan);
+      } else {
+        return fail(*inst, "group operation " + std::to_string(operation) + " is not an OpenCL collective");
+      }
+    }
+    branchTo(rest);
+    module_.replaceAllUses(inst->resultId(), value);
+    return module_.remove(inst);
+  }
+
+  Builder at() { return Builder::atEnd(module_, *cursor_); }
+
+  Block* newBlock() {
+    Block* block = module_.addBlock(kernel_, layoutAfter_);
+    layoutAfter_ = block;
+    module_.append(block->instructions(), Instruction(spv::Op::OpLabel, 0, module_.takeId()));
+    return block;
+  }
+
+  void branchTo(Block* target) { at().add(spv::Op::OpBranch, 0, {Operand::id(target->id())}); }
+
+  // if (condition) { then(); } — the code continues after it.
+  void ifThen(uint32_t condition, const std::function<void()>& then) {
+    Block* thenBlock = newBlock();
+    Block* merge = newBlock();
+    at().add(spv::Op::OpBranchConditional, 0, {Operand::id(condition), Operand::id(thenBlock->id()), Operand::id(merge->id())});
+    cursor_ = thenBlock;
+    then();
+    branchTo(merge);
+    cursor_ = merge;
+  }
+
+  // acc = init; for (i = start; i < end; i += step) acc = step(acc, i); returns acc.
+  uint32_t foldLoop(uint32_t start, uint32_t end, uint32_t step, uint32_t type, uint32_t init,
+                    const std::function<uint32_t(uint32_t acc, uint32_t i)>& body) {
+    Block* before = cursor_;
+    Block* header = newBlock();
+    Block* loop = newBlock();
+    Block* exit = newBlock();
+    branchTo(header);
+    uint32_t i = module_.takeId(), acc = module_.takeId();
+    Instruction* iPhi = module_.append(header->instructions(), Instruction(spv::Op::OpPhi, uint_, i));
+    Instruction* accPhi = module_.append(header->instructions(), Instruction(spv::Op::OpPhi, type, acc));
+    cursor_ = header;
+    uint32_t more = at().valueOfIds(spv::Op::OpULessThan, ir::typeBool(module_), {i, end});
+    at().add(spv::Op::OpBranchConditional, 0, {Operand::id(more), Operand::id(loop->id()), Operand::id(exit->id())});
+    cursor_ = loop;
+    uint32_t next = body(acc, i);
+    uint32_t nextI = at().valueOfIds(spv::Op::OpIAdd, uint_, {i, step});
+    Block* latch = cursor_;
+    branchTo(header);
+    module_.update(iPhi, Instruction(spv::Op::OpPhi, uint_, i, {Operand::id(start), Operand::id(before->id()),
+                                                                Operand::id(nextI), Operand::id(latch->id())}));
+    module_.update(accPhi, Instruction(spv::Op::OpPhi, type, acc, {Operand::id(init), Operand::id(before->id()),
+                                                                   Operand::id(next), Operand::id(latch->id())}));
+    cursor_ = exit;
+    return acc;
+  }
+
+  uint32_t builtin(spv::BuiltIn which) {
+    return at().valueOfIds(spv::Op::OpLoad, uint_, {vulkanBuiltinVariable(module_, which, false)});
+  }
+
+  // The number of subgroups, from the work-group size rather than the NumSubgroups builtin, which
+  // Mesa 22's lavapipe rounds down when the last subgroup is partial.
+  uint32_t localInvocations() {
+    uint32_t sizes = workgroupSizeConstant(module_);
+    uint32_t invocations = 0;
+    for (uint32_t d = 0; d < 3; ++d) {
+      uint32_t size = at().value(spv::Op::OpCompositeExtract, uint_, {Operand::id(sizes), Operand::literal(d)});
+      invocations = invocations ? at().valueOfIds(spv::Op::OpIMul, uint_, {invocations, size}) : size;
+    }
+    return invocations;
+  }
+
+  uint32_t subgroupCount() {
+    uint32_t invocations = localInvocations();
+    uint32_t lanes = builtin(spv::BuiltIn::SubgroupSize);
+    uint32_t rounded = at().valueOfIds(spv::Op::OpIAdd, uint_, {invocations, at().valueOfIds(spv::Op::OpISub, uint_, {lanes, constant32(1)})});
+    return at().valueOfIds(spv::Op::OpUDiv, uint_, {rounded, lanes});
+  }
+
+  void barrier() {
+    uint32_t semantics = static_cast<uint32_t>(spv::MemorySemanticsMask::AcquireRelease) |
+                         static_cast<uint32_t>(spv::MemorySemanticsMask::WorkgroupMemory);
+    at().add(spv::Op::OpControlBarrier, 0,
+             {Operand::id(constant32(kWorkgroup)), Operand::id(constant32(kWorkgroup)), Operand::id(constant32(semantics))});
+  }
+
+  // --- Values in the scratch array of 32-bit words ----------------------------------------------
+
+  // Words per scratch element: 2 when any type is 64-bit (the widest type used).
+  static constexpr uint32_t kWordsPerElement = 2;
+
+  // The number of subgroups a work-group can have at most on the target.
+  uint32_t maxSubgroups() const {
+    uint32_t smallest = std::max<uint32_t>(target_.minSubgroupSize, 1);
+    return (target_.maxWorkGroupInvocations + smallest - 1) / smallest;
+  }
+
+  uint32_t scratch() {
+    if (scratch_) return scratch_;
+    // Folds read up to one subgroup past the last partial.
+    uint32_t elements = maxSubgroups() + std::max<uint32_t>(target_.maxSubgroupSize, 1);
+    uint32_t array = module_.takeId();
+    module_.append(ir::Section::kGlobal, Instruction(spv::Op::OpTypeArray, 0, array,
+                                                     {Operand::id(uint_), Operand::id(constant32(elements * kWordsPerElement))}));
+    scratch_ = module_.takeId();
+    module_.append(ir::Section::kGlobal,
+                   Instruction(spv::Op::OpVariable, ir::typePointer(module_, spv::StorageClass::Workgroup, array), scratch_,
+                               {Operand::enumerant(SPV_OPERAND_TYPE_STORAGE_CLASS, static_cast<uint32_t>(spv::StorageClass::Workgroup))}));
+    return scratch_;
+  }
+
+  uint32_t word(uint32_t index) {
+    uint32_t pointer = ir::typePointer(module_, spv::StorageClass::Workgroup, uint_);
+    return at().valueOfIds(spv::Op::OpAccessChain, pointer, {scratch(), index});
+  }
+
+  // `value` of `type` as its words (1 or 2).
+  std::vector<uint32_t> toWords(uint32_t type, uint32_t value) {
+    const Instruction* def = module_.def(type);
+    if (def->opcode() == spv::Op::OpTypeBool)
+      return {at().valueOfIds(spv::Op::OpSelect, uint_, {value, constant32(1), constant32(0)})};
+    uint32_t width = def->wordOperand(0);
+    if (width == 64) {
+      uint32_t pair = at().valueOfIds(spv::Op::OpBitcast, ir::typeVector(module_, uint_, 2), {value});
+      return {at().value(spv::Op::OpCompositeExtract, uint_, {Operand::id(pair), Operand::literal(0)}),
+              at().value(spv::Op::OpCompositeExtract, uint_, {Operand::id(pair), Operand::literal(1)})};
+    }
+    if (width == 16) {
+      uint32_t bits = def->opcode() == spv::Op::OpTypeFloat
+                          ? at().valueOfIds(spv::Op::OpBitcast, ir::typeInt(module_, 16), {value})
+                          : value;
+      return {at().valueOfIds(spv::Op::OpUConvert, uint_, {bits})};
+    }
+    return {type == uint_ ? value : at().valueOfIds(spv::Op::OpBitcast, uint_, {value})};
+  }
+
+  uint32_t fromWords(uint32_t type, const std::vector<uint32_t>& words) {
+    const Instruction* def = module_.def(type);
+    if (def->opcode() == spv::Op::OpTypeBool)
+      return at().valueOfIds(spv::Op::OpINotEqual, type, {words[0], constant32(0)});
+    uint32_t width = def->wordOperand(0);
+    if (width == 64) {
+      uint32_t pair = at().valueOfIds(spv::Op::OpCompositeConstruct, ir::typeVector(module_, uint_, 2), {words[0], words[1]});
+      return at().valueOfIds(spv::Op::OpBitcast, type, {pair});
+    }
+    if (width == 16) {
+      uint32_t bits = at().valueOfIds(spv::Op::OpUConvert, ir::typeInt(module_, 16), {words[0]});
+      return def->opcode() == spv::Op::OpTypeFloat ? at().valueOfIds(spv::Op::OpBitcast, type, {bits}) : bits;
+    }
+    return type == uint_ ? words[0] : at().valueOfIds(spv::Op::OpBitcast, type, {words[0]});
+  }
+
+  uint32_t words(uint32_t type) const { return ir::scalarWidth(module_, type) == 64 ? 2 : 1; }
+
+  void store(uint32_t type, uint32_t element, uint32_t value) {
+    std::vector<uint32_t> parts = toWords(type, value);
+    uint32_t base = at().valueOfIds(spv::Op::OpIMul, uint_, {element, constant32(kWordsPerElement)});
+    for (uint32_t k = 0; k < parts.size(); ++k) {
+      uint32_t index = k ? at().valueOfIds(spv::Op::OpIAdd, uint_, {base, constant32(k)}) : base;
+      at().add(spv::Op::OpStore, 0, {Operand::id(word(index)), Operand::id(parts[k])});
+    }
+  }
+
+  uint32_t load(uint32_t type, uint32_t element) {
+    uint32_t base = at().valueOfIds(spv::Op::OpIMul, uint_, {element, constant32(kWordsPerElement)});
+    std::vector<uint32_t> parts;
+    for (uint32_t k = 0; k < words(type); ++k) {
+      uint32_t index = k ? at().valueOfIds(spv::Op::OpIAdd, uint_, {base, constant32(k)}) : base;
+      parts.push_back(at().valueOfIds(spv::Op::OpLoad, uint_, {word(index)}));
+    }
+    return fromWords(type, parts);
+  }
+
+  // --- The operations -------------------------------------------------------------------------
+
+  uint32_t identity(Combine c, uint32_t type) {
+    const Instruction* def = module_.def(type);
+    if (def->opcode() == spv::Op::OpTypeBool) return ir::constantBool(module_, c == Combine::kLogicalAnd);
+    uint32_t width = def->wordOperand(0);
+    uint64_t ones = width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
+    double inf = std::numeric_limits<double>::infinity();
+    switch (c) {
+      case Combine::kIAdd:
+      case Combine::kOr:
+      case Combine::kXor:
+      case Combine::kUMax: return ir::constantBits(module_, type, 0);
+      case Combine::kIMul: return ir::constantBits(module_, type, 1);
+      case Combine::kAnd:
+      case Combine::kUMin: return ir::constantBits(module_, type, ones);
+      case Combine::kSMin: return ir::constantBits(module_, type, ones >> 1);
+      case Combine::kSMax: return ir::constantBits(module_, type, (ones >> 1) + 1);
+      case Combine::kFAdd: return ir::constantFloat(module_, type, 0.0);
+      case Combine::kFMul: return ir::constantFloat(module_, type, 1.0);
+      case Combine::kFMin: return ir::constantFloat(module_, type, inf);
+      case Combine::kFMax: return ir::constantFloat(module_, type, -inf);
+      default: return ir::constantBool(module_, c == Combine::kLogicalAnd);
+    }
+  }
+
+  uint32_t combine(Combine c, uint32_t type, uint32_t a, uint32_t x) {
+    auto pick = [&](spv::Op compare) {
+      uint32_t takeX = at().valueOfIds(compare, ir::typeBool(module_), {x, a});
+      return at().valueOfIds(spv::Op::OpSelect, type, {takeX, x, a});
+    };
+    switch (c) {
+      case Combine::kIAdd: return at().valueOfIds(spv::Op::OpIAdd, type, {a, x});
+      case Combine::kFAdd: return at().valueOfIds(spv::Op::OpFAdd, type, {a, x});
+      case Combine::kIMul: return at().valueOfIds(spv::Op::OpIMul, type, {a, x});
+      case Combine::kFMul: return at().valueOfIds(spv::Op::OpFMul, type, {a, x});
+      case Combine::kAnd: return at().valueOfIds(spv::Op::OpBitwiseAnd, type, {a, x});
+      case Combine::kOr: return at().valueOfIds(spv::Op::OpBitwiseOr, type, {a, x});
+      case Combine::kXor: return at().valueOfIds(spv::Op::OpBitwiseXor, type, {a, x});
+      case Combine::kLogicalAnd: return at().valueOfIds(spv::Op::OpLogicalAnd, type, {a, x});
+      case Combine::kLogicalOr: return at().valueOfIds(spv::Op::OpLogicalOr, type, {a, x});
+      case Combine::kLogicalXor: return at().valueOfIds(spv::Op::OpLogicalNotEqual, type, {a, x});
+      case Combine::kSMin: return pick(spv::Op::OpSLessThan);
+      case Combine::kUMin: return pick(spv::Op::OpULessThan);
+      case Combine::kFMin: return pick(spv::Op::OpFOrdLessThan);
+      case Combine::kSMax: return pick(spv::Op::OpSGreaterThan);
+      case Combine::kUMax: return pick(spv::Op::OpUGreaterThan);
+      case Combine::kFMax: return pick(spv::Op::OpFOrdGreaterThan);
+    }
+    return a;
+  }
+
+  // The subgroup-wide operation `kind` of `x`.
+  uint32_t subgroupOp(const Collective& c, uint32_t type, uint32_t x, spv::GroupOperation kind) {
+    if (c.vote && kind == spv::GroupOperation::Reduce) return at().valueOfIds(c.nonUniform, type, {constant32(kSubgroup), x});
+    spv::Op op = c.nonUniform;
+    if (c.vote) op = c.combine == Combine::kLogicalAnd ? spv::Op::OpGroupNonUniformLogicalAnd : spv::Op::OpGroupNonUniformLogicalOr;
+    return at().value(op, type,
+                      {Operand::id(constant32(kSubgroup)),
+                       Operand::enumerant(SPV_OPERAND_TYPE_GROUP_OPERATION, static_cast<uint32_t>(kind)), Operand::id(x)});
+  }
+
+  // One lane of each subgroup writes `partial` at the subgroup's index.
+  void publishPartial(uint32_t type, uint32_t partial, uint32_t subgroup) {
+    uint32_t elected = at().valueOfIds(spv::Op::OpGroupNonUniformElect, ir::typeBool(module_), {constant32(kSubgroup)});
+    ifThen(elected, [&] { store(type, subgroup, partial); });
+  }
+
+  // The combination of the partials of subgroups 0 .. limit-1, in every invocation: each of the
+  // subgroup's k lanes folds partials lane, lane + k, ..., then a subgroup reduce joins the lanes.
+  // k is the subgroup's own lane count, since the last subgroup may be partial. The fold loop
+  // runs the same number of times in every lane of a subgroup, so that the lanes are converged
+  // again at the subgroup reduce: Vulkan does not promise reconvergence after a divergent loop.
+  uint32_t combinePartials(const Collective& c, uint32_t type, uint32_t limit) {
+    uint32_t lane = builtin(spv::BuiltIn::SubgroupLocalInvocationId);
+    uint32_t lanes = activeLanes();
+    uint32_t folded = foldLoop(constant32(0), limit, lanes, type, identity(c.combine, type), [&](uint32_t acc, uint32_t base) {
+      uint32_t index = at().valueOfIds(spv::Op::OpIAdd, uint_, {base, lane});
+      uint32_t partial = load(type, index);
+      uint32_t present = at().valueOfIds(spv::Op::OpULessThan, ir::typeBool(module_), {index, limit});
+      return at().valueOfIds(spv::Op::OpSelect, type, {present, combine(c.combine, type, acc, partial), acc});
+    });
+    return subgroupOp(c, type, folded, spv::GroupOperation::Reduce);
+  }
+
+  // How many lanes this subgroup has: SubgroupSize, or fewer in a partial last subgroup.
+  uint32_t activeLanes() {
+    uint32_t lanes = builtin(spv::BuiltIn::SubgroupSize);
+    uint32_t first = at().valueOfIds(spv::Op::OpIMul, uint_, {builtin(spv::BuiltIn::SubgroupId), lanes});
+    uint32_t left = at().valueOfIds(spv::Op::OpISub, uint_, {localInvocations(), first});
+    uint32_t fewer = at().valueOfIds(spv::Op::OpULessThan, ir::typeBool(module_), {left, lanes});
+    return at().valueOfIds(spv::Op::OpSelect, uint_, {fewer, left, lanes});
+  }
+
+  uint32_t workgroupReduce(const Collective& c, uint32_t type, uint32_t x) {
+    uint32_t subgroup = builtin(spv::BuiltIn::SubgroupId);
+    uint32_t count = subgroupCount();
+    publishPartial(type, subgroupOp(c, type, x, spv::GroupOperation::Reduce), subgroup);
+    barrier();
+    uint32_t total = combinePartials(c, type, count);
+    barrier();
+    return total;
+  }
+
+  uint32_t workgroupScan(const Collective& c, uint32_t type, uint32_t x, bool inclusive) {
+    uint32_t subgroup = builtin(spv::BuiltIn::SubgroupId);
+    uint32_t scanned = subgroupOp(c, type, x, inclusive ? spv::GroupOperation::InclusiveScan : spv::GroupOperation::ExclusiveScan);
+    publishPartial(type, subgroupOp(c, type, x, spv::GroupOperation::Reduce), subgroup);
+    barrier();
+    uint32_t prefix = combinePartials(c, type, subgroup);
+    barrier();
+    return combine(c.combine, type, prefix, scanned);
+  }
+
+  uint32_t workgroupBroadcast(uint32_t type, uint32_t value, uint32_t localId) {
+    uint32_t ulong = ir::typeInt(module_, 64);
+    auto wide = [&](uint32_t v) {
+      return ir::scalarWidth(module_, module_.def(v)->typeId()) == 64 ? v : at().valueOfIds(spv::Op::OpUConvert, ulong, {v});
+    };
+    // The owner's linear local id: x + y * lx + z * lx * ly.
+    const Instruction* idType = module_.def(module_.def(localId)->typeId());
+    uint32_t dims = idType->opcode() == spv::Op::OpTypeVector ? idType->wordOperand(1) : 1;
+    uint32_t sizes = workgroupSizeConstant(module_);
+    uint32_t linear = 0, stride = 0;
+    for (uint32_t d = 0; d < dims; ++d) {
+      uint32_t id = dims == 1 ? localId
+                              : at().value(spv::Op::OpCompositeExtract, idType->idOperand(0), {Operand::id(localId), Operand::literal(d)});
+      uint32_t term = stride ? at().valueOfIds(spv::Op::OpIMul, ulong, {wide(id), stride}) : wide(id);
+      linear = linear ? at().valueOfIds(spv::Op::OpIAdd, ulong, {linear, term}) : term;
+      uint32_t size = wide(at().value(spv::Op::OpCompositeExtract, uint_, {Operand::id(sizes), Operand::literal(d)}));
+      stride = stride ? at().valueOfIds(spv::Op::OpIMul, ulong, {stride, size}) : size;
+    }
+    uint32_t mine = wide(builtin(spv::BuiltIn::LocalInvocationIndex));
+    uint32_t owner = at().valueOfIds(spv::Op::OpIEqual, ir::typeBool(module_), {mine, linear});
+    ifThen(owner, [&] { store(type, constant32(0), value); });
+    barrier();
+    uint32_t result = load(type, constant32(0));
+    barrier();
+    return result;
+  }
+
+  Module& module_;
+  const Target& target_;
+  Function& kernel_;
+  uint32_t uint_;
+  uint32_t scratch_ = 0;
+  Block* cursor_ = nullptr;
+  Block* layoutAfter_ = nullptr;
+};
+
+}  // namespace
+
+Expected<PassResult> lowerCollectives(Module& module, const Target& target) {
+  bool changed = false;
+  for (Function& function : module.functions()) {
+    std::vector<Instruction*> collectives;
+    for (Block& block : function.blocks()) {
+      for (Instruction& inst : block.instructions()) {
+        if (ir::isGroupCollective(inst.opcode())) collectives.push_back(&inst);
+      }
+    }
+    if (collectives.empty()) continue;
+    CollectiveLowering lowering(module, target, function);
+    for (Instruction* inst : collectives) CL2VK_TRY(lowering.lower(inst));
+    changed = true;
+  }
+  return changed ? PassResult::kChanged : PassResult::kUnchanged;
+}
+
+}  // namespace cl2vk
