@@ -1,10 +1,9 @@
 #include "passes/check_supported.h"
 
-#include <map>
-#include <set>
 
 #include <spirv/unified1/OpenCL.std.h>
 
+#include "ir/call_graph.h"
 #include "ir/collectives.h"
 
 namespace cl2vk {
@@ -67,28 +66,6 @@ std::string constructOf(const Module& module, const Instruction& inst) {
   }
 }
 
-// For each function, the kernels that reach it through calls.
-std::map<uint32_t, std::set<std::string>> kernelsReaching(const Module& module) {
-  std::map<uint32_t, std::set<std::string>> reached;
-  for (const Instruction& entry : module.section(ir::Section::kEntryPoint)) {
-    std::string kernel = entry.stringOperand(2);
-    std::vector<uint32_t> work = {entry.idOperand(1)};
-    while (!work.empty()) {
-      uint32_t id = work.back();
-      work.pop_back();
-      if (!reached[id].insert(kernel).second) continue;
-      const Function* function = module.function(id);
-      if (!function) continue;
-      for (const ir::Block& block : function->blocks()) {
-        for (const Instruction& inst : block.instructions()) {
-          if (inst.opcode() == spv::Op::OpFunctionCall) work.push_back(inst.idOperand(0));
-        }
-      }
-    }
-  }
-  return reached;
-}
-
 }  // namespace
 
 Expected<PassResult> checkSupported(Module& module, const Target&) {
@@ -98,14 +75,12 @@ Expected<PassResult> checkSupported(Module& module, const Target&) {
       return Error(module.describe(inst) + ": " + construct + (construct == "device-side enqueue" ? " is" : " are") +
                    " not supported by cl2vk");
   }
-  auto reached = kernelsReaching(module);
   for (const Function& function : module.functions()) {
     for (const ir::Block& block : function.blocks()) {
       for (const Instruction& inst : block.instructions()) {
         std::string construct = constructOf(module, inst);
         if (construct.empty()) continue;
-        const auto& kernels = reached[function.id()];
-        std::string kernel = kernels.empty() ? module.functionName(function) : *kernels.begin();
+        std::string kernel = ir::kernelReaching(module, function);
         std::string verb = construct == "printf" || construct == "device-side enqueue" ? " is" : " are";
         return Error("kernel '" + kernel + "': " + module.describe(inst) + ": " + construct + verb + " not supported by cl2vk");
       }

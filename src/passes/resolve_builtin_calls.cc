@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ir/builder.h"
+#include "ir/call_graph.h"
 #include "ir/collectives.h"
 #include "ir/types.h"
 #include "passes/lowering.h"
@@ -183,27 +184,6 @@ Status checkCall(const Module& module, const Instruction& call, const Collective
   return okStatus();
 }
 
-// The first kernel, in entry-point order, whose calls reach `function`; the function's own name
-// when no kernel does.
-std::string kernelReaching(const Module& module, const ir::Function& function) {
-  for (const Instruction& entry : module.section(ir::Section::kEntryPoint)) {
-    std::set<uint32_t> seen;
-    std::vector<uint32_t> work = {entry.idOperand(1)};
-    while (!work.empty()) {
-      uint32_t id = work.back();
-      work.pop_back();
-      if (id == function.id()) return entry.stringOperand(2);
-      const ir::Function* caller = module.function(id);
-      if (!caller || !seen.insert(id).second) continue;
-      for (const ir::Block& block : caller->blocks()) {
-        for (const Instruction& inst : block.instructions()) {
-          if (inst.opcode() == spv::Op::OpFunctionCall) work.push_back(inst.idOperand(0));
-        }
-      }
-    }
-  }
-  return module.functionName(function);
-}
 
 // The callee's linkage name when `inst` calls an imported collective builtin, else nothing.
 std::optional<std::string> collectiveCallee(const Module& module, const Instruction& inst) {
@@ -220,7 +200,7 @@ Expected<Collective> recognise(const Module& module, const Instruction& call, co
   Expected<Collective> collective = decodeName(name);
   Status checked = collective ? checkCall(module, call, *collective) : Status(collective.error());
   if (checked) return collective;
-  return Error("kernel '" + kernelReaching(module, *call.function()) + "': " + module.describe(call) + ": '" + name +
+  return Error("kernel '" + ir::kernelReaching(module, *call.function()) + "': " + module.describe(call) + ": '" + name +
                "' is not a collective builtin cl2vk recognises: " + checked.error().message());
 }
 
