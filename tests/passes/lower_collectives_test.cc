@@ -1,0 +1,130 @@
+#include "passes/lower_collectives.h"
+
+#include <gtest/gtest.h>
+
+#include "ir/reader.h"
+#include "ir/validate.h"
+#include "test_util.h"
+
+namespace cl2vk {
+namespace {
+
+// A kernel whose body is `%r = <collective>` on a uint parameter, in Kernel SPIR-V.
+std::string kernelWith(const std::string& collective, const std::string& extra = "") {
+  return R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Groups
+               OpCapability GroupUniformArithmeticKHR
+               OpExtension "SPV_KHR_uniform_group_instructions"
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+               OpName %k "k"
+               OpName %x "x"
+               OpName %r "r"
+               OpName %entry "entry"
+       %void = OpTypeVoid
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+     %uint_2 = OpConstant %uint 2
+     %uint_3 = OpConstant %uint 3
+)" + extra + R"(
+         %fn = OpTypeFunction %void %uint
+          %k = OpFunction %void None %fn
+          %x = OpFunctionParameter %uint
+      %entry = OpLabel
+)" + collective + R"(
+               OpReturn
+               OpFunctionEnd
+)";
+}
+
+Target lavapipeLike() {
+  Target target;
+  target.minSubgroupSize = target.maxSubgroupSize = 8;
+  target.maxWorkGroupInvocations = 1024;
+  return target;
+}
+
+std::string lowered(const std::string& source, const Target& target = lavapipeLike()) {
+  auto module = test::assemble(source);
+  if (!module) return "";
+  Expected<PassResult> result = lowerCollectives(*module, target);
+  EXPECT_TRUE(result.ok()) << result.error().message();
+  return test::disassemble(*module);
+}
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(LowerCollectivesTest, SubgroupReduceBecomesOneNonUniformInstruction) {
+  std::string text = lowered(kernelWith("%r = OpGroupIAdd %uint %uint_3 Reduce %x"));
+  EXPECT_EQ(count(text, "OpGroupNonUniformIAdd %uint %uint_3 Reduce %x"), 1u) << text;
+  EXPECT_EQ(count(text, "OpGroupIAdd"), 0u);
+  EXPECT_EQ(count(text, "OpControlBarrier"), 0u);
+}
+
+TEST(LowerCollectivesTest, SubgroupScansKeepTheirGroupOperation) {
+  std::string text = lowered(kernelWith("%r = OpGroupBitwiseXorKHR %uint %uint_3 ExclusiveScan %x"));
+  EXPECT_NE(text.find("OpGroupNonUniformBitwiseXor %uint %uint_3 ExclusiveScan %x"), std::string::npos) << text;
+}
+
+TEST(LowerCollectivesTest, SubgroupVoteBecomesNonUniformAll) {
+  std::string text = lowered(kernelWith("%p = OpINotEqual %bool %x %uint_2\n%r = OpGroupAll %bool %uint_3 %p"));
+  EXPECT_NE(text.find("OpGroupNonUniformAll %bool %uint_3 %"), std::string::npos) << text;
+}
+
+TEST(LowerCollectivesTest, WorkgroupReduceIsSubgroupReducePlusACombineWithTwoBarriers) {
+  std::string text = lowered(kernelWith("%r = OpGroupIAdd %uint %uint_2 Reduce %x"));
+  EXPECT_EQ(count(text, "OpControlBarrier %uint_2 %uint_2"), 2u) << text;
+  EXPECT_EQ(count(text, "OpGroupNonUniformIAdd %uint %uint_3 Reduce"), 2u) << "one per subgroup, one over the partials";
+  EXPECT_EQ(count(text, "OpGroupNonUniformElect"), 1u) << "one lane per subgroup publishes its partial";
+  EXPECT_NE(text.find("Workgroup"), std::string::npos) << "the partials go through Workgroup memory";
+  EXPECT_EQ(count(text, "OpGroupIAdd"), 0u);
+}
+
+TEST(LowerCollectivesTest, WorkgroupScanAddsThePrefixOfEarlierSubgroups) {
+  std::string text = lowered(kernelWith("%r = OpGroupIAdd %uint %uint_2 ExclusiveScan %x"));
+  EXPECT_EQ(count(text, "OpControlBarrier %uint_2 %uint_2"), 2u) << text;
+  EXPECT_EQ(count(text, "OpGroupNonUniformIAdd %uint %uint_3 ExclusiveScan %x"), 1u) << text;
+  EXPECT_NE(text.find("SubgroupId"), std::string::npos) << "the prefix covers the subgroups before this one";
+}
+
+TEST(LowerCollectivesTest, AllCollectivesOfAKernelShareOneScratchArray) {
+  std::string text = lowered(kernelWith(
+      "%a = OpGroupIAdd %uint %uint_2 Reduce %x\n%b = OpGroupUMax %uint %uint_2 InclusiveScan %a\n"
+      "%r = OpGroupBroadcast %uint %uint_2 %b %uint_3"));
+  EXPECT_EQ(count(text, "OpVariable %_ptr_Workgroup"), 1u) << text;
+  EXPECT_EQ(count(text, "OpControlBarrier %uint_2 %uint_2"), 6u) << text;
+}
+
+TEST(LowerCollectivesTest, EveryCollectiveOfTheCorpusIsLowered) {
+  for (const auto& path : test::supportedCorpusModules()) {
+    if (path.parent_path() != test::corpusDir()) continue;  // the collectives corpus
+    auto module = ir::readBinary(test::readWords(path));
+    ASSERT_TRUE(module.ok()) << module.error().message();
+    Expected<PassResult> result = lowerCollectives(**module, lavapipeLike());
+    ASSERT_TRUE(result.ok()) << path << ": " << result.error().message();
+    std::string text = test::disassemble(**module);
+    for (const char* kernelOnly : {"OpGroupIAdd", "OpGroupFAdd", "OpGroupSMax", "OpGroupAll ", "OpGroupBroadcast ",
+                                   "OpGroupIMulKHR", "OpGroupBitwiseAndKHR", "OpGroupLogicalXorKHR"})
+      EXPECT_EQ(text.find(kernelOnly), std::string::npos) << path << " still has " << kernelOnly;
+  }
+}
+
+TEST(LowerCollectivesTest, ScopesMustBeConstantWorkgroupOrSubgroup) {
+  auto module = test::assemble(kernelWith("%r = OpGroupIAdd %uint %uint_4 Reduce %x", "     %uint_4 = OpConstant %uint 4\n"));
+  ASSERT_TRUE(module);
+  Expected<PassResult> result = lowerCollectives(*module, lavapipeLike());
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.error().message().find("kernel 'k': %"), std::string::npos) << result.error().message();
+  EXPECT_NE(result.error().message().find("the scope must be the constant Workgroup or Subgroup"), std::string::npos)
+      << result.error().message();
+}
+
+}  // namespace
+}  // namespace cl2vk
