@@ -24,13 +24,6 @@ constexpr NamedEnvironment kEnvironments[] = {
 
 }  // namespace
 
-bool declaresCapability(const Module& module, spv::Capability capability) {
-  for (const Instruction& inst : module.section(Section::kCapability)) {
-    if (inst.wordOperand(0) == static_cast<uint32_t>(capability)) return true;
-  }
-  return false;
-}
-
 spv_target_env validationEnvironment(const Module& module, spv_target_env vulkanEnv) {
   if (!declaresCapability(module, spv::Capability::Kernel)) return vulkanEnv;
   uint32_t minor = (module.header().version >> 8) & 0xff;

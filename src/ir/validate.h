@@ -3,12 +3,11 @@
 
 #include <spirv-tools/libspirv.h>
 
+#include "ir/capabilities.h"
 #include "ir/module.h"
 #include "support/expected.h"
 
 namespace cl2vk::ir {
-
-bool declaresCapability(const Module& module, spv::Capability capability);
 
 // The environment a module is checked against. A module that still declares the Kernel capability
 // is OpenCL SPIR-V: opencl2.0, opencl2.1 or opencl2.2 for SPIR-V 1.0, 1.1 or 1.2, and the universal

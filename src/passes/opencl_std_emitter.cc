@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "ir/capabilities.h"
 #include "ir/types.h"
 
 namespace cl2vk {
@@ -38,14 +39,7 @@ uint32_t Emitter::uintType(uint32_t type, uint32_t width) { return shaped(type, 
 uint32_t Emitter::floatType(uint32_t type, uint32_t width) { return shaped(type, ir::typeFloat(module_, width)); }
 uint32_t Emitter::boolType(uint32_t type) { return shaped(type, ir::typeBool(module_)); }
 
-void Emitter::requireCapability(spv::Capability capability) {
-  for (ir::Instruction& inst : module_.section(ir::Section::kCapability)) {
-    if (inst.wordOperand(0) == static_cast<uint32_t>(capability)) return;
-  }
-  module_.append(ir::Section::kCapability,
-                 ir::Instruction(spv::Op::OpCapability, 0, 0,
-                                 {Operand::enumerant(SPV_OPERAND_TYPE_CAPABILITY, static_cast<uint32_t>(capability))}));
-}
+void Emitter::requireCapability(spv::Capability capability) { ir::requireCapability(module_, capability); }
 
 uint32_t Emitter::structType(const std::vector<uint32_t>& members) {
   std::vector<Operand> operands;

@@ -8,6 +8,7 @@
 
 #include "ir/builder.h"
 #include "ir/call_graph.h"
+#include "ir/capabilities.h"
 #include "ir/collectives.h"
 #include "ir/types.h"
 #include "passes/lowering.h"
@@ -204,22 +205,6 @@ Expected<Collective> recognise(const Module& module, const Instruction& call, co
                "' is not a collective builtin cl2vk recognises: " + checked.error().message());
 }
 
-void requireCapability(Module& module, spv::Capability capability) {
-  for (const Instruction& inst : module.section(ir::Section::kCapability)) {
-    if (inst.wordOperand(0) == static_cast<uint32_t>(capability)) return;
-  }
-  module.append(ir::Section::kCapability,
-                Instruction(spv::Op::OpCapability, 0, 0,
-                            {Operand::enumerant(SPV_OPERAND_TYPE_CAPABILITY, static_cast<uint32_t>(capability))}));
-}
-
-void requireExtension(Module& module, std::string_view extension) {
-  for (const Instruction& inst : module.section(ir::Section::kExtension)) {
-    if (inst.stringOperand(0) == extension) return;
-  }
-  module.append(ir::Section::kExtension, Instruction(spv::Op::OpExtension, 0, 0, {Operand::string(extension)}));
-}
-
 // Declares what a group instruction needs: the SPV_KHR_uniform_group_instructions ones their own
 // capability and extension, the OpenCL 2.0 ones Groups.
 void requireFor(Module& module, spv::Op opcode) {
@@ -232,11 +217,11 @@ void requireFor(Module& module, spv::Op opcode) {
     case spv::Op::OpGroupLogicalAndKHR:
     case spv::Op::OpGroupLogicalOrKHR:
     case spv::Op::OpGroupLogicalXorKHR:
-      requireCapability(module, spv::Capability::GroupUniformArithmeticKHR);
-      requireExtension(module, "SPV_KHR_uniform_group_instructions");
+      ir::requireCapability(module, spv::Capability::GroupUniformArithmeticKHR);
+      ir::requireExtension(module, "SPV_KHR_uniform_group_instructions");
       return;
     default:
-      requireCapability(module, spv::Capability::Groups);
+      ir::requireCapability(module, spv::Capability::Groups);
   }
 }
 
