@@ -57,7 +57,10 @@ void printHelp() {
       "                        that still has the Kernel capability is checked as OpenCL SPIR-V\n"
       "                        (opencl2.0/2.1/2.2 for SPIR-V 1.0/1.1/1.2, the universal rules of\n"
       "                        its version above that); a translated one against --target-env.\n"
-      "  --stats               Print a one-line summary of the result to stderr.\n"
+      "  --no-subgroup-arithmetic  Translate for a device without subgroup arithmetic: collectives\n"
+      "                        run in Workgroup memory and barriers alone.\n"
+      "  --stats               Print a one-line summary of the result to stderr, and per kernel\n"
+      "                        the collectives rewritten, barriers added and bytes of scratch.\n"
       "  --round-trip          Run no pass: read, (validate) and write the module as it is.\n"
       "  --reflect=<file>      Write the kernels' reflection as JSON: arguments and where they go\n"
       "                        (push constants or argument buffer), specialization constant ids for\n"
@@ -113,6 +116,8 @@ std::optional<Options> parseArguments(int argc, char** argv, int& exitCode) {
       options.context.target.vulkanEnv = *env;
     } else if (arg == "--validate") {
       options.validate = true;
+    } else if (arg == "--no-subgroup-arithmetic") {
+      options.context.target.subgroupArithmetic = false;
     } else if (arg == "--stats") {
       options.stats = true;
     } else if (arg.starts_with("--reflect=")) {
@@ -210,9 +215,15 @@ int run(const Options& options) {
     if (auto status = writeOutput(options.reflectPath, cl2vk::toJson(context.reflection)); !status) return fail(name, status.error());
   }
 
-  if (options.stats)
+  if (options.stats) {
     std::fprintf(stderr, "%s: %s%s\n", name.c_str(), cl2vk::ir::formatSummary(cl2vk::ir::summarize(**module)).c_str(),
                  validity.c_str());
+    for (const cl2vk::KernelReflection& kernel : context.reflection.kernels) {
+      const cl2vk::CollectiveStats& c = kernel.collectives;
+      std::fprintf(stderr, "  kernel %s: %u collectives rewritten, %u work-group barriers added, %u bytes of scratch\n",
+                   kernel.name.c_str(), c.collectives, c.barriers, c.scratchBytes);
+    }
+  }
   return 0;
 }
 

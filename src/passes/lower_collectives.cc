@@ -72,25 +72,25 @@ class CollectiveLowering {
     std::optional<uint64_t> scope = constantValue(module_, inst->idOperand(0));
     if (!scope || (*scope != kWorkgroup && *scope != kSubgroup))
       return fail(*inst, "the scope must be the constant Workgroup or Subgroup");
-    CL2VK_TRY(checkType(*inst, inst->typeId()));
-    if (*scope == kSubgroup) return lowerSubgroup(inst);
-    return lowerWorkgroup(inst);
+    ++stats_.collectives;
+    bool inMemory = !hasSubgroupArithmeticFor(inst->typeId());
+    if (*scope == kSubgroup && !inMemory) return lowerSubgroup(inst);
+    return lowerWithBlocks(inst, static_cast<uint32_t>(*scope), inMemory);
   }
+
+  const CollectiveStats& stats() const { return stats_; }
 
  private:
   Error fail(const Instruction& inst, const std::string& why) const {
     return Error("kernel '" + module_.functionName(kernel_) + "': " + module_.describe(inst) + ": " + why);
   }
 
-  // Subgroup operations on 8/16-bit types need shaderSubgroupExtendedTypes.
-  Status checkType(const Instruction& inst, uint32_t type) const {
-    if (!target_.subgroupArithmetic)
-      return fail(inst, "the device has no subgroup arithmetic, and the shared-memory path is not implemented yet");
+  // Subgroup operations on 8/16-bit types need shaderSubgroupExtendedTypes; without them, or
+  // without subgroup arithmetic at all, the collective runs in Workgroup memory.
+  bool hasSubgroupArithmeticFor(uint32_t type) const {
+    if (!target_.subgroupArithmetic) return false;
     uint32_t width = ir::scalarWidth(module_, type);
-    if (width != 0 && width < 32 && !target_.subgroupExtendedTypes)
-      return fail(inst, "subgroup operations on " + std::to_string(width) +
-                            "-bit types need shaderSubgroupExtendedTypes, which the device does not have");
-    return okStatus();
+    return width == 0 || width >= 32 || target_.subgroupExtendedTypes;
   }
 
   uint32_t constant32(uint64_t value) { return ir::constantUint(module_, 32, value); }
@@ -125,9 +125,9 @@ class CollectiveLowering {
     return b.valueOfIds(op, type, {constant32(kSubgroup), value, lane});
   }
 
-  // --- Work-group scope -------------------------------------------------------------------------
+  // --- Work-group scope, and sub-group scope in memory -------------------------------------------
 
-  Status lowerWorkgroup(Instruction* inst) {
+  Status lowerWithBlocks(Instruction* inst, uint32_t scope, bool inMemory) {
     // Everything after the collective continues in a block of its own; the code goes between.
     auto& list = inst->block()->instructions();
     auto at = std::find_if(list.begin(), list.end(), [inst](const Instruction& i) { return &i == inst; });
@@ -136,19 +136,26 @@ class CollectiveLowering {
     layoutAfter_ = cursor_;
 
     uint32_t value;
+    uint32_t type = inst->typeId();
     if (inst->opcode() == spv::Op::OpGroupBroadcast) {
-      value = workgroupBroadcast(inst->typeId(), inst->idOperand(1), inst->idOperand(2));
+      if (scope == kWorkgroup) {
+        value = workgroupBroadcast(inMemory ? invocationScratch() : scratch(), type, inst->idOperand(1), inst->idOperand(2));
+      } else {
+        value = sliceBroadcast(subgroupSlice(), type, inst->idOperand(1), inst->idOperand(2));
+      }
     } else {
       Collective c = *collectiveOf(inst->opcode());
       uint32_t x = c.vote ? inst->idOperand(1) : inst->idOperand(2);
       uint32_t operation = c.vote ? static_cast<uint32_t>(spv::GroupOperation::Reduce) : inst->wordOperand(1);
       auto kind = static_cast<spv::GroupOperation>(operation);
-      if (kind == spv::GroupOperation::Reduce) {
-        value = workgroupReduce(c, inst->typeId(), x);
-      } else if (kind == spv::GroupOperation::InclusiveScan || kind == spv::GroupOperation::ExclusiveScan) {
-        value = workgroupScan(c, inst->typeId(), x, kind == spv::GroupOperation::InclusiveScan);
-      } else {
+      bool inclusive = kind == spv::GroupOperation::InclusiveScan;
+      if (kind != spv::GroupOperation::Reduce && !inclusive && kind != spv::GroupOperation::ExclusiveScan)
         return fail(*inst, "group operation " + std::to_string(operation) + " is not an OpenCL collective");
+      if (inMemory) {
+        Slice slice = scope == kWorkgroup ? workgroupSlice() : subgroupSlice();
+        value = kind == spv::GroupOperation::Reduce ? treeReduce(slice, c, type, x) : hillisSteeleScan(slice, c, type, x, inclusive);
+      } else {
+        value = kind == spv::GroupOperation::Reduce ? workgroupReduce(c, type, x) : workgroupScan(c, type, x, inclusive);
       }
     }
     branchTo(rest);
@@ -178,29 +185,47 @@ class CollectiveLowering {
     cursor_ = merge;
   }
 
-  // acc = init; for (i = start; i < end; i += step) acc = step(acc, i); returns acc.
+  // acc = init; for (i = start; i < end; i += step) acc = body(acc, i); returns acc.
   uint32_t foldLoop(uint32_t start, uint32_t end, uint32_t step, uint32_t type, uint32_t init,
                     const std::function<uint32_t(uint32_t acc, uint32_t i)>& body) {
+    return loop(start, end, [&](uint32_t i) { return at().valueOfIds(spv::Op::OpIAdd, uint_, {i, step}); }, type, init, body);
+  }
+
+  // for (stride = 1; stride < end; stride *= 2) body(stride); the steps of the trees and scans.
+  void forEachStride(uint32_t end, const std::function<void(uint32_t stride)>& body) {
+    loop(constant32(1), end, [&](uint32_t i) { return twice(i); }, 0, 0, [&](uint32_t, uint32_t stride) {
+      body(stride);
+      return 0u;
+    });
+  }
+
+  uint32_t twice(uint32_t value) { return at().valueOfIds(spv::Op::OpShiftLeftLogical, uint_, {value, constant32(1)}); }
+
+  // acc = init; for (i = start; i < end; i = advance(i)) acc = body(acc, i); returns acc. With
+  // `type` 0 there is no accumulator.
+  uint32_t loop(uint32_t start, uint32_t end, const std::function<uint32_t(uint32_t i)>& advance, uint32_t type, uint32_t init,
+                const std::function<uint32_t(uint32_t acc, uint32_t i)>& body) {
     Block* before = cursor_;
     Block* header = newBlock();
     Block* loop = newBlock();
     Block* exit = newBlock();
     branchTo(header);
-    uint32_t i = module_.takeId(), acc = module_.takeId();
+    uint32_t i = module_.takeId(), acc = type ? module_.takeId() : 0;
     Instruction* iPhi = module_.append(header->instructions(), Instruction(spv::Op::OpPhi, uint_, i));
-    Instruction* accPhi = module_.append(header->instructions(), Instruction(spv::Op::OpPhi, type, acc));
+    Instruction* accPhi = type ? module_.append(header->instructions(), Instruction(spv::Op::OpPhi, type, acc)) : nullptr;
     cursor_ = header;
     uint32_t more = at().valueOfIds(spv::Op::OpULessThan, ir::typeBool(module_), {i, end});
     at().add(spv::Op::OpBranchConditional, 0, {Operand::id(more), Operand::id(loop->id()), Operand::id(exit->id())});
     cursor_ = loop;
     uint32_t next = body(acc, i);
-    uint32_t nextI = at().valueOfIds(spv::Op::OpIAdd, uint_, {i, step});
+    uint32_t nextI = advance(i);
     Block* latch = cursor_;
     branchTo(header);
     module_.update(iPhi, Instruction(spv::Op::OpPhi, uint_, i, {Operand::id(start), Operand::id(before->id()),
                                                                 Operand::id(nextI), Operand::id(latch->id())}));
-    module_.update(accPhi, Instruction(spv::Op::OpPhi, type, acc, {Operand::id(init), Operand::id(before->id()),
-                                                                   Operand::id(next), Operand::id(latch->id())}));
+    if (accPhi)
+      module_.update(accPhi, Instruction(spv::Op::OpPhi, type, acc, {Operand::id(init), Operand::id(before->id()),
+                                                                     Operand::id(next), Operand::id(latch->id())}));
     cursor_ = exit;
     return acc;
   }
@@ -228,11 +253,13 @@ class CollectiveLowering {
     return at().valueOfIds(spv::Op::OpUDiv, uint_, {rounded, lanes});
   }
 
-  void barrier() {
+  // A barrier of the work-group, or of the subgroup (whose invocations share its slice of memory).
+  void barrier(uint32_t scope = kWorkgroup) {
     uint32_t semantics = static_cast<uint32_t>(spv::MemorySemanticsMask::AcquireRelease) |
                          static_cast<uint32_t>(spv::MemorySemanticsMask::WorkgroupMemory);
     at().add(spv::Op::OpControlBarrier, 0,
-             {Operand::id(constant32(kWorkgroup)), Operand::id(constant32(kWorkgroup)), Operand::id(constant32(semantics))});
+             {Operand::id(constant32(scope)), Operand::id(constant32(scope)), Operand::id(constant32(semantics))});
+    if (scope == kWorkgroup) ++stats_.barriers;
   }
 
   // --- Values in the scratch array of 32-bit words ----------------------------------------------
@@ -246,23 +273,33 @@ class CollectiveLowering {
     return (target_.maxWorkGroupInvocations + smallest - 1) / smallest;
   }
 
+  // The subgroup partials: one element per subgroup. Folds read up to one subgroup past the last.
   uint32_t scratch() {
-    if (scratch_) return scratch_;
-    // Folds read up to one subgroup past the last partial.
-    uint32_t elements = maxSubgroups() + std::max<uint32_t>(target_.maxSubgroupSize, 1);
-    uint32_t array = module_.takeId();
-    module_.append(ir::Section::kGlobal, Instruction(spv::Op::OpTypeArray, 0, array,
-                                                     {Operand::id(uint_), Operand::id(constant32(elements * kWordsPerElement))}));
-    scratch_ = module_.takeId();
-    module_.append(ir::Section::kGlobal,
-                   Instruction(spv::Op::OpVariable, ir::typePointer(module_, spv::StorageClass::Workgroup, array), scratch_,
-                               {Operand::enumerant(SPV_OPERAND_TYPE_STORAGE_CLASS, static_cast<uint32_t>(spv::StorageClass::Workgroup))}));
+    if (!scratch_) scratch_ = workgroupArray(maxSubgroups() + std::max<uint32_t>(target_.maxSubgroupSize, 1));
     return scratch_;
   }
 
-  uint32_t word(uint32_t index) {
+  // The shared-memory-only path's values: one element per invocation.
+  uint32_t invocationScratch() {
+    if (!invocationScratch_) invocationScratch_ = workgroupArray(std::max<uint32_t>(target_.maxWorkGroupInvocations, 1));
+    return invocationScratch_;
+  }
+
+  uint32_t workgroupArray(uint32_t elements) {
+    uint32_t array = module_.takeId();
+    module_.append(ir::Section::kGlobal, Instruction(spv::Op::OpTypeArray, 0, array,
+                                                     {Operand::id(uint_), Operand::id(constant32(elements * kWordsPerElement))}));
+    uint32_t variable = module_.takeId();
+    module_.append(ir::Section::kGlobal,
+                   Instruction(spv::Op::OpVariable, ir::typePointer(module_, spv::StorageClass::Workgroup, array), variable,
+                               {Operand::enumerant(SPV_OPERAND_TYPE_STORAGE_CLASS, static_cast<uint32_t>(spv::StorageClass::Workgroup))}));
+    stats_.scratchBytes += elements * kWordsPerElement * 4;
+    return variable;
+  }
+
+  uint32_t word(uint32_t array, uint32_t index) {
     uint32_t pointer = ir::typePointer(module_, spv::StorageClass::Workgroup, uint_);
-    return at().valueOfIds(spv::Op::OpAccessChain, pointer, {scratch(), index});
+    return at().valueOfIds(spv::Op::OpAccessChain, pointer, {array, index});
   }
 
   // `value` of `type` as its words (1 or 2).
@@ -303,21 +340,21 @@ class CollectiveLowering {
 
   uint32_t words(uint32_t type) const { return ir::scalarWidth(module_, type) == 64 ? 2 : 1; }
 
-  void store(uint32_t type, uint32_t element, uint32_t value) {
+  void store(uint32_t array, uint32_t type, uint32_t element, uint32_t value) {
     std::vector<uint32_t> parts = toWords(type, value);
     uint32_t base = at().valueOfIds(spv::Op::OpIMul, uint_, {element, constant32(kWordsPerElement)});
     for (uint32_t k = 0; k < parts.size(); ++k) {
       uint32_t index = k ? at().valueOfIds(spv::Op::OpIAdd, uint_, {base, constant32(k)}) : base;
-      at().add(spv::Op::OpStore, 0, {Operand::id(word(index)), Operand::id(parts[k])});
+      at().add(spv::Op::OpStore, 0, {Operand::id(word(array, index)), Operand::id(parts[k])});
     }
   }
 
-  uint32_t load(uint32_t type, uint32_t element) {
+  uint32_t load(uint32_t array, uint32_t type, uint32_t element) {
     uint32_t base = at().valueOfIds(spv::Op::OpIMul, uint_, {element, constant32(kWordsPerElement)});
     std::vector<uint32_t> parts;
     for (uint32_t k = 0; k < words(type); ++k) {
       uint32_t index = k ? at().valueOfIds(spv::Op::OpIAdd, uint_, {base, constant32(k)}) : base;
-      parts.push_back(at().valueOfIds(spv::Op::OpLoad, uint_, {word(index)}));
+      parts.push_back(at().valueOfIds(spv::Op::OpLoad, uint_, {word(array, index)}));
     }
     return fromWords(type, parts);
   }
@@ -387,7 +424,7 @@ class CollectiveLowering {
   // One lane of each subgroup writes `partial` at the subgroup's index.
   void publishPartial(uint32_t type, uint32_t partial, uint32_t subgroup) {
     uint32_t elected = at().valueOfIds(spv::Op::OpGroupNonUniformElect, ir::typeBool(module_), {constant32(kSubgroup)});
-    ifThen(elected, [&] { store(type, subgroup, partial); });
+    ifThen(elected, [&] { store(scratch(), type, subgroup, partial); });
   }
 
   // The combination of the partials of subgroups 0 .. limit-1, in every invocation: each of the
@@ -400,7 +437,7 @@ class CollectiveLowering {
     uint32_t lanes = activeLanes();
     uint32_t folded = foldLoop(constant32(0), limit, lanes, type, identity(c.combine, type), [&](uint32_t acc, uint32_t base) {
       uint32_t index = at().valueOfIds(spv::Op::OpIAdd, uint_, {base, lane});
-      uint32_t partial = load(type, index);
+      uint32_t partial = load(scratch(), type, index);
       uint32_t present = at().valueOfIds(spv::Op::OpULessThan, ir::typeBool(module_), {index, limit});
       return at().valueOfIds(spv::Op::OpSelect, type, {present, combine(c.combine, type, acc, partial), acc});
     });
@@ -436,7 +473,7 @@ class CollectiveLowering {
     return combine(c.combine, type, prefix, scanned);
   }
 
-  uint32_t workgroupBroadcast(uint32_t type, uint32_t value, uint32_t localId) {
+  uint32_t workgroupBroadcast(uint32_t array, uint32_t type, uint32_t value, uint32_t localId) {
     uint32_t ulong = ir::typeInt(module_, 64);
     auto wide = [&](uint32_t v) {
       return ir::scalarWidth(module_, module_.def(v)->typeId()) == 64 ? v : at().valueOfIds(spv::Op::OpUConvert, ulong, {v});
@@ -456,10 +493,103 @@ class CollectiveLowering {
     }
     uint32_t mine = wide(builtin(spv::BuiltIn::LocalInvocationIndex));
     uint32_t owner = at().valueOfIds(spv::Op::OpIEqual, ir::typeBool(module_), {mine, linear});
-    ifThen(owner, [&] { store(type, constant32(0), value); });
+    ifThen(owner, [&] { store(array, type, constant32(0), value); });
     barrier();
-    uint32_t result = load(type, constant32(0));
+    uint32_t result = load(array, type, constant32(0));
     barrier();
+    return result;
+  }
+
+  // --- The shared-memory-only path: values by invocation in Workgroup memory -----------------------
+
+  // The invocations of one collective and their elements of the invocation scratch: the whole
+  // work-group by linear local id, or one subgroup by lane from SubgroupId * SubgroupSize.
+  struct Slice {
+    uint32_t scope;     // of the barriers between the steps
+    uint32_t first;     // the element of position 0
+    uint32_t position;  // this invocation's
+    uint32_t size;      // the invocations: the same in all of them, so that all reach every barrier
+  };
+
+  Slice workgroupSlice() {
+    return Slice{kWorkgroup, constant32(0), builtin(spv::BuiltIn::LocalInvocationIndex), localInvocations()};
+  }
+
+  Slice subgroupSlice() {
+    uint32_t first = at().valueOfIds(spv::Op::OpIMul, uint_, {builtin(spv::BuiltIn::SubgroupId), builtin(spv::BuiltIn::SubgroupSize)});
+    return Slice{kSubgroup, first, builtin(spv::BuiltIn::SubgroupLocalInvocationId), activeLanes()};
+  }
+
+  uint32_t element(const Slice& slice, uint32_t position) {
+    return at().valueOfIds(spv::Op::OpIAdd, uint_, {slice.first, position});
+  }
+
+  // A tree: at step `stride`, the positions that are multiples of 2 * stride absorb the value
+  // stride further on, the lower position first; position 0 ends with the total.
+  uint32_t treeReduce(const Slice& slice, const Collective& c, uint32_t type, uint32_t x) {
+    uint32_t values = invocationScratch();
+    uint32_t mine = element(slice, slice.position);
+    store(values, type, mine, x);
+    barrier(slice.scope);
+    forEachStride(slice.size, [&](uint32_t stride) {
+      uint32_t span = twice(stride);
+      uint32_t aligned = at().valueOfIds(spv::Op::OpIEqual, ir::typeBool(module_),
+                                         {at().valueOfIds(spv::Op::OpUMod, uint_, {slice.position, span}), constant32(0)});
+      uint32_t partner = at().valueOfIds(spv::Op::OpIAdd, uint_, {slice.position, stride});
+      uint32_t inside = at().valueOfIds(spv::Op::OpULessThan, ir::typeBool(module_), {partner, slice.size});
+      ifThen(at().valueOfIds(spv::Op::OpLogicalAnd, ir::typeBool(module_), {aligned, inside}), [&] {
+        uint32_t joined = combine(c.combine, type, load(values, type, mine), load(values, type, element(slice, partner)));
+        store(values, type, mine, joined);
+      });
+      barrier(slice.scope);
+    });
+    uint32_t total = load(values, type, slice.first);
+    barrier(slice.scope);
+    return total;
+  }
+
+  // Hillis-Steele: at step `stride`, each position adds the running value stride before it.
+  // Exclusive scans then take the inclusive value one position before (the identity at 0).
+  uint32_t hillisSteeleScan(const Slice& slice, const Collective& c, uint32_t type, uint32_t x, bool inclusive) {
+    uint32_t values = invocationScratch();
+    uint32_t mine = element(slice, slice.position);
+    store(values, type, mine, x);
+    barrier(slice.scope);
+    // Whether there is a position `distance` before this one, and its value (this one's if none).
+    auto before = [&](uint32_t distance) {
+      uint32_t has = at().valueOfIds(spv::Op::OpUGreaterThanEqual, ir::typeBool(module_), {slice.position, distance});
+      uint32_t from = at().valueOfIds(spv::Op::OpSelect, uint_, {has, at().valueOfIds(spv::Op::OpISub, uint_, {mine, distance}), mine});
+      return std::pair{has, load(values, type, from)};
+    };
+    // for (stride = 1; stride < size; stride *= 2), carrying this position's running value.
+    uint32_t scanned = loop(constant32(1), slice.size, [&](uint32_t i) { return twice(i); }, type, x,
+                            [&](uint32_t running, uint32_t stride) {
+                              auto [has, earlier] = before(stride);
+                              uint32_t joined = combine(c.combine, type, earlier, running);
+                              uint32_t next = at().valueOfIds(spv::Op::OpSelect, type, {has, joined, running});
+                              barrier(slice.scope);
+                              store(values, type, mine, next);
+                              barrier(slice.scope);
+                              return next;
+                            });
+    if (inclusive) return scanned;
+    auto [has, previous] = before(constant32(1));
+    uint32_t exclusive = at().valueOfIds(spv::Op::OpSelect, type, {has, previous, identity(c.combine, type)});
+    barrier(slice.scope);
+    return exclusive;
+  }
+
+  // The value of lane `lane` of the subgroup, through its slice.
+  uint32_t sliceBroadcast(const Slice& slice, uint32_t type, uint32_t value, uint32_t lane) {
+    if (ir::scalarWidth(module_, module_.def(lane)->typeId()) != 32) lane = at().valueOfIds(spv::Op::OpUConvert, uint_, {lane});
+    uint32_t values = invocationScratch();
+    store(values, type, element(slice, slice.position), value);
+    barrier(slice.scope);
+    // A lane past the last one is undefined in OpenCL; it reads lane 0 rather than past the array.
+    uint32_t present = at().valueOfIds(spv::Op::OpULessThan, ir::typeBool(module_), {lane, slice.size});
+    lane = at().valueOfIds(spv::Op::OpSelect, uint_, {present, lane, constant32(0)});
+    uint32_t result = load(values, type, element(slice, lane));
+    barrier(slice.scope);
     return result;
   }
 
@@ -468,13 +598,15 @@ class CollectiveLowering {
   Function& kernel_;
   uint32_t uint_;
   uint32_t scratch_ = 0;
+  uint32_t invocationScratch_ = 0;
+  CollectiveStats stats_;
   Block* cursor_ = nullptr;
   Block* layoutAfter_ = nullptr;
 };
 
 }  // namespace
 
-Expected<PassResult> lowerCollectives(Module& module, const Target& target) {
+Expected<PassResult> lowerCollectives(Module& module, PassContext& context) {
   bool changed = false;
   for (Function& function : module.functions()) {
     std::vector<Instruction*> collectives;
@@ -484,8 +616,10 @@ Expected<PassResult> lowerCollectives(Module& module, const Target& target) {
       }
     }
     if (collectives.empty()) continue;
-    CollectiveLowering lowering(module, target, function);
+    CollectiveLowering lowering(module, context.target, function);
     for (Instruction* inst : collectives) CL2VK_TRY(lowering.lower(inst));
+    // Recorded where lower-kernel-interface has made the kernel's reflection (not when run alone).
+    if (KernelReflection* kernel = context.reflection.kernel(module.functionName(function))) kernel->collectives = lowering.stats();
     changed = true;
   }
   return changed ? PassResult::kChanged : PassResult::kUnchanged;

@@ -15,12 +15,24 @@
 // At most two work-group barriers each; the fold runs once per lane when the partials fit in a
 // subgroup (more only when they outnumber its lanes). Scans assume that subgroups hold
 // consecutive linear local ids, which drivers do for 1D work-groups (docs/collectives.md).
+//
+// Without subgroup arithmetic (Target::subgroupArithmetic), or for 8/16-bit values without
+// Target::subgroupExtendedTypes, a collective runs in Workgroup memory alone: each invocation
+// stores its value in a second scratch array (one element per invocation), reduce, all and any
+// combine in a tree and scans in Hillis-Steele steps, a barrier after each; the step counts
+// depend only on the group's size, so every invocation reaches every barrier. Work-group scope
+// indexes by linear local id with work-group barriers; sub-group scope uses the subgroup's slice
+// (from SubgroupId * SubgroupSize, its own lane count) with Subgroup-scope barriers.
+//
+// Per kernel, the reflection records the collectives rewritten, the work-group barriers added
+// and the bytes of scratch (KernelReflection::collectives).
 #pragma once
 
 #include "passes/pass.h"
 
 namespace cl2vk {
 
-Expected<PassResult> lowerCollectives(ir::Module& module, const Target& target);
+// Records each kernel's collectives, barriers and scratch bytes in context.reflection.
+Expected<PassResult> lowerCollectives(ir::Module& module, PassContext& context);
 
 }  // namespace cl2vk

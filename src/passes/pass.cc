@@ -49,7 +49,7 @@ const std::vector<PassInfo>& registeredPasses() {
        lowerKernelInterface},
       {"lower-collectives",
        "Work-group and sub-group collectives become subgroup operations plus a shared-memory combine phase.",
-       withTarget<lowerCollectives>},
+       lowerCollectives},
       {"lower-pointers",
        "Global pointers become PhysicalStorageBuffer ones; local and private ones, access chains from their variable.",
        withTarget<lowerPointers>},

@@ -70,7 +70,10 @@ std::string toJson(const ModuleReflection& reflection) {
     out << ",\n      \"uses_dispatch_info\": " << boolean(kernel.usesDispatchInfo)
         << ",\n      \"argument_buffer\": " << boolean(kernel.argumentBuffer)
         << ",\n      \"arguments_offset\": " << kernel.argumentsOffset << ",\n      \"arguments_size\": " << kernel.argumentsSize
-        << ",\n      \"push_constant_size\": " << kernel.pushConstantSize << "\n    }";
+        << ",\n      \"push_constant_size\": " << kernel.pushConstantSize
+        << ",\n      \"collectives\": {\"rewritten\": " << kernel.collectives.collectives
+        << ", \"work_group_barriers\": " << kernel.collectives.barriers << ", \"scratch_bytes\": " << kernel.collectives.scratchBytes
+        << "}\n    }";
   }
   const ModuleRequirements& r = reflection.requirements;
   out << (reflection.kernels.empty() ? "" : "\n  ") << "],\n  \"requirements\": {\n";

@@ -46,6 +46,13 @@ struct DispatchInfoLayout {
   static constexpr uint32_t kSize = 48;
 };
 
+// What lower-collectives did to one kernel (cl2vk-opt --stats).
+struct CollectiveStats {
+  uint32_t collectives = 0;   // OpGroup* instructions rewritten
+  uint32_t barriers = 0;      // work-group barriers added (in the code, not as executed)
+  uint32_t scratchBytes = 0;  // Workgroup memory added
+};
+
 struct KernelReflection {
   std::string name;
   std::vector<KernelArgument> arguments;
@@ -58,6 +65,7 @@ struct KernelReflection {
   uint32_t pushConstantSize = 0;
   // reqd_work_group_size, when the kernel declares it.
   std::optional<std::array<uint32_t, 3>> requiredWorkGroupSize;
+  CollectiveStats collectives;
 };
 
 // Specialization constants shared by every kernel of a translated module.

@@ -238,11 +238,14 @@ class Collectives : public KernelTest {
     return names;
   }
 
-  std::shared_ptr<const Translation> translateCorpusModule(const std::string& file) {
-    static std::map<std::string, std::shared_ptr<const Translation>> cache;
-    auto& cached = cache[file];
+  // Translated for the device, or as if it had no subgroup arithmetic (the shared-memory path).
+  std::shared_ptr<const Translation> translateCorpusModule(const std::string& file, bool subgroupArithmetic = true) {
+    static std::map<std::pair<std::string, bool>, std::shared_ptr<const Translation>> cache;
+    auto& cached = cache[{file, subgroupArithmetic}];
     if (cached) return cached;
-    auto translation = cl2vk::translate(readWords(corpusDir() / file), launch::targetFor(sharedDevice().info()));
+    Target target = launch::targetFor(sharedDevice().info());
+    target.subgroupArithmetic = target.subgroupArithmetic && subgroupArithmetic;
+    auto translation = cl2vk::translate(readWords(corpusDir() / file), target);
     EXPECT_TRUE(translation.ok()) << file << ": " << translation.error().message();
     if (!translation) return nullptr;
     cached = std::make_shared<const Translation>(std::move(*translation));
@@ -348,10 +351,11 @@ class Collectives : public KernelTest {
   }
 
   // Runs every kernel of the collectives corpus accepted by `wanted` at each of `shapes`.
-  void runMatrix(const std::vector<Shape>& shapes, const std::function<bool(const KernelSpec&)>& wanted, size_t minimum) {
+  void runMatrix(const std::vector<Shape>& shapes, const std::function<bool(const KernelSpec&)>& wanted, size_t minimum,
+                 bool subgroupArithmetic = true) {
     size_t checked = 0;
     for (const std::string& file : moduleNames(GetParam())) {
-      auto translation = translateCorpusModule(file);
+      auto translation = translateCorpusModule(file, subgroupArithmetic);
       ASSERT_TRUE(translation) << file;
       for (const KernelReflection& reflection : translation->reflection.kernels) {
         std::optional<KernelSpec> spec = parse(reflection.name);
@@ -398,6 +402,21 @@ TEST_P(Collectives, EveryWorkGroupSizeAndShape) {
     bool representativeOp = s.op == "add" || s.op == "max" || s.op == "logical_xor" || s.op.empty();
     return representativeType && representativeOp;
   }, 100);
+}
+
+// The path for devices without subgroup arithmetic (Workgroup memory and barriers only), for a
+// representative function of each kind at both scopes. O2 only, to keep it short on lavapipe.
+TEST_P(Collectives, SharedMemoryPathMatchesTheCpu) {
+  if (GetParam() != std::string("O2")) GTEST_SKIP() << "the shared-memory path is checked on the O2 builds only";
+  const std::vector<Shape> shapes = {
+      {1, {1, 1, 1}, {3, 1, 1}},   {1, {13, 1, 1}, {3, 1, 1}},   {1, {64, 1, 1}, {2, 1, 1}},
+      {1, {100, 1, 1}, {2, 1, 1}}, {1, {1024, 1, 1}, {2, 1, 1}}, {2, {8, 4, 1}, {2, 3, 1}},
+  };
+  runMatrix(shapes, [](const KernelSpec& s) {
+    bool representativeType = s.type.type == Type::kInt || s.type.type == Type::kFloat;
+    bool representativeOp = s.op == "add" || s.op == "max" || s.op == "logical_xor" || s.op.empty();
+    return representativeType && representativeOp;
+  }, 100, false);
 }
 
 // The worked example of the OpenCL C specification (its typo corrected: see shared/spec/README).

@@ -40,17 +40,18 @@ std::string kernelWith(const std::string& collective, const std::string& extra =
 )";
 }
 
-Target lavapipeLike() {
-  Target target;
-  target.minSubgroupSize = target.maxSubgroupSize = 8;
-  target.maxWorkGroupInvocations = 1024;
-  return target;
+PassContext lavapipeLike() {
+  PassContext context;
+  context.target.minSubgroupSize = context.target.maxSubgroupSize = 8;
+  context.target.maxWorkGroupInvocations = 1024;
+  return context;
 }
 
-std::string lowered(const std::string& source, const Target& target = lavapipeLike()) {
+std::string lowered(const std::string& source) {
   auto module = test::assemble(source);
   if (!module) return "";
-  Expected<PassResult> result = lowerCollectives(*module, target);
+  PassContext context = lavapipeLike();
+  Expected<PassResult> result = lowerCollectives(*module, context);
   EXPECT_TRUE(result.ok()) << result.error().message();
   return test::disassemble(*module);
 }
@@ -107,7 +108,8 @@ TEST(LowerCollectivesTest, EveryCollectiveOfTheCorpusIsLowered) {
     if (path.parent_path() != test::corpusDir()) continue;  // the collectives corpus
     auto module = ir::readBinary(test::readWords(path));
     ASSERT_TRUE(module.ok()) << module.error().message();
-    Expected<PassResult> result = lowerCollectives(**module, lavapipeLike());
+    PassContext context = lavapipeLike();
+    Expected<PassResult> result = lowerCollectives(**module, context);
     ASSERT_TRUE(result.ok()) << path << ": " << result.error().message();
     std::string text = test::disassemble(**module);
     for (const char* kernelOnly : {"OpGroupIAdd", "OpGroupFAdd", "OpGroupSMax", "OpGroupAll ", "OpGroupBroadcast ",
@@ -119,7 +121,8 @@ TEST(LowerCollectivesTest, EveryCollectiveOfTheCorpusIsLowered) {
 TEST(LowerCollectivesTest, ScopesMustBeConstantWorkgroupOrSubgroup) {
   auto module = test::assemble(kernelWith("%r = OpGroupIAdd %uint %uint_4 Reduce %x", "     %uint_4 = OpConstant %uint 4\n"));
   ASSERT_TRUE(module);
-  Expected<PassResult> result = lowerCollectives(*module, lavapipeLike());
+  PassContext context = lavapipeLike();
+  Expected<PassResult> result = lowerCollectives(*module, context);
   ASSERT_FALSE(result.ok());
   EXPECT_NE(result.error().message().find("kernel 'k': %"), std::string::npos) << result.error().message();
   EXPECT_NE(result.error().message().find("the scope must be the constant Workgroup or Subgroup"), std::string::npos)

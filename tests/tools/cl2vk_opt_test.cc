@@ -226,6 +226,23 @@ TEST(Cl2vkOptTest, StatsDescribeTheModule) {
   EXPECT_NE(r.err.find("collective"), std::string::npos) << r.err;
 }
 
+TEST(Cl2vkOptTest, StatsCountTheCollectivesOfEachKernel) {
+  std::string module = (test::corpusDir() / "work_group_add_min_max.O2.spv").string();
+  CommandResult r = runCommand(kTool + " --stats " + module + " -o /dev/null");
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.err.find("\n  kernel "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(": 1 collectives rewritten, 2 work-group barriers added, "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" bytes of scratch\n"), std::string::npos) << r.err;
+}
+
+TEST(Cl2vkOptTest, WithoutSubgroupArithmeticTheCollectivesRunInMemory) {
+  std::string module = (test::corpusDir() / "work_group_add_min_max.O2.spv").string();
+  CommandResult r = runCommand(kTool + " --no-subgroup-arithmetic --validate --emit=text " + module);
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.out.find("OpGroupNonUniformIAdd"), std::string::npos) << "no subgroup arithmetic";
+  EXPECT_NE(r.out.find("OpControlBarrier"), std::string::npos) << r.out;
+}
+
 TEST(Cl2vkOptTest, UnwritableOutputExitsWithOne) {
   CommandResult r = runCommand(kTool + " - -o /nonexistent/dir/out.spv", kValidKernel);
   EXPECT_EQ(r.exitCode, 1);
