@@ -109,8 +109,14 @@ Status LaunchableKernel::checkArguments(std::span<const KernelArg> args) const {
 Expected<const vulkan::Pipeline*> LaunchableKernel::pipelineFor(const std::array<uint32_t, 3>& local,
                                                                 const std::array<uint32_t, 3>& enqueued,
                                                                 const std::vector<uint32_t>& localCounts) {
+  // Subgroups hold consecutive linear local ids in 1D work-groups and where the x size is a
+  // multiple of the subgroup size; other shapes (lavapipe packs those by rows) take the
+  // collectives' Workgroup-memory path.
+  uint32_t subgroupSize = std::max<uint32_t>(device_.info().subgroup.size, 1);
+  VkBool32 linearSubgroups = (local[1] == 1 && local[2] == 1) || local[0] % subgroupSize == 0;
   std::vector<uint32_t> key(local.begin(), local.end());
   key.insert(key.end(), enqueued.begin(), enqueued.end());
+  key.push_back(linearSubgroups);
   key.insert(key.end(), localCounts.begin(), localCounts.end());
   if (auto it = pipelines_.find(key); it != pipelines_.end()) return it->second.get();
 
@@ -122,6 +128,7 @@ Expected<const vulkan::Pipeline*> LaunchableKernel::pipelineFor(const std::array
     desc.specializationConstants.push_back(vulkan::SpecializationConstant::of(SpecIds::kWorkGroupSize + d, local[d]));
     desc.specializationConstants.push_back(vulkan::SpecializationConstant::of(SpecIds::kEnqueuedWorkGroupSize + d, enqueued[d]));
   }
+  desc.specializationConstants.push_back(vulkan::SpecializationConstant::of(SpecIds::kLinearSubgroups, linearSubgroups));
   size_t localIndex = 0;
   for (const KernelArgument& param : reflection_->arguments) {
     if (param.kind == ArgumentKind::kLocalPointer)

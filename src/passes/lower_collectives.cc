@@ -151,12 +151,17 @@ class CollectiveLowering {
       bool inclusive = kind == spv::GroupOperation::InclusiveScan;
       if (kind != spv::GroupOperation::Reduce && !inclusive && kind != spv::GroupOperation::ExclusiveScan)
         return fail(*inst, "group operation " + std::to_string(operation) + " is not an OpenCL collective");
-      if (inMemory) {
+      auto inMemoryPath = [&] {
         Slice slice = scope == kWorkgroup ? workgroupSlice() : subgroupSlice();
-        value = kind == spv::GroupOperation::Reduce ? treeReduce(slice, c, type, x) : hillisSteeleScan(slice, c, type, x, inclusive);
-      } else {
-        value = kind == spv::GroupOperation::Reduce ? workgroupReduce(c, type, x) : workgroupScan(c, type, x, inclusive);
-      }
+        return kind == spv::GroupOperation::Reduce ? treeReduce(slice, c, type, x) : hillisSteeleScan(slice, c, type, x, inclusive);
+      };
+      auto subgroupPath = [&] {
+        return kind == spv::GroupOperation::Reduce ? workgroupReduce(c, type, x) : workgroupScan(c, type, x, inclusive);
+      };
+      // The subgroup path needs subgroups of consecutive linear local ids, which the runtime
+      // knows per dispatch: a specialization constant picks the path, and the driver folds the
+      // branch away.
+      value = inMemory ? inMemoryPath() : ifElseValue(linearSubgroups(), type, subgroupPath, inMemoryPath);
     }
     branchTo(rest);
     module_.replaceAllUses(inst->resultId(), value);
@@ -173,6 +178,41 @@ class CollectiveLowering {
   }
 
   void branchTo(Block* target) { at().add(spv::Op::OpBranch, 0, {Operand::id(target->id())}); }
+
+  // condition ? whenTrue() : whenFalse(), each emitting its own code; the code continues after it.
+  uint32_t ifElseValue(uint32_t condition, uint32_t type, const std::function<uint32_t()>& whenTrue,
+                       const std::function<uint32_t()>& whenFalse) {
+    Block* trueBlock = newBlock();
+    Block* falseBlock = newBlock();
+    Block* merge = newBlock();
+    at().add(spv::Op::OpBranchConditional, 0, {Operand::id(condition), Operand::id(trueBlock->id()), Operand::id(falseBlock->id())});
+    cursor_ = trueBlock;
+    uint32_t a = whenTrue();
+    Block* aEnd = cursor_;
+    branchTo(merge);
+    cursor_ = falseBlock;
+    uint32_t b = whenFalse();
+    Block* bEnd = cursor_;
+    branchTo(merge);
+    cursor_ = merge;
+    return at().value(spv::Op::OpPhi, type, {Operand::id(a), Operand::id(aEnd->id()), Operand::id(b), Operand::id(bEnd->id())});
+  }
+
+  // The specialization constant that says whether subgroups hold consecutive linear local ids.
+  uint32_t linearSubgroups() {
+    for (const Instruction& inst : module_.section(ir::Section::kGlobal)) {
+      if (inst.opcode() != spv::Op::OpSpecConstantTrue) continue;
+      const Instruction* decoration = module_.findDecoration(inst.resultId(), spv::Decoration::SpecId);
+      if (decoration && decoration->wordOperand(2) == SpecIds::kLinearSubgroups) return inst.resultId();
+    }
+    uint32_t id = module_.takeId();
+    module_.append(ir::Section::kGlobal, Instruction(spv::Op::OpSpecConstantTrue, ir::typeBool(module_), id));
+    module_.append(ir::Section::kAnnotation,
+                   Instruction(spv::Op::OpDecorate, 0, 0,
+                               {Operand::id(id), Operand::enumerant(SPV_OPERAND_TYPE_DECORATION, static_cast<uint32_t>(spv::Decoration::SpecId)),
+                                Operand::literal(SpecIds::kLinearSubgroups)}));
+    return id;
+  }
 
   // if (condition) { then(); } — the code continues after it.
   void ifThen(uint32_t condition, const std::function<void()>& then) {

@@ -72,7 +72,10 @@ struct KernelReflection {
 struct SpecIds {
   static constexpr uint32_t kWorkGroupSize = 0;          // x, y, z: 0, 1, 2
   static constexpr uint32_t kEnqueuedWorkGroupSize = 3;  // x, y, z: 3, 4, 5
-  static constexpr uint32_t kFirstLocalArgument = 6;
+  // A bool: whether this dispatch's subgroups hold consecutive linear local ids (the runtime knows
+  // the work-group shape); work-group collectives take their subgroup path only then.
+  static constexpr uint32_t kLinearSubgroups = 6;
+  static constexpr uint32_t kFirstLocalArgument = 7;
 };
 
 // What a translated module needs from the Vulkan device.

@@ -368,7 +368,10 @@ class Collectives : public KernelTest {
         auto kernel = launch::LaunchableKernel::create(sharedDevice(), translation, reflection.name);
         ASSERT_TRUE(kernel.ok()) << kernel.error().message();
         uint32_t seed = 1;
+        uint32_t lanes = sharedDevice().info().subgroup.size;
         for (const Shape& shape : shapes) {
+          bool linear = (shape.local[1] == 1 && shape.local[2] == 1) || shape.local[0] % lanes == 0;
+          if (!spec->workGroup && !linear) continue;  // see EveryWorkGroupSizeAndShape
           std::string mismatch = check(**kernel, *spec, shape, seed++);
           if (mismatch == "skip") continue;
           ASSERT_EQ(mismatch, "") << file;
@@ -389,13 +392,15 @@ TEST_P(Collectives, EveryFunctionAndTypeMatchesTheCpu) {
 
 // Every work-group size and shape, for a representative function of each kind.
 TEST_P(Collectives, EveryWorkGroupSizeAndShape) {
-  // Multi-dimensional work-groups whose x size is not a multiple of the subgroup size are left out
-  // for now: lavapipe then packs subgroups by rows and reports SubgroupId and
-  // SubgroupLocalInvocationId inconsistently with that packing (docs/collectives.md).
+  // 2D/3D work-groups whose x size is not a multiple of the subgroup size take the Workgroup-memory
+  // path for work-group collectives (lavapipe packs their subgroups by rows). Sub-group functions
+  // are checked in 1D shapes only there: lavapipe then reports SubgroupId and
+  // SubgroupLocalInvocationId inconsistently with its packing, so no reference can follow it.
   const std::vector<Shape> shapes = {
       {1, {1, 1, 1}, {3, 1, 1}},  {1, {3, 1, 1}, {2, 1, 1}},   {1, {8, 1, 1}, {2, 1, 1}},   {1, {13, 1, 1}, {3, 1, 1}},
       {1, {64, 1, 1}, {2, 1, 1}}, {1, {100, 1, 1}, {2, 1, 1}}, {1, {256, 1, 1}, {2, 1, 1}}, {1, {1024, 1, 1}, {2, 1, 1}},
       {2, {8, 4, 1}, {2, 3, 1}},  {2, {16, 5, 1}, {2, 2, 1}},  {3, {8, 3, 5}, {2, 1, 2}},  {3, {16, 8, 8}, {1, 1, 2}},
+      {2, {13, 5, 1}, {2, 2, 1}}, {3, {4, 3, 5}, {2, 1, 2}},  {2, {100, 3, 1}, {1, 2, 1}},
   };
   runMatrix(shapes, [](const KernelSpec& s) {
     bool representativeType = s.type.type == Type::kInt || s.type.type == Type::kFloat;

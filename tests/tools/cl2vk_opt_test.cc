@@ -198,7 +198,7 @@ TEST(Cl2vkOptTest, ReflectWritesTheKernelInterfaceAsJson) {
   std::string json(bytes.begin(), bytes.end());
   for (const char* expected : {"\"name\": \"tiled_matmul\"", "{\"name\": \"A\", \"kind\": \"global_pointer\", \"type\": \"i32\", \"address_space\": \"global\"",
                                "\"name\": \"tileB\", \"kind\": \"local_pointer\", \"type\": \"i32\", \"address_space\": \"local\", \"offset\": 0, \"size\": 0",
-                               "\"spec_id\": 6, \"element_size\": 4", "\"spec_id\": 7", "\"kind\": \"value\"",
+                               "\"spec_id\": 7, \"element_size\": 4", "\"spec_id\": 8", "\"kind\": \"value\"",
                                "\"work_group_size_spec_ids\": [0, 1, 2]", "\"uses_dispatch_info\": true", "\"int64\": true",
                                "\"PhysicalStorageBufferAddresses\""})
     EXPECT_NE(json.find(expected), std::string::npos) << expected << " in\n" << json;
