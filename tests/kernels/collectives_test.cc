@@ -424,6 +424,44 @@ TEST_P(Collectives, SharedMemoryPathMatchesTheCpu) {
   }, 100, false);
 }
 
+// Collectives in a row, in a loop, under a uniform branch, with the kernel's own __local memory
+// and barriers (spirv/kernels/collectives_mixed.cl), for 1D work-groups of several sizes.
+TEST_P(Collectives, MixedWithLoopsBranchesAndLocalMemory) {
+  auto k = kernel("collectives_mixed", "collectives_mixed");
+  ASSERT_TRUE(k);
+  uint32_t lanes = sharedDevice().info().subgroup.size;
+  for (uint32_t local : {1u, 13u, 64u, 256u}) {
+    for (int rounds : {1, 3}) {
+      const uint32_t groups = 3, n = local * groups;
+      std::mt19937 random(local + rounds);
+      std::vector<int32_t> in(n);
+      for (auto& v : in) v = static_cast<int32_t>(random() % 2001) - 1000;
+      auto dIn = buffer(in), dOut = buffer(std::vector<int32_t>(n, 0));
+      run(*k, range1d(n, local), {KernelArg::buffer(dIn), KernelArg::buffer(dOut), KernelArg::value(rounds)});
+      auto out = read<int32_t>(dOut, n);
+      for (uint32_t g = 0; g < groups; ++g) {
+        std::vector<int32_t> v(in.begin() + g * local, in.begin() + (g + 1) * local);
+        std::vector<int32_t> acc(local, 0);
+        for (int r = 0; r < rounds; ++r) {
+          int32_t running = 0;
+          for (auto& x : v) running += x, x = running % 1000;
+          std::vector<int32_t> neighbour(local);
+          for (uint32_t i = 0; i < local; ++i) neighbour[i] = v[(i + 1) % local];
+          int32_t maximum = *std::max_element(neighbour.begin(), neighbour.end());
+          for (uint32_t i = 0; i < local; ++i) acc[i] += rounds > 2 ? maximum : neighbour[0];
+        }
+        int32_t total = 0;
+        for (int32_t x : v) total += x;
+        for (uint32_t i = 0; i < local; ++i) {
+          uint32_t first = i / lanes * lanes, last = std::min(first + lanes, local);
+          int32_t subgroupMin = *std::min_element(v.begin() + first, v.begin() + last);
+          ASSERT_EQ(out[g * local + i], acc[i] + total + subgroupMin) << "local " << local << " rounds " << rounds << " item " << i;
+        }
+      }
+    }
+  }
+}
+
 // The worked example of the OpenCL C specification (its typo corrected: see shared/spec/README).
 TEST_P(Collectives, SpecificationExampleScans) {
   auto k = kernel("../spec_example", "spec_example");
