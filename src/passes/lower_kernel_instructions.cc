@@ -117,6 +117,49 @@ Expected<bool> lowerBitCount(Module& module, Instruction& inst) {
   return true;
 }
 
+// Kernel SPIR-V has only unsigned-typed integers; the opcode carries the sign. Signed division
+// runs on signed types (through bitcasts, which cost nothing), as Shader modules have it.
+Expected<bool> lowerSignedDivision(Module& module, Instruction& inst) {
+  auto [component, count] = componentsOf(module, inst.typeId());
+  const Instruction* def = module.def(component);
+  if (def->opcode() != spv::Op::OpTypeInt || def->wordOperand(1) == 1) return false;
+  uint32_t signedType = shaped(module, ir::typeInt(module, def->wordOperand(0), true), count);
+  Builder b = Builder::before(module, &inst);
+  uint32_t a = b.valueOfIds(spv::Op::OpBitcast, signedType, {inst.idOperand(0)});
+  uint32_t c = b.valueOfIds(spv::Op::OpBitcast, signedType, {inst.idOperand(1)});
+  uint32_t result = b.valueOfIds(inst.opcode(), signedType, {a, c});
+  CL2VK_TRY(finish(module, inst, b.valueOfIds(spv::Op::OpBitcast, inst.typeId(), {result})));
+  return true;
+}
+
+// Vulkan leaves OpSRem and OpSMod undefined for negative operands (an NVIDIA driver computes a
+// uint-typed -976 % 1000 as 320), so both are built from an unsigned remainder of the
+// magnitudes: srem takes the dividend's sign, smod the divisor's.
+Expected<bool> lowerSignedRemainder(Module& module, Instruction& inst) {
+  uint32_t type = inst.typeId();
+  auto [component, count] = componentsOf(module, type);
+  uint32_t boolType = shaped(module, ir::typeBool(module), count);
+  uint32_t zero = splat(module, component, count, 0);
+  Builder b = Builder::before(module, &inst);
+  auto negative = [&](uint32_t v) { return b.valueOfIds(spv::Op::OpSLessThan, boolType, {v, zero}); };
+  auto magnitude = [&](uint32_t v, uint32_t isNegative) {
+    return b.valueOfIds(spv::Op::OpSelect, type, {isNegative, b.valueOfIds(spv::Op::OpSNegate, type, {v}), v});
+  };
+  uint32_t a = inst.idOperand(0), d = inst.idOperand(1);
+  uint32_t aNegative = negative(a), dNegative = negative(d);
+  uint32_t r = b.valueOfIds(spv::Op::OpUMod, type, {magnitude(a, aNegative), magnitude(d, dNegative)});
+  uint32_t result = b.valueOfIds(spv::Op::OpSelect, type, {aNegative, b.valueOfIds(spv::Op::OpSNegate, type, {r}), r});
+  if (inst.opcode() == spv::Op::OpSMod) {
+    // A non-zero remainder whose sign differs from the divisor's moves by one divisor.
+    uint32_t nonZero = b.valueOfIds(spv::Op::OpINotEqual, boolType, {result, zero});
+    uint32_t signsDiffer = b.valueOfIds(spv::Op::OpLogicalNotEqual, boolType, {negative(result), dNegative});
+    uint32_t adjust = b.valueOfIds(spv::Op::OpLogicalAnd, boolType, {nonZero, signsDiffer});
+    result = b.valueOfIds(spv::Op::OpSelect, type, {adjust, b.valueOfIds(spv::Op::OpIAdd, type, {result, d}), result});
+  }
+  CL2VK_TRY(finish(module, inst, result));
+  return true;
+}
+
 }  // namespace
 
 Expected<PassResult> lowerKernelInstructions(Module& module, const Target&) {
@@ -128,6 +171,9 @@ Expected<PassResult> lowerKernelInstructions(Module& module, const Target&) {
                                    {spv::Op::OpOrdered, lowerClassification},
                                    {spv::Op::OpUnordered, lowerClassification},
                                    {spv::Op::OpBitCount, lowerBitCount},
+                                   {spv::Op::OpSDiv, lowerSignedDivision},
+                                   {spv::Op::OpSRem, lowerSignedRemainder},
+                                   {spv::Op::OpSMod, lowerSignedRemainder},
                                });
 }
 
