@@ -79,9 +79,14 @@ TEST(LowerCollectivesTest, SubgroupVoteBecomesNonUniformAll) {
   EXPECT_NE(text.find("OpGroupNonUniformAll %bool %uint_3 %"), std::string::npos) << text;
 }
 
+// Work-group collectives carry two paths, chosen per dispatch by the kLinearSubgroups
+// specialization constant: the subgroup path (two barriers for reduce and scans) and the
+// Workgroup-memory path for shapes whose subgroups are not laid out linearly (a tree or a
+// Hillis-Steele scan: one barrier before, and one in, its loop, plus one after).
 TEST(LowerCollectivesTest, WorkgroupReduceIsSubgroupReducePlusACombineWithTwoBarriers) {
   std::string text = lowered(kernelWith("%r = OpGroupIAdd %uint %uint_2 Reduce %x"));
-  EXPECT_EQ(count(text, "OpControlBarrier %uint_2 %uint_2"), 2u) << text;
+  EXPECT_EQ(count(text, "OpControlBarrier %uint_2 %uint_2"), 2u + 3u) << text;
+  EXPECT_EQ(count(text, "OpSpecConstantTrue"), 1u) << "the path is picked by a specialization constant";
   EXPECT_EQ(count(text, "OpGroupNonUniformIAdd %uint %uint_3 Reduce"), 2u) << "one per subgroup, one over the partials";
   EXPECT_EQ(count(text, "OpGroupNonUniformElect"), 1u) << "one lane per subgroup publishes its partial";
   EXPECT_NE(text.find("Workgroup"), std::string::npos) << "the partials go through Workgroup memory";
@@ -90,17 +95,18 @@ TEST(LowerCollectivesTest, WorkgroupReduceIsSubgroupReducePlusACombineWithTwoBar
 
 TEST(LowerCollectivesTest, WorkgroupScanAddsThePrefixOfEarlierSubgroups) {
   std::string text = lowered(kernelWith("%r = OpGroupIAdd %uint %uint_2 ExclusiveScan %x"));
-  EXPECT_EQ(count(text, "OpControlBarrier %uint_2 %uint_2"), 2u) << text;
+  EXPECT_EQ(count(text, "OpControlBarrier %uint_2 %uint_2"), 2u + 4u) << text;
   EXPECT_EQ(count(text, "OpGroupNonUniformIAdd %uint %uint_3 ExclusiveScan %x"), 1u) << text;
   EXPECT_NE(text.find("SubgroupId"), std::string::npos) << "the prefix covers the subgroups before this one";
 }
 
-TEST(LowerCollectivesTest, AllCollectivesOfAKernelShareOneScratchArray) {
+TEST(LowerCollectivesTest, AllCollectivesOfAKernelShareTheirScratchArrays) {
   std::string text = lowered(kernelWith(
       "%a = OpGroupIAdd %uint %uint_2 Reduce %x\n%b = OpGroupUMax %uint %uint_2 InclusiveScan %a\n"
       "%r = OpGroupBroadcast %uint %uint_2 %b %uint_3"));
-  EXPECT_EQ(count(text, "OpVariable %_ptr_Workgroup"), 1u) << text;
-  EXPECT_EQ(count(text, "OpControlBarrier %uint_2 %uint_2"), 6u) << text;
+  // One per-subgroup array for the subgroup path, one per-invocation array for the other.
+  EXPECT_EQ(count(text, "OpVariable %_ptr_Workgroup"), 2u) << text;
+  EXPECT_EQ(count(text, "OpControlBarrier %uint_2 %uint_2"), (2u + 3u) + (2u + 3u) + 2u) << text;
 }
 
 TEST(LowerCollectivesTest, EveryCollectiveOfTheCorpusIsLowered) {
