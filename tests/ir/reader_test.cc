@@ -201,7 +201,7 @@ TEST(ReaderTest, DetectsBinaryOrText) {
 TEST(ReaderTest, CorruptedModulesGiveErrorsNotCrashes) {
   std::vector<uint32_t> original = kernelWords();
   std::mt19937 random(1234);
-  int accepted = 0, rejected = 0;
+  int rejected = 0;
   for (int trial = 0; trial < 3000; ++trial) {
     std::vector<uint32_t> words = original;
     int flips = 1 + static_cast<int>(random() % 3);
@@ -215,7 +215,6 @@ TEST(ReaderTest, CorruptedModulesGiveErrorsNotCrashes) {
     }
     auto module = readBinary(words);
     if (module.ok()) {
-      ++accepted;
       EXPECT_EQ(writeBinary(**module), words) << "an accepted module must still round-trip";
     } else {
       ++rejected;
@@ -223,7 +222,6 @@ TEST(ReaderTest, CorruptedModulesGiveErrorsNotCrashes) {
     }
   }
   EXPECT_GT(rejected, 0);
-  EXPECT_GT(accepted + rejected, 0);
 }
 
 }  // namespace
