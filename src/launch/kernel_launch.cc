@@ -118,6 +118,7 @@ Expected<const vulkan::Pipeline*> LaunchableKernel::pipelineFor(const std::array
   key.insert(key.end(), enqueued.begin(), enqueued.end());
   key.push_back(linearSubgroups);
   key.insert(key.end(), localCounts.begin(), localCounts.end());
+  std::lock_guard lock(pipelinesMutex_);
   if (auto it = pipelines_.find(key); it != pipelines_.end()) return it->second.get();
 
   vulkan::PipelineDesc desc;

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -64,7 +65,7 @@ class LaunchableKernel {
   // The work-group size the launcher uses when the caller gives none.
   std::array<uint32_t, 3> chooseLocalSize(const NDRange& range) const;
 
-  // Runs the kernel over `range` and waits; one GPU time per dispatch.
+  // Runs the kernel over `range` and waits; one GPU time per dispatch. Thread-safe.
   Expected<std::vector<vulkan::GpuTime>> launch(const NDRange& range, std::span<const KernelArg> args);
 
  private:
@@ -78,6 +79,9 @@ class LaunchableKernel {
   vulkan::Device& device_;
   std::shared_ptr<const Translation> translation_;
   const KernelReflection* reflection_;
+  // Several threads may launch the same kernel (the runtime's command queues); pipelines are
+  // created under the lock and never removed, so the pointers handed out stay valid.
+  std::mutex pipelinesMutex_;
   std::map<std::vector<uint32_t>, std::unique_ptr<vulkan::Pipeline>> pipelines_;
 };
 

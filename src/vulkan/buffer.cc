@@ -189,4 +189,31 @@ Status Buffer::download(std::span<std::byte> bytes, VkDeviceSize offset) {
   return okStatus();
 }
 
+Status Buffer::copyFrom(const Buffer& source, VkDeviceSize sourceOffset, VkDeviceSize offset,
+                        VkDeviceSize size) {
+  CL2VK_TRY(source.checkRange(sourceOffset, size));
+  CL2VK_TRY(checkRange(offset, size));
+  if (source.buffer_ == buffer_ && sourceOffset < offset + size && offset < sourceOffset + size)
+    return Error("the source and destination ranges of a copy overlap");
+  if (size == 0) return okStatus();
+  const VolkDeviceTable& vk = device_->vk();
+  return device_->queue().submitAndWait([&](VkCommandBuffer commands) {
+    waitForEarlierWrites(vk, commands, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+    VkBufferCopy region{sourceOffset, offset, size};
+    vk.vkCmdCopyBuffer(commands, source.buffer_, buffer_, 1, &region);
+  });
+}
+
+Status Buffer::fill(uint32_t pattern, VkDeviceSize offset, VkDeviceSize size) {
+  CL2VK_TRY(checkRange(offset, size));
+  if (offset % 4 != 0 || size % 4 != 0) return Error("a fill's offset and size must be multiples of 4");
+  if (size == 0) return okStatus();
+  const VolkDeviceTable& vk = device_->vk();
+  return device_->queue().submitAndWait([&](VkCommandBuffer commands) {
+    waitForEarlierWrites(vk, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+    vk.vkCmdFillBuffer(commands, buffer_, offset, size, pattern);
+  });
+}
+
 }  // namespace cl2vk::vulkan

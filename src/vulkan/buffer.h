@@ -37,6 +37,13 @@ class Buffer {
   // Copies `bytes.size()` bytes from `offset` into `bytes`; blocks until done.
   Status download(std::span<std::byte> bytes, VkDeviceSize offset = 0);
 
+  // Copies `size` bytes from `source` at `sourceOffset` to this buffer at `offset`, on the device;
+  // blocks until done. The ranges may be in the same buffer but must not overlap.
+  Status copyFrom(const Buffer& source, VkDeviceSize sourceOffset, VkDeviceSize offset, VkDeviceSize size);
+  // Writes the 4-byte `pattern` over `size` bytes at `offset` (both multiples of 4) with
+  // vkCmdFillBuffer; blocks until done.
+  Status fill(uint32_t pattern, VkDeviceSize offset, VkDeviceSize size);
+
   template <typename T>
   Status uploadValues(std::span<const T> values, VkDeviceSize offset = 0) {
     return upload(std::as_bytes(values), offset);

@@ -30,6 +30,7 @@ Queue::~Queue() {
 }
 
 Status Queue::submitAndWait(const std::function<void(VkCommandBuffer)>& record) {
+  std::lock_guard lock(mutex_);
   VkCommandBufferAllocateInfo allocateInfo{};
   allocateInfo.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
   allocateInfo.commandPool = commandPool_;

@@ -1,11 +1,13 @@
 // The device's one compute queue: records a command buffer, submits it and waits for its fence.
-// Every transfer and dispatch is one such blocking submission for now.
+// Every transfer and dispatch is one such blocking submission. Several threads may submit at once
+// (the OpenCL runtime's command queues share the device's queue); submissions are serialised.
 #pragma once
 
 #include <volk.h>
 
 #include <functional>
 #include <memory>
+#include <mutex>
 
 #include "support/expected.h"
 
@@ -35,6 +37,8 @@ class Queue {
   VkDevice device_;
   VkQueue queue_ = VK_NULL_HANDLE;
   VkCommandPool commandPool_ = VK_NULL_HANDLE;
+  // Guards queue_ and commandPool_, which Vulkan requires to be externally synchronised.
+  std::mutex mutex_;
   uint32_t family_ = 0;
   uint32_t timestampValidBits_ = 0;
 };

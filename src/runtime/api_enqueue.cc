@@ -1,0 +1,395 @@
+// The OpenCL entry points that enqueue commands: buffer transfers, maps, kernels, markers and
+// barriers. Each checks its arguments on the caller's thread (the error codes of the
+// specification) and queues the work for the queue's worker (queue.h).
+#include <cstring>
+
+#include "runtime/api_util.h"
+#include "runtime/kernel.h"
+#include "runtime/memory.h"
+#include "runtime/queue.h"
+
+using namespace cl2vk::runtime;
+using cl2vk::Expected;
+
+namespace {
+
+bool inRange(const Memory& memory, size_t offset, size_t size) {
+  return offset <= memory.size() && size <= memory.size() - offset;
+}
+
+CommandOutcome failure(const std::string& what, const cl2vk::Error& error, cl_int status = CL_OUT_OF_RESOURCES) {
+  return CommandOutcome{status, std::nullopt, what + ": " + error.message()};
+}
+
+// Runs `transfer` on the Vulkan buffer behind `memory` on `device` at the memory's offset.
+template <typename Transfer>
+CommandOutcome withBuffer(Memory& memory, Device& device, const char* what, Transfer transfer) {
+  Expected<Memory::Location> location = memory.locate(device);
+  if (!location) return failure(what, location.error(), CL_MEM_OBJECT_ALLOCATION_FAILURE);
+  cl2vk::Status status = transfer(*location->buffer, location->offset);
+  if (!status) return failure(what, status.error());
+  return CommandOutcome{};
+}
+
+// A fill as one vkCmdFillBuffer when the pattern repeats within 4 bytes and the range is 4-byte
+// aligned in the Vulkan buffer; otherwise the filled bytes are made on the host and uploaded.
+CommandOutcome fill(Memory& memory, Device& device, std::vector<std::byte> pattern, size_t offset, size_t size) {
+  return withBuffer(memory, device, "clEnqueueFillBuffer", [&](cl2vk::vulkan::Buffer& buffer, size_t base) {
+    size_t start = base + offset;
+    if (pattern.size() <= 4 && start % 4 == 0 && size % 4 == 0) {
+      uint32_t word = 0;
+      for (size_t i = 0; i < 4; ++i) std::memcpy(reinterpret_cast<std::byte*>(&word) + i, &pattern[i % pattern.size()], 1);
+      return buffer.fill(word, start, size);
+    }
+    std::vector<std::byte> bytes(size);
+    for (size_t i = 0; i < size; i += pattern.size()) std::memcpy(bytes.data() + i, pattern.data(), pattern.size());
+    return buffer.upload(bytes, start);
+  });
+}
+
+bool validPatternSize(size_t size) {
+  for (size_t allowed : {1, 2, 4, 8, 16, 32, 64, 128}) {
+    if (size == allowed) return true;
+  }
+  return false;
+}
+
+// The host-access flags that forbid what a command does to a buffer from the host.
+bool hostMayRead(const Memory& memory) { return !(memory.flags() & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)); }
+bool hostMayWrite(const Memory& memory) { return !(memory.flags() & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)); }
+
+// The work-group size checks of clEnqueueNDRangeKernel that do not need the translated kernel.
+cl_int checkWorkSizes(const Kernel& kernel, Device& device, cl_uint dimensions, const size_t* offset,
+                      const size_t* global, const size_t* local, bool uniform) {
+  const auto& limits = device.info().limits;
+  size_t items = 1;
+  for (cl_uint d = 0; d < dimensions; ++d) {
+    if (global[d] > UINT32_MAX) return CL_INVALID_GLOBAL_WORK_SIZE;
+    if (offset != nullptr && (offset[d] > UINT32_MAX || global[d] + offset[d] > (size_t{1} << 32)))
+      return CL_INVALID_GLOBAL_OFFSET;
+    if (local == nullptr) continue;
+    if (local[d] == 0 || local[d] > limits.maxComputeWorkGroupSize[d]) return CL_INVALID_WORK_ITEM_SIZE;
+    items *= local[d];
+    if (uniform && global[d] % local[d] != 0) return CL_INVALID_WORK_GROUP_SIZE;
+  }
+  const auto& required = kernel.reflection().requiredWorkGroupSize;
+  if (local != nullptr) {
+    if (items > device.maxWorkGroupSize()) return CL_INVALID_WORK_GROUP_SIZE;
+    if (required) {
+      for (cl_uint d = 0; d < 3; ++d) {
+        if ((*required)[d] != (d < dimensions ? local[d] : 1)) return CL_INVALID_WORK_GROUP_SIZE;
+      }
+    }
+  }
+  return CL_SUCCESS;
+}
+
+// The arguments of a launch on `device`: buffer addresses are resolved there.
+Expected<std::vector<cl2vk::launch::KernelArg>> launchArguments(const std::vector<ArgumentValue>& values,
+                                                                 Device& device) {
+  std::vector<cl2vk::launch::KernelArg> args;
+  for (const ArgumentValue& value : values) {
+    cl2vk::launch::KernelArg arg;
+    if (value.localSize > 0) {
+      arg = cl2vk::launch::KernelArg::local(value.localSize);
+    } else if (!value.bytes.empty()) {
+      arg = cl2vk::launch::KernelArg::raw(value.bytes.data(), value.bytes.size());
+    } else {
+      arg.kind = cl2vk::launch::KernelArg::Kind::kBuffer;
+      if (value.memory) {
+        Expected<Memory::Location> location = value.memory->locate(device);
+        if (!location) return location.error();
+        arg = cl2vk::launch::KernelArg::buffer(*location->buffer, location->offset);
+      }
+    }
+    args.push_back(std::move(arg));
+  }
+  return args;
+}
+
+cl_int enqueueMarker(cl_command_queue command_queue, cl_command_type type, cl_uint num_events_in_wait_list,
+                     const cl_event* event_wait_list, cl_event* event) {
+  Enqueue enqueue;
+  if (cl_int status = prepareEnqueue(command_queue, num_events_in_wait_list, event_wait_list, &enqueue); status != CL_SUCCESS)
+    return status;
+  // The queue runs in order, so every earlier command is done before this one starts.
+  return submit(enqueue, type, [] { return CommandOutcome{}; }, false, event);
+}
+
+}  // namespace
+
+extern "C" {
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read,
+                                                    size_t offset, size_t size, void* ptr,
+                                                    cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+                                                    cl_event* event) {
+  Enqueue enqueue;
+  if (cl_int status = prepareEnqueue(command_queue, num_events_in_wait_list, event_wait_list, &enqueue); status != CL_SUCCESS)
+    return status;
+  std::shared_ptr<Memory> memory;
+  if (cl_int status = findBuffer(buffer, *enqueue.queue, &memory); status != CL_SUCCESS) return status;
+  if (ptr == nullptr || size == 0 || !inRange(*memory, offset, size)) return CL_INVALID_VALUE;
+  if (!hostMayRead(*memory)) return CL_INVALID_OPERATION;
+  Device& device = enqueue.queue->device();
+  auto work = [memory, &device, offset, size, ptr] {
+    return withBuffer(*memory, device, "clEnqueueReadBuffer", [&](cl2vk::vulkan::Buffer& vk, size_t base) {
+      return vk.download(std::span(static_cast<std::byte*>(ptr), size), base + offset);
+    });
+  };
+  return submit(enqueue, CL_COMMAND_READ_BUFFER, work, blocking_read, event);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer,
+                                                     cl_bool blocking_write, size_t offset, size_t size,
+                                                     const void* ptr, cl_uint num_events_in_wait_list,
+                                                     const cl_event* event_wait_list, cl_event* event) {
+  Enqueue enqueue;
+  if (cl_int status = prepareEnqueue(command_queue, num_events_in_wait_list, event_wait_list, &enqueue); status != CL_SUCCESS)
+    return status;
+  std::shared_ptr<Memory> memory;
+  if (cl_int status = findBuffer(buffer, *enqueue.queue, &memory); status != CL_SUCCESS) return status;
+  if (ptr == nullptr || size == 0 || !inRange(*memory, offset, size)) return CL_INVALID_VALUE;
+  if (!hostMayWrite(*memory)) return CL_INVALID_OPERATION;
+  Device& device = enqueue.queue->device();
+  auto work = [memory, &device, offset, size, ptr] {
+    return withBuffer(*memory, device, "clEnqueueWriteBuffer", [&](cl2vk::vulkan::Buffer& vk, size_t base) {
+      return vk.upload(std::span(static_cast<const std::byte*>(ptr), size), base + offset);
+    });
+  };
+  return submit(enqueue, CL_COMMAND_WRITE_BUFFER, work, blocking_write, event);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer,
+                                                    cl_mem dst_buffer, size_t src_offset, size_t dst_offset,
+                                                    size_t size, cl_uint num_events_in_wait_list,
+                                                    const cl_event* event_wait_list, cl_event* event) {
+  Enqueue enqueue;
+  if (cl_int status = prepareEnqueue(command_queue, num_events_in_wait_list, event_wait_list, &enqueue); status != CL_SUCCESS)
+    return status;
+  std::shared_ptr<Memory> source, destination;
+  if (cl_int status = findBuffer(src_buffer, *enqueue.queue, &source); status != CL_SUCCESS) return status;
+  if (cl_int status = findBuffer(dst_buffer, *enqueue.queue, &destination); status != CL_SUCCESS) return status;
+  if (size == 0 || !inRange(*source, src_offset, size) || !inRange(*destination, dst_offset, size))
+    return CL_INVALID_VALUE;
+  Device& device = enqueue.queue->device();
+  Expected<Memory::Location> from = source->locate(device);
+  Expected<Memory::Location> to = destination->locate(device);
+  if (!from || !to) return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+  if (from->buffer == to->buffer) {
+    size_t a = from->offset + src_offset, b = to->offset + dst_offset;
+    if (a < b + size && b < a + size) return CL_MEM_COPY_OVERLAP;
+  }
+  auto work = [source, destination, &device, src_offset, dst_offset, size] {
+    Expected<Memory::Location> from = source->locate(device);
+    if (!from) return failure("clEnqueueCopyBuffer", from.error(), CL_MEM_OBJECT_ALLOCATION_FAILURE);
+    return withBuffer(*destination, device, "clEnqueueCopyBuffer", [&](cl2vk::vulkan::Buffer& vk, size_t base) {
+      return vk.copyFrom(*from->buffer, from->offset + src_offset, base + dst_offset, size);
+    });
+  };
+  return submit(enqueue, CL_COMMAND_COPY_BUFFER, work, false, event);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer, const void* pattern,
+                                                    size_t pattern_size, size_t offset, size_t size,
+                                                    cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+                                                    cl_event* event) {
+  Enqueue enqueue;
+  if (cl_int status = prepareEnqueue(command_queue, num_events_in_wait_list, event_wait_list, &enqueue); status != CL_SUCCESS)
+    return status;
+  std::shared_ptr<Memory> memory;
+  if (cl_int status = findBuffer(buffer, *enqueue.queue, &memory); status != CL_SUCCESS) return status;
+  if (pattern == nullptr || !validPatternSize(pattern_size) || offset % pattern_size != 0 || size % pattern_size != 0 ||
+      !inRange(*memory, offset, size))
+    return CL_INVALID_VALUE;
+  std::vector<std::byte> bytes(pattern_size);
+  std::memcpy(bytes.data(), pattern, pattern_size);
+  Device& device = enqueue.queue->device();
+  auto work = [memory, &device, bytes, offset, size] { return fill(*memory, device, bytes, offset, size); };
+  return submit(enqueue, CL_COMMAND_FILL_BUFFER, work, false, event);
+}
+
+CL_API_ENTRY void* CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_map,
+                                                  cl_map_flags map_flags, size_t offset, size_t size,
+                                                  cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+                                                  cl_event* event, cl_int* errcode_ret) {
+  Enqueue enqueue;
+  if (cl_int status = prepareEnqueue(command_queue, num_events_in_wait_list, event_wait_list, &enqueue); status != CL_SUCCESS)
+    return withError<void*>(errcode_ret, status, nullptr);
+  std::shared_ptr<Memory> memory;
+  if (cl_int status = findBuffer(buffer, *enqueue.queue, &memory); status != CL_SUCCESS)
+    return withError<void*>(errcode_ret, status, nullptr);
+  constexpr cl_map_flags kKnown = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+  bool invalidate = map_flags & CL_MAP_WRITE_INVALIDATE_REGION;
+  if ((map_flags & ~kKnown) != 0 || (invalidate && (map_flags & (CL_MAP_READ | CL_MAP_WRITE))) || size == 0 ||
+      !inRange(*memory, offset, size))
+    return withError<void*>(errcode_ret, CL_INVALID_VALUE, nullptr);
+  if (((map_flags & CL_MAP_READ) && !hostMayRead(*memory)) ||
+      ((map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) && !hostMayWrite(*memory)))
+    return withError<void*>(errcode_ret, CL_INVALID_OPERATION, nullptr);
+  void* pointer = memory->beginMap(offset, size, map_flags);
+  Device& device = enqueue.queue->device();
+  auto work = [memory, &device, offset, size, pointer, invalidate] {
+    if (invalidate) return CommandOutcome{};
+    return withBuffer(*memory, device, "clEnqueueMapBuffer", [&](cl2vk::vulkan::Buffer& vk, size_t base) {
+      return vk.download(std::span(static_cast<std::byte*>(pointer), size), base + offset);
+    });
+  };
+  cl_int status = submit(enqueue, CL_COMMAND_MAP_BUFFER, work, blocking_map, event);
+  return withError<void*>(errcode_ret, status, status == CL_SUCCESS ? pointer : nullptr);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, void* mapped_ptr,
+                                                        cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+                                                        cl_event* event) {
+  Enqueue enqueue;
+  if (cl_int status = prepareEnqueue(command_queue, num_events_in_wait_list, event_wait_list, &enqueue); status != CL_SUCCESS)
+    return status;
+  std::shared_ptr<Memory> memory;
+  if (cl_int status = findBuffer(memobj, *enqueue.queue, &memory); status != CL_SUCCESS) return status;
+  std::optional<Memory::Mapping> mapping = memory->endMap(mapped_ptr);
+  if (!mapping) return CL_INVALID_VALUE;
+  bool written = mapping->flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION);
+  Device& device = enqueue.queue->device();
+  auto work = [memory, &device, mapping = *mapping, mapped_ptr, written] {
+    if (!written) return CommandOutcome{};
+    return withBuffer(*memory, device, "clEnqueueUnmapMemObject", [&](cl2vk::vulkan::Buffer& vk, size_t base) {
+      return vk.upload(std::span(static_cast<const std::byte*>(mapped_ptr), mapping.size), base + mapping.offset);
+    });
+  };
+  return submit(enqueue, CL_COMMAND_UNMAP_MEM_OBJECT, work, false, event);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel,
+                                                       cl_uint work_dim, const size_t* global_work_offset,
+                                                       const size_t* global_work_size, const size_t* local_work_size,
+                                                       cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+                                                       cl_event* event) {
+  Enqueue enqueue;
+  if (cl_int status = prepareEnqueue(command_queue, num_events_in_wait_list, event_wait_list, &enqueue); status != CL_SUCCESS)
+    return status;
+  std::shared_ptr<Kernel> found = Kernel::find(kernel);
+  if (!found) return CL_INVALID_KERNEL;
+  if (&found->program().context() != &enqueue.queue->context()) return CL_INVALID_CONTEXT;
+  Device& device = enqueue.queue->device();
+  if (!found->program().translation(&device)) return CL_INVALID_PROGRAM_EXECUTABLE;
+  if (work_dim < 1 || work_dim > 3) return CL_INVALID_WORK_DIMENSION;
+  if (global_work_size == nullptr) return CL_INVALID_GLOBAL_WORK_SIZE;
+  if (found->firstUnsetArgument()) return CL_INVALID_KERNEL_ARGS;
+  if (cl_int status = checkWorkSizes(*found, device, work_dim, global_work_offset, global_work_size, local_work_size,
+                                     found->program().uniformWorkGroups(&device));
+      status != CL_SUCCESS)
+    return status;
+  if (found->localArgumentBytes() + found->reflection().collectives.scratchBytes >
+      device.info().limits.maxComputeSharedMemorySize)
+    return CL_OUT_OF_RESOURCES;
+
+  cl2vk::launch::NDRange range;
+  range.dimensions = work_dim;
+  bool empty = false;
+  for (cl_uint d = 0; d < work_dim; ++d) {
+    range.globalSize[d] = global_work_size[d];
+    range.globalOffset[d] = global_work_offset != nullptr ? global_work_offset[d] : 0;
+    empty |= global_work_size[d] == 0;  // allowed since OpenCL 2.1: nothing runs
+  }
+  if (local_work_size != nullptr) {
+    std::array<uint32_t, 3> local{1, 1, 1};
+    for (cl_uint d = 0; d < work_dim; ++d) local[d] = static_cast<uint32_t>(local_work_size[d]);
+    range.localSize = local;
+  }
+  std::vector<ArgumentValue> arguments = found->arguments();
+  auto work = [found, &device, range, arguments = std::move(arguments), empty]() -> CommandOutcome {
+    if (empty) return CommandOutcome{};
+    std::string what = "kernel '" + found->name() + "'";
+    Expected<cl2vk::launch::LaunchableKernel*> launcher = found->launcher(device);
+    if (!launcher) return failure(what, launcher.error());
+    Expected<std::vector<cl2vk::launch::KernelArg>> args = launchArguments(arguments, device);
+    if (!args) return failure(what, args.error(), CL_MEM_OBJECT_ALLOCATION_FAILURE);
+    Expected<std::vector<cl2vk::vulkan::GpuTime>> times = (*launcher)->launch(range, *args);
+    if (!times) return failure(what, times.error());
+    CommandOutcome outcome;
+    double total = 0;
+    bool timed = true;
+    for (const cl2vk::vulkan::GpuTime& time : *times) {
+      timed &= time.nanoseconds.has_value();
+      total += time.nanoseconds.value_or(0);
+    }
+    if (timed) outcome.deviceNanoseconds = total;
+    return outcome;
+  };
+  return submit(enqueue, CL_COMMAND_NDRANGE_KERNEL, work, false, event);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
+                                              cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+                                              cl_event* event) {
+  const size_t one = 1;
+  return clEnqueueNDRangeKernel(command_queue, kernel, 1, nullptr, &one, &one, num_events_in_wait_list,
+                                event_wait_list, event);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue command_queue,
+                                                            cl_uint num_events_in_wait_list,
+                                                            const cl_event* event_wait_list, cl_event* event) {
+  return enqueueMarker(command_queue, CL_COMMAND_MARKER, num_events_in_wait_list, event_wait_list, event);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue command_queue,
+                                                             cl_uint num_events_in_wait_list,
+                                                             const cl_event* event_wait_list, cl_event* event) {
+  return enqueueMarker(command_queue, CL_COMMAND_BARRIER, num_events_in_wait_list, event_wait_list, event);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueMarker(cl_command_queue command_queue, cl_event* event) {
+  if (event == nullptr) return CommandQueue::find(command_queue) ? CL_INVALID_VALUE : CL_INVALID_COMMAND_QUEUE;
+  return enqueueMarker(command_queue, CL_COMMAND_MARKER, 0, nullptr, event);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue command_queue) {
+  return enqueueMarker(command_queue, CL_COMMAND_BARRIER, 0, nullptr, nullptr);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events,
+                                                       const cl_event* event_list) {
+  if (num_events == 0 || event_list == nullptr)
+    return CommandQueue::find(command_queue) ? CL_INVALID_VALUE : CL_INVALID_COMMAND_QUEUE;
+  return enqueueMarker(command_queue, CL_COMMAND_BARRIER, num_events, event_list, nullptr);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_mem_objects,
+                                                           const cl_mem* mem_objects, cl_mem_migration_flags flags,
+                                                           cl_uint num_events_in_wait_list,
+                                                           const cl_event* event_wait_list, cl_event* event) {
+  Enqueue enqueue;
+  if (cl_int status = prepareEnqueue(command_queue, num_events_in_wait_list, event_wait_list, &enqueue); status != CL_SUCCESS)
+    return status;
+  if (num_mem_objects == 0 || mem_objects == nullptr ||
+      (flags & ~(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)) != 0)
+    return CL_INVALID_VALUE;
+  std::vector<std::shared_ptr<Memory>> memories;
+  for (cl_uint i = 0; i < num_mem_objects; ++i) {
+    std::shared_ptr<Memory> memory;
+    if (cl_int status = findBuffer(mem_objects[i], *enqueue.queue, &memory); status != CL_SUCCESS) return status;
+    memories.push_back(std::move(memory));
+  }
+  Device& device = enqueue.queue->device();
+  bool toDevice = !(flags & CL_MIGRATE_MEM_OBJECT_HOST);
+  auto work = [memories, &device, toDevice]() -> CommandOutcome {
+    for (const std::shared_ptr<Memory>& memory : memories) {
+      if (!toDevice) continue;  // the host reaches buffers through copies; nothing to move
+      Expected<Memory::Location> location = memory->locate(device);
+      if (!location) return failure("clEnqueueMigrateMemObjects", location.error(), CL_MEM_OBJECT_ALLOCATION_FAILURE);
+    }
+    return CommandOutcome{};
+  };
+  return submit(enqueue, CL_COMMAND_MIGRATE_MEM_OBJECTS, work, false, event);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue command_queue, void(CL_CALLBACK*)(void*), void*,
+                                                      size_t, cl_uint, const cl_mem*, const void**, cl_uint,
+                                                      const cl_event*, cl_event*) {
+  // CL_DEVICE_EXECUTION_CAPABILITIES has no CL_EXEC_NATIVE_KERNEL.
+  return CommandQueue::find(command_queue) ? CL_INVALID_OPERATION : CL_INVALID_COMMAND_QUEUE;
+}
+
+}  // extern "C"

@@ -1,0 +1,56 @@
+#include "runtime/api_util.h"
+
+namespace cl2vk::runtime {
+
+cl_int resolveDevices(const Context& context, cl_uint count, const cl_device_id* list, std::vector<Device*>* devices) {
+  if ((count == 0) != (list == nullptr)) return CL_INVALID_VALUE;
+  devices->clear();
+  if (list == nullptr) {
+    *devices = context.devices();
+    return CL_SUCCESS;
+  }
+  for (cl_uint i = 0; i < count; ++i) {
+    Device* device = Device::find(list[i]);
+    if (device == nullptr || !context.hasDevice(device)) return CL_INVALID_DEVICE;
+    devices->push_back(device);
+  }
+  return CL_SUCCESS;
+}
+
+cl_int resolveWaitList(const Context& context, cl_uint count, const cl_event* list,
+                       std::vector<std::shared_ptr<Event>>* events) {
+  if ((count == 0) != (list == nullptr)) return CL_INVALID_EVENT_WAIT_LIST;
+  events->clear();
+  for (cl_uint i = 0; i < count; ++i) {
+    std::shared_ptr<Event> event = Event::find(list[i]);
+    if (!event) return CL_INVALID_EVENT_WAIT_LIST;
+    if (&event->context() != &context) return CL_INVALID_CONTEXT;
+    events->push_back(std::move(event));
+  }
+  return CL_SUCCESS;
+}
+
+void returnEvent(const std::shared_ptr<Event>& event, cl_event* handle) {
+  if (handle != nullptr) *handle = Event::publish(event);
+}
+
+cl_int prepareEnqueue(cl_command_queue handle, cl_uint count, const cl_event* list, Enqueue* enqueue) {
+  enqueue->queue = CommandQueue::find(handle);
+  if (!enqueue->queue) return CL_INVALID_COMMAND_QUEUE;
+  return resolveWaitList(enqueue->queue->context(), count, list, &enqueue->waitList);
+}
+
+cl_int findBuffer(cl_mem handle, CommandQueue& queue, std::shared_ptr<Memory>* buffer) {
+  *buffer = Memory::find(handle);
+  if (!*buffer) return CL_INVALID_MEM_OBJECT;
+  return &(*buffer)->context() == &queue.context() ? CL_SUCCESS : CL_INVALID_CONTEXT;
+}
+
+cl_int submit(Enqueue& enqueue, cl_command_type type, CommandWork work, bool blocking, cl_event* event) {
+  std::shared_ptr<Event> queued = enqueue.queue->enqueue(type, std::move(enqueue.waitList), std::move(work));
+  returnEvent(queued, event);
+  if (blocking && queued->wait() < 0) return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+  return CL_SUCCESS;
+}
+
+}  // namespace cl2vk::runtime

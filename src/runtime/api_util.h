@@ -1,0 +1,50 @@
+// Helpers shared by the OpenCL entry points (api_*.cc): handle lookups, error returns, event wait
+// lists and returned events.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "runtime/context.h"
+#include "runtime/event.h"
+#include "runtime/info.h"
+#include "runtime/memory.h"
+#include "runtime/platform.h"
+#include "runtime/queue.h"
+
+namespace cl2vk::runtime {
+
+// Stores `code` through errcode_ret when given; returns `result` (the API's null handle on error).
+template <typename T>
+T withError(cl_int* errcodeReturn, cl_int code, T result) {
+  if (errcodeReturn != nullptr) *errcodeReturn = code;
+  return result;
+}
+
+// The devices a call names: all of them must be devices of `context`; none given means the
+// context's devices. CL_INVALID_VALUE / CL_INVALID_DEVICE on misuse.
+cl_int resolveDevices(const Context& context, cl_uint count, const cl_device_id* list, std::vector<Device*>* devices);
+
+// An event wait list: CL_INVALID_EVENT_WAIT_LIST when the count and the pointer disagree or an
+// event is not valid, CL_INVALID_CONTEXT when an event belongs to another context.
+cl_int resolveWaitList(const Context& context, cl_uint count, const cl_event* list,
+                       std::vector<std::shared_ptr<Event>>* events);
+
+// Hands `event` to the application through `handle` when it asked for it.
+void returnEvent(const std::shared_ptr<Event>& event, cl_event* handle);
+
+// What every clEnqueue* call checks first: its queue and its wait list.
+struct Enqueue {
+  std::shared_ptr<CommandQueue> queue;
+  std::vector<std::shared_ptr<Event>> waitList;
+};
+cl_int prepareEnqueue(cl_command_queue handle, cl_uint count, const cl_event* list, Enqueue* enqueue);
+
+// A buffer argument of a command: CL_INVALID_MEM_OBJECT, or CL_INVALID_CONTEXT when it belongs to
+// another context than the queue.
+cl_int findBuffer(cl_mem handle, CommandQueue& queue, std::shared_ptr<Memory>* buffer);
+
+// Queues the work; with `blocking`, waits for it. The event goes to the application if it asked.
+cl_int submit(Enqueue& enqueue, cl_command_type type, CommandWork work, bool blocking, cl_event* event);
+
+}  // namespace cl2vk::runtime

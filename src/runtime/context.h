@@ -1,0 +1,49 @@
+// cl_context: a set of devices of the platform, the properties it was created with and the
+// application's error callback, through which the runtime explains what an error code alone
+// cannot (a translation failure, a Vulkan error).
+#pragma once
+
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "runtime/object.h"
+#include "runtime/platform.h"
+
+namespace cl2vk::runtime {
+
+using ContextNotify = void(CL_CALLBACK*)(const char* errinfo, const void* private_info, size_t cb, void* user_data);
+using ContextDestructorCallback = void(CL_CALLBACK*)(cl_context context, void* user_data);
+
+class Context : public Object<Context, _cl_context> {
+ public:
+  Context(std::vector<Device*> devices, std::vector<cl_context_properties> properties, ContextNotify notify,
+          void* userData)
+      : devices_(std::move(devices)), properties_(std::move(properties)), notify_(notify), userData_(userData) {}
+  ~Context() override;
+
+  const std::vector<Device*>& devices() const { return devices_; }
+  bool hasDevice(const Device* device) const;
+  const std::vector<cl_context_properties>& properties() const { return properties_; }
+
+  // Tells the application (the pfn_notify of clCreateContext) and, with CL2VK_LOG=1, stderr.
+  void report(const std::string& message) const;
+
+  void addDestructorCallback(ContextDestructorCallback callback, void* userData);
+
+  cl_int getInfo(cl_context_info param, const InfoOut& out);
+
+ private:
+  std::vector<Device*> devices_;
+  std::vector<cl_context_properties> properties_;  // as given, with its terminating 0; empty if none
+  ContextNotify notify_;
+  void* userData_;
+  std::mutex callbacksMutex_;
+  std::vector<std::pair<ContextDestructorCallback, void*>> destructorCallbacks_;
+};
+
+// Whether CL2VK_LOG=1 asks for the runtime's messages on stderr.
+bool loggingEnabled();
+
+}  // namespace cl2vk::runtime

@@ -1,0 +1,110 @@
+#include "runtime/event.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "runtime/queue.h"
+
+namespace cl2vk::runtime {
+
+uint64_t hostNanoseconds() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+Event::Event(std::shared_ptr<Context> context, std::shared_ptr<CommandQueue> queue, cl_command_type type)
+    : context_(std::move(context)), queue_(std::move(queue)), type_(type),
+      status_(type == CL_COMMAND_USER ? CL_SUBMITTED : CL_QUEUED) {
+  profiled_ = queue_ && (queue_->properties() & CL_QUEUE_PROFILING_ENABLE);
+  queued_ = hostNanoseconds();
+}
+
+cl_int Event::status() const {
+  std::lock_guard lock(mutex_);
+  return status_;
+}
+
+std::vector<Event::Callback> Event::takeReleasedCallbacks(cl_int status) {
+  std::vector<Callback> released;
+  std::vector<Callback> kept;
+  for (const Callback& callback : callbacks_) {
+    // A failed command releases every callback, with its error status.
+    (status < 0 || status <= callback.trigger ? released : kept).push_back(callback);
+  }
+  callbacks_ = std::move(kept);
+  return released;
+}
+
+void Event::setStatus(cl_int status) { complete(status, std::nullopt); }
+
+void Event::complete(cl_int status, std::optional<double> deviceNanoseconds) {
+  std::vector<Callback> released;
+  {
+    std::lock_guard lock(mutex_);
+    if (status_ <= CL_COMPLETE) return;  // complete or failed already
+    uint64_t now = hostNanoseconds();
+    if (status <= CL_SUBMITTED && status_ > CL_SUBMITTED) submitted_ = now;
+    if (status <= CL_RUNNING && status_ > CL_RUNNING) started_ = now;
+    if (status <= CL_COMPLETE) {
+      // The device's measure where there is one, never past the host's clock, so that the next
+      // command's START is not before this one's END.
+      ended_ = deviceNanoseconds ? std::min(now, started_ + static_cast<uint64_t>(*deviceNanoseconds)) : now;
+    }
+    status_ = status;
+    released = takeReleasedCallbacks(status);
+  }
+  changed_.notify_all();
+  for (const Callback& callback : released) callback.function(this, status, callback.userData);
+}
+
+cl_int Event::wait() {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] { return status_ <= CL_COMPLETE; });
+  return status_;
+}
+
+void Event::addCallback(cl_int triggerStatus, EventCallback callback, void* userData) {
+  cl_int current;
+  {
+    std::lock_guard lock(mutex_);
+    current = status_;
+    if (!(current < 0 || current <= triggerStatus)) {
+      callbacks_.push_back(Callback{triggerStatus, callback, userData});
+      return;
+    }
+  }
+  // The status was reached already: the callback runs now, as the specification allows.
+  callback(this, current < 0 ? current : triggerStatus, userData);
+}
+
+cl_int Event::getInfo(cl_event_info param, const InfoOut& out) {
+  switch (param) {
+    case CL_EVENT_COMMAND_QUEUE:
+      return out.scalar<cl_command_queue>(queue_ ? queue_->handle() : nullptr);
+    case CL_EVENT_CONTEXT:
+      return out.scalar<cl_context>(context_->handle());
+    case CL_EVENT_COMMAND_TYPE:
+      return out.scalar<cl_command_type>(type_);
+    case CL_EVENT_COMMAND_EXECUTION_STATUS:
+      return out.scalar<cl_int>(status());
+    case CL_EVENT_REFERENCE_COUNT:
+      return out.scalar<cl_uint>(referenceCount());
+    default:
+      return CL_INVALID_VALUE;
+  }
+}
+
+cl_int Event::getProfilingInfo(cl_profiling_info param, const InfoOut& out) {
+  std::lock_guard lock(mutex_);
+  if (!profiled_ || status_ != CL_COMPLETE) return CL_PROFILING_INFO_NOT_AVAILABLE;
+  switch (param) {
+    case CL_PROFILING_COMMAND_QUEUED: return out.scalar<cl_ulong>(queued_);
+    case CL_PROFILING_COMMAND_SUBMIT: return out.scalar<cl_ulong>(submitted_);
+    case CL_PROFILING_COMMAND_START: return out.scalar<cl_ulong>(started_);
+    case CL_PROFILING_COMMAND_END:
+    case CL_PROFILING_COMMAND_COMPLETE: return out.scalar<cl_ulong>(ended_);
+    default: return CL_INVALID_VALUE;
+  }
+}
+
+}  // namespace cl2vk::runtime

@@ -1,0 +1,213 @@
+#include "runtime/kernel.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace cl2vk::runtime {
+namespace {
+
+cl_kernel_arg_address_qualifier addressQualifier(ArgumentKind kind) {
+  switch (kind) {
+    case ArgumentKind::kGlobalPointer: return CL_KERNEL_ARG_ADDRESS_GLOBAL;
+    case ArgumentKind::kConstantPointer: return CL_KERNEL_ARG_ADDRESS_CONSTANT;
+    case ArgumentKind::kLocalPointer: return CL_KERNEL_ARG_ADDRESS_LOCAL;
+    case ArgumentKind::kValue: break;
+  }
+  return CL_KERNEL_ARG_ADDRESS_PRIVATE;
+}
+
+bool isBuffer(ArgumentKind kind) { return kind == ArgumentKind::kGlobalPointer || kind == ArgumentKind::kConstantPointer; }
+
+size_t subgroupSize(const Device& device) { return std::max<uint32_t>(device.info().subgroup.size, 1); }
+
+}  // namespace
+
+std::shared_ptr<Kernel> Kernel::create(std::shared_ptr<Program> program, const std::string& name, cl_int* error) {
+  std::shared_ptr<const Translation> translation = program->anyTranslation();
+  if (!translation) {
+    *error = CL_INVALID_PROGRAM_EXECUTABLE;
+    return nullptr;
+  }
+  for (const KernelReflection& reflection : translation->reflection.kernels) {
+    if (reflection.name != name) continue;
+    std::shared_ptr<Kernel> kernel(new Kernel(program, reflection));
+    kernel->arguments_.resize(reflection.arguments.size());
+    program->attachKernel();
+    *error = CL_SUCCESS;
+    return kernel;
+  }
+  *error = CL_INVALID_KERNEL_NAME;
+  return nullptr;
+}
+
+Kernel::~Kernel() { program_->detachKernel(); }
+
+std::shared_ptr<Kernel> Kernel::clone(cl_int* error) {
+  std::shared_ptr<Kernel> copy(new Kernel(program_, reflection_));
+  {
+    std::lock_guard lock(mutex_);
+    copy->arguments_ = arguments_;
+  }
+  program_->attachKernel();
+  *error = CL_SUCCESS;
+  return copy;
+}
+
+cl_int Kernel::setArgument(cl_uint index, size_t size, const void* value) {
+  if (index >= reflection_.arguments.size()) return CL_INVALID_ARG_INDEX;
+  const KernelArgument& param = reflection_.arguments[index];
+  ArgumentValue argument;
+  argument.set = true;
+  if (isBuffer(param.kind)) {
+    if (size != sizeof(cl_mem)) return CL_INVALID_ARG_SIZE;
+    cl_mem handle = value == nullptr ? nullptr : *static_cast<const cl_mem*>(value);
+    if (handle != nullptr) {
+      argument.memory = Memory::find(handle);
+      if (!argument.memory || &argument.memory->context() != &program_->context()) return CL_INVALID_MEM_OBJECT;
+    }
+  } else if (param.kind == ArgumentKind::kLocalPointer) {
+    if (value != nullptr) return CL_INVALID_ARG_VALUE;
+    if (size == 0) return CL_INVALID_ARG_SIZE;
+    argument.localSize = size;
+  } else {
+    if (size != param.size) return CL_INVALID_ARG_SIZE;
+    if (value == nullptr) return CL_INVALID_ARG_VALUE;
+    argument.bytes.resize(size);
+    std::memcpy(argument.bytes.data(), value, size);
+  }
+  std::lock_guard lock(mutex_);
+  arguments_[index] = std::move(argument);
+  return CL_SUCCESS;
+}
+
+std::vector<ArgumentValue> Kernel::arguments() const {
+  std::lock_guard lock(mutex_);
+  return arguments_;
+}
+
+std::optional<cl_uint> Kernel::firstUnsetArgument() const {
+  std::lock_guard lock(mutex_);
+  for (cl_uint i = 0; i < arguments_.size(); ++i) {
+    if (!arguments_[i].set) return i;
+  }
+  return std::nullopt;
+}
+
+size_t Kernel::localArgumentBytes() const {
+  std::lock_guard lock(mutex_);
+  size_t total = 0;
+  for (const ArgumentValue& argument : arguments_) total += argument.localSize;
+  return total;
+}
+
+Expected<launch::LaunchableKernel*> Kernel::launcher(Device& device) {
+  std::lock_guard lock(mutex_);
+  if (auto found = launchers_.find(&device); found != launchers_.end()) return found->second.get();
+  std::shared_ptr<const Translation> translation = program_->translation(&device);
+  if (!translation) return Error("the program is not built for " + device.info().name);
+  Expected<vulkan::Device*> vulkanDevice = device.vulkanDevice();
+  if (!vulkanDevice) return vulkanDevice.error();
+  Expected<std::unique_ptr<launch::LaunchableKernel>> created =
+      launch::LaunchableKernel::create(**vulkanDevice, translation, reflection_.name);
+  if (!created) return created.error();
+  launch::LaunchableKernel* result = created->get();
+  launchers_.emplace(&device, std::move(*created));
+  return result;
+}
+
+cl_int Kernel::getInfo(cl_kernel_info param, const InfoOut& out) {
+  switch (param) {
+    case CL_KERNEL_FUNCTION_NAME: return out.string(reflection_.name);
+    case CL_KERNEL_NUM_ARGS: return out.scalar<cl_uint>(static_cast<cl_uint>(reflection_.arguments.size()));
+    case CL_KERNEL_REFERENCE_COUNT: return out.scalar<cl_uint>(referenceCount());
+    case CL_KERNEL_CONTEXT: return out.scalar<cl_context>(program_->context().handle());
+    case CL_KERNEL_PROGRAM: return out.scalar<cl_program>(program_->handle());
+    case CL_KERNEL_ATTRIBUTES: {
+      std::string attributes;
+      if (reflection_.requiredWorkGroupSize) {
+        const auto& size = *reflection_.requiredWorkGroupSize;
+        attributes = "reqd_work_group_size(" + std::to_string(size[0]) + "," + std::to_string(size[1]) + "," +
+                     std::to_string(size[2]) + ")";
+      }
+      return out.string(attributes);
+    }
+    default: return CL_INVALID_VALUE;
+  }
+}
+
+cl_int Kernel::getArgInfo(cl_uint index, cl_kernel_arg_info param, const InfoOut& out) {
+  if (index >= reflection_.arguments.size()) return CL_INVALID_ARG_INDEX;
+  const KernelArgument& argument = reflection_.arguments[index];
+  switch (param) {
+    case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
+      return out.scalar<cl_kernel_arg_address_qualifier>(addressQualifier(argument.kind));
+    case CL_KERNEL_ARG_ACCESS_QUALIFIER:
+      return out.scalar<cl_kernel_arg_access_qualifier>(CL_KERNEL_ARG_ACCESS_NONE);
+    case CL_KERNEL_ARG_TYPE_NAME: {
+      std::vector<std::string> names = program_->argumentTypeNames(reflection_.name);
+      return out.string(index < names.size() ? names[index] : argument.type);
+    }
+    case CL_KERNEL_ARG_TYPE_QUALIFIER:
+      return out.scalar<cl_kernel_arg_type_qualifier>(argument.kind == ArgumentKind::kConstantPointer
+                                                          ? CL_KERNEL_ARG_TYPE_CONST
+                                                          : CL_KERNEL_ARG_TYPE_NONE);
+    case CL_KERNEL_ARG_NAME:
+      return out.string(argument.name);
+    default:
+      return CL_INVALID_VALUE;
+  }
+}
+
+cl_int Kernel::getWorkGroupInfo(Device& device, cl_kernel_work_group_info param, const InfoOut& out) {
+  switch (param) {
+    case CL_KERNEL_WORK_GROUP_SIZE: return out.scalar<size_t>(device.maxWorkGroupSize());
+    case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
+      std::vector<size_t> size(3, 0);
+      if (reflection_.requiredWorkGroupSize) size.assign(reflection_.requiredWorkGroupSize->begin(), reflection_.requiredWorkGroupSize->end());
+      return out.array(size);
+    }
+    case CL_KERNEL_LOCAL_MEM_SIZE:
+      return out.scalar<cl_ulong>(localArgumentBytes() + reflection_.collectives.scratchBytes);
+    case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: return out.scalar<size_t>(subgroupSize(device));
+    case CL_KERNEL_PRIVATE_MEM_SIZE: return out.scalar<cl_ulong>(0);
+    case CL_KERNEL_GLOBAL_WORK_SIZE: return CL_INVALID_VALUE;  // built-in kernels and custom devices only
+    default: return CL_INVALID_VALUE;
+  }
+}
+
+cl_int Kernel::getSubGroupInfo(Device& device, cl_kernel_sub_group_info param, size_t inputSize, const void* input,
+                               const InfoOut& out) {
+  const size_t lanes = subgroupSize(device);
+  const size_t* sizes = static_cast<const size_t*>(input);
+  auto workGroupItems = [&]() -> std::optional<size_t> {
+    if (input == nullptr || inputSize == 0 || inputSize % sizeof(size_t) != 0 || inputSize > 3 * sizeof(size_t))
+      return std::nullopt;
+    size_t items = 1;
+    for (size_t i = 0; i < inputSize / sizeof(size_t); ++i) items *= sizes[i];
+    return items;
+  };
+  switch (param) {
+    case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
+    case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
+      std::optional<size_t> items = workGroupItems();
+      if (!items) return CL_INVALID_VALUE;
+      if (param == CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE) return out.scalar<size_t>(std::min(lanes, *items));
+      return out.scalar<size_t>((*items + lanes - 1) / lanes);
+    }
+    case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
+      if (input == nullptr || inputSize != sizeof(size_t)) return CL_INVALID_VALUE;
+      size_t dimensions = out.value != nullptr ? out.size / sizeof(size_t) : 3;
+      if (dimensions == 0 || dimensions > 3) return CL_INVALID_VALUE;
+      std::vector<size_t> local(dimensions, 1);
+      size_t items = sizes[0] * lanes;
+      local[0] = items <= device.maxWorkGroupSize() ? items : 0;
+      if (local[0] == 0) std::fill(local.begin(), local.end(), 0);
+      return out.array(local);
+    }
+    case CL_KERNEL_MAX_NUM_SUB_GROUPS: return out.scalar<size_t>((device.maxWorkGroupSize() + lanes - 1) / lanes);
+    case CL_KERNEL_COMPILE_NUM_SUB_GROUPS: return out.scalar<size_t>(0);
+    default: return CL_INVALID_VALUE;
+  }
+}
+
+}  // namespace cl2vk::runtime

@@ -1,0 +1,105 @@
+// cl_mem buffers. A buffer's contents live in device-local Vulkan memory (vulkan::Buffer), reached
+// by kernels through its device address; the host reads and writes them through staging copies.
+// Sub-buffers share their parent's storage at an offset.
+//
+// CL_MEM_USE_HOST_PTR: the host memory is copied in at creation, and written back when the buffer
+// is mapped (the specification lets an implementation cache it on the device between maps).
+// Mapping any other buffer returns host memory of the runtime's (CL_MEM_ALLOC_HOST_PTR included)
+// that the map fills and the unmap writes back. In a context of several devices the contents move,
+// through the host, to the device of the queue that uses them.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "runtime/context.h"
+#include "runtime/object.h"
+#include "support/expected.h"
+#include "vulkan/buffer.h"
+
+namespace cl2vk::runtime {
+
+class BufferStorage {
+ public:
+  // Allocates on the context's first device. Errors name the size and Vulkan's reason.
+  static Expected<std::shared_ptr<BufferStorage>> create(Context& context, size_t size);
+
+  // The Vulkan buffer on `device`, holding the current contents (moved there if they were on
+  // another device).
+  Expected<vulkan::Buffer*> on(Device& device);
+
+ private:
+  BufferStorage(size_t size) : size_(size) {}
+
+  size_t size_;
+  std::mutex mutex_;
+  std::map<Device*, vulkan::Buffer> copies_;
+  Device* current_ = nullptr;
+};
+
+using MemoryDestructorCallback = void(CL_CALLBACK*)(cl_mem memobj, void* user_data);
+
+class Memory : public Object<Memory, _cl_mem> {
+ public:
+  // A buffer; `hostPtr` is the application's memory for CL_MEM_USE_HOST_PTR and
+  // CL_MEM_COPY_HOST_PTR. The error is the OpenCL code, explained through the context.
+  static std::shared_ptr<Memory> createBuffer(std::shared_ptr<Context> context, cl_mem_flags flags, size_t size,
+                                              void* hostPtr, std::vector<cl_mem_properties> properties,
+                                              cl_int* error);
+  static std::shared_ptr<Memory> createSubBuffer(std::shared_ptr<Memory> parent, cl_mem_flags flags, size_t origin,
+                                                 size_t size, cl_int* error);
+  ~Memory() override;
+
+  Context& context() { return *context_; }
+  const std::shared_ptr<Context>& sharedContext() const { return context_; }
+  cl_mem_flags flags() const { return flags_; }
+  size_t size() const { return size_; }
+  bool isSubBuffer() const { return parent_ != nullptr; }
+
+  // The Vulkan buffer on `device` and where this object starts in it.
+  struct Location {
+    vulkan::Buffer* buffer;
+    size_t offset;
+  };
+  Expected<Location> locate(Device& device);
+
+  // Mapping: the host address for [offset, offset + size) of this buffer, recorded until unmapped.
+  void* beginMap(size_t offset, size_t size, cl_map_flags flags);
+  struct Mapping {
+    size_t offset;
+    size_t size;
+    cl_map_flags flags;
+  };
+  // The mapping at `pointer`, removed; nothing when `pointer` is not a mapped address.
+  std::optional<Mapping> endMap(void* pointer);
+
+  void addDestructorCallback(MemoryDestructorCallback callback, void* userData);
+  cl_int getInfo(cl_mem_info param, const InfoOut& out);
+
+ private:
+  Memory(std::shared_ptr<Context> context, cl_mem_flags flags, size_t size)
+      : context_(std::move(context)), flags_(flags), size_(size) {}
+  // Host memory backing maps: the application's (USE_HOST_PTR) or the runtime's, for the whole
+  // buffer.
+  std::byte* hostBase();
+
+  std::shared_ptr<Context> context_;
+  cl_mem_flags flags_;
+  size_t size_;
+  void* hostPtr_ = nullptr;  // CL_MEM_USE_HOST_PTR's memory, or null
+  std::vector<cl_mem_properties> properties_;
+  std::shared_ptr<Memory> parent_;
+  size_t origin_ = 0;
+  std::shared_ptr<BufferStorage> storage_;
+
+  std::mutex mutex_;
+  std::unique_ptr<std::byte[]> shadow_;
+  std::multimap<void*, Mapping> mappings_;
+  std::vector<std::pair<MemoryDestructorCallback, void*>> destructorCallbacks_;
+};
+
+}  // namespace cl2vk::runtime

@@ -1,0 +1,131 @@
+// The OpenCL objects as the ICD loader sees them, and their lifetimes.
+//
+// The ICD loader (ocl-icd) calls through the dispatch table whose address is the first word of
+// every handle, so each handle type is defined here as a struct holding that pointer, and each
+// runtime class derives from its handle type: the handle is the address of that base.
+//
+// Lifetimes: the API's reference count (clRetain*/clRelease*) is kept apart from the runtime's own
+// references. An object is created behind a std::shared_ptr and holds a reference to itself while
+// its API count is above zero; objects that need another (a kernel its program, a command its
+// buffers) hold a shared_ptr to it. When the API count reaches zero the handle stops being valid —
+// every later use of it is CL_INVALID_<object> — and the object goes away once the runtime's last
+// reference does. Every handle passed in is looked up in a registry of live handles, so NULL,
+// released and foreign handles are errors, never a crash.
+#pragma once
+
+#include <CL/cl.h>
+#include <CL/cl_icd.h>
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <unordered_set>
+
+struct _cl_platform_id {
+  const cl_icd_dispatch* dispatch;
+};
+struct _cl_device_id {
+  const cl_icd_dispatch* dispatch;
+};
+struct _cl_context {
+  const cl_icd_dispatch* dispatch;
+};
+struct _cl_command_queue {
+  const cl_icd_dispatch* dispatch;
+};
+struct _cl_mem {
+  const cl_icd_dispatch* dispatch;
+};
+struct _cl_program {
+  const cl_icd_dispatch* dispatch;
+};
+struct _cl_kernel {
+  const cl_icd_dispatch* dispatch;
+};
+struct _cl_event {
+  const cl_icd_dispatch* dispatch;
+};
+struct _cl_sampler {
+  const cl_icd_dispatch* dispatch;
+};
+
+namespace cl2vk::runtime {
+
+// The table of every entry point, filled in api_icd.cc.
+const cl_icd_dispatch* dispatchTable();
+
+// The live handles of one type. Lookups copy the object's self-reference under the lock, so an
+// object found stays alive for as long as the caller holds the result.
+template <typename Derived>
+class HandleRegistry {
+ public:
+  void add(Derived* object) {
+    std::lock_guard lock(mutex_);
+    live_.insert(object);
+  }
+  void remove(Derived* object) {
+    std::lock_guard lock(mutex_);
+    live_.erase(object);
+  }
+  template <typename Handle>
+  std::shared_ptr<Derived> find(Handle* handle) {
+    if (handle == nullptr) return nullptr;
+    Derived* object = static_cast<Derived*>(handle);
+    std::lock_guard lock(mutex_);
+    if (!live_.contains(object)) return nullptr;
+    return object->self_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::unordered_set<Derived*> live_;
+};
+
+// Base of every reference-counted OpenCL object. `Handle` is the handle struct (_cl_mem), `Derived`
+// the runtime class (Memory).
+template <typename Derived, typename Handle>
+class Object : public Handle, public std::enable_shared_from_this<Derived> {
+ public:
+  using HandleType = Handle*;
+
+  Object() { this->dispatch = dispatchTable(); }
+  virtual ~Object() = default;
+  Object(const Object&) = delete;
+  Object& operator=(const Object&) = delete;
+
+  // Makes `object` a live handle with an API reference count of 1.
+  static HandleType publish(const std::shared_ptr<Derived>& object) {
+    object->self_ = object;
+    object->apiReferences_ = 1;
+    registry().add(object.get());
+    return object.get();
+  }
+
+  // The object behind `handle`, or null when the handle is not a live one of this type.
+  static std::shared_ptr<Derived> find(Handle* handle) { return registry().find(handle); }
+
+  HandleType handle() { return this; }
+
+  void retain() { apiReferences_.fetch_add(1, std::memory_order_relaxed); }
+  // Drops an API reference; the last one unpublishes the handle.
+  void release() {
+    if (apiReferences_.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+    registry().remove(static_cast<Derived*>(this));
+    std::shared_ptr<Derived> last = std::move(self_);  // may destroy the object on return
+  }
+  cl_uint referenceCount() const { return apiReferences_.load(std::memory_order_relaxed); }
+
+  std::shared_ptr<Derived> shared() { return this->shared_from_this(); }
+
+ private:
+  friend class HandleRegistry<Derived>;
+  static HandleRegistry<Derived>& registry() {
+    static HandleRegistry<Derived>* registry = new HandleRegistry<Derived>();  // outlives exit-time users
+    return *registry;
+  }
+
+  std::shared_ptr<Derived> self_;
+  std::atomic<cl_uint> apiReferences_{0};
+};
+
+}  // namespace cl2vk::runtime

@@ -1,0 +1,198 @@
+#include "runtime/platform.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "launch/kernel_launch.h"
+#include "vulkan/device_selection.h"
+
+namespace cl2vk::runtime {
+namespace {
+
+constexpr cl_version kVersion10 = CL_MAKE_VERSION(1, 0, 0);
+
+}  // namespace
+
+std::vector<cl_name_version> DeviceCapabilities::extensions() const {
+  std::vector<cl_name_version> list = {
+      nameVersion("cl_khr_byte_addressable_store", kVersion10),
+      nameVersion("cl_khr_global_int32_base_atomics", kVersion10),
+      nameVersion("cl_khr_global_int32_extended_atomics", kVersion10),
+      nameVersion("cl_khr_local_int32_base_atomics", kVersion10),
+      nameVersion("cl_khr_local_int32_extended_atomics", kVersion10),
+      nameVersion("cl_khr_il_program", kVersion10),
+      nameVersion("cl_khr_work_group_uniform_arithmetic", kVersion10),
+  };
+  if (fp16) list.push_back(nameVersion("cl_khr_fp16", kVersion10));
+  if (fp64) list.push_back(nameVersion("cl_khr_fp64", kVersion10));
+  if (int64Atomics) {
+    list.push_back(nameVersion("cl_khr_int64_base_atomics", kVersion10));
+    list.push_back(nameVersion("cl_khr_int64_extended_atomics", kVersion10));
+  }
+  if (subgroups) list.push_back(nameVersion("cl_khr_subgroups", kVersion10));
+  return list;
+}
+
+std::vector<cl_name_version> DeviceCapabilities::openclCFeatures() const {
+  constexpr cl_version kVersion30 = CL_MAKE_VERSION(3, 0, 0);
+  std::vector<cl_name_version> list = {
+      nameVersion("__opencl_c_int64", kVersion30),
+      nameVersion("__opencl_c_work_group_collective_functions", kVersion30),
+      nameVersion("__opencl_c_generic_address_space", kVersion30),
+      nameVersion("__opencl_c_atomic_order_acq_rel", kVersion30),
+      nameVersion("__opencl_c_atomic_scope_device", kVersion30),
+  };
+  if (fp64) list.push_back(nameVersion("__opencl_c_fp64", kVersion30));
+  if (subgroups) list.push_back(nameVersion("__opencl_c_subgroups", kVersion30));
+  return list;
+}
+
+std::vector<std::string> DeviceCapabilities::disabledForCompiler() const {
+  // What clang-15 enables for spir64 and cl2vk does not run: images, pipes, device-side enqueue,
+  // program-scope global variables, sequentially consistent and all-devices atomics.
+  std::vector<std::string> list = {
+      "__opencl_c_images",        "__opencl_c_read_write_images",
+      "__opencl_c_3d_image_writes", "__opencl_c_pipes",
+      "__opencl_c_device_enqueue", "__opencl_c_program_scope_global_variables",
+      "__opencl_c_atomic_order_seq_cst", "__opencl_c_atomic_scope_all_devices",
+      "cl_khr_3d_image_writes",   "cl_khr_depth_images",
+      "cl_khr_mipmap_image",      "cl_khr_mipmap_image_writes",
+      "cl_khr_gl_msaa_sharing",   "cl_khr_gl_depth_images",
+      "cl_khr_subgroup_extended_types", "cl_khr_subgroup_non_uniform_vote",
+      "cl_khr_subgroup_ballot",   "cl_khr_subgroup_non_uniform_arithmetic",
+      "cl_khr_subgroup_shuffle",  "cl_khr_subgroup_shuffle_relative",
+      "cl_khr_subgroup_clustered_reduce",
+  };
+  if (!fp16) list.push_back("cl_khr_fp16");
+  if (!fp64) {
+    list.push_back("cl_khr_fp64");
+    list.push_back("__opencl_c_fp64");
+  }
+  if (!int64Atomics) {
+    list.push_back("cl_khr_int64_base_atomics");
+    list.push_back("cl_khr_int64_extended_atomics");
+  }
+  if (!subgroups) {
+    list.push_back("cl_khr_subgroups");
+    list.push_back("__opencl_c_subgroups");
+  }
+  return list;
+}
+
+Device::Device(Platform& platform, vulkan::DeviceInfo info)
+    : platform_(platform), info_(std::move(info)), target_(launch::targetFor(info_)) {
+  this->dispatch = dispatchTable();
+  const vulkan::DeviceFeatures& features = info_.features;
+  capabilities_.fp16 = features.shaderFloat16 && features.storageBuffer16BitAccess;
+  capabilities_.fp64 = features.shaderFloat64;
+  capabilities_.int64Atomics = features.shaderInt64 && features.shaderBufferInt64Atomics;
+  capabilities_.subgroups = info_.subgroup.supportsInCompute(
+      VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT);
+}
+
+Device* Device::find(cl_device_id handle) {
+  if (handle == nullptr) return nullptr;
+  for (const std::unique_ptr<Device>& device : Platform::get().devices()) {
+    if (device.get() == handle) return device.get();
+  }
+  return nullptr;
+}
+
+cl_device_type Device::type() const {
+  switch (info_.type) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+      return CL_DEVICE_TYPE_GPU;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU:
+      return CL_DEVICE_TYPE_CPU;
+    default:
+      return CL_DEVICE_TYPE_ACCELERATOR;
+  }
+}
+
+Expected<vulkan::Device*> Device::vulkanDevice() {
+  std::lock_guard lock(openMutex_);
+  if (!vulkan_) {
+    vulkan::DeviceOptions options = vulkan::DeviceOptions::fromEnvironment();
+    options.device = std::to_string(info_.index);
+    Expected<std::unique_ptr<vulkan::Device>> opened = vulkan::Device::open(options);
+    if (!opened) return opened.error().withContext("opening " + info_.name);
+    vulkan_ = std::move(*opened);
+  }
+  return vulkan_.get();
+}
+
+Platform::Platform() {
+  this->dispatch = dispatchTable();
+  Expected<std::vector<vulkan::DeviceInfo>> infos = vulkan::enumerateDevices();
+  if (!infos) {
+    enumerationError_ = infos.error().message();
+    return;
+  }
+  const char* request = std::getenv("CL2VK_DEVICE");
+  Expected<uint32_t> preferred = vulkan::selectDevice(*infos, request ? request : "");
+  std::vector<vulkan::DeviceInfo> usable;
+  for (vulkan::DeviceInfo& info : *infos) {
+    if (checkUsable(info).ok()) usable.push_back(std::move(info));
+  }
+  if (preferred) {
+    auto first = std::find_if(usable.begin(), usable.end(),
+                              [&](const vulkan::DeviceInfo& info) { return info.index == *preferred; });
+    if (first != usable.end()) std::rotate(usable.begin(), first, first + 1);
+  }
+  for (vulkan::DeviceInfo& info : usable) devices_.push_back(std::make_unique<Device>(*this, std::move(info)));
+  if (devices_.empty()) enumerationError_ = "no Vulkan device has what cl2vk needs (Vulkan 1.2, buffer device address)";
+}
+
+Platform& Platform::get() {
+  // Never destroyed: devices may be in use by other threads and atexit handlers until the end.
+  static Platform* platform = new Platform();
+  return *platform;
+}
+
+Platform* Platform::find(cl_platform_id handle) {
+  Platform& platform = get();
+  return handle == &platform ? &platform : nullptr;
+}
+
+cl_int Platform::getInfo(cl_platform_info param, const InfoOut& out) const {
+  switch (param) {
+    case CL_PLATFORM_PROFILE:
+      return out.string("FULL_PROFILE");
+    case CL_PLATFORM_VERSION:
+      return out.string(std::string("OpenCL 3.0 cl2vk ") + kRuntimeVersion);
+    case CL_PLATFORM_NUMERIC_VERSION:
+      return out.scalar<cl_version>(CL_MAKE_VERSION(3, 0, 0));
+    case CL_PLATFORM_NAME:
+      return out.string("cl2vk");
+    case CL_PLATFORM_VENDOR:
+      return out.string("cl2vk project");
+    case CL_PLATFORM_ICD_SUFFIX_KHR:
+      return out.string("CL2VK");
+    case CL_PLATFORM_HOST_TIMER_RESOLUTION:
+      return out.scalar<cl_ulong>(1);
+    case CL_PLATFORM_EXTENSIONS:
+    case CL_PLATFORM_EXTENSIONS_WITH_VERSION: {
+      // cl_khr_icd, and the extensions every device has.
+      std::vector<cl_name_version> common = {nameVersion("cl_khr_icd", kVersion10)};
+      for (const cl_name_version& extension : devices_.empty() ? DeviceCapabilities{}.extensions()
+                                                               : devices_.front()->capabilities().extensions()) {
+        bool everywhere = std::all_of(devices_.begin(), devices_.end(), [&](const std::unique_ptr<Device>& device) {
+          auto all = device->capabilities().extensions();
+          return std::any_of(all.begin(), all.end(),
+                             [&](const cl_name_version& e) { return std::string(e.name) == extension.name; });
+        });
+        if (everywhere) common.push_back(extension);
+      }
+      if (param == CL_PLATFORM_EXTENSIONS_WITH_VERSION) return out.array(common);
+      std::string names;
+      for (const cl_name_version& extension : common) names += std::string(names.empty() ? "" : " ") + extension.name;
+      return out.string(names);
+    }
+    default:
+      return CL_INVALID_VALUE;
+  }
+}
+
+}  // namespace cl2vk::runtime

@@ -1,0 +1,95 @@
+// The cl2vk platform and its devices: one OpenCL device per usable Vulkan physical device (Vulkan
+// 1.2 with buffer device address and a compute queue), lavapipe included. The platform is created
+// on first use and lives until the process ends; so do its devices, which are root devices whose
+// retain and release do nothing.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "passes/pass.h"
+#include "runtime/info.h"
+#include "runtime/object.h"
+#include "support/expected.h"
+#include "vulkan/device.h"
+#include "vulkan/device_info.h"
+
+namespace cl2vk::runtime {
+
+class Platform;
+
+// What the runtime offers on a device beyond the Vulkan facts: the OpenCL extensions and OpenCL C
+// features it reports, derived from the Vulkan device's features.
+struct DeviceCapabilities {
+  bool fp16 = false;        // cl_khr_fp16: shaderFloat16 and 16-bit storage
+  bool fp64 = false;        // cl_khr_fp64 / __opencl_c_fp64: shaderFloat64
+  bool int64Atomics = false;  // cl_khr_int64_base/extended_atomics: shaderBufferInt64Atomics
+  bool subgroups = false;   // cl_khr_subgroups / __opencl_c_subgroups: basic, vote, ballot, arithmetic
+
+  std::vector<cl_name_version> extensions() const;
+  std::vector<cl_name_version> openclCFeatures() const;
+  // The extensions and feature macros clang enables for spir64 that this device must not offer.
+  std::vector<std::string> disabledForCompiler() const;
+};
+
+class Device : public _cl_device_id {
+ public:
+  Device(Platform& platform, vulkan::DeviceInfo info);
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  // The device behind `handle`, or null when it is not one of the platform's.
+  static Device* find(cl_device_id handle);
+
+  Platform& platform() { return platform_; }
+  const vulkan::DeviceInfo& info() const { return info_; }
+  const DeviceCapabilities& capabilities() const { return capabilities_; }
+  cl_device_type type() const;
+  // What translated code may assume on this device.
+  const Target& target() const { return target_; }
+  // The largest work-group, in work-items, that the runtime launches.
+  size_t maxWorkGroupSize() const { return info_.limits.maxComputeWorkGroupInvocations; }
+  // The smallest alignment (bytes) of a sub-buffer origin: CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8.
+  static constexpr size_t kBaseAddressAlignment = 128;
+
+  // The Vulkan device, opened on first use (it is then shared by every context).
+  Expected<vulkan::Device*> vulkanDevice();
+
+  cl_int getInfo(cl_device_info param, const InfoOut& out);
+
+ private:
+  Platform& platform_;
+  vulkan::DeviceInfo info_;
+  DeviceCapabilities capabilities_;
+  Target target_;
+  std::mutex openMutex_;
+  std::unique_ptr<vulkan::Device> vulkan_;
+};
+
+class Platform : public _cl_platform_id {
+ public:
+  // The platform, enumerating the Vulkan devices on first call. Thread-safe.
+  static Platform& get();
+  static Platform* find(cl_platform_id handle);
+
+  // The usable devices, the default one (CL2VK_DEVICE's choice, else the first GPU, else the
+  // first device) first.
+  const std::vector<std::unique_ptr<Device>>& devices() const { return devices_; }
+  // Why there is no device, when there is none (no Vulkan loader, no usable device).
+  const std::string& enumerationError() const { return enumerationError_; }
+
+  cl_int getInfo(cl_platform_info param, const InfoOut& out) const;
+
+ private:
+  Platform();
+
+  std::vector<std::unique_ptr<Device>> devices_;
+  std::string enumerationError_;
+};
+
+// The platform's version and cl2vk's, as the queries report them.
+inline constexpr const char* kRuntimeVersion = "0.1";
+
+}  // namespace cl2vk::runtime

@@ -1,0 +1,315 @@
+#include "runtime/program.h"
+
+#include <spirv-tools/libspirv.hpp>
+#include <spirv-tools/linker.hpp>
+
+#include <algorithm>
+#include <cstring>
+
+namespace cl2vk::runtime {
+namespace {
+
+constexpr uint32_t kOpString = 7;
+
+// Every OpString literal of a SPIR-V module (llvm-spirv keeps -cl-kernel-arg-info's type names
+// there, as "kernel_arg_type.<kernel>.<type>,<type>,").
+std::vector<std::string> moduleStrings(const std::vector<uint32_t>& words) {
+  std::vector<std::string> strings;
+  for (size_t at = 5; at < words.size();) {
+    uint32_t count = words[at] >> 16;
+    uint32_t opcode = words[at] & 0xFFFF;
+    if (count == 0 || at + count > words.size()) break;
+    if (opcode == kOpString && count > 2) {
+      const char* text = reinterpret_cast<const char*>(&words[at + 2]);
+      strings.emplace_back(text, strnlen(text, 4 * (count - 2)));
+    }
+    at += count;
+  }
+  return strings;
+}
+
+std::vector<std::string> splitTypes(const std::string& list) {
+  std::vector<std::string> types;
+  std::string current;
+  int depth = 0;  // commas inside "struct {...}" are not separators
+  for (char c : list) {
+    if (c == '(' || c == '{' || c == '<') ++depth;
+    if (c == ')' || c == '}' || c == '>') --depth;
+    if (c == ',' && depth == 0) {
+      types.push_back(current);
+      current.clear();
+    } else {
+      current += c;
+    }
+  }
+  if (!current.empty()) types.push_back(current);
+  return types;
+}
+
+// The options of clLinkProgram less the two only it takes: -create-library (sets `library`) and
+// -enable-link-options. What remains (optimisation and math options) has no effect on IL that is
+// already compiled, but must still be valid.
+std::string withoutLinkOptions(const std::string& options, bool* library) {
+  std::string rest;
+  size_t start = 0;
+  while (start < options.size()) {
+    size_t end = std::min(options.find(' ', start), options.size());
+    std::string word = options.substr(start, end - start);
+    if (word == "-create-library") {
+      *library = true;
+    } else if (word != "-enable-link-options" && !word.empty()) {
+      rest += word + " ";
+    }
+    start = end + 1;
+  }
+  return rest;
+}
+
+}  // namespace
+
+std::shared_ptr<Program> Program::fromSource(std::shared_ptr<Context> context, std::string source) {
+  auto program = std::make_shared<Program>(std::move(context), Origin::kSource);
+  program->source_ = std::move(source);
+  return program;
+}
+
+std::shared_ptr<Program> Program::fromIL(std::shared_ptr<Context> context, std::vector<uint32_t> words, Origin origin) {
+  auto program = std::make_shared<Program>(std::move(context), origin);
+  program->il_ = std::move(words);
+  return program;
+}
+
+bool Program::translateFor(Device& device, DeviceBuild& build) {
+  Expected<Translation> translation = translate(il_, device.target());
+  if (!translation) {
+    build.status = CL_BUILD_ERROR;
+    build.log += "cl2vk: cannot translate the program for " + device.info().name + ": " +
+                 translation.error().message() + "\n";
+    return false;
+  }
+  build.translation = std::make_shared<const Translation>(std::move(*translation));
+  build.status = CL_BUILD_SUCCESS;
+  build.binaryType = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  return true;
+}
+
+bool Program::compileSource(const std::vector<Device*>& devices, const BuildOptions& options,
+                            const std::vector<SourceHeader>& headers) {
+  // One compilation serves every device with the same capabilities; the first device's are used,
+  // and a device that lacks what they allow fails at translation with a clear message.
+  CompileRequest request;
+  request.source = source_;
+  request.options = options;
+  request.headers = headers;
+  request.disabledExtensions = devices.front()->capabilities().disabledForCompiler();
+  CompileResult result = runtime::compileSource(request);
+  for (Device* device : devices) {
+    DeviceBuild& build = builds_[device];
+    build.log = result.log;
+    if (!result.success) build.status = CL_BUILD_ERROR;
+  }
+  if (result.success) il_ = std::move(result.spirv);
+  return result.success;
+}
+
+cl_int Program::build(const std::vector<Device*>& devices, const std::string& options) {
+  if (attachedKernels_ > 0) return CL_INVALID_OPERATION;
+  std::lock_guard lock(mutex_);
+  Expected<BuildOptions> parsed = parseBuildOptions(options);
+  for (Device* device : devices) {
+    DeviceBuild& build = builds_[device];
+    build = DeviceBuild{};
+    build.options = options;
+    build.status = CL_BUILD_IN_PROGRESS;
+    if (!parsed) {
+      build.status = CL_BUILD_ERROR;
+      build.log = "cl2vk: " + parsed.error().message() + "\n";
+    }
+  }
+  if (!parsed) return CL_INVALID_BUILD_OPTIONS;
+  bool uniform = std::find(parsed->clangArguments.begin(), parsed->clangArguments.end(),
+                           "-cl-uniform-work-group-size") != parsed->clangArguments.end();
+  if (origin_ == Origin::kSource && !compileSource(devices, *parsed, {})) return CL_BUILD_PROGRAM_FAILURE;
+  bool ok = true;
+  for (Device* device : devices) {
+    DeviceBuild& build = builds_[device];
+    build.uniformWorkGroups = uniform;
+    ok &= translateFor(*device, build);
+  }
+  return ok ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
+}
+
+cl_int Program::compile(const std::vector<Device*>& devices, const std::string& options,
+                        const std::vector<SourceHeader>& headers) {
+  if (attachedKernels_ > 0) return CL_INVALID_OPERATION;
+  if (origin_ != Origin::kSource) return CL_INVALID_OPERATION;
+  std::lock_guard lock(mutex_);
+  Expected<BuildOptions> parsed = parseBuildOptions(options);
+  for (Device* device : devices) {
+    DeviceBuild& build = builds_[device];
+    build = DeviceBuild{};
+    build.options = options;
+    if (!parsed) {
+      build.status = CL_BUILD_ERROR;
+      build.log = "cl2vk: " + parsed.error().message() + "\n";
+    }
+  }
+  if (!parsed) return CL_INVALID_COMPILER_OPTIONS;
+  if (!compileSource(devices, *parsed, headers)) return CL_COMPILE_PROGRAM_FAILURE;
+  for (Device* device : devices) {
+    builds_[device].status = CL_BUILD_SUCCESS;
+    builds_[device].binaryType = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+  }
+  return CL_SUCCESS;
+}
+
+std::shared_ptr<Program> Program::link(std::shared_ptr<Context> context, const std::vector<Device*>& devices,
+                                       const std::string& options, const std::vector<std::shared_ptr<Program>>& inputs,
+                                       cl_int* error) {
+  bool library = false;
+  Expected<BuildOptions> parsed = parseBuildOptions(withoutLinkOptions(options, &library));
+  if (!parsed) {
+    *error = CL_INVALID_LINKER_OPTIONS;
+    return nullptr;
+  }
+
+  std::vector<std::vector<uint32_t>> modules;
+  for (const std::shared_ptr<Program>& input : inputs) {
+    std::lock_guard lock(input->mutex_);
+    modules.push_back(input->il_);
+  }
+  auto program = std::make_shared<Program>(std::move(context), Origin::kLinked);
+  std::string messages;
+  spvtools::Context spirv(SPV_ENV_UNIVERSAL_1_4);
+  spirv.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t&, const char* message) {
+    messages += std::string("cl2vk: link: ") + message + "\n";
+  });
+  spvtools::LinkerOptions linkerOptions;
+  linkerOptions.SetCreateLibrary(library);
+  // The OpenCL built-in functions stay imports for the translator to resolve.
+  linkerOptions.SetAllowPartialLinkage(true);
+  std::vector<uint32_t> linked;
+  bool ok = spvtools::Link(spirv, modules, &linked, linkerOptions) == SPV_SUCCESS;
+  program->il_ = std::move(linked);
+  bool uniform = std::find(parsed->clangArguments.begin(), parsed->clangArguments.end(),
+                           "-cl-uniform-work-group-size") != parsed->clangArguments.end();
+  for (Device* device : devices) {
+    DeviceBuild& build = program->builds_[device];
+    build.options = options;
+    build.log = messages;
+    build.uniformWorkGroups = uniform;
+    if (!ok) {
+      build.status = CL_BUILD_ERROR;
+    } else if (library) {
+      build.status = CL_BUILD_SUCCESS;
+      build.binaryType = CL_PROGRAM_BINARY_TYPE_LIBRARY;
+    } else {
+      ok &= program->translateFor(*device, build);
+    }
+  }
+  *error = ok ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE;
+  return program;
+}
+
+std::shared_ptr<const Translation> Program::translation(Device* device) const {
+  std::lock_guard lock(mutex_);
+  auto found = builds_.find(device);
+  return found == builds_.end() ? nullptr : found->second.translation;
+}
+
+std::shared_ptr<const Translation> Program::anyTranslation() const {
+  std::lock_guard lock(mutex_);
+  for (const auto& [device, build] : builds_) {
+    if (build.translation) return build.translation;
+  }
+  return nullptr;
+}
+
+bool Program::uniformWorkGroups(Device* device) const {
+  std::lock_guard lock(mutex_);
+  auto found = builds_.find(device);
+  return found != builds_.end() && found->second.uniformWorkGroups;
+}
+
+std::vector<std::string> Program::argumentTypeNames(const std::string& kernel) const {
+  std::lock_guard lock(mutex_);
+  const std::string prefix = "kernel_arg_type." + kernel + ".";
+  for (const std::string& text : moduleStrings(il_)) {
+    if (text.rfind(prefix, 0) == 0) return splitTypes(text.substr(prefix.size()));
+  }
+  return {};
+}
+
+cl_int Program::getInfo(cl_program_info param, const InfoOut& out) {
+  switch (param) {
+    case CL_PROGRAM_REFERENCE_COUNT:
+      return out.scalar<cl_uint>(referenceCount());
+    case CL_PROGRAM_CONTEXT:
+      return out.scalar<cl_context>(context_->handle());
+    case CL_PROGRAM_NUM_DEVICES:
+      return out.scalar<cl_uint>(static_cast<cl_uint>(context_->devices().size()));
+    case CL_PROGRAM_DEVICES: {
+      std::vector<cl_device_id> handles(context_->devices().begin(), context_->devices().end());
+      return out.array(handles);
+    }
+    case CL_PROGRAM_SOURCE:
+      return out.string(origin_ == Origin::kSource ? source_ : "");
+    case CL_PROGRAM_IL: {
+      if (origin_ != Origin::kIL) return out.bytes(nullptr, 0);
+      std::lock_guard lock(mutex_);
+      return out.bytes(il_.data(), il_.size() * 4);
+    }
+    case CL_PROGRAM_BINARY_SIZES: {
+      std::lock_guard lock(mutex_);
+      std::vector<size_t> sizes(context_->devices().size(), il_.size() * 4);
+      return out.array(sizes);
+    }
+    case CL_PROGRAM_BINARIES: {
+      // An array of pointers to the application's buffers, one per device.
+      std::lock_guard lock(mutex_);
+      size_t count = context_->devices().size();
+      if (out.value != nullptr) {
+        if (out.size < count * sizeof(unsigned char*)) return CL_INVALID_VALUE;
+        auto** targets = static_cast<unsigned char**>(out.value);
+        for (size_t i = 0; i < count; ++i) {
+          if (targets[i] != nullptr && !il_.empty()) std::memcpy(targets[i], il_.data(), il_.size() * 4);
+        }
+      }
+      if (out.sizeReturned != nullptr) *out.sizeReturned = count * sizeof(unsigned char*);
+      return CL_SUCCESS;
+    }
+    case CL_PROGRAM_NUM_KERNELS:
+    case CL_PROGRAM_KERNEL_NAMES: {
+      std::shared_ptr<const Translation> translation = anyTranslation();
+      if (!translation) return CL_INVALID_PROGRAM_EXECUTABLE;
+      if (param == CL_PROGRAM_NUM_KERNELS) return out.scalar<size_t>(translation->reflection.kernels.size());
+      std::string names;
+      for (const KernelReflection& kernel : translation->reflection.kernels) {
+        names += (names.empty() ? "" : ";") + kernel.name;
+      }
+      return out.string(names);
+    }
+    case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
+    case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT:
+      return out.scalar<cl_bool>(CL_FALSE);
+    default:
+      return CL_INVALID_VALUE;
+  }
+}
+
+cl_int Program::getBuildInfo(Device* device, cl_program_build_info param, const InfoOut& out) {
+  std::lock_guard lock(mutex_);
+  DeviceBuild none;
+  auto found = builds_.find(device);
+  const DeviceBuild& build = found == builds_.end() ? none : found->second;
+  switch (param) {
+    case CL_PROGRAM_BUILD_STATUS: return out.scalar<cl_build_status>(build.status);
+    case CL_PROGRAM_BUILD_OPTIONS: return out.string(build.options);
+    case CL_PROGRAM_BUILD_LOG: return out.string(build.log);
+    case CL_PROGRAM_BINARY_TYPE: return out.scalar<cl_program_binary_type>(build.binaryType);
+    case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: return out.scalar<size_t>(0);
+    default: return CL_INVALID_VALUE;
+  }
+}
+
+}  // namespace cl2vk::runtime

@@ -1,0 +1,85 @@
+// cl_program: OpenCL C source or OpenCL-flavoured SPIR-V (the IL), built for each device by
+// compiling the source (source_compiler.h) and translating the IL for the device's Target. The
+// program's binary is its IL: clGetProgramInfo(CL_PROGRAM_BINARIES) returns it, and
+// clCreateProgramWithBinary accepts it back. clCompileProgram keeps the compiled IL; clLinkProgram
+// joins IL modules with SPIRV-Tools' linker.
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "runtime/context.h"
+#include "runtime/object.h"
+#include "runtime/source_compiler.h"
+#include "translator/translator.h"
+
+namespace cl2vk::runtime {
+
+class Program : public Object<Program, _cl_program> {
+ public:
+  enum class Origin { kSource, kIL, kBinary, kLinked };
+
+  Program(std::shared_ptr<Context> context, Origin origin) : context_(std::move(context)), origin_(origin) {}
+
+  static std::shared_ptr<Program> fromSource(std::shared_ptr<Context> context, std::string source);
+  // `words` must start with the SPIR-V magic number (the caller checks).
+  static std::shared_ptr<Program> fromIL(std::shared_ptr<Context> context, std::vector<uint32_t> words, Origin origin);
+  // Links `inputs` (compiled objects or libraries) for `devices`; the result is a new program whose
+  // per-device status and log say how the link went. Null only for invalid options.
+  static std::shared_ptr<Program> link(std::shared_ptr<Context> context, const std::vector<Device*>& devices,
+                                       const std::string& options, const std::vector<std::shared_ptr<Program>>& inputs,
+                                       cl_int* error);
+
+  Context& context() { return *context_; }
+  const std::shared_ptr<Context>& sharedContext() const { return context_; }
+  Origin origin() const { return origin_; }
+
+  // clBuildProgram and clCompileProgram for `devices`: CL_SUCCESS, CL_INVALID_BUILD_OPTIONS,
+  // CL_BUILD_PROGRAM_FAILURE / CL_COMPILE_PROGRAM_FAILURE (with the log), CL_INVALID_OPERATION.
+  cl_int build(const std::vector<Device*>& devices, const std::string& options);
+  cl_int compile(const std::vector<Device*>& devices, const std::string& options, const std::vector<SourceHeader>& headers);
+
+  // The translation for `device`, when the program is built for it.
+  std::shared_ptr<const Translation> translation(Device* device) const;
+  // A translation of some device, for what does not depend on the device (kernel names, arguments).
+  std::shared_ptr<const Translation> anyTranslation() const;
+  bool uniformWorkGroups(Device* device) const;
+  // OpenCL C type names of a kernel's arguments ("float*", "int4"), from the IL's
+  // kernel_arg_type strings; empty when the IL has none.
+  std::vector<std::string> argumentTypeNames(const std::string& kernel) const;
+
+  void attachKernel() { ++attachedKernels_; }
+  void detachKernel() { --attachedKernels_; }
+
+  cl_int getInfo(cl_program_info param, const InfoOut& out);
+  cl_int getBuildInfo(Device* device, cl_program_build_info param, const InfoOut& out);
+
+ private:
+  struct DeviceBuild {
+    cl_build_status status = CL_BUILD_NONE;
+    cl_program_binary_type binaryType = CL_PROGRAM_BINARY_TYPE_NONE;
+    std::string options;
+    std::string log;
+    bool uniformWorkGroups = false;
+    std::shared_ptr<const Translation> translation;
+  };
+  // Translates il_ for `device` into `build`; false (with the log) on failure.
+  bool translateFor(Device& device, DeviceBuild& build);
+  // Compiles source_ into il_ for `devices`; false on failure, the log in every device's build.
+  bool compileSource(const std::vector<Device*>& devices, const BuildOptions& options,
+                     const std::vector<SourceHeader>& headers);
+
+  std::shared_ptr<Context> context_;
+  Origin origin_;
+  std::string source_;
+  mutable std::mutex mutex_;
+  std::vector<uint32_t> il_;
+  std::map<Device*, DeviceBuild> builds_;
+  std::atomic<int> attachedKernels_{0};
+};
+
+}  // namespace cl2vk::runtime

@@ -1,0 +1,98 @@
+#include "runtime/queue.h"
+
+#include <thread>
+
+namespace cl2vk::runtime {
+
+CommandQueue::CommandQueue(std::shared_ptr<Context> context, Device& device, cl_command_queue_properties properties,
+                           std::vector<cl_queue_properties> propertyList)
+    : context_(std::move(context)),
+      device_(device),
+      properties_(properties),
+      propertyList_(std::move(propertyList)),
+      executor_(std::make_shared<Executor>()) {
+  // Detached: the worker may be the thread that drops the queue's last reference (through a
+  // command's event), so the queue cannot join it. It ends once closed and drained.
+  std::thread(run, executor_).detach();
+}
+
+CommandQueue::~CommandQueue() {
+  {
+    std::lock_guard lock(executor_->mutex);
+    executor_->closed = true;
+  }
+  executor_->changed.notify_all();
+}
+
+std::shared_ptr<Event> CommandQueue::enqueue(cl_command_type type, std::vector<std::shared_ptr<Event>> waitList,
+                                             CommandWork work) {
+  auto event = std::make_shared<Event>(context_, shared(), type);
+  {
+    std::lock_guard lock(executor_->mutex);
+    executor_->commands.push_back(Command{event, std::move(waitList), std::move(work)});
+    ++executor_->enqueued;
+  }
+  executor_->changed.notify_all();
+  return event;
+}
+
+void CommandQueue::finish() {
+  std::unique_lock lock(executor_->mutex);
+  uint64_t target = executor_->enqueued;
+  executor_->changed.wait(lock, [&] { return executor_->finished >= target; });
+}
+
+void CommandQueue::run(std::shared_ptr<Executor> executor) {
+  for (;;) {
+    std::optional<Command> command;
+    {
+      std::unique_lock lock(executor->mutex);
+      executor->changed.wait(lock, [&] { return !executor->commands.empty() || executor->closed; });
+      if (executor->commands.empty()) return;
+      command = std::move(executor->commands.front());
+      executor->commands.pop_front();
+    }
+    Event& event = *command->event;
+    bool dependencyFailed = false;
+    for (const std::shared_ptr<Event>& dependency : command->waitList) dependencyFailed |= dependency->wait() < 0;
+    if (dependencyFailed) {
+      event.setStatus(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    } else {
+      event.setStatus(CL_SUBMITTED);
+      event.setStatus(CL_RUNNING);
+      CommandOutcome outcome = command->work();
+      if (outcome.status != CL_SUCCESS && !outcome.message.empty()) event.context().report(outcome.message);
+      event.complete(outcome.status == CL_SUCCESS ? CL_COMPLETE : outcome.status, outcome.deviceNanoseconds);
+    }
+    // Dropped outside the lock: the command may hold the last reference to its queue.
+    command.reset();
+    {
+      std::lock_guard lock(executor->mutex);
+      ++executor->finished;
+    }
+    executor->changed.notify_all();
+  }
+}
+
+cl_int CommandQueue::getInfo(cl_command_queue_info param, const InfoOut& out) {
+  switch (param) {
+    case CL_QUEUE_CONTEXT:
+      return out.scalar<cl_context>(context_->handle());
+    case CL_QUEUE_DEVICE:
+      return out.scalar<cl_device_id>(&device_);
+    case CL_QUEUE_REFERENCE_COUNT:
+      return out.scalar<cl_uint>(referenceCount());
+    case CL_QUEUE_PROPERTIES:
+      return out.scalar<cl_command_queue_properties>(properties_);
+    case CL_QUEUE_PROPERTIES_ARRAY:
+      return out.array(propertyList_);
+    case CL_QUEUE_SIZE:
+      return CL_INVALID_COMMAND_QUEUE;  // only device queues have a size
+    case CL_QUEUE_DEVICE_DEFAULT:
+      return out.scalar<cl_command_queue>(nullptr);
+    default:
+      return CL_INVALID_VALUE;
+  }
+}
+
+}  // namespace cl2vk::runtime
