@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "runtime/platform.h"
+#include "runtime/source_compiler.h"
 
 namespace cl2vk::runtime {
 namespace {
@@ -99,8 +100,8 @@ cl_int Device::getInfo(cl_device_info param, const InfoOut& out) {
     case CL_DEVICE_PARENT_DEVICE: return out.scalar<cl_device_id>(nullptr);
     case CL_DEVICE_REFERENCE_COUNT: return out.scalar<cl_uint>(1);
     case CL_DEVICE_AVAILABLE: return out.scalar<cl_bool>(CL_TRUE);
-    case CL_DEVICE_COMPILER_AVAILABLE:
-    case CL_DEVICE_LINKER_AVAILABLE: return out.scalar<cl_bool>(CL_TRUE);
+    case CL_DEVICE_COMPILER_AVAILABLE: return out.scalar<cl_bool>(sourceCompilerAvailable() ? CL_TRUE : CL_FALSE);
+    case CL_DEVICE_LINKER_AVAILABLE: return out.scalar<cl_bool>(CL_TRUE);  // SPIRV-Tools' linker, built in
     case CL_DEVICE_BUILT_IN_KERNELS: return out.string("");
     case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION: return out.array(std::vector<cl_name_version>{});
     case CL_DEVICE_ENDIAN_LITTLE: return out.scalar<cl_bool>(CL_TRUE);

@@ -579,6 +579,12 @@ Expected<BuildOptions> parseBuildOptions(std::string_view options) {
   return result;
 }
 
+bool sourceCompilerAvailable(std::string* reason) {
+  Expected<Toolchain> toolchain = findToolchain();
+  if (!toolchain && reason != nullptr) *reason = toolchain.error().message();
+  return toolchain.ok();
+}
+
 CompileResult compileSource(const CompileRequest& request) {
   CompileResult result;
   Expected<std::vector<uint32_t>> spirv = compileToSpirv(request, result.log);

@@ -56,6 +56,10 @@ struct CompileResult {
   std::string log;              // clang's and llvm-spirv's diagnostics; the reason on failure
 };
 
+// Whether clang and llvm-spirv are there (CL_DEVICE_COMPILER_AVAILABLE); `reason` says what is
+// missing when they are not.
+bool sourceCompilerAvailable(std::string* reason = nullptr);
+
 // Compiles `request`. Never throws; every failure (a compile error, a missing tool, a tool that
 // crashed) is a result with success == false and a log that says what happened.
 CompileResult compileSource(const CompileRequest& request);
