@@ -67,7 +67,8 @@ Expected<std::unique_ptr<LaunchableKernel>> LaunchableKernel::create(vulkan::Dev
 
 std::array<uint32_t, 3> LaunchableKernel::chooseLocalSize(const NDRange& range) const {
   if (reflection_->requiredWorkGroupSize) return *reflection_->requiredWorkGroupSize;
-  // A size that divides the range when one exists (no remainder dispatch), else 64 wide in x.
+  // The largest size up to 256 that divides the range (no remainder dispatch); when that is small
+  // and the program allows work-groups of unequal size, 64 with a remainder group instead.
   std::array<uint32_t, 3> local{1, 1, 1};
   uint32_t budget = std::min<uint32_t>(256, device_.info().limits.maxComputeWorkGroupInvocations);
   for (uint32_t candidate = std::min<uint64_t>(budget, range.globalSize[0]); candidate > 1; --candidate) {
@@ -76,7 +77,7 @@ std::array<uint32_t, 3> LaunchableKernel::chooseLocalSize(const NDRange& range) 
       break;
     }
   }
-  if (local[0] < 16 && range.globalSize[0] > 64) local[0] = 64;
+  if (!range.uniformWorkGroups && local[0] < 16 && range.globalSize[0] > 64) local[0] = 64;
   return local;
 }
 
@@ -197,7 +198,7 @@ Expected<std::vector<vulkan::GpuTime>> LaunchableKernel::launch(const NDRange& r
     std::memcpy(push.data() + reflection_->argumentsOffset, argumentBytes.data(), argumentBytes.size());
   }
 
-  // One dispatch per region: full work-groups and the remainder, in each dimension.
+  // One region per shape: full work-groups and the remainder, in each dimension.
   struct Region {
     std::array<uint32_t, 3> local, groups, groupOffset;
   };
@@ -226,15 +227,25 @@ Expected<std::vector<vulkan::GpuTime>> LaunchableKernel::launch(const NDRange& r
     regions = std::move(next);
   }
 
+  // A dimension with more work-groups than one dispatch may have is split into several
+  // dispatches, each starting at its own group offset.
+  for (uint32_t d = 0; d < 3; ++d) {
+    std::vector<Region> next;
+    for (const Region& region : regions) {
+      for (uint64_t start = 0; start < region.groups[d]; start += limits.maxComputeWorkGroupCount[d]) {
+        Region r = region;
+        r.groups[d] = static_cast<uint32_t>(std::min<uint64_t>(region.groups[d] - start, limits.maxComputeWorkGroupCount[d]));
+        r.groupOffset[d] = region.groupOffset[d] + static_cast<uint32_t>(start);
+        next.push_back(r);
+      }
+    }
+    regions = std::move(next);
+  }
+
   std::vector<std::vector<std::byte>> pushes;
   std::vector<vulkan::Dispatch> dispatches;
   pushes.reserve(regions.size());
   for (const Region& region : regions) {
-    for (uint32_t d = 0; d < 3; ++d) {
-      if (region.groups[d] > limits.maxComputeWorkGroupCount[d])
-        return Error("dimension " + std::to_string(d) + " needs " + std::to_string(region.groups[d]) +
-                     " work-groups, above the device's " + std::to_string(limits.maxComputeWorkGroupCount[d]));
-    }
     Expected<const vulkan::Pipeline*> pipeline = pipelineFor(region.local, local, localCounts);
     if (!pipeline) return pipeline.error();
     std::vector<std::byte> bytes = push;

@@ -2,8 +2,9 @@
 // runtime that turns clEnqueueNDRangeKernel's arguments into dispatches. It picks the
 // specialization constants (work-group size, enqueued size, __local argument sizes), writes the
 // push constants (dispatch information and arguments, or an argument buffer), splits a
-// non-uniform NDRange into up to eight dispatches (the full work-groups and the remainders of
-// each dimension, each with its own work-group size) and caches a pipeline per shape.
+// non-uniform NDRange into up to eight regions (the full work-groups and the remainders of each
+// dimension, each with its own work-group size), splits a region with more work-groups than one
+// Vulkan dispatch may have into several, and caches a pipeline per shape.
 #pragma once
 
 #include <array>
@@ -35,6 +36,9 @@ struct NDRange {
   std::array<uint64_t, 3> globalSize{1, 1, 1};
   std::array<uint64_t, 3> globalOffset{0, 0, 0};
   std::optional<std::array<uint32_t, 3>> localSize;  // none: the launcher chooses
+  // The program requires work-groups of equal size (-cl-uniform-work-group-size, OpenCL C 1.x): a
+  // chosen local size divides the global size.
+  bool uniformWorkGroups = false;
 };
 
 // One kernel argument, as clSetKernelArg gives it.

@@ -4,6 +4,7 @@
 #include <set>
 #include <unordered_set>
 
+#include "ir/builder.h"
 #include "ir/collectives.h"
 #include "ir/opcode_classes.h"
 #include "ir/types.h"
@@ -12,11 +13,13 @@ namespace cl2vk {
 namespace {
 
 using ir::Block;
+using ir::Builder;
 using ir::Function;
 using ir::Instruction;
 using ir::Module;
 using ir::Operand;
 using ir::Section;
+using ir::Use;
 
 // Decorations with a meaning in Vulkan compute modules; every other one (Kernel-only ones such as
 // Alignment, FuncParamAttr, LinkageAttributes, CPacked, or hints Vulkan drivers may reject) goes.
@@ -90,6 +93,7 @@ class Finalizer {
 
   Status run() {
     CL2VK_TRY(rejectWhatIsStillOpenCL());
+    CL2VK_TRY(materializeNullBufferPointers());
     flattenDecorationGroups();
     bool contractionOff = rewriteExecutionModes();
     if (contractionOff) forbidContraction();
@@ -112,6 +116,48 @@ class Finalizer {
         for (Instruction& inst : block.instructions()) visit(inst);
       }
     }
+  }
+
+  // Vulkan has no null PhysicalStorageBuffer pointer (OpConstantNull cannot have that type): a
+  // NULL __global pointer is address 0. Its conversion to an integer, which is how pointers are
+  // compared, becomes the constant 0; any other use gets an OpConvertUToPtr of 0 right before it
+  // (before the predecessor's branch, for a phi).
+  Status materializeNullBufferPointers() {
+    std::vector<Instruction*> nulls;
+    for (Instruction& inst : module_.section(Section::kGlobal)) {
+      if (inst.opcode() != spv::Op::OpConstantNull) continue;
+      const Instruction* type = module_.def(inst.typeId());
+      if (type && type->opcode() == spv::Op::OpTypePointer &&
+          type->wordOperand(0) == static_cast<uint32_t>(spv::StorageClass::PhysicalStorageBuffer))
+        nulls.push_back(&inst);
+    }
+    for (Instruction* null : nulls) {
+      uint32_t zero = ir::constantUint(module_, 64, 0);
+      std::vector<Use> uses = module_.uses(null->resultId());
+      std::vector<Instruction*> folded;
+      for (const Use& use : uses) {
+        Instruction* user = use.user;
+        if (user->opcode() == spv::Op::OpName || user->opcode() == spv::Op::OpDecorate) continue;
+        if (user->opcode() == spv::Op::OpConvertPtrToU && ir::scalarWidth(module_, user->typeId()) == 64) {
+          module_.replaceAllUses(user->resultId(), zero);
+          folded.push_back(user);
+          continue;
+        }
+        if (!user->block()) return Error("a null __global pointer in a constant is not supported in Vulkan");
+        Instruction* position = user;
+        if (user->opcode() == spv::Op::OpPhi) {
+          position = module_.def(user->idOperand(static_cast<size_t>(use.operandIndex) + 1))->block()->terminator();
+        }
+        Builder b = Builder::before(module_, position);
+        uint32_t pointer = b.value(spv::Op::OpConvertUToPtr, null->typeId(), {Operand::id(zero)});
+        std::vector<Operand> operands = user->operands();
+        operands[static_cast<size_t>(use.operandIndex)] = Operand::id(pointer);
+        module_.update(user, Instruction(user->opcode(), user->typeId(), user->resultId(), std::move(operands)));
+      }
+      for (Instruction* inst : folded) CL2VK_TRY(module_.remove(inst));
+      CL2VK_TRY(module_.remove(null));
+    }
+    return okStatus();
   }
 
   Status rejectWhatIsStillOpenCL() {

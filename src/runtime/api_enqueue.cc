@@ -286,6 +286,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_
 
   cl2vk::launch::NDRange range;
   range.dimensions = work_dim;
+  range.uniformWorkGroups = found->program().uniformWorkGroups(&device);
   bool empty = false;
   for (cl_uint d = 0; d < work_dim; ++d) {
     range.globalSize[d] = global_work_size[d];

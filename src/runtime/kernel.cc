@@ -144,13 +144,20 @@ cl_int Kernel::getArgInfo(cl_uint index, cl_kernel_arg_info param, const InfoOut
     case CL_KERNEL_ARG_ACCESS_QUALIFIER:
       return out.scalar<cl_kernel_arg_access_qualifier>(CL_KERNEL_ARG_ACCESS_NONE);
     case CL_KERNEL_ARG_TYPE_NAME: {
-      std::vector<std::string> names = program_->argumentTypeNames(reflection_.name);
+      std::vector<std::string> names = program_->argumentMetadata("kernel_arg_type", reflection_.name);
       return out.string(index < names.size() ? names[index] : argument.type);
     }
-    case CL_KERNEL_ARG_TYPE_QUALIFIER:
-      return out.scalar<cl_kernel_arg_type_qualifier>(argument.kind == ArgumentKind::kConstantPointer
-                                                          ? CL_KERNEL_ARG_TYPE_CONST
-                                                          : CL_KERNEL_ARG_TYPE_NONE);
+    case CL_KERNEL_ARG_TYPE_QUALIFIER: {
+      std::vector<std::string> qualifiers = program_->argumentMetadata("kernel_arg_type_qual", reflection_.name);
+      std::string words = index < qualifiers.size() ? qualifiers[index] : "";
+      cl_kernel_arg_type_qualifier bits = CL_KERNEL_ARG_TYPE_NONE;
+      if (words.find("const") != std::string::npos || argument.kind == ArgumentKind::kConstantPointer)
+        bits |= CL_KERNEL_ARG_TYPE_CONST;
+      if (words.find("restrict") != std::string::npos) bits |= CL_KERNEL_ARG_TYPE_RESTRICT;
+      if (words.find("volatile") != std::string::npos) bits |= CL_KERNEL_ARG_TYPE_VOLATILE;
+      if (words.find("pipe") != std::string::npos) bits |= CL_KERNEL_ARG_TYPE_PIPE;
+      return out.scalar<cl_kernel_arg_type_qualifier>(bits);
+    }
     case CL_KERNEL_ARG_NAME:
       return out.string(argument.name);
     default:

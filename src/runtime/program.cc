@@ -42,7 +42,7 @@ std::vector<std::string> splitTypes(const std::string& list) {
       current += c;
     }
   }
-  if (!current.empty()) types.push_back(current);
+  if (!current.empty()) types.push_back(current);  // llvm-spirv ends the list with a comma
   return types;
 }
 
@@ -127,8 +127,11 @@ cl_int Program::build(const std::vector<Device*>& devices, const std::string& op
     }
   }
   if (!parsed) return CL_INVALID_BUILD_OPTIONS;
+  // OpenCL C 1.x has no non-uniform work-groups: its programs get the behaviour of
+  // -cl-uniform-work-group-size (the default language version is 1.2).
   bool uniform = std::find(parsed->clangArguments.begin(), parsed->clangArguments.end(),
-                           "-cl-uniform-work-group-size") != parsed->clangArguments.end();
+                           "-cl-uniform-work-group-size") != parsed->clangArguments.end() ||
+                 (origin_ == Origin::kSource && parsed->languageVersion.starts_with("CL1"));
   if (origin_ == Origin::kSource && !compileSource(devices, *parsed, {})) return CL_BUILD_PROGRAM_FAILURE;
   bool ok = true;
   for (Device* device : devices) {
@@ -231,9 +234,9 @@ bool Program::uniformWorkGroups(Device* device) const {
   return found != builds_.end() && found->second.uniformWorkGroups;
 }
 
-std::vector<std::string> Program::argumentTypeNames(const std::string& kernel) const {
+std::vector<std::string> Program::argumentMetadata(const std::string& what, const std::string& kernel) const {
   std::lock_guard lock(mutex_);
-  const std::string prefix = "kernel_arg_type." + kernel + ".";
+  const std::string prefix = what + "." + kernel + ".";
   for (const std::string& text : moduleStrings(il_)) {
     if (text.rfind(prefix, 0) == 0) return splitTypes(text.substr(prefix.size()));
   }

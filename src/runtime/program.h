@@ -48,9 +48,10 @@ class Program : public Object<Program, _cl_program> {
   // A translation of some device, for what does not depend on the device (kernel names, arguments).
   std::shared_ptr<const Translation> anyTranslation() const;
   bool uniformWorkGroups(Device* device) const;
-  // OpenCL C type names of a kernel's arguments ("float*", "int4"), from the IL's
-  // kernel_arg_type strings; empty when the IL has none.
-  std::vector<std::string> argumentTypeNames(const std::string& kernel) const;
+  // What the IL says of a kernel's arguments in llvm-spirv's "kernel_arg_type.<kernel>.<list>"
+  // strings: `what` "kernel_arg_type" gives the OpenCL C type names ("float*", "int4"),
+  // "kernel_arg_type_qual" the qualifiers ("restrict const"); empty when the IL has none.
+  std::vector<std::string> argumentMetadata(const std::string& what, const std::string& kernel) const;
 
   void attachKernel() { ++attachedKernels_; }
   void detachKernel() { --attachedKernels_; }

@@ -539,8 +539,10 @@ Expected<std::vector<uint32_t>> compileIn(const fs::path& directory, const Compi
                      kLlvmIr, "-o", kBitcode},
                     directory, log));
   CL2VK_TRY(runTool(tools.llvmSpirv,
-                    {"--spirv-max-version=1.2", "--spirv-ext=+SPV_KHR_uniform_group_instructions", kBitcode,
-                     "-o", kSpirv},
+                    // The OpenCL C type names and qualifiers of the arguments, for clGetKernelArgInfo,
+                    // travel as OpString "kernel_arg_type.<kernel>.<types>".
+                    {"--spirv-max-version=1.2", "--spirv-ext=+SPV_KHR_uniform_group_instructions",
+                     "--preserve-ocl-kernel-arg-type-metadata-through-string", kBitcode, "-o", kSpirv},
                     directory, log));
   return readSpirvWords(directory / kSpirv);
 }

@@ -41,6 +41,27 @@ TEST_P(BasicKernels, VectorAddMatchesTheCpu) {
   for (size_t i = 0; i < n; ++i) ASSERT_EQ(c[i], a[i] + b[i]) << i;  // one addition: exact
 }
 
+TEST_P(BasicKernels, NullPointerArgumentsAreAddressZero) {
+  auto k = kernel("null_pointers", "null_pointers");
+  ASSERT_TRUE(k);
+  const size_t n = 100;
+  const int fallback = -50;
+  std::vector<int> values(n);
+  for (size_t i = 0; i < n; ++i) values[i] = static_cast<int>(3 * i) - 7;
+  auto input = buffer(values), out = buffer(std::vector<int>(n, 0));
+  KernelArg null;
+  null.kind = KernelArg::Kind::kBuffer;  // address 0
+  for (bool withBuffer : {true, false}) {
+    run(*k, range1d(n, 10),
+        {KernelArg::buffer(out), withBuffer ? KernelArg::buffer(input) : null, KernelArg::value(fallback)});
+    auto result = read<int>(out, n);
+    for (size_t i = 0; i < n; ++i) {
+      int value = withBuffer && i % 2 == 0 ? values[i] : fallback;
+      ASSERT_EQ(result[i], withBuffer ? value + 1 : value - 1) << "item " << i << (withBuffer ? "" : ", NULL argument");
+    }
+  }
+}
+
 TEST_P(BasicKernels, StructArgumentIsLaidOutLikeTheHost) {
   struct Params {
     int8_t tag;

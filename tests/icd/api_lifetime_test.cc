@@ -1,0 +1,139 @@
+// Object lifetimes: reference counts, objects that keep what they use alive after the application
+// released it, and destructor callbacks.
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+
+#include "icd/icd_test_util.h"
+
+namespace cl2vk::test {
+namespace {
+
+using namespace std::chrono_literals;
+
+using IcdLifetime = IcdTest;
+
+TEST_F(IcdLifetime, BufferReferenceCount) {
+  Buffer buffer = createBuffer(64);
+  cl_uint references = 0;
+  EXPECT_CL_SUCCESS(clGetMemObjectInfo(buffer, CL_MEM_REFERENCE_COUNT, sizeof(references), &references, nullptr));
+  EXPECT_EQ(references, 1u);
+  EXPECT_CL_SUCCESS(clRetainMemObject(buffer));
+  EXPECT_CL_SUCCESS(clGetMemObjectInfo(buffer, CL_MEM_REFERENCE_COUNT, sizeof(references), &references, nullptr));
+  EXPECT_EQ(references, 2u);
+  EXPECT_CL_SUCCESS(clReleaseMemObject(buffer));
+  EXPECT_CL_SUCCESS(clGetMemObjectInfo(buffer, CL_MEM_REFERENCE_COUNT, sizeof(references), &references, nullptr));
+  EXPECT_EQ(references, 1u);
+}
+
+// A context, program and buffers released by the application live on while a queue, a kernel or
+// a pending command still needs them.
+TEST_F(IcdLifetime, ReleasedObjectsLiveWhileOthersNeedThem) {
+  cl_context_properties properties[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform_), 0};
+  cl_int status = CL_SUCCESS;
+  cl_context context = clCreateContext(properties, 1, &device_, nullptr, nullptr, &status);
+  ASSERT_CL_SUCCESS(status);
+  Queue queue(clCreateCommandQueueWithProperties(context, device_, nullptr, &status));
+  ASSERT_CL_SUCCESS(status);
+  std::vector<uint8_t> il = corpusModule("kernels/several_kernels.O2.spv");
+  cl_program program = clCreateProgramWithIL(context, il.data(), il.size(), &status);
+  ASSERT_CL_SUCCESS(status);
+  ASSERT_CL_SUCCESS(clBuildProgram(program, 1, &device_, "", nullptr, nullptr));
+  Kernel addTwice(clCreateKernel(program, "add_twice", &status));
+  ASSERT_CL_SUCCESS(status);
+  const size_t n = 1000;
+  std::vector<cl_int> ones(n, 1), in(n);
+  for (size_t i = 0; i < n; ++i) in[i] = static_cast<cl_int>(i);
+  Buffer out(clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_int), ones.data(), &status));
+  ASSERT_CL_SUCCESS(status);
+  cl_mem input = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_int), in.data(), &status);
+  ASSERT_CL_SUCCESS(status);
+  EXPECT_CL_SUCCESS(clReleaseProgram(program));
+  EXPECT_CL_SUCCESS(clReleaseContext(context));
+
+  // The kernel still knows its program, and runs on the queue of the released context.
+  cl_program kernelProgram = nullptr;
+  EXPECT_CL_SUCCESS(clGetKernelInfo(addTwice, CL_KERNEL_PROGRAM, sizeof(kernelProgram), &kernelProgram, nullptr));
+  EXPECT_EQ(kernelProgram, program);
+  ASSERT_CL_SUCCESS(clSetKernelArg(addTwice, 0, sizeof(cl_mem), out.address()));
+  ASSERT_CL_SUCCESS(clSetKernelArg(addTwice, 1, sizeof(cl_mem), &input));
+  // The input buffer and the kernel are released while the command that uses them may be pending.
+  ASSERT_CL_SUCCESS(clEnqueueNDRangeKernel(queue, addTwice, 1, nullptr, &n, nullptr, 0, nullptr, nullptr));
+  EXPECT_CL_SUCCESS(clReleaseMemObject(input));
+  addTwice.reset();
+  std::vector<cl_int> result(n);
+  ASSERT_CL_SUCCESS(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, n * sizeof(cl_int), result.data(), 0, nullptr, nullptr));
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(result[i], 1 + 2 * static_cast<cl_int>(i)) << i;
+}
+
+TEST_F(IcdLifetime, DestructorCallbackRunsWhenABufferGoes) {
+  struct Destroyed {
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::vector<cl_mem> buffers;
+    static void CL_CALLBACK record(cl_mem buffer, void* user) {
+      auto* self = static_cast<Destroyed*>(user);
+      std::lock_guard lock(self->mutex);
+      self->buffers.push_back(buffer);
+      self->changed.notify_all();
+    }
+  } destroyed;
+  cl_int status = CL_SUCCESS;
+  cl_mem buffer = clCreateBuffer(context_, CL_MEM_READ_WRITE, 64, nullptr, &status);
+  ASSERT_CL_SUCCESS(status);
+  ASSERT_CL_SUCCESS(clSetMemObjectDestructorCallback(buffer, Destroyed::record, &destroyed));
+  ASSERT_CL_SUCCESS(clRetainMemObject(buffer));
+  ASSERT_CL_SUCCESS(clReleaseMemObject(buffer));
+  {
+    std::lock_guard lock(destroyed.mutex);
+    EXPECT_TRUE(destroyed.buffers.empty()) << "the callback ran while a reference was left";
+  }
+  ASSERT_CL_SUCCESS(clReleaseMemObject(buffer));
+  std::unique_lock lock(destroyed.mutex);
+  destroyed.changed.wait_for(lock, 5s, [&] { return !destroyed.buffers.empty(); });
+  ASSERT_EQ(destroyed.buffers.size(), 1u) << "the destructor callback did not run within 5 s";
+  EXPECT_EQ(destroyed.buffers[0], buffer);
+}
+
+// Every object made and released in the order an application might, each release succeeding.
+TEST_F(IcdLifetime, EveryKindOfObjectReleases) {
+  cl_context_properties properties[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform_), 0};
+  cl_int status = CL_SUCCESS;
+  cl_context context = clCreateContext(properties, 1, &device_, nullptr, nullptr, &status);
+  ASSERT_CL_SUCCESS(status);
+  cl_command_queue queue = clCreateCommandQueueWithProperties(context, device_, nullptr, &status);
+  ASSERT_CL_SUCCESS(status);
+  cl_mem buffer = clCreateBuffer(context, CL_MEM_READ_WRITE, 256, nullptr, &status);
+  ASSERT_CL_SUCCESS(status);
+  cl_buffer_region region{0, 128};
+  cl_mem sub = clCreateSubBuffer(buffer, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
+  ASSERT_CL_SUCCESS(status);
+  std::vector<uint8_t> il = corpusModule("kernels/several_kernels.O2.spv");
+  cl_program program = clCreateProgramWithIL(context, il.data(), il.size(), &status);
+  ASSERT_CL_SUCCESS(status);
+  ASSERT_CL_SUCCESS(clBuildProgram(program, 1, &device_, "", nullptr, nullptr));
+  cl_kernel kernel = clCreateKernel(program, "fill", &status);
+  ASSERT_CL_SUCCESS(status);
+  cl_int value = 2;
+  ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof(cl_mem), &sub));
+  ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof(value), &value));
+  const size_t global = 32;
+  cl_event kernelEvent = nullptr;
+  ASSERT_CL_SUCCESS(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, nullptr, 0, nullptr, &kernelEvent));
+  cl_event user = clCreateUserEvent(context, &status);
+  ASSERT_CL_SUCCESS(status);
+  ASSERT_CL_SUCCESS(clSetUserEventStatus(user, CL_COMPLETE));
+  ASSERT_CL_SUCCESS(clFinish(queue));
+  EXPECT_CL_SUCCESS(clReleaseEvent(user));
+  EXPECT_CL_SUCCESS(clReleaseEvent(kernelEvent));
+  EXPECT_CL_SUCCESS(clReleaseKernel(kernel));
+  EXPECT_CL_SUCCESS(clReleaseProgram(program));
+  EXPECT_CL_SUCCESS(clReleaseMemObject(buffer));  // before its sub-buffer
+  EXPECT_CL_SUCCESS(clReleaseMemObject(sub));
+  EXPECT_CL_SUCCESS(clReleaseCommandQueue(queue));
+  EXPECT_CL_SUCCESS(clReleaseContext(context));
+}
+
+}  // namespace
+}  // namespace cl2vk::test

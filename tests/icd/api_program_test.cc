@@ -1,0 +1,277 @@
+// Programs from SPIR-V (the corpus) and from OpenCL C source: build options, build status and
+// log, program queries, and kernels made from a program.
+
+#include <map>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include "icd/icd_test_util.h"
+
+namespace cl2vk::test {
+namespace {
+
+using IcdProgram = IcdTest;
+
+// Three kernels, so that the program queries have something to list.
+constexpr const char* kThreeKernels = R"(
+int scaled(int v) { return v * SCALE; }
+kernel void set_to_index(global int* out) { out[get_global_id(0)] = (int)get_global_id(0); }
+kernel void scale_in_place(global int* out) { out[get_global_id(0)] = scaled(out[get_global_id(0)]); }
+kernel void add_one(global int* out) { out[get_global_id(0)] += 1; }
+)";
+
+std::set<std::string> splitNames(const std::string& names) {
+  std::set<std::string> result;
+  std::istringstream in(names);
+  for (std::string name; std::getline(in, name, ';');) result.insert(name);
+  return result;
+}
+
+std::string programString(cl_program program, cl_program_info name) {
+  size_t size = 0;
+  EXPECT_CL_SUCCESS(clGetProgramInfo(program, name, 0, nullptr, &size));
+  std::string value(size, '\0');
+  if (size > 0) {
+    EXPECT_CL_SUCCESS(clGetProgramInfo(program, name, size, value.data(), nullptr));
+  }
+  if (!value.empty() && value.back() == '\0') value.pop_back();
+  return value;
+}
+
+template <typename T>
+T buildInfo(cl_program program, cl_device_id device, cl_program_build_info name) {
+  T value{};
+  EXPECT_CL_SUCCESS(clGetProgramBuildInfo(program, device, name, sizeof(T), &value, nullptr));
+  return value;
+}
+
+TEST_F(IcdProgram, FromCorpusILRunsAndKeepsItsIL) {
+  std::vector<uint8_t> il = corpusModule("kernels/vector_add.O2.spv");
+  ASSERT_FALSE(il.empty());
+  Program program = buildIL(il, "", "vector_add.O2.spv");
+  ASSERT_TRUE(program.get());
+  size_t size = 0;
+  ASSERT_CL_SUCCESS(clGetProgramInfo(program, CL_PROGRAM_IL, 0, nullptr, &size));
+  std::vector<uint8_t> returned(size);
+  ASSERT_CL_SUCCESS(clGetProgramInfo(program, CL_PROGRAM_IL, size, returned.data(), nullptr));
+  EXPECT_EQ(returned, il);
+  EXPECT_EQ(programString(program, CL_PROGRAM_KERNEL_NAMES), "vector_add");
+
+  Kernel kernel = createKernel(program, "vector_add");
+  const size_t n = 1000;
+  std::mt19937 random(5);
+  std::uniform_real_distribution<float> values(-100.0f, 100.0f);
+  std::vector<float> a(n), b(n);
+  for (size_t i = 0; i < n; ++i) a[i] = values(random), b[i] = values(random);
+  Buffer da = bufferOf(a, CL_MEM_READ_ONLY), db = bufferOf(b, CL_MEM_READ_ONLY), dc = createBuffer(n * sizeof(float));
+  setArgs(kernel, da, db, dc);
+  run1d(kernel, n);
+  std::vector<float> c = read<float>(dc, n);
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(c[i], a[i] + b[i]) << i;  // one addition: exact
+}
+
+TEST_F(IcdProgram, QueriesAfterABuild) {
+  const std::string options = "-cl-std=CL2.0 -DSCALE=3";
+  Program program = buildSource(kThreeKernels, options);
+  ASSERT_TRUE(program.get());
+  EXPECT_EQ(programString(program, CL_PROGRAM_SOURCE), kThreeKernels);
+  EXPECT_EQ(buildInfo<cl_build_status>(program, device_, CL_PROGRAM_BUILD_STATUS), CL_BUILD_SUCCESS);
+  size_t size = 0;
+  ASSERT_CL_SUCCESS(clGetProgramBuildInfo(program, device_, CL_PROGRAM_BUILD_OPTIONS, 0, nullptr, &size));
+  std::string returnedOptions(size, '\0');
+  ASSERT_CL_SUCCESS(clGetProgramBuildInfo(program, device_, CL_PROGRAM_BUILD_OPTIONS, size, returnedOptions.data(), nullptr));
+  EXPECT_EQ(returnedOptions.c_str(), options);
+  EXPECT_EQ(buildInfo<cl_program_binary_type>(program, device_, CL_PROGRAM_BINARY_TYPE),
+            static_cast<cl_program_binary_type>(CL_PROGRAM_BINARY_TYPE_EXECUTABLE));
+  cl_uint devices = 0;
+  EXPECT_CL_SUCCESS(clGetProgramInfo(program, CL_PROGRAM_NUM_DEVICES, sizeof(devices), &devices, nullptr));
+  EXPECT_EQ(devices, 1u);
+  cl_device_id device = nullptr;
+  EXPECT_CL_SUCCESS(clGetProgramInfo(program, CL_PROGRAM_DEVICES, sizeof(device), &device, nullptr));
+  EXPECT_EQ(device, device_);
+  cl_context context = nullptr;
+  EXPECT_CL_SUCCESS(clGetProgramInfo(program, CL_PROGRAM_CONTEXT, sizeof(context), &context, nullptr));
+  EXPECT_EQ(context, context_.get());
+  size_t kernels = 0;
+  EXPECT_CL_SUCCESS(clGetProgramInfo(program, CL_PROGRAM_NUM_KERNELS, sizeof(kernels), &kernels, nullptr));
+  EXPECT_EQ(kernels, 3u);
+  const std::set<std::string> names = {"set_to_index", "scale_in_place", "add_one"};
+  EXPECT_EQ(splitNames(programString(program, CL_PROGRAM_KERNEL_NAMES)), names);
+}
+
+TEST_F(IcdProgram, CreateKernelsInProgramMakesEveryKernel) {
+  Program program = buildSource(kThreeKernels, "-DSCALE=5");
+  ASSERT_TRUE(program.get());
+  cl_uint count = 0;
+  ASSERT_CL_SUCCESS(clCreateKernelsInProgram(program, 0, nullptr, &count));
+  ASSERT_EQ(count, 3u);
+  cl_kernel tooFew[1] = {};
+  EXPECT_CL_ERROR(CL_INVALID_VALUE, clCreateKernelsInProgram(program, 1, tooFew, nullptr));
+  cl_kernel raw[3] = {};
+  ASSERT_CL_SUCCESS(clCreateKernelsInProgram(program, 3, raw, nullptr));
+  std::vector<Kernel> kernels;
+  std::map<std::string, cl_kernel> byName;
+  for (cl_kernel k : raw) {
+    kernels.emplace_back(k);
+    size_t size = 0;
+    ASSERT_CL_SUCCESS(clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, 0, nullptr, &size));
+    std::string name(size, '\0');
+    ASSERT_CL_SUCCESS(clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, size, name.data(), nullptr));
+    byName[name.c_str()] = k;
+  }
+  ASSERT_EQ(byName.size(), 3u);
+  // The kernels are usable: index, then scale by SCALE, then add one.
+  const size_t n = 77;
+  Buffer out = createBuffer(n * sizeof(int32_t));
+  for (const char* name : {"set_to_index", "scale_in_place", "add_one"}) {
+    ASSERT_TRUE(byName.contains(name)) << name;
+    setArgs(byName[name], out);
+    run1d(byName[name], n);
+  }
+  std::vector<int32_t> result = read<int32_t>(out, n);
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(result[i], 5 * static_cast<int32_t>(i) + 1) << i;
+}
+
+TEST_F(IcdProgram, DefinesReachTheSource) {
+  Program program = buildSource(R"(
+    #ifndef VALUE
+    #error VALUE is not defined
+    #endif
+    kernel void defined(global int* out) { out[0] = VALUE * (TWICE + 1); }
+  )", "-D VALUE=21 -DTWICE");
+  ASSERT_TRUE(program.get());
+  Kernel kernel = createKernel(program, "defined");
+  Buffer out = createBuffer(sizeof(int32_t));
+  setArgs(kernel, out);
+  run1d(kernel, 1);
+  EXPECT_EQ(read<int32_t>(out, 1)[0], 42);
+}
+
+// Without -cl-std, a program is OpenCL C 1.2 (the newest 1.x); -cl-std=CL2.0 and CL3.0 select
+// those, and OpenCL C 3.0 sees the feature macros the device reports.
+TEST_F(IcdProgram, ClStdSelectsTheLanguageVersion) {
+  constexpr const char* kVersion = R"(
+    kernel void version(global int* out) {
+      out[0] = __OPENCL_C_VERSION__;
+    #ifdef __opencl_c_work_group_collective_functions
+      out[1] = 1;
+    #else
+      out[1] = 0;
+    #endif
+    }
+  )";
+  const std::pair<const char*, int> kExpected[] = {{"", 120}, {"-cl-std=CL1.2", 120}, {"-cl-std=CL2.0", 200}, {"-cl-std=CL3.0", 300}};
+  for (const auto& [options, expected] : kExpected) {
+    Program program = buildSource(kVersion, options);
+    ASSERT_TRUE(program.get()) << options;
+    Kernel kernel = createKernel(program, "version");
+    Buffer out = bufferOf(std::vector<int32_t>{-1, -1});
+    setArgs(kernel, out);
+    run1d(kernel, 1);
+    std::vector<int32_t> result = read<int32_t>(out, 2);
+    EXPECT_EQ(result[0], expected) << "options \"" << options << "\"";
+    if (expected == 300) {
+      EXPECT_EQ(result[1], 1) << "__opencl_c_work_group_collective_functions is not defined in OpenCL C 3.0";
+    }
+  }
+}
+
+TEST_F(IcdProgram, SyntaxErrorFailsTheBuildWithALog) {
+  const char* source = "kernel void broken(global int* out) { out[0] = ; }\n";
+  cl_int status = CL_SUCCESS;
+  Program program(clCreateProgramWithSource(context_, 1, &source, nullptr, &status));
+  ASSERT_CL_SUCCESS(status);
+  EXPECT_CL_ERROR(CL_BUILD_PROGRAM_FAILURE, clBuildProgram(program, 1, &device_, "-cl-std=CL2.0", nullptr, nullptr));
+  EXPECT_EQ(buildInfo<cl_build_status>(program, device_, CL_PROGRAM_BUILD_STATUS), CL_BUILD_ERROR);
+  std::string log = programBuildLog(program, device_);
+  EXPECT_NE(log.find("error"), std::string::npos) << "build log:\n" << log;
+  EXPECT_EQ(clCreateKernel(program, "broken", &status), nullptr);
+  EXPECT_CL_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, status);
+  size_t kernels = 0;
+  EXPECT_CL_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, clGetProgramInfo(program, CL_PROGRAM_NUM_KERNELS, sizeof(kernels), &kernels, nullptr));
+}
+
+TEST_F(IcdProgram, UnbuiltProgramHasNoExecutable) {
+  const char* source = kThreeKernels;
+  cl_int status = CL_SUCCESS;
+  Program program(clCreateProgramWithSource(context_, 1, &source, nullptr, &status));
+  ASSERT_CL_SUCCESS(status);
+  EXPECT_EQ(buildInfo<cl_build_status>(program, device_, CL_PROGRAM_BUILD_STATUS), CL_BUILD_NONE);
+  EXPECT_EQ(clCreateKernel(program, "add_one", &status), nullptr);
+  EXPECT_CL_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, status);
+  char names[256];
+  EXPECT_CL_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, sizeof(names), names, nullptr));
+  cl_uint count = 0;
+  EXPECT_CL_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, clCreateKernelsInProgram(program, 0, nullptr, &count));
+}
+
+TEST_F(IcdProgram, RebuildIsRefusedWhileKernelsAreAttached) {
+  Program program = buildSource(kThreeKernels, "-DSCALE=2");
+  ASSERT_TRUE(program.get());
+  EXPECT_CL_SUCCESS(clBuildProgram(program, 1, &device_, "-DSCALE=4", nullptr, nullptr));
+  Kernel kernel = createKernel(program, "add_one");
+  EXPECT_CL_ERROR(CL_INVALID_OPERATION, clBuildProgram(program, 1, &device_, "-DSCALE=2", nullptr, nullptr));
+}
+
+TEST_F(IcdProgram, KernelNamesThatDoNotExistAreRefused) {
+  Program program = buildCorpusModule("kernels/several_kernels.O2.spv");
+  ASSERT_TRUE(program.get());
+  cl_int status = CL_SUCCESS;
+  EXPECT_EQ(clCreateKernel(program, "no_such_kernel", &status), nullptr);
+  EXPECT_CL_ERROR(CL_INVALID_KERNEL_NAME, status);
+  EXPECT_EQ(clCreateKernel(program, "twice", &status), nullptr);  // a helper function, not a kernel
+  EXPECT_CL_ERROR(CL_INVALID_KERNEL_NAME, status);
+  EXPECT_EQ(clCreateKernel(program, nullptr, &status), nullptr);
+  EXPECT_CL_ERROR(CL_INVALID_VALUE, status);
+}
+
+TEST_F(IcdProgram, UnknownBuildOptionIsInvalidBuildOptions) {
+  const char* source = kThreeKernels;
+  cl_int status = CL_SUCCESS;
+  Program program(clCreateProgramWithSource(context_, 1, &source, nullptr, &status));
+  ASSERT_CL_SUCCESS(status);
+  EXPECT_CL_ERROR(CL_INVALID_BUILD_OPTIONS, clBuildProgram(program, 1, &device_, "-DSCALE=1 -fno-such-option", nullptr, nullptr));
+}
+
+TEST_F(IcdProgram, MalformedILIsInvalidValue) {
+  const std::string notSpirv = "this is not a SPIR-V module at all";
+  cl_int status = CL_SUCCESS;
+  EXPECT_EQ(clCreateProgramWithIL(context_, notSpirv.data(), notSpirv.size(), &status), nullptr);
+  EXPECT_CL_ERROR(CL_INVALID_VALUE, status);
+  EXPECT_EQ(clCreateProgramWithIL(context_, notSpirv.data(), 0, &status), nullptr);
+  EXPECT_CL_ERROR(CL_INVALID_VALUE, status);
+  EXPECT_EQ(clCreateProgramWithIL(context_, nullptr, 16, &status), nullptr);
+  EXPECT_CL_ERROR(CL_INVALID_VALUE, status);
+}
+
+// A module with a construct cl2vk cannot run (recursion) is refused, either when the program is
+// created (as IL the deployment cannot take) or when it is built (with a log that says why).
+TEST_F(IcdProgram, UnsupportedConstructIsRefusedWithAReason) {
+  std::vector<uint8_t> il = corpusModule("unsupported/recursion.O0.spv");
+  ASSERT_FALSE(il.empty());
+  cl_int status = CL_SUCCESS;
+  Program program(clCreateProgramWithIL(context_, il.data(), il.size(), &status));
+  if (status == CL_INVALID_VALUE) return;
+  ASSERT_CL_SUCCESS(status);
+  EXPECT_CL_ERROR(CL_BUILD_PROGRAM_FAILURE, clBuildProgram(program, 1, &device_, "", nullptr, nullptr));
+  EXPECT_EQ(buildInfo<cl_build_status>(program, device_, CL_PROGRAM_BUILD_STATUS), CL_BUILD_ERROR);
+  EXPECT_FALSE(programBuildLog(program, device_).empty());
+}
+
+TEST_F(IcdProgram, RetainAndReleaseCount) {
+  Program program = buildCorpusModule("kernels/vector_add.O2.spv");
+  ASSERT_TRUE(program.get());
+  cl_uint references = 0;
+  EXPECT_CL_SUCCESS(clGetProgramInfo(program, CL_PROGRAM_REFERENCE_COUNT, sizeof(references), &references, nullptr));
+  EXPECT_EQ(references, 1u);
+  EXPECT_CL_SUCCESS(clRetainProgram(program));
+  EXPECT_CL_SUCCESS(clGetProgramInfo(program, CL_PROGRAM_REFERENCE_COUNT, sizeof(references), &references, nullptr));
+  EXPECT_EQ(references, 2u);
+  EXPECT_CL_SUCCESS(clReleaseProgram(program));
+  EXPECT_CL_SUCCESS(clGetProgramInfo(program, CL_PROGRAM_REFERENCE_COUNT, sizeof(references), &references, nullptr));
+  EXPECT_EQ(references, 1u);
+}
+
+}  // namespace
+}  // namespace cl2vk::test
