@@ -76,7 +76,7 @@ class BuiltinLowering {
       case BI::GlobalLinearId: return widen(globalLinearId(), resultType);
       case BI::LocalInvocationIndex: return widen(in_.scalar(b_, BI::LocalInvocationIndex), resultType);
       case BI::WorkDim: return widen(dispatch_->word(b_, DispatchInfoLayout::kWorkDim / 4), resultType);
-      case BI::SubgroupMaxSize: return widen(in_.scalar(b_, BI::SubgroupSize), resultType);
+      case BI::SubgroupMaxSize: return widen(maxSubgroupSize(), resultType);
       case BI::SubgroupSize: return widen(thisSubgroupSize(), resultType);
       case BI::NumSubgroups:
       case BI::NumEnqueuedSubgroups: return widen(subgroupCount(), resultType);
@@ -118,6 +118,16 @@ class BuiltinLowering {
     uint32_t count = in_.localSize(b_, 0);
     for (uint32_t d = 1; d < 3; ++d) count = mul(uint_, count, in_.localSize(b_, d));
     return count;
+  }
+  // OpenCL's get_max_sub_group_size: no larger than the enqueued work-group (a work-group of 13
+  // has sub-groups of at most 13 even where Vulkan's SubgroupSize is 32), and the same in the
+  // remainder work-groups of the dispatch.
+  uint32_t maxSubgroupSize() {
+    uint32_t lanes = in_.scalar(b_, spv::BuiltIn::SubgroupSize);
+    uint32_t enqueued = in_.enqueuedSize(0);
+    for (uint32_t d = 1; d < 3; ++d) enqueued = mul(uint_, enqueued, in_.enqueuedSize(d));
+    uint32_t fewer = b_.valueOfIds(spv::Op::OpULessThan, ir::typeBool(module_), {enqueued, lanes});
+    return b_.valueOfIds(spv::Op::OpSelect, uint_, {fewer, enqueued, lanes});
   }
   // ceil(work-group size / subgroup size): Vulkan's NumSubgroups rounds down on some drivers
   // (Mesa 22's lavapipe) when the last subgroup is partial.
