@@ -1,0 +1,173 @@
+// Separate compilation and linking, program binaries, and building without the compilers, through
+// the ICD loader.
+#include <cstdlib>
+#include <optional>
+
+#include "icd/icd_test_util.h"
+
+namespace cl2vk::test {
+namespace {
+
+class IcdProgramLink : public IcdTest {
+ protected:
+  // A program from source, compiled (not built) with `headers` named as `#include` sees them.
+  Program compiled(const std::string& source, const std::string& options = "-cl-std=CL2.0",
+                   const std::vector<std::pair<std::string, cl_program>>& headers = {}) {
+    const char* text = source.c_str();
+    cl_int error = CL_SUCCESS;
+    Program program(clCreateProgramWithSource(context_, 1, &text, nullptr, &error));
+    EXPECT_CL_SUCCESS(error);
+    std::vector<const char*> names;
+    std::vector<cl_program> programs;
+    for (const auto& [name, header] : headers) {
+      names.push_back(name.c_str());
+      programs.push_back(header);
+    }
+    cl_int status = clCompileProgram(program, 1, &device_, options.c_str(), static_cast<cl_uint>(headers.size()),
+                                     headers.empty() ? nullptr : programs.data(), headers.empty() ? nullptr : names.data(),
+                                     nullptr, nullptr);
+    EXPECT_CL_SUCCESS(status) << programBuildLog(program, device_);
+    return program;
+  }
+
+  // Runs a kernel `name` of `program` that writes out[i] for i < n, and returns out.
+  std::vector<cl_int> runWriter(cl_program program, const std::string& name, size_t n) {
+    Kernel kernel = createKernel(program, name);
+    Buffer out = createBuffer(n * sizeof(cl_int));
+    setArgs(kernel, out);
+    run1d(kernel, n);
+    return read<cl_int>(out, n);
+  }
+};
+
+TEST_F(IcdProgramLink, CompiledObjectsLinkIntoOneExecutable) {
+  Program header(nullptr);
+  {
+    const char* text = "int twice(int x);\n";
+    cl_int error = CL_SUCCESS;
+    header = Program(clCreateProgramWithSource(context_, 1, &text, nullptr, &error));
+    ASSERT_CL_SUCCESS(error);
+  }
+  Program caller = compiled(R"(
+    #include "helpers/twice.h"
+    kernel void use_twice(global int* out) { out[get_global_id(0)] = twice((int)get_global_id(0)) + 1; }
+  )", "-cl-std=CL2.0", {{"helpers/twice.h", header}});
+  Program callee = compiled("int twice(int x) { return 2 * x; }\n");
+  ASSERT_TRUE(caller.get() && callee.get());
+
+  cl_program_binary_type type = CL_PROGRAM_BINARY_TYPE_NONE;
+  ASSERT_CL_SUCCESS(clGetProgramBuildInfo(caller, device_, CL_PROGRAM_BINARY_TYPE, sizeof type, &type, nullptr));
+  EXPECT_EQ(type, static_cast<cl_program_binary_type>(CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT));
+
+  cl_program inputs[] = {caller, callee};
+  cl_int error = CL_SUCCESS;
+  Program linked(clLinkProgram(context_, 1, &device_, "", 2, inputs, nullptr, nullptr, &error));
+  ASSERT_CL_SUCCESS(error) << programBuildLog(linked, device_);
+  ASSERT_CL_SUCCESS(clGetProgramBuildInfo(linked, device_, CL_PROGRAM_BINARY_TYPE, sizeof type, &type, nullptr));
+  EXPECT_EQ(type, static_cast<cl_program_binary_type>(CL_PROGRAM_BINARY_TYPE_EXECUTABLE));
+
+  std::vector<cl_int> out = runWriter(linked, "use_twice", 100);
+  for (cl_int i = 0; i < 100; ++i) ASSERT_EQ(out[i], 2 * i + 1) << i;
+}
+
+TEST_F(IcdProgramLink, UnresolvedFunctionFailsTheLink) {
+  Program caller = compiled(R"(
+    int missing(int x);
+    kernel void use_missing(global int* out) { out[get_global_id(0)] = missing(1); }
+  )");
+  cl_program inputs[] = {caller};
+  cl_int error = CL_SUCCESS;
+  Program linked(clLinkProgram(context_, 1, &device_, "", 1, inputs, nullptr, nullptr, &error));
+  EXPECT_CL_ERROR(CL_LINK_PROGRAM_FAILURE, error);
+  ASSERT_TRUE(linked.get()) << "a failed link still returns a program that holds the log";
+  EXPECT_NE(programBuildLog(linked, device_).find("missing"), std::string::npos) << programBuildLog(linked, device_);
+}
+
+TEST_F(IcdProgramLink, ALibraryLinksLater) {
+  Program callee = compiled("int plus_seven(int x) { return x + 7; }\n");
+  cl_program libraryInputs[] = {callee};
+  cl_int error = CL_SUCCESS;
+  Program library(clLinkProgram(context_, 1, &device_, "-create-library", 1, libraryInputs, nullptr, nullptr, &error));
+  ASSERT_CL_SUCCESS(error) << programBuildLog(library, device_);
+  cl_program_binary_type type = CL_PROGRAM_BINARY_TYPE_NONE;
+  ASSERT_CL_SUCCESS(clGetProgramBuildInfo(library, device_, CL_PROGRAM_BINARY_TYPE, sizeof type, &type, nullptr));
+  EXPECT_EQ(type, static_cast<cl_program_binary_type>(CL_PROGRAM_BINARY_TYPE_LIBRARY));
+
+  Program caller = compiled(R"(
+    int plus_seven(int x);
+    kernel void use_library(global int* out) { out[get_global_id(0)] = plus_seven((int)get_global_id(0)); }
+  )");
+  cl_program inputs[] = {caller, library};
+  Program linked(clLinkProgram(context_, 1, &device_, "", 2, inputs, nullptr, nullptr, &error));
+  ASSERT_CL_SUCCESS(error) << programBuildLog(linked, device_);
+  std::vector<cl_int> out = runWriter(linked, "use_library", 64);
+  for (cl_int i = 0; i < 64; ++i) ASSERT_EQ(out[i], i + 7) << i;
+}
+
+TEST_F(IcdProgramLink, BinaryBuildsAgainIntoTheSameKernels) {
+  Program original = buildSource("kernel void squares(global int* out) { int i = get_global_id(0); out[i] = i * i; }",
+                                 "-cl-std=CL2.0");
+  ASSERT_TRUE(original.get());
+  size_t size = 0;
+  ASSERT_CL_SUCCESS(clGetProgramInfo(original, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr));
+  ASSERT_GT(size, 20u);
+  std::vector<unsigned char> binary(size);
+  unsigned char* pointer = binary.data();
+  ASSERT_CL_SUCCESS(clGetProgramInfo(original, CL_PROGRAM_BINARIES, sizeof pointer, &pointer, nullptr));
+
+  const unsigned char* binaries[] = {binary.data()};
+  cl_int status = CL_INVALID_VALUE, error = CL_SUCCESS;
+  Program copy(clCreateProgramWithBinary(context_, 1, &device_, &size, binaries, &status, &error));
+  ASSERT_CL_SUCCESS(error);
+  EXPECT_CL_SUCCESS(status);
+  ASSERT_CL_SUCCESS(clBuildProgram(copy, 1, &device_, "", nullptr, nullptr)) << programBuildLog(copy, device_);
+  std::vector<cl_int> out = runWriter(copy, "squares", 50);
+  for (cl_int i = 0; i < 50; ++i) ASSERT_EQ(out[i], i * i) << i;
+
+  std::vector<unsigned char> garbage(64, 0xAB);
+  const unsigned char* bad[] = {garbage.data()};
+  size_t badSize = garbage.size();
+  Program refused(clCreateProgramWithBinary(context_, 1, &device_, &badSize, bad, &status, &error));
+  EXPECT_CL_ERROR(CL_INVALID_BINARY, error);
+  EXPECT_CL_ERROR(CL_INVALID_BINARY, status);
+  EXPECT_EQ(refused.get(), nullptr);
+}
+
+// Restores an environment variable when the test ends.
+class ScopedEnvironment {
+ public:
+  ScopedEnvironment(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    setenv(name, value, 1);
+  }
+  ~ScopedEnvironment() {
+    if (old_) {
+      setenv(name_, old_->c_str(), 1);
+    } else {
+      unsetenv(name_);
+    }
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+TEST_F(IcdProgramLink, MissingCompilerFailsTheBuildWithAClearLog) {
+  ScopedEnvironment missing("CL2VK_CLANG", "/nonexistent/clang-15");
+  EXPECT_EQ(deviceInfo<cl_bool>(device_, CL_DEVICE_COMPILER_AVAILABLE), static_cast<cl_bool>(CL_FALSE));
+  const char* text = "kernel void k(global int* out) { out[0] = 1; }";
+  cl_int error = CL_SUCCESS;
+  Program program(clCreateProgramWithSource(context_, 1, &text, nullptr, &error));
+  ASSERT_CL_SUCCESS(error);
+  EXPECT_CL_ERROR(CL_BUILD_PROGRAM_FAILURE, clBuildProgram(program, 1, &device_, "", nullptr, nullptr));
+  std::string log = programBuildLog(program, device_);
+  EXPECT_NE(log.find("CL2VK_CLANG"), std::string::npos) << log;
+  EXPECT_NE(log.find("/nonexistent/clang-15"), std::string::npos) << log;
+  cl_build_status status = CL_BUILD_NONE;
+  ASSERT_CL_SUCCESS(clGetProgramBuildInfo(program, device_, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, nullptr));
+  EXPECT_EQ(status, CL_BUILD_ERROR);
+}
+
+}  // namespace
+}  // namespace cl2vk::test
