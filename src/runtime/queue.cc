@@ -1,5 +1,6 @@
 #include "runtime/queue.h"
 
+#include <cstdio>
 #include <thread>
 
 namespace cl2vk::runtime {
@@ -16,6 +17,28 @@ CommandQueue::CommandQueue(std::shared_ptr<Context> context, Device& device, cl_
   std::thread(run, executor_).detach();
 }
 
+namespace {
+
+// Under CL2VK_VALIDATION=1, a command the validation layer complains about fails, with the
+// layer's messages for the context (and on stderr): a validation error is a bug, never noise.
+CommandWork withValidation(Device& device, CommandWork work) {
+  Expected<vulkan::Device*> vulkanDevice = device.vulkanDevice();
+  if (!vulkanDevice || !(*vulkanDevice)->validationEnabled()) return work;
+  vulkan::Device* checked = *vulkanDevice;
+  return [checked, work = std::move(work)] {
+    CommandOutcome outcome = work();
+    std::vector<std::string> messages = checked->validationMessages();
+    if (messages.empty()) return outcome;
+    checked->clearValidationMessages();
+    std::string text = "the Vulkan validation layer reported:";
+    for (const std::string& message : messages) text += "\n  " + message;
+    std::fprintf(stderr, "cl2vk: %s\n", text.c_str());
+    return CommandOutcome{CL_OUT_OF_RESOURCES, std::nullopt, text};
+  };
+}
+
+}  // namespace
+
 CommandQueue::~CommandQueue() {
   {
     std::lock_guard lock(executor_->mutex);
@@ -27,6 +50,7 @@ CommandQueue::~CommandQueue() {
 std::shared_ptr<Event> CommandQueue::enqueue(cl_command_type type, std::vector<std::shared_ptr<Event>> waitList,
                                              CommandWork work) {
   auto event = std::make_shared<Event>(context_, shared(), type);
+  work = withValidation(device_, std::move(work));
   {
     std::lock_guard lock(executor_->mutex);
     executor_->commands.push_back(Command{event, std::move(waitList), std::move(work)});
