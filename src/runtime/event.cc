@@ -58,6 +58,7 @@ void Event::complete(cl_int status, std::optional<double> deviceNanoseconds) {
 }
 
 cl_int Event::wait() {
+  if (queue_ && ticket_ != 0) queue_->waitFor(ticket_);
   std::unique_lock lock(mutex_);
   changed_.wait(lock, [&] { return status_ <= CL_COMPLETE; });
   return status_;

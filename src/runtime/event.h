@@ -36,8 +36,11 @@ class Event : public Object<Event, _cl_event> {
   void setStatus(cl_int status);
   // Completion with the device's own measure of the command: END is START plus `deviceNanoseconds`.
   void complete(cl_int status, std::optional<double> deviceNanoseconds);
-  // Blocks until the event is complete or failed; returns the final status.
+  // Blocks until the event is complete or failed; returns the final status. A command's event
+  // runs its queue's commands up to it on this thread when the queue's worker is idle.
   cl_int wait();
+  // The command's place in its queue (CommandQueue::waitFor); 0 for a user event.
+  void setTicket(uint64_t ticket) { ticket_ = ticket; }
 
   void addCallback(cl_int triggerStatus, EventCallback callback, void* userData);
 
@@ -56,6 +59,7 @@ class Event : public Object<Event, _cl_event> {
   std::shared_ptr<Context> context_;
   std::shared_ptr<CommandQueue> queue_;
   cl_command_type type_;
+  uint64_t ticket_ = 0;
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   cl_int status_;

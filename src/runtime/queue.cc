@@ -53,49 +53,69 @@ std::shared_ptr<Event> CommandQueue::enqueue(cl_command_type type, std::vector<s
   work = withValidation(device_, std::move(work));
   {
     std::lock_guard lock(executor_->mutex);
+    event->setTicket(++executor_->enqueued);
     executor_->commands.push_back(Command{event, std::move(waitList), std::move(work)});
-    ++executor_->enqueued;
   }
   executor_->changed.notify_all();
   return event;
 }
 
 void CommandQueue::finish() {
+  uint64_t last;
+  {
+    std::lock_guard lock(executor_->mutex);
+    last = executor_->enqueued;
+  }
+  waitFor(last);
+}
+
+void CommandQueue::waitFor(uint64_t ticket) {
   std::unique_lock lock(executor_->mutex);
-  uint64_t target = executor_->enqueued;
-  executor_->changed.wait(lock, [&] { return executor_->finished >= target; });
+  while (executor_->finished < ticket) {
+    if (!executor_->running && !executor_->commands.empty()) {
+      runNext(*executor_, lock);
+    } else {
+      executor_->changed.wait(lock);
+    }
+  }
 }
 
 void CommandQueue::run(std::shared_ptr<Executor> executor) {
+  std::unique_lock lock(executor->mutex);
   for (;;) {
-    std::optional<Command> command;
-    {
-      std::unique_lock lock(executor->mutex);
-      executor->changed.wait(lock, [&] { return !executor->commands.empty() || executor->closed; });
-      if (executor->commands.empty()) return;
-      command = std::move(executor->commands.front());
-      executor->commands.pop_front();
-    }
-    Event& event = *command->event;
-    bool dependencyFailed = false;
-    for (const std::shared_ptr<Event>& dependency : command->waitList) dependencyFailed |= dependency->wait() < 0;
-    if (dependencyFailed) {
-      event.setStatus(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-    } else {
-      event.setStatus(CL_SUBMITTED);
-      event.setStatus(CL_RUNNING);
-      CommandOutcome outcome = command->work();
-      if (outcome.status != CL_SUCCESS && !outcome.message.empty()) event.context().report(outcome.message);
-      event.complete(outcome.status == CL_SUCCESS ? CL_COMPLETE : outcome.status, outcome.deviceNanoseconds);
-    }
-    // Dropped outside the lock: the command may hold the last reference to its queue.
-    command.reset();
-    {
-      std::lock_guard lock(executor->mutex);
-      ++executor->finished;
-    }
-    executor->changed.notify_all();
+    executor->changed.wait(lock, [&] {
+      return (!executor->running && !executor->commands.empty()) || (executor->closed && executor->commands.empty());
+    });
+    if (executor->commands.empty()) return;
+    runNext(*executor, lock);
   }
+}
+
+void CommandQueue::runNext(Executor& executor, std::unique_lock<std::mutex>& lock) {
+  std::optional<Command> command = std::move(executor.commands.front());
+  executor.commands.pop_front();
+  executor.running = true;
+  lock.unlock();
+
+  Event& event = *command->event;
+  bool dependencyFailed = false;
+  for (const std::shared_ptr<Event>& dependency : command->waitList) dependencyFailed |= dependency->wait() < 0;
+  if (dependencyFailed) {
+    event.setStatus(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  } else {
+    event.setStatus(CL_SUBMITTED);
+    event.setStatus(CL_RUNNING);
+    CommandOutcome outcome = command->work();
+    if (outcome.status != CL_SUCCESS && !outcome.message.empty()) event.context().report(outcome.message);
+    event.complete(outcome.status == CL_SUCCESS ? CL_COMPLETE : outcome.status, outcome.deviceNanoseconds);
+  }
+  // Dropped outside the lock: the command may hold the last reference to its queue.
+  command.reset();
+
+  lock.lock();
+  executor.running = false;
+  ++executor.finished;
+  executor.changed.notify_all();
 }
 
 cl_int CommandQueue::getInfo(cl_command_queue_info param, const InfoOut& out) {
