@@ -32,31 +32,6 @@ Status checkDispatch(const Device& device, const Dispatch& dispatch, size_t posi
   return okStatus();
 }
 
-// Owns the query pool holding a start and an end timestamp for each dispatch.
-class TimestampPool {
- public:
-  explicit TimestampPool(const Device& device) : device_(device) {}
-  ~TimestampPool() {
-    if (pool_ != VK_NULL_HANDLE) device_.vk().vkDestroyQueryPool(device_.handle(), pool_, nullptr);
-  }
-  TimestampPool(const TimestampPool&) = delete;
-  TimestampPool& operator=(const TimestampPool&) = delete;
-
-  Status create(uint32_t count) {
-    VkQueryPoolCreateInfo info{};
-    info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
-    info.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    info.queryCount = count;
-    return check(device_.vk().vkCreateQueryPool(device_.handle(), &info, nullptr, &pool_),
-                 "vkCreateQueryPool");
-  }
-  VkQueryPool handle() const { return pool_; }
-
- private:
-  const Device& device_;
-  VkQueryPool pool_ = VK_NULL_HANDLE;
-};
-
 }  // namespace
 
 std::string GpuTime::toString() const {
@@ -83,40 +58,42 @@ Expected<std::vector<GpuTime>> dispatchAll(Device& device, std::span<const Dispa
   Queue& queue = device.queue();
   bool timed = queue.timestampValidBits() > 0;
   uint32_t queryCount = static_cast<uint32_t>(2 * dispatches.size());
-  TimestampPool timestamps(device);
-  if (timed) CL2VK_TRY(timestamps.create(queryCount));
+  VkQueryPool timestamps = VK_NULL_HANDLE;
+  std::vector<uint64_t> ticks(queryCount);
 
-  CL2VK_TRY(queue.submitAndWait([&](VkCommandBuffer commands) {
-    if (timed) vk.vkCmdResetQueryPool(commands, timestamps.handle(), 0, queryCount);
-    for (uint32_t i = 0; i < dispatches.size(); ++i) {
-      const Dispatch& d = dispatches[i];
-      // Uploads and earlier dispatches (this submission's or not) come before this dispatch.
-      waitForEarlierWrites(vk, commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                           VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-      vk.vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, d.pipeline->handle());
-      if (!d.pushConstants.empty()) {
-        vk.vkCmdPushConstants(commands, d.pipeline->layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                              static_cast<uint32_t>(d.pushConstants.size()), d.pushConstants.data());
-      }
-      if (timed) {
-        vk.vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, timestamps.handle(), 2 * i);
-      }
-      vk.vkCmdDispatch(commands, d.groupCount[0], d.groupCount[1], d.groupCount[2]);
-      if (timed) {
-        vk.vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps.handle(),
-                               2 * i + 1);
-      }
-    }
-  }));
+  CL2VK_TRY(queue.submitAndWait(
+      [&](VkCommandBuffer commands) {
+        if (timed) timestamps = queue.timestampPool(queryCount);
+        if (timestamps != VK_NULL_HANDLE) vk.vkCmdResetQueryPool(commands, timestamps, 0, queryCount);
+        for (uint32_t i = 0; i < dispatches.size(); ++i) {
+          const Dispatch& d = dispatches[i];
+          // Uploads and earlier dispatches (this submission's or not) come before this dispatch.
+          waitForEarlierWrites(vk, commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                               VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+          vk.vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, d.pipeline->handle());
+          if (!d.pushConstants.empty()) {
+            vk.vkCmdPushConstants(commands, d.pipeline->layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                                  static_cast<uint32_t>(d.pushConstants.size()), d.pushConstants.data());
+          }
+          if (timestamps != VK_NULL_HANDLE) {
+            vk.vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, timestamps, 2 * i);
+          }
+          vk.vkCmdDispatch(commands, d.groupCount[0], d.groupCount[1], d.groupCount[2]);
+          if (timestamps != VK_NULL_HANDLE) {
+            vk.vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps, 2 * i + 1);
+          }
+        }
+      },
+      [&]() -> Status {
+        if (timestamps == VK_NULL_HANDLE) return okStatus();
+        return check(vk.vkGetQueryPoolResults(device.handle(), timestamps, 0, queryCount,
+                                              ticks.size() * sizeof(uint64_t), ticks.data(), sizeof(uint64_t),
+                                              VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+                     "vkGetQueryPoolResults");
+      }));
 
   std::vector<GpuTime> times(dispatches.size());
-  if (!timed) return times;
-  std::vector<uint64_t> ticks(queryCount);
-  CL2VK_TRY(check(vk.vkGetQueryPoolResults(device.handle(), timestamps.handle(), 0, queryCount,
-                                           ticks.size() * sizeof(uint64_t), ticks.data(),
-                                           sizeof(uint64_t),
-                                           VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
-                  "vkGetQueryPoolResults"));
+  if (timestamps == VK_NULL_HANDLE) return times;
   // Timestamps wrap at timestampValidBits; the masked difference survives one wrap.
   uint32_t bits = queue.timestampValidBits();
   uint64_t mask = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;

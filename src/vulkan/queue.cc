@@ -1,5 +1,7 @@
 #include "vulkan/queue.h"
 
+#include <algorithm>
+
 #include "vulkan/vk_result.h"
 
 namespace cl2vk::vulkan {
@@ -18,68 +20,74 @@ Expected<std::unique_ptr<Queue>> Queue::create(const VolkDeviceTable& table, VkD
 
   VkCommandPoolCreateInfo poolInfo{};
   poolInfo.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
-  poolInfo.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+  poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
   poolInfo.queueFamilyIndex = family;
   CL2VK_TRY(check(table.vkCreateCommandPool(device, &poolInfo, nullptr, &queue->commandPool_),
                   "vkCreateCommandPool"));
+  VkCommandBufferAllocateInfo allocateInfo{};
+  allocateInfo.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
+  allocateInfo.commandPool = queue->commandPool_;
+  allocateInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  allocateInfo.commandBufferCount = 1;
+  CL2VK_TRY(check(table.vkAllocateCommandBuffers(device, &allocateInfo, &queue->commands_),
+                  "vkAllocateCommandBuffers"));
+  VkFenceCreateInfo fenceInfo{};
+  fenceInfo.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
+  CL2VK_TRY(check(table.vkCreateFence(device, &fenceInfo, nullptr, &queue->fence_), "vkCreateFence"));
   return queue;
 }
 
 Queue::~Queue() {
+  // After a hang the command buffer may still run: its pool, fence and queries are left alone.
+  if (hung_) return;
+  if (timestamps_ != VK_NULL_HANDLE) vk_.vkDestroyQueryPool(device_, timestamps_, nullptr);
+  if (fence_ != VK_NULL_HANDLE) vk_.vkDestroyFence(device_, fence_, nullptr);
   if (commandPool_ != VK_NULL_HANDLE) vk_.vkDestroyCommandPool(device_, commandPool_, nullptr);
 }
 
-Status Queue::submitAndWait(const std::function<void(VkCommandBuffer)>& record) {
-  std::lock_guard lock(mutex_);
-  VkCommandBufferAllocateInfo allocateInfo{};
-  allocateInfo.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
-  allocateInfo.commandPool = commandPool_;
-  allocateInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  allocateInfo.commandBufferCount = 1;
-  VkCommandBuffer commands = VK_NULL_HANDLE;
-  CL2VK_TRY(check(vk_.vkAllocateCommandBuffers(device_, &allocateInfo, &commands),
-                  "vkAllocateCommandBuffers"));
-  auto freeCommands = [&] { vk_.vkFreeCommandBuffers(device_, commandPool_, 1, &commands); };
+VkQueryPool Queue::timestampPool(uint32_t count) {
+  if (count <= timestampCapacity_) return timestamps_;
+  if (timestamps_ != VK_NULL_HANDLE) vk_.vkDestroyQueryPool(device_, timestamps_, nullptr);
+  timestamps_ = VK_NULL_HANDLE;
+  timestampCapacity_ = 0;
+  VkQueryPoolCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
+  info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+  info.queryCount = std::max<uint32_t>(count, 64);
+  if (vk_.vkCreateQueryPool(device_, &info, nullptr, &timestamps_) != VK_SUCCESS) return VK_NULL_HANDLE;
+  timestampCapacity_ = info.queryCount;
+  return timestamps_;
+}
 
+Status Queue::submitAndWait(const std::function<void(VkCommandBuffer)>& record,
+                            const std::function<Status()>& completed) {
+  std::lock_guard lock(mutex_);
+  CL2VK_TRY(submitLocked(record));
+  return completed ? completed() : okStatus();
+}
+
+Status Queue::submitLocked(const std::function<void(VkCommandBuffer)>& record) {
+  if (hung_) return Error("an earlier submission never finished; the device cannot take more work");
   VkCommandBufferBeginInfo beginInfo{};
   beginInfo.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
   beginInfo.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  if (VkResult result = vk_.vkBeginCommandBuffer(commands, &beginInfo); result != VK_SUCCESS) {
-    freeCommands();
-    return vulkanError("vkBeginCommandBuffer", result);
-  }
-  record(commands);
-  if (VkResult result = vk_.vkEndCommandBuffer(commands); result != VK_SUCCESS) {
-    freeCommands();
-    return vulkanError("vkEndCommandBuffer", result);
-  }
-
-  VkFenceCreateInfo fenceInfo{};
-  fenceInfo.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
-  VkFence fence = VK_NULL_HANDLE;
-  if (VkResult result = vk_.vkCreateFence(device_, &fenceInfo, nullptr, &fence); result != VK_SUCCESS) {
-    freeCommands();
-    return vulkanError("vkCreateFence", result);
-  }
+  // Beginning resets the buffer (the pool allows it): its last submission has finished.
+  CL2VK_TRY(check(vk_.vkBeginCommandBuffer(commands_, &beginInfo), "vkBeginCommandBuffer"));
+  record(commands_);
+  CL2VK_TRY(check(vk_.vkEndCommandBuffer(commands_), "vkEndCommandBuffer"));
+  CL2VK_TRY(check(vk_.vkResetFences(device_, 1, &fence_), "vkResetFences"));
 
   VkSubmitInfo submitInfo{};
   submitInfo.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
   submitInfo.commandBufferCount = 1;
-  submitInfo.pCommandBuffers = &commands;
-  const char* call = "vkQueueSubmit";
-  VkResult result = vk_.vkQueueSubmit(queue_, 1, &submitInfo, fence);
-  if (result == VK_SUCCESS) {
-    call = "vkWaitForFences";
-    result = vk_.vkWaitForFences(device_, 1, &fence, VK_TRUE, kSubmitTimeoutNs);
-  }
+  submitInfo.pCommandBuffers = &commands_;
+  CL2VK_TRY(check(vk_.vkQueueSubmit(queue_, 1, &submitInfo, fence_), "vkQueueSubmit"));
+  VkResult result = vk_.vkWaitForFences(device_, 1, &fence_, VK_TRUE, kSubmitTimeoutNs);
   if (result == VK_TIMEOUT) {
-    // The command buffer may still be executing, so it and the fence cannot be freed; leaking them
-    // is the only safe choice after a hang.
+    hung_ = true;
     return Error("a submission did not finish within 120 s (VK_TIMEOUT); the kernel may not terminate");
   }
-  vk_.vkDestroyFence(device_, fence, nullptr);
-  freeCommands();
-  return check(result, call);
+  return check(result, "vkWaitForFences");
 }
 
 }  // namespace cl2vk::vulkan

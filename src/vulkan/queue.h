@@ -26,18 +26,33 @@ class Queue {
   // 0 when the family writes no timestamps.
   uint32_t timestampValidBits() const { return timestampValidBits_; }
 
-  // Records with `record` into a fresh one-time command buffer, submits it and waits until the
-  // device has finished it (or 120 s have passed: an error, not a hang).
-  Status submitAndWait(const std::function<void(VkCommandBuffer)>& record);
+  // Records with `record` into the queue's command buffer, submits it and waits until the device
+  // has finished it (or 120 s have passed: an error, not a hang), then runs `completed`, still
+  // holding the queue, to read what the submission wrote (timestamps). The command buffer and
+  // fence are reused from one submission to the next: submissions are serialised anyway.
+  Status submitAndWait(const std::function<void(VkCommandBuffer)>& record,
+                       const std::function<Status()>& completed = nullptr);
+
+  // A timestamp query pool of at least `count` queries, kept and grown as needed. Only for use
+  // inside submitAndWait's callbacks, which hold the queue; null when it cannot be created.
+  VkQueryPool timestampPool(uint32_t count);
 
  private:
   Queue(const VolkDeviceTable& table, VkDevice device) : vk_(table), device_(device) {}
+  Status submitLocked(const std::function<void(VkCommandBuffer)>& record);
 
   const VolkDeviceTable& vk_;
   VkDevice device_;
   VkQueue queue_ = VK_NULL_HANDLE;
   VkCommandPool commandPool_ = VK_NULL_HANDLE;
-  // Guards queue_ and commandPool_, which Vulkan requires to be externally synchronised.
+  VkCommandBuffer commands_ = VK_NULL_HANDLE;
+  VkFence fence_ = VK_NULL_HANDLE;
+  VkQueryPool timestamps_ = VK_NULL_HANDLE;
+  uint32_t timestampCapacity_ = 0;
+  // Set when a submission did not finish in time: its command buffer may still run, so nothing
+  // may be submitted (or freed) after it.
+  bool hung_ = false;
+  // Guards everything above, which Vulkan requires to be externally synchronised.
   std::mutex mutex_;
   uint32_t family_ = 0;
   uint32_t timestampValidBits_ = 0;
