@@ -1,0 +1,24 @@
+#version 460
+// Copy, 16 bytes per invocation: the bandwidth ceiling the other benchmarks are measured against.
+#extension GL_EXT_buffer_reference : require
+
+layout(local_size_x_id = 0) in;
+
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Input {
+  uvec4 values[];
+};
+layout(buffer_reference, std430, buffer_reference_align = 16) writeonly buffer Output {
+  uvec4 values[];
+};
+
+layout(push_constant, std430) uniform Arguments {
+  Input source;
+  Output destination;
+  uint groupOffset;  // of this dispatch's first work-group, when a launch needs several
+} args;
+
+void main() {
+  uint group = args.groupOffset + gl_WorkGroupID.x;
+  uint item = group * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+  args.destination.values[item] = args.source.values[item];
+}

@@ -1,0 +1,37 @@
+#version 460
+// work_group_reduce_logical_xor (int predicate x != 0): the parity of the true predicates, one
+// value per work-group (1 or 0), by invocation 0.
+#extension GL_EXT_buffer_reference : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+
+layout(local_size_x_id = 0) in;
+// Subgroups per work-group: the host specializes it with the device's subgroup size.
+layout(constant_id = 1) const uint kSubgroups = 1;
+
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Input {
+  int values[];
+};
+layout(buffer_reference, std430, buffer_reference_align = 4) writeonly buffer Output {
+  int values[];
+};
+
+layout(push_constant, std430) uniform Arguments {
+  Input source;
+  Output destination;
+  uint groupOffset;  // of this dispatch's first work-group, when a launch needs several
+} args;
+
+shared uint subgroupPartials[kSubgroups];
+
+void main() {
+  uint group = args.groupOffset + gl_WorkGroupID.x;
+  uint item = group * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+  uint partial = subgroupXor(args.source.values[item] != 0 ? 1u : 0u);
+  if (gl_SubgroupInvocationID == 0) subgroupPartials[gl_SubgroupID] = partial;
+  barrier();
+  if (gl_SubgroupID != 0) return;
+  uint parity = 0;
+  for (uint i = gl_SubgroupInvocationID; i < gl_NumSubgroups; i += gl_SubgroupSize) parity ^= subgroupPartials[i];
+  parity = subgroupXor(parity);
+  if (gl_SubgroupInvocationID == 0) args.destination.values[group] = int(parity);
+}

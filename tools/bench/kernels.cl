@@ -1,0 +1,119 @@
+// The OpenCL kernels of cl2vk-bench. Each BENCH_PROGRAM_<name> block is built as its own program
+// (-D BENCH_PROGRAM_<name>), so that a platform lacking a feature (work-group collectives,
+// sub-groups, cl_khr_work_group_uniform_arithmetic) skips only the kernels that need it.
+// Every kernel reads one input buffer and writes one output buffer; the output conventions are in
+// workloads.h: reductions, all and logical xor write one value per work-group (by local id 0) or
+// per sub-group (by sub-group local id 0), scans and broadcasts one value per work-item.
+
+#ifdef BENCH_PROGRAM_BASIC
+
+kernel void empty(void) {}
+
+kernel void copy_uint(global const uint* in, global uint* out) {
+  size_t i = get_global_id(0);
+  out[i] = in[i];
+}
+
+kernel void copy_uint4(global const uint4* in, global uint4* out) {
+  size_t i = get_global_id(0);
+  out[i] = in[i];
+}
+
+// The classic reduction before OpenCL 2.0: a barrier tree over __local memory.
+kernel void local_tree_reduce_add_float(global const float* in, global float* out, local float* scratch) {
+  size_t lid = get_local_id(0);
+  scratch[lid] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (size_t stride = get_local_size(0) / 2; stride > 0; stride /= 2) {
+    if (lid < stride) scratch[lid] += scratch[lid + stride];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) out[get_group_id(0)] = scratch[0];
+}
+
+#endif
+
+// Work-group collectives: one value per work-group for reductions, one per work-item for the rest.
+#define WG_REDUCE(name, T, call)                                        \
+  kernel void name(global const T* in, global T* out) {                 \
+    T result = call(in[get_global_id(0)]);                              \
+    if (get_local_id(0) == 0) out[get_group_id(0)] = result;            \
+  }
+#define WG_PER_ITEM(name, T, expression)                                \
+  kernel void name(global const T* in, global T* out) {                 \
+    T x = in[get_global_id(0)];                                         \
+    out[get_global_id(0)] = expression;                                 \
+  }
+
+#ifdef BENCH_PROGRAM_WORK_GROUP
+
+WG_REDUCE(wg_reduce_add_float, float, work_group_reduce_add)
+WG_REDUCE(wg_reduce_add_int, int, work_group_reduce_add)
+WG_PER_ITEM(wg_scan_inclusive_add_int, int, work_group_scan_inclusive_add(x))
+WG_PER_ITEM(wg_scan_inclusive_add_float, float, work_group_scan_inclusive_add(x))
+WG_PER_ITEM(wg_scan_exclusive_max_int, int, work_group_scan_exclusive_max(x))
+WG_PER_ITEM(wg_broadcast_int, int, work_group_broadcast(x, get_local_size(0) - 1))
+
+kernel void wg_all_int(global const int* in, global int* out) {
+  int result = work_group_all(in[get_global_id(0)] != 0);
+  if (get_local_id(0) == 0) out[get_group_id(0)] = result;
+}
+
+// Each work-item sums 16 values, coalesced across the work-group, then the work-group reduces.
+kernel void reduce16_float(global const float* in, global float* out) {
+  size_t wg = get_local_size(0);
+  global const float* base = in + get_group_id(0) * 16 * wg + get_local_id(0);
+  float sum = 0.0f;
+  for (int k = 0; k < 16; ++k) sum += base[k * wg];
+  float result = work_group_reduce_add(sum);
+  if (get_local_id(0) == 0) out[get_group_id(0)] = result;
+}
+
+#endif
+
+#ifdef BENCH_PROGRAM_WORK_GROUP_UNIFORM_ARITHMETIC
+
+kernel void wg_reduce_logical_xor_int(global const int* in, global int* out) {
+  int result = work_group_reduce_logical_xor(in[get_global_id(0)] != 0);
+  if (get_local_id(0) == 0) out[get_group_id(0)] = result;
+}
+
+#endif
+
+// Sub-group collectives: one value per sub-group for reductions, at group * sub-groups per group
+// + sub-group id; one per work-item for the rest.
+#define SUB_GROUP_INDEX() (get_group_id(0) * get_num_sub_groups() + get_sub_group_id())
+#define SG_REDUCE(name, T, call)                                        \
+  kernel void name(global const T* in, global T* out) {                 \
+    T result = call(in[get_global_id(0)]);                              \
+    if (get_sub_group_local_id() == 0) out[SUB_GROUP_INDEX()] = result; \
+  }
+
+#ifdef BENCH_PROGRAM_SUB_GROUP
+
+kernel void sub_group_size_probe(global uint* out) {
+  if (get_global_id(0) == 0) out[0] = get_max_sub_group_size();
+}
+
+SG_REDUCE(sg_reduce_add_float, float, sub_group_reduce_add)
+SG_REDUCE(sg_reduce_add_int, int, sub_group_reduce_add)
+WG_PER_ITEM(sg_scan_inclusive_add_int, int, sub_group_scan_inclusive_add(x))
+WG_PER_ITEM(sg_scan_inclusive_add_float, float, sub_group_scan_inclusive_add(x))
+WG_PER_ITEM(sg_scan_exclusive_max_int, int, sub_group_scan_exclusive_max(x))
+WG_PER_ITEM(sg_broadcast_int, int, sub_group_broadcast(x, get_max_sub_group_size() - 1))
+
+kernel void sg_all_int(global const int* in, global int* out) {
+  int result = sub_group_all(in[get_global_id(0)] != 0);
+  if (get_sub_group_local_id() == 0) out[SUB_GROUP_INDEX()] = result;
+}
+
+#endif
+
+#ifdef BENCH_PROGRAM_SUB_GROUP_UNIFORM_ARITHMETIC
+
+kernel void sg_reduce_logical_xor_int(global const int* in, global int* out) {
+  int result = sub_group_reduce_logical_xor(in[get_global_id(0)] != 0);
+  if (get_sub_group_local_id() == 0) out[SUB_GROUP_INDEX()] = result;
+}
+
+#endif

@@ -1,0 +1,38 @@
+// cl2vk-bench's command line.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "support/expected.h"
+
+namespace cl2vk::bench {
+
+struct Options {
+  std::string platform = "cl2vk";
+  std::string nativePlatform;  // empty: no native OpenCL comparison
+  uint64_t n = uint64_t{1} << 26;
+  size_t runs = 20;
+  size_t warmups = 3;
+  size_t inputs = 3;
+  std::vector<uint32_t> workGroupSizes{64, 256, 1024};
+  std::string only;  // run only benchmarks whose "benchmark type" contains this
+  std::string jsonPath;
+  std::vector<std::string> mergePaths;
+  std::string corpusList;
+  std::string shaderDir;
+  size_t launchIterations = 500;
+  size_t corpusRepetitions = 3;
+  bool skipLaunchOverhead = false;
+  bool skipTranslation = false;
+  bool help = false;
+};
+
+// Parses argv; an error names the bad argument. `defaults` supplies the build tree's paths.
+Expected<Options> parseOptions(int argc, char** argv, Options defaults);
+
+std::string usage();
+
+}  // namespace cl2vk::bench

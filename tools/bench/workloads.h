@@ -1,0 +1,84 @@
+// The benchmark list: what each benchmark computes, how much memory it moves, and the CPU reference
+// its results are checked against. Every implementation (cl2vk, GLSL, a native OpenCL, CUB) runs
+// the same workload over the same inputs with the same output convention:
+// - reductions, all and logical xor write one value per work-group (work-group scope, by local id 0,
+//   at the group's index) or per sub-group (sub-group scope, by sub-group local id 0, at index
+//   group * sub-groups per group + sub-group id);
+// - scans, broadcasts (of the last work-item's value) and copies write one value per work-item;
+// - reduce16 sums 16 coalesced values per work-item (element group*16*wg + k*wg + lid), then
+//   reduces over the work-group.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace cl2vk::bench {
+
+// The element type of a workload's input and output.
+enum class ElementType { kInt, kFloat, kUint, kUint4 };
+
+// Which input buffers a workload reads: the integer set (also read as uint) or the float set.
+enum class InputSet { kInts, kFloats };
+
+enum class Scope { kWorkGroup, kSubGroup, kNone };
+
+enum class Operation {
+  kReduceAdd,
+  kScanInclusiveAdd,
+  kScanExclusiveMax,
+  kBroadcastLast,
+  kAll,
+  kReduceLogicalXor,
+  kReduce16Add,
+  kCopy,
+};
+
+// Which OpenCL program of kernels.cl holds a kernel (built separately, so that a platform lacking
+// a feature skips only the kernels needing it): the BENCH_PROGRAM_<name> macro selects it.
+enum class ClProgram { kBasic, kWorkGroup, kWorkGroupUniformArithmetic, kSubGroup, kSubGroupUniformArithmetic };
+
+struct Workload {
+  std::string benchmark;  // "work_group_reduce_add": the OpenCL name, or "reduce16", "copy"
+  std::string type;       // "int", "float", "uint", "uint4"
+  ElementType element;
+  Scope scope;
+  Operation operation;
+  ClProgram program;
+  std::string kernel;  // the OpenCL kernel in kernels.cl and the GLSL shader in shaders/bench/
+  // Also runs as the classic __local barrier tree (kernel "local_tree_reduce_add_float").
+  bool hasLocalTree = false;
+
+  InputSet inputSet() const { return element == ElementType::kFloat ? InputSet::kFloats : InputSet::kInts; }
+  // Input words one work-item reads: 16 for reduce16, 4 for the uint4 copy, else 1.
+  uint32_t wordsPerItem() const;
+  uint64_t workItems(uint64_t n) const { return n / wordsPerItem(); }
+  // The 32-bit words written over `n` input words.
+  uint64_t outputWords(uint64_t n, uint32_t workGroupSize, uint32_t subgroupSize) const;
+  // Bytes read plus bytes written.
+  uint64_t bytesMoved(uint64_t n, uint32_t workGroupSize, uint32_t subgroupSize) const;
+};
+
+// Every benchmark, in table order.
+const std::vector<Workload>& workloads();
+
+inline constexpr const char* kLocalTreeKernel = "local_tree_reduce_add_float";
+
+// What a correct run writes: each output word's exact value (integers, and floats computed in
+// double) and the distance from it that passes (0 for integers; for a float combining m values,
+// m * 2^-23 * sum|x| over those values, which bounds the rounding of any summation order).
+struct Reference {
+  std::vector<double> expected;
+  std::vector<double> tolerance;
+};
+
+Reference computeReference(const Workload& workload, std::span<const uint32_t> input,
+                           uint32_t workGroupSize, uint32_t subgroupSize);
+
+// Empty when `output` matches, else how many words are wrong and the first few ("word 17: got 3,
+// expected 4").
+std::string compareOutput(const Workload& workload, const Reference& reference,
+                          std::span<const uint32_t> output);
+
+}  // namespace cl2vk::bench
