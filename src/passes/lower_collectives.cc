@@ -313,11 +313,33 @@ class CollectiveLowering {
     return (target_.maxWorkGroupInvocations + smallest - 1) / smallest;
   }
 
-  // The subgroup partials: one element per subgroup. Folds read up to one subgroup past the last.
+  // The subgroup partials: one element per subgroup (folds read up to one subgroup past the last),
+  // twice. Consecutive collectives use alternate halves, chosen by a parity that every invocation
+  // flips at every collective of the subgroup path (the whole work-group reaches the same
+  // collectives in the same order, so the parity is uniform). A collective can then end right
+  // after reading its partials, with no barrier to protect them: the next collective writes the
+  // other half, and the one after it writes this half again only after everyone has passed the
+  // next one's barrier, which each invocation reaches after its reads here.
+  uint32_t scratchHalf() const { return maxSubgroups() + std::max<uint32_t>(target_.maxSubgroupSize, 1); }
   uint32_t scratch() {
-    if (!scratch_) scratch_ = workgroupArray(maxSubgroups() + std::max<uint32_t>(target_.maxSubgroupSize, 1));
+    if (!scratch_) scratch_ = workgroupArray(2 * scratchHalf());
     return scratch_;
   }
+
+  // Flips the parity; returns the first element of the half this collective uses.
+  uint32_t beginPartials() {
+    if (!parity_) {
+      parity_ = module_.takeId();
+      module_.append(ir::Section::kGlobal,
+                     Instruction(spv::Op::OpVariable, ir::typePointer(module_, spv::StorageClass::Private, uint_), parity_,
+                                 {Operand::enumerant(SPV_OPERAND_TYPE_STORAGE_CLASS, static_cast<uint32_t>(spv::StorageClass::Private)),
+                                  Operand::id(constant32(0))}));
+    }
+    uint32_t current = at().valueOfIds(spv::Op::OpLoad, uint_, {parity_});
+    at().add(spv::Op::OpStore, 0, {Operand::id(parity_), Operand::id(at().valueOfIds(spv::Op::OpBitwiseXor, uint_, {current, constant32(1)}))});
+    return at().valueOfIds(spv::Op::OpIMul, uint_, {current, constant32(scratchHalf())});
+  }
+  uint32_t offset(uint32_t base, uint32_t element) { return at().valueOfIds(spv::Op::OpIAdd, uint_, {base, element}); }
 
   // The shared-memory-only path's values: one element per invocation.
   uint32_t invocationScratch() {
@@ -461,10 +483,10 @@ class CollectiveLowering {
                        Operand::enumerant(SPV_OPERAND_TYPE_GROUP_OPERATION, static_cast<uint32_t>(kind)), Operand::id(x)});
   }
 
-  // One lane of each subgroup writes `partial` at the subgroup's index.
-  void publishPartial(uint32_t type, uint32_t partial, uint32_t subgroup) {
+  // One lane of each subgroup writes `partial` at the subgroup's index of the half at `base`.
+  void publishPartial(uint32_t base, uint32_t type, uint32_t partial, uint32_t subgroup) {
     uint32_t elected = at().valueOfIds(spv::Op::OpGroupNonUniformElect, ir::typeBool(module_), {constant32(kSubgroup)});
-    ifThen(elected, [&] { store(scratch(), type, subgroup, partial); });
+    ifThen(elected, [&] { store(scratch(), type, offset(base, subgroup), partial); });
   }
 
   // The combination of the partials of subgroups 0 .. limit-1, in every invocation: each of the
@@ -472,12 +494,12 @@ class CollectiveLowering {
   // k is the subgroup's own lane count, since the last subgroup may be partial. The fold loop
   // runs the same number of times in every lane of a subgroup, so that the lanes are converged
   // again at the subgroup reduce: Vulkan does not promise reconvergence after a divergent loop.
-  uint32_t combinePartials(const Collective& c, uint32_t type, uint32_t limit) {
+  uint32_t combinePartials(uint32_t half, const Collective& c, uint32_t type, uint32_t limit) {
     uint32_t lane = builtin(spv::BuiltIn::SubgroupLocalInvocationId);
     uint32_t lanes = activeLanes();
-    uint32_t folded = foldLoop(constant32(0), limit, lanes, type, identity(c.combine, type), [&](uint32_t acc, uint32_t base) {
-      uint32_t index = at().valueOfIds(spv::Op::OpIAdd, uint_, {base, lane});
-      uint32_t partial = load(scratch(), type, index);
+    uint32_t folded = foldLoop(constant32(0), limit, lanes, type, identity(c.combine, type), [&](uint32_t acc, uint32_t first) {
+      uint32_t index = at().valueOfIds(spv::Op::OpIAdd, uint_, {first, lane});
+      uint32_t partial = load(scratch(), type, offset(half, index));
       uint32_t present = at().valueOfIds(spv::Op::OpULessThan, ir::typeBool(module_), {index, limit});
       return at().valueOfIds(spv::Op::OpSelect, type, {present, combine(c.combine, type, acc, partial), acc});
     });
@@ -493,23 +515,23 @@ class CollectiveLowering {
     return at().valueOfIds(spv::Op::OpSelect, uint_, {fewer, left, lanes});
   }
 
+  // One barrier each: the partials are double-buffered (scratch()).
   uint32_t workgroupReduce(const Collective& c, uint32_t type, uint32_t x) {
+    uint32_t base = beginPartials();
     uint32_t subgroup = builtin(spv::BuiltIn::SubgroupId);
     uint32_t count = subgroupCount();
-    publishPartial(type, subgroupOp(c, type, x, spv::GroupOperation::Reduce), subgroup);
+    publishPartial(base, type, subgroupOp(c, type, x, spv::GroupOperation::Reduce), subgroup);
     barrier();
-    uint32_t total = combinePartials(c, type, count);
-    barrier();
-    return total;
+    return combinePartials(base, c, type, count);
   }
 
   uint32_t workgroupScan(const Collective& c, uint32_t type, uint32_t x, bool inclusive) {
+    uint32_t base = beginPartials();
     uint32_t subgroup = builtin(spv::BuiltIn::SubgroupId);
     uint32_t scanned = subgroupOp(c, type, x, inclusive ? spv::GroupOperation::InclusiveScan : spv::GroupOperation::ExclusiveScan);
-    publishPartial(type, subgroupOp(c, type, x, spv::GroupOperation::Reduce), subgroup);
+    publishPartial(base, type, subgroupOp(c, type, x, spv::GroupOperation::Reduce), subgroup);
     barrier();
-    uint32_t prefix = combinePartials(c, type, subgroup);
-    barrier();
+    uint32_t prefix = combinePartials(base, c, type, subgroup);
     return combine(c.combine, type, prefix, scanned);
   }
 
@@ -533,10 +555,14 @@ class CollectiveLowering {
     }
     uint32_t mine = wide(builtin(spv::BuiltIn::LocalInvocationIndex));
     uint32_t owner = at().valueOfIds(spv::Op::OpIEqual, ir::typeBool(module_), {mine, linear});
-    ifThen(owner, [&] { store(array, type, constant32(0), value); });
+    // The subgroup path's scratch is double-buffered (one barrier); the Workgroup-memory path's
+    // is not, and keeps its second barrier before the next collective may write it.
+    bool doubleBuffered = array == scratch_;
+    uint32_t slot = doubleBuffered ? beginPartials() : constant32(0);
+    ifThen(owner, [&] { store(array, type, slot, value); });
     barrier();
-    uint32_t result = load(array, type, constant32(0));
-    barrier();
+    uint32_t result = load(array, type, slot);
+    if (!doubleBuffered) barrier();
     return result;
   }
 
@@ -639,6 +665,7 @@ class CollectiveLowering {
   uint32_t uint_;
   uint32_t scratch_ = 0;
   uint32_t invocationScratch_ = 0;
+  uint32_t parity_ = 0;  // the Private variable of beginPartials()
   CollectiveStats stats_;
   Block* cursor_ = nullptr;
   Block* layoutAfter_ = nullptr;
