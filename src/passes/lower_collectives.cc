@@ -320,14 +320,41 @@ class CollectiveLowering {
   // after reading its partials, with no barrier to protect them: the next collective writes the
   // other half, and the one after it writes this half again only after everyone has passed the
   // next one's barrier, which each invocation reaches after its reads here.
+  // Both scratch arrays are sized for the dispatch's work-group through the work-group size
+  // specialization constants, so that a small work-group does not hold (and lose occupancy to)
+  // scratch for the largest one.
   uint32_t scratchHalf() const { return maxSubgroups() + std::max<uint32_t>(target_.maxSubgroupSize, 1); }
   uint32_t scratch() {
-    if (!scratch_) scratch_ = workgroupArray(2 * scratchHalf());
+    if (!scratch_) {
+      uint32_t smallest = std::max<uint32_t>(target_.minSubgroupSize, 1);
+      uint32_t subgroups = specOp(spv::Op::OpUDiv, specOp(spv::Op::OpIAdd, invocationsConstant(), constant32(smallest - 1)),
+                                  constant32(smallest));
+      scratchHalfConstant_ = specOp(spv::Op::OpIAdd, subgroups, constant32(std::max<uint32_t>(target_.maxSubgroupSize, 1)));
+      scratch_ = workgroupArray(specOp(spv::Op::OpIMul, scratchHalfConstant_, constant32(2)), 2 * scratchHalf());
+    }
     return scratch_;
+  }
+
+  // The work-group's invocations, x * y * z of the work-group size specialization constants.
+  uint32_t invocationsConstant() {
+    if (!invocationsConstant_) {
+      uint32_t x = specConstant(module_, SpecIds::kWorkGroupSize), y = specConstant(module_, SpecIds::kWorkGroupSize + 1);
+      uint32_t z = specConstant(module_, SpecIds::kWorkGroupSize + 2);
+      invocationsConstant_ = specOp(spv::Op::OpIMul, specOp(spv::Op::OpIMul, x, y), z);
+    }
+    return invocationsConstant_;
+  }
+
+  uint32_t specOp(spv::Op op, uint32_t a, uint32_t b) {
+    uint32_t id = module_.takeId();
+    module_.append(ir::Section::kGlobal, Instruction(spv::Op::OpSpecConstantOp, uint_, id,
+                                                     {Operand::literal(static_cast<uint32_t>(op)), Operand::id(a), Operand::id(b)}));
+    return id;
   }
 
   // Flips the parity; returns the first element of the half this collective uses.
   uint32_t beginPartials() {
+    scratch();  // sizes the halves
     if (!parity_) {
       parity_ = module_.takeId();
       module_.append(ir::Section::kGlobal,
@@ -337,25 +364,32 @@ class CollectiveLowering {
     }
     uint32_t current = at().valueOfIds(spv::Op::OpLoad, uint_, {parity_});
     at().add(spv::Op::OpStore, 0, {Operand::id(parity_), Operand::id(at().valueOfIds(spv::Op::OpBitwiseXor, uint_, {current, constant32(1)}))});
-    return at().valueOfIds(spv::Op::OpIMul, uint_, {current, constant32(scratchHalf())});
+    return at().valueOfIds(spv::Op::OpIMul, uint_, {current, scratchHalfConstant_});
   }
   uint32_t offset(uint32_t base, uint32_t element) { return at().valueOfIds(spv::Op::OpIAdd, uint_, {base, element}); }
 
-  // The shared-memory-only path's values: one element per invocation.
+  // The shared-memory-only path's values: one element per invocation, and a subgroup's worth more
+  // (a subgroup slice starts at SubgroupId * SubgroupSize).
   uint32_t invocationScratch() {
-    if (!invocationScratch_) invocationScratch_ = workgroupArray(std::max<uint32_t>(target_.maxWorkGroupInvocations, 1));
+    if (!invocationScratch_) {
+      uint32_t padding = std::max<uint32_t>(target_.maxSubgroupSize, 1);
+      invocationScratch_ = workgroupArray(specOp(spv::Op::OpIAdd, invocationsConstant(), constant32(padding)),
+                                          std::max<uint32_t>(target_.maxWorkGroupInvocations, 1) + padding);
+    }
     return invocationScratch_;
   }
 
-  uint32_t workgroupArray(uint32_t elements) {
+  // A Workgroup array of `elementsConstant` elements (a specialization-constant expression), at
+  // most `maxElements` (what --stats counts).
+  uint32_t workgroupArray(uint32_t elementsConstant, uint32_t maxElements) {
+    uint32_t length = specOp(spv::Op::OpIMul, elementsConstant, constant32(kWordsPerElement));
     uint32_t array = module_.takeId();
-    module_.append(ir::Section::kGlobal, Instruction(spv::Op::OpTypeArray, 0, array,
-                                                     {Operand::id(uint_), Operand::id(constant32(elements * kWordsPerElement))}));
+    module_.append(ir::Section::kGlobal, Instruction(spv::Op::OpTypeArray, 0, array, {Operand::id(uint_), Operand::id(length)}));
     uint32_t variable = module_.takeId();
     module_.append(ir::Section::kGlobal,
                    Instruction(spv::Op::OpVariable, ir::typePointer(module_, spv::StorageClass::Workgroup, array), variable,
                                {Operand::enumerant(SPV_OPERAND_TYPE_STORAGE_CLASS, static_cast<uint32_t>(spv::StorageClass::Workgroup))}));
-    stats_.scratchBytes += elements * kWordsPerElement * 4;
+    stats_.scratchBytes += maxElements * kWordsPerElement * 4;
     return variable;
   }
 
@@ -666,6 +700,8 @@ class CollectiveLowering {
   uint32_t scratch_ = 0;
   uint32_t invocationScratch_ = 0;
   uint32_t parity_ = 0;  // the Private variable of beginPartials()
+  uint32_t invocationsConstant_ = 0;
+  uint32_t scratchHalfConstant_ = 0;
   CollectiveStats stats_;
   Block* cursor_ = nullptr;
   Block* layoutAfter_ = nullptr;
