@@ -563,7 +563,13 @@ class CollectiveLowering {
     uint32_t base = beginPartials();
     uint32_t subgroup = builtin(spv::BuiltIn::SubgroupId);
     uint32_t scanned = subgroupOp(c, type, x, inclusive ? spv::GroupOperation::InclusiveScan : spv::GroupOperation::ExclusiveScan);
-    publishPartial(base, type, subgroupOp(c, type, x, spv::GroupOperation::Reduce), subgroup);
+    // The subgroup's total is the inclusive value of its last lane: that lane publishes it, with
+    // no subgroup reduce besides the scan.
+    uint32_t through = inclusive ? scanned : combine(c.combine, type, scanned, x);
+    uint32_t lastLane = at().valueOfIds(spv::Op::OpISub, uint_, {activeLanes(), constant32(1)});
+    uint32_t isLast = at().valueOfIds(spv::Op::OpIEqual, ir::typeBool(module_),
+                                      {builtin(spv::BuiltIn::SubgroupLocalInvocationId), lastLane});
+    ifThen(isLast, [&] { store(scratch(), type, offset(base, subgroup), through); });
     barrier();
     uint32_t prefix = combinePartials(base, c, type, subgroup);
     return combine(c.combine, type, prefix, scanned);
