@@ -60,6 +60,18 @@ std::optional<Collective> collectiveOf(spv::Op op) {
   }
 }
 
+// Logical collectives (booleans) as the bitwise operation with the same truth table over 0/1
+// words, the form hand-written shaders use (subgroupXor(x ? 1u : 0u)); votes stay votes.
+std::optional<Collective> asBitwise(const Collective& c) {
+  if (c.vote) return std::nullopt;
+  switch (c.combine) {
+    case Combine::kLogicalAnd: return Collective{Combine::kAnd, spv::Op::OpGroupNonUniformBitwiseAnd};
+    case Combine::kLogicalOr: return Collective{Combine::kOr, spv::Op::OpGroupNonUniformBitwiseOr};
+    case Combine::kLogicalXor: return Collective{Combine::kXor, spv::Op::OpGroupNonUniformBitwiseXor};
+    default: return std::nullopt;
+  }
+}
+
 // Emits the code of one kernel's collectives. Work-group collectives need new blocks (a store by
 // one lane, a loop): the code is appended at `cursor_`, new blocks follow it, and the
 // structurizer gives them their merges later.
@@ -104,7 +116,11 @@ class CollectiveLowering {
       value = subgroupBroadcast(b, inst->typeId(), inst->idOperand(1), inst->idOperand(2));
     } else {
       Collective c = *collectiveOf(inst->opcode());
-      if (c.vote) {
+      if (std::optional<Collective> bitwise = asBitwise(c)) {
+        uint32_t words = b.valueOfIds(spv::Op::OpSelect, uint_, {inst->idOperand(2), constant32(1), constant32(0)});
+        uint32_t result = b.value(bitwise->nonUniform, uint_, {Operand::id(constant32(kSubgroup)), inst->operand(1), Operand::id(words)});
+        value = b.valueOfIds(spv::Op::OpINotEqual, inst->typeId(), {result, constant32(0)});
+      } else if (c.vote) {
         value = b.valueOfIds(c.nonUniform, inst->typeId(), {constant32(kSubgroup), inst->idOperand(1)});
       } else {
         value = b.value(c.nonUniform, inst->typeId(),
@@ -146,6 +162,12 @@ class CollectiveLowering {
     } else {
       Collective c = *collectiveOf(inst->opcode());
       uint32_t x = c.vote ? inst->idOperand(1) : inst->idOperand(2);
+      std::optional<Collective> bitwise = asBitwise(c);
+      if (bitwise) {
+        x = this->at().valueOfIds(spv::Op::OpSelect, uint_, {x, constant32(1), constant32(0)});
+        c = *bitwise;
+        type = uint_;
+      }
       uint32_t operation = c.vote ? static_cast<uint32_t>(spv::GroupOperation::Reduce) : inst->wordOperand(1);
       auto kind = static_cast<spv::GroupOperation>(operation);
       bool inclusive = kind == spv::GroupOperation::InclusiveScan;
@@ -162,6 +184,7 @@ class CollectiveLowering {
       // knows per dispatch: a specialization constant picks the path, and the driver folds the
       // branch away.
       value = inMemory ? inMemoryPath() : ifElseValue(linearSubgroups(), type, subgroupPath, inMemoryPath);
+      if (bitwise) value = this->at().valueOfIds(spv::Op::OpINotEqual, inst->typeId(), {value, constant32(0)});
     }
     branchTo(rest);
     module_.replaceAllUses(inst->resultId(), value);
