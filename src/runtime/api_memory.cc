@@ -55,24 +55,17 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags fl
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainMemObject(cl_mem memobj) {
-  std::shared_ptr<Memory> found = Memory::find(memobj);
-  if (!found) return CL_INVALID_MEM_OBJECT;
-  found->retain();
-  return CL_SUCCESS;
+  return retainObject<Memory>(memobj, CL_INVALID_MEM_OBJECT);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj) {
-  std::shared_ptr<Memory> found = Memory::find(memobj);
-  if (!found) return CL_INVALID_MEM_OBJECT;
-  found->release();
-  return CL_SUCCESS;
+  return releaseObject<Memory>(memobj, CL_INVALID_MEM_OBJECT);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_value_size,
                                                    void* param_value, size_t* param_value_size_ret) {
-  std::shared_ptr<Memory> found = Memory::find(memobj);
-  if (!found) return CL_INVALID_MEM_OBJECT;
-  return found->getInfo(param_name, InfoOut{param_value_size, param_value, param_value_size_ret});
+  return objectInfo<Memory>(memobj, CL_INVALID_MEM_OBJECT,
+                            param_name, param_value_size, param_value, param_value_size_ret);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem memobj,

@@ -171,25 +171,18 @@ CL_API_ENTRY cl_context CL_API_CALL clCreateContextFromType(const cl_context_pro
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainContext(cl_context context) {
-  std::shared_ptr<Context> found = Context::find(context);
-  if (!found) return CL_INVALID_CONTEXT;
-  found->retain();
-  return CL_SUCCESS;
+  return retainObject<Context>(context, CL_INVALID_CONTEXT);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseContext(cl_context context) {
-  std::shared_ptr<Context> found = Context::find(context);
-  if (!found) return CL_INVALID_CONTEXT;
-  found->release();
-  return CL_SUCCESS;
+  return releaseObject<Context>(context, CL_INVALID_CONTEXT);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_info param_name,
                                                  size_t param_value_size, void* param_value,
                                                  size_t* param_value_size_ret) {
-  std::shared_ptr<Context> found = Context::find(context);
-  if (!found) return CL_INVALID_CONTEXT;
-  return found->getInfo(param_name, InfoOut{param_value_size, param_value, param_value_size_ret});
+  return objectInfo<Context>(context, CL_INVALID_CONTEXT,
+                             param_name, param_value_size, param_value, param_value_size_ret);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetContextDestructorCallback(cl_context context,

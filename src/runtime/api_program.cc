@@ -93,17 +93,11 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainProgram(cl_program program) {
-  std::shared_ptr<Program> found = Program::find(program);
-  if (!found) return CL_INVALID_PROGRAM;
-  found->retain();
-  return CL_SUCCESS;
+  return retainObject<Program>(program, CL_INVALID_PROGRAM);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program program) {
-  std::shared_ptr<Program> found = Program::find(program);
-  if (!found) return CL_INVALID_PROGRAM;
-  found->release();
-  return CL_SUCCESS;
+  return releaseObject<Program>(program, CL_INVALID_PROGRAM);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id* device_list,
@@ -177,9 +171,8 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint nu
 CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param_name,
                                                  size_t param_value_size, void* param_value,
                                                  size_t* param_value_size_ret) {
-  std::shared_ptr<Program> found = Program::find(program);
-  if (!found) return CL_INVALID_PROGRAM;
-  return found->getInfo(param_name, InfoOut{param_value_size, param_value, param_value_size_ret});
+  return objectInfo<Program>(program, CL_INVALID_PROGRAM,
+                             param_name, param_value_size, param_value, param_value_size_ret);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_device_id device,
@@ -241,17 +234,11 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
-  std::shared_ptr<Kernel> found = Kernel::find(kernel);
-  if (!found) return CL_INVALID_KERNEL;
-  found->retain();
-  return CL_SUCCESS;
+  return retainObject<Kernel>(kernel, CL_INVALID_KERNEL);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
-  std::shared_ptr<Kernel> found = Kernel::find(kernel);
-  if (!found) return CL_INVALID_KERNEL;
-  found->release();
-  return CL_SUCCESS;
+  return releaseObject<Kernel>(kernel, CL_INVALID_KERNEL);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
@@ -272,9 +259,8 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_
 
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param_value_size,
                                                 void* param_value, size_t* param_value_size_ret) {
-  std::shared_ptr<Kernel> found = Kernel::find(kernel);
-  if (!found) return CL_INVALID_KERNEL;
-  return found->getInfo(param_name, InfoOut{param_value_size, param_value, param_value_size_ret});
+  return objectInfo<Kernel>(kernel, CL_INVALID_KERNEL,
+                            param_name, param_value_size, param_value, param_value_size_ret);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_indx, cl_kernel_arg_info param_name,

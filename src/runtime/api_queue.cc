@@ -57,25 +57,18 @@ CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context contex
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue command_queue) {
-  std::shared_ptr<CommandQueue> found = CommandQueue::find(command_queue);
-  if (!found) return CL_INVALID_COMMAND_QUEUE;
-  found->retain();
-  return CL_SUCCESS;
+  return retainObject<CommandQueue>(command_queue, CL_INVALID_COMMAND_QUEUE);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue command_queue) {
-  std::shared_ptr<CommandQueue> found = CommandQueue::find(command_queue);
-  if (!found) return CL_INVALID_COMMAND_QUEUE;
-  found->release();
-  return CL_SUCCESS;
+  return releaseObject<CommandQueue>(command_queue, CL_INVALID_COMMAND_QUEUE);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_info param_name,
                                                       size_t param_value_size, void* param_value,
                                                       size_t* param_value_size_ret) {
-  std::shared_ptr<CommandQueue> found = CommandQueue::find(command_queue);
-  if (!found) return CL_INVALID_COMMAND_QUEUE;
-  return found->getInfo(param_name, InfoOut{param_value_size, param_value, param_value_size_ret});
+  return objectInfo<CommandQueue>(command_queue, CL_INVALID_COMMAND_QUEUE,
+                                  param_name, param_value_size, param_value, param_value_size_ret);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id, cl_command_queue) {
@@ -111,9 +104,7 @@ CL_API_ENTRY cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_eve
 
 CL_API_ENTRY cl_int CL_API_CALL clGetEventInfo(cl_event event, cl_event_info param_name, size_t param_value_size,
                                                void* param_value, size_t* param_value_size_ret) {
-  std::shared_ptr<Event> found = Event::find(event);
-  if (!found) return CL_INVALID_EVENT;
-  return found->getInfo(param_name, InfoOut{param_value_size, param_value, param_value_size_ret});
+  return objectInfo<Event>(event, CL_INVALID_EVENT, param_name, param_value_size, param_value, param_value_size_ret);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name,
@@ -152,17 +143,11 @@ CL_API_ENTRY cl_int CL_API_CALL clSetEventCallback(cl_event event, cl_int comman
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainEvent(cl_event event) {
-  std::shared_ptr<Event> found = Event::find(event);
-  if (!found) return CL_INVALID_EVENT;
-  found->retain();
-  return CL_SUCCESS;
+  return retainObject<Event>(event, CL_INVALID_EVENT);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseEvent(cl_event event) {
-  std::shared_ptr<Event> found = Event::find(event);
-  if (!found) return CL_INVALID_EVENT;
-  found->release();
-  return CL_SUCCESS;
+  return releaseObject<Event>(event, CL_INVALID_EVENT);
 }
 
 }  // extern "C"

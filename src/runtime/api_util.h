@@ -33,6 +33,31 @@ cl_int resolveWaitList(const Context& context, cl_uint count, const cl_event* li
 // Hands `event` to the application through `handle` when it asked for it.
 void returnEvent(const std::shared_ptr<Event>& event, cl_event* handle);
 
+// clRetain* and clRelease* of a reference-counted object: `invalid` when the handle is not live.
+template <typename T>
+cl_int retainObject(typename T::HandleType handle, cl_int invalid) {
+  std::shared_ptr<T> found = T::find(handle);
+  if (!found) return invalid;
+  found->retain();
+  return CL_SUCCESS;
+}
+template <typename T>
+cl_int releaseObject(typename T::HandleType handle, cl_int invalid) {
+  std::shared_ptr<T> found = T::find(handle);
+  if (!found) return invalid;
+  found->release();
+  return CL_SUCCESS;
+}
+
+// clGet*Info of a reference-counted object (its getInfo).
+template <typename T, typename Param>
+cl_int objectInfo(typename T::HandleType handle, cl_int invalid, Param param, size_t size, void* value,
+                  size_t* sizeReturned) {
+  std::shared_ptr<T> found = T::find(handle);
+  if (!found) return invalid;
+  return found->getInfo(param, InfoOut{size, value, sizeReturned});
+}
+
 // What every clEnqueue* call checks first: its queue and its wait list.
 struct Enqueue {
   std::shared_ptr<CommandQueue> queue;
