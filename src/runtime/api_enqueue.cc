@@ -107,6 +107,27 @@ Expected<std::vector<cl2vk::launch::KernelArg>> launchArguments(const std::vecto
   return args;
 }
 
+// clEnqueueReadBuffer (`toHost`) and clEnqueueWriteBuffer.
+cl_int hostTransfer(cl_command_queue command_queue, cl_mem buffer, bool toHost, bool blocking, size_t offset, size_t size,
+                    void* ptr, cl_uint num_events_in_wait_list, const cl_event* event_wait_list, cl_event* event) {
+  Enqueue enqueue;
+  if (cl_int status = prepareEnqueue(command_queue, num_events_in_wait_list, event_wait_list, &enqueue); status != CL_SUCCESS)
+    return status;
+  std::shared_ptr<Memory> memory;
+  if (cl_int status = findBuffer(buffer, *enqueue.queue, &memory); status != CL_SUCCESS) return status;
+  if (ptr == nullptr || size == 0 || !inRange(*memory, offset, size)) return CL_INVALID_VALUE;
+  if (toHost ? !hostMayRead(*memory) : !hostMayWrite(*memory)) return CL_INVALID_OPERATION;
+  Device& device = enqueue.queue->device();
+  auto work = [memory, &device, offset, size, ptr, toHost] {
+    const char* what = toHost ? "clEnqueueReadBuffer" : "clEnqueueWriteBuffer";
+    return withBuffer(*memory, device, what, [&](cl2vk::vulkan::Buffer& vk, size_t base) {
+      std::span<std::byte> bytes(static_cast<std::byte*>(ptr), size);
+      return toHost ? vk.download(bytes, base + offset) : vk.upload(bytes, base + offset);
+    });
+  };
+  return submit(enqueue, toHost ? CL_COMMAND_READ_BUFFER : CL_COMMAND_WRITE_BUFFER, work, blocking, event);
+}
+
 cl_int enqueueMarker(cl_command_queue command_queue, cl_command_type type, cl_uint num_events_in_wait_list,
                      const cl_event* event_wait_list, cl_event* event) {
   Enqueue enqueue;
@@ -124,40 +145,16 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_que
                                                     size_t offset, size_t size, void* ptr,
                                                     cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
                                                     cl_event* event) {
-  Enqueue enqueue;
-  if (cl_int status = prepareEnqueue(command_queue, num_events_in_wait_list, event_wait_list, &enqueue); status != CL_SUCCESS)
-    return status;
-  std::shared_ptr<Memory> memory;
-  if (cl_int status = findBuffer(buffer, *enqueue.queue, &memory); status != CL_SUCCESS) return status;
-  if (ptr == nullptr || size == 0 || !inRange(*memory, offset, size)) return CL_INVALID_VALUE;
-  if (!hostMayRead(*memory)) return CL_INVALID_OPERATION;
-  Device& device = enqueue.queue->device();
-  auto work = [memory, &device, offset, size, ptr] {
-    return withBuffer(*memory, device, "clEnqueueReadBuffer", [&](cl2vk::vulkan::Buffer& vk, size_t base) {
-      return vk.download(std::span(static_cast<std::byte*>(ptr), size), base + offset);
-    });
-  };
-  return submit(enqueue, CL_COMMAND_READ_BUFFER, work, blocking_read, event);
+  return hostTransfer(command_queue, buffer, true, blocking_read, offset, size, ptr, num_events_in_wait_list,
+                      event_wait_list, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer,
                                                      cl_bool blocking_write, size_t offset, size_t size,
                                                      const void* ptr, cl_uint num_events_in_wait_list,
                                                      const cl_event* event_wait_list, cl_event* event) {
-  Enqueue enqueue;
-  if (cl_int status = prepareEnqueue(command_queue, num_events_in_wait_list, event_wait_list, &enqueue); status != CL_SUCCESS)
-    return status;
-  std::shared_ptr<Memory> memory;
-  if (cl_int status = findBuffer(buffer, *enqueue.queue, &memory); status != CL_SUCCESS) return status;
-  if (ptr == nullptr || size == 0 || !inRange(*memory, offset, size)) return CL_INVALID_VALUE;
-  if (!hostMayWrite(*memory)) return CL_INVALID_OPERATION;
-  Device& device = enqueue.queue->device();
-  auto work = [memory, &device, offset, size, ptr] {
-    return withBuffer(*memory, device, "clEnqueueWriteBuffer", [&](cl2vk::vulkan::Buffer& vk, size_t base) {
-      return vk.upload(std::span(static_cast<const std::byte*>(ptr), size), base + offset);
-    });
-  };
-  return submit(enqueue, CL_COMMAND_WRITE_BUFFER, work, blocking_write, event);
+  return hostTransfer(command_queue, buffer, false, blocking_write, offset, size, const_cast<void*>(ptr),
+                      num_events_in_wait_list, event_wait_list, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer,
