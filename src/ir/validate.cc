@@ -38,8 +38,10 @@ spv_target_env validationEnvironment(const Module& module, spv_target_env vulkan
   }
 }
 
-spv_target_env universalEnvironment(const Module& module) {
-  switch ((module.header().version >> 8) & 0xff) {
+spv_target_env universalEnvironment(const Module& module) { return universalEnvironment(module.header().version); }
+
+spv_target_env universalEnvironment(uint32_t version) {
+  switch ((version >> 8) & 0xff) {
     case 0: return SPV_ENV_UNIVERSAL_1_0;
     case 1: return SPV_ENV_UNIVERSAL_1_1;
     case 2: return SPV_ENV_UNIVERSAL_1_2;

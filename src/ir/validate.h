@@ -19,6 +19,8 @@ spv_target_env validationEnvironment(const Module& module, spv_target_env vulkan
 // client API's profile (the OpenCL profiles reject capabilities an OpenCL extension adds, such as
 // Int64Atomics for cl_khr_int64_base_atomics).
 spv_target_env universalEnvironment(const Module& module);
+// The same for a module header's version word (0x00010400 for SPIR-V 1.4).
+spv_target_env universalEnvironment(uint32_t version);
 
 // Runs SPIRV-Tools' validator; the error carries its messages and names the environment.
 Status validate(const Module& module, spv_target_env env);

@@ -2,23 +2,12 @@
 
 #include <sstream>
 
+#include "support/json.h"
+
 namespace cl2vk {
 namespace {
 
-std::string quoted(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) {
-      char buffer[8];
-      std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
-      out += buffer;
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
+std::string quoted(const std::string& text) { return jsonQuoted(text); }
 
 const char* boolean(bool value) { return value ? "true" : "false"; }
 

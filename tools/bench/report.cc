@@ -8,25 +8,14 @@
 #include <optional>
 #include <set>
 #include <sstream>
+
+#include "support/json.h"
 #include <tuple>
 
 namespace cl2vk::bench {
 namespace {
 
-std::string quoted(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
-      out += escaped;
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
+std::string quoted(const std::string& text) { return jsonQuoted(text); }
 
 std::string number(double value, int decimals) {
   char text[64];

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "measure.h"
+#include "ir/validate.h"
 #include "translator/translator.h"
 
 namespace cl2vk::bench {
@@ -35,18 +36,9 @@ Expected<std::vector<CorpusModule>> readCorpus(const std::string& corpusList) {
   return modules;
 }
 
-// SPV_ENV_UNIVERSAL_1_<minor> for the version in the module's header.
+// The universal environment of the module's SPIR-V version (the translator checks input so).
 spv_target_env universalEnvironment(const std::vector<uint32_t>& words) {
-  uint32_t minor = words.size() > 1 ? (words[1] >> 8) & 0xff : 0;
-  switch (minor) {
-    case 0: return SPV_ENV_UNIVERSAL_1_0;
-    case 1: return SPV_ENV_UNIVERSAL_1_1;
-    case 2: return SPV_ENV_UNIVERSAL_1_2;
-    case 3: return SPV_ENV_UNIVERSAL_1_3;
-    case 4: return SPV_ENV_UNIVERSAL_1_4;
-    case 5: return SPV_ENV_UNIVERSAL_1_5;
-    default: return SPV_ENV_UNIVERSAL_1_6;
-  }
+  return ir::universalEnvironment(words.size() > 1 ? words[1] : 0);
 }
 
 double elapsedNs(std::chrono::steady_clock::time_point start) {
