@@ -346,13 +346,16 @@ class CollectiveLowering {
   // Both scratch arrays are sized for the dispatch's work-group through the work-group size
   // specialization constants, so that a small work-group does not hold (and lose occupancy to)
   // scratch for the largest one.
-  uint32_t scratchHalf() const { return maxSubgroups() + std::max<uint32_t>(target_.maxSubgroupSize, 1); }
+  uint32_t scratchHalf() const { return maxSubgroups() + std::max<uint32_t>(target_.maxSubgroupSize, 1) + 1; }
   uint32_t scratch() {
     if (!scratch_) {
       uint32_t smallest = std::max<uint32_t>(target_.minSubgroupSize, 1);
       uint32_t subgroups = specOp(spv::Op::OpUDiv, specOp(spv::Op::OpIAdd, invocationsConstant(), constant32(smallest - 1)),
                                   constant32(smallest));
-      scratchHalfConstant_ = specOp(spv::Op::OpIAdd, subgroups, constant32(std::max<uint32_t>(target_.maxSubgroupSize, 1)));
+      // ... plus one subgroup's worth for the folds, plus the total slot (workgroupReduce).
+      scratchHalfConstant_ =
+          specOp(spv::Op::OpIAdd, subgroups, constant32(std::max<uint32_t>(target_.maxSubgroupSize, 1) + 1));
+      totalSlotConstant_ = specOp(spv::Op::OpISub, scratchHalfConstant_, constant32(1));
       scratch_ = workgroupArray(specOp(spv::Op::OpIMul, scratchHalfConstant_, constant32(2)), 2 * scratchHalf());
     }
     return scratch_;
@@ -579,7 +582,24 @@ class CollectiveLowering {
     uint32_t count = subgroupCount();
     publishPartial(base, type, subgroupOp(c, type, x, spv::GroupOperation::Reduce), subgroup);
     barrier();
-    return combinePartials(base, c, type, count);
+    // Where a work-group can have more subgroups than a subgroup has lanes (lavapipe: 128 of 8
+    // lanes), every subgroup folding every partial costs more than a second barrier: then the first
+    // subgroup folds them and shares the total through the half's last slot.
+    if (maxSubgroups() <= std::max<uint32_t>(target_.minSubgroupSize, 1)) return combinePartials(base, c, type, count);
+    uint32_t many = at().valueOfIds(spv::Op::OpUGreaterThan, ir::typeBool(module_), {count, builtin(spv::BuiltIn::SubgroupSize)});
+    return ifElseValue(
+        many, type,
+        [&] {
+          uint32_t first = at().valueOfIds(spv::Op::OpIEqual, ir::typeBool(module_), {subgroup, constant32(0)});
+          ifThen(first, [&] {
+            uint32_t total = combinePartials(base, c, type, count);
+            uint32_t elected = at().valueOfIds(spv::Op::OpGroupNonUniformElect, ir::typeBool(module_), {constant32(kSubgroup)});
+            ifThen(elected, [&] { store(scratch(), type, offset(base, totalSlotConstant_), total); });
+          });
+          barrier();
+          return load(scratch(), type, offset(base, totalSlotConstant_));
+        },
+        [&] { return combinePartials(base, c, type, count); });
   }
 
   uint32_t workgroupScan(const Collective& c, uint32_t type, uint32_t x, bool inclusive) {
@@ -731,6 +751,7 @@ class CollectiveLowering {
   uint32_t parity_ = 0;  // the Private variable of beginPartials()
   uint32_t invocationsConstant_ = 0;
   uint32_t scratchHalfConstant_ = 0;
+  uint32_t totalSlotConstant_ = 0;  // the last element of each half
   CollectiveStats stats_;
   Block* cursor_ = nullptr;
   Block* layoutAfter_ = nullptr;

@@ -47,10 +47,17 @@ PassContext lavapipeLike() {
   return context;
 }
 
-std::string lowered(const std::string& source) {
+// A GPU's: 32-lane subgroups, so that the partials of a work-group of 1024 fit in one subgroup.
+PassContext gpuLike() {
+  PassContext context;
+  context.target.minSubgroupSize = context.target.maxSubgroupSize = 32;
+  context.target.maxWorkGroupInvocations = 1024;
+  return context;
+}
+
+std::string lowered(const std::string& source, PassContext context = lavapipeLike()) {
   auto module = test::assemble(source);
   if (!module) return "";
-  PassContext context = lavapipeLike();
   Expected<PassResult> result = lowerCollectives(*module, context);
   EXPECT_TRUE(result.ok()) << result.error().message();
   return test::disassemble(*module);
@@ -84,7 +91,7 @@ TEST(LowerCollectivesTest, SubgroupVoteBecomesNonUniformAll) {
 // Workgroup-memory path for shapes whose subgroups are not laid out linearly (a tree or a
 // Hillis-Steele scan: one barrier before, and one in, its loop, plus one after).
 TEST(LowerCollectivesTest, WorkgroupReduceIsSubgroupReducePlusACombineWithOneBarrier) {
-  std::string text = lowered(kernelWith("%r = OpGroupIAdd %uint %uint_2 Reduce %x"));
+  std::string text = lowered(kernelWith("%r = OpGroupIAdd %uint %uint_2 Reduce %x"), gpuLike());
   // One on the subgroup path (its partials are double-buffered), three on the Workgroup-memory path.
   EXPECT_EQ(count(text, "OpControlBarrier %uint_2 %uint_2"), 1u + 3u) << text;
   EXPECT_EQ(count(text, "OpBitwiseXor %uint"), 1u) << "the parity that picks the half of the partials flips";
@@ -93,6 +100,16 @@ TEST(LowerCollectivesTest, WorkgroupReduceIsSubgroupReducePlusACombineWithOneBar
   EXPECT_EQ(count(text, "OpGroupNonUniformElect"), 1u) << "one lane per subgroup publishes its partial";
   EXPECT_NE(text.find("Workgroup"), std::string::npos) << "the partials go through Workgroup memory";
   EXPECT_EQ(count(text, "OpGroupIAdd"), 0u);
+}
+
+// With 8-lane subgroups a work-group can have 128 partials: when it has more than a subgroup has
+// lanes, the first subgroup alone folds them and shares the total after a second barrier.
+TEST(LowerCollectivesTest, WorkgroupReduceOfManyPartialsFoldsThemInOneSubgroup) {
+  std::string text = lowered(kernelWith("%r = OpGroupIAdd %uint %uint_2 Reduce %x"), lavapipeLike());
+  EXPECT_EQ(count(text, "OpControlBarrier %uint_2 %uint_2"), 2u + 3u) << text;
+  EXPECT_EQ(count(text, "OpGroupNonUniformIAdd %uint %uint_3 Reduce"), 3u) << "per subgroup, and a fold in each variant";
+  EXPECT_EQ(count(text, "OpGroupNonUniformElect"), 2u) << "the partials, and the total";
+  EXPECT_EQ(count(text, "OpUGreaterThan %bool"), 1u) << "the variant is picked by the subgroup count";
 }
 
 TEST(LowerCollectivesTest, WorkgroupScanAddsThePrefixOfEarlierSubgroups) {
@@ -110,9 +127,10 @@ TEST(LowerCollectivesTest, AllCollectivesOfAKernelShareTheirScratchArrays) {
   // parity for the halves of the first.
   EXPECT_EQ(count(text, "OpVariable %_ptr_Workgroup"), 2u) << text;
   EXPECT_EQ(count(text, "OpVariable %_ptr_Private_uint Private"), 1u) << text;
-  // Reduce and scan: one barrier on the subgroup path and their Workgroup-memory path's; the
-  // broadcast goes through the double-buffered partials: one.
-  EXPECT_EQ(count(text, "OpControlBarrier %uint_2 %uint_2"), (1u + 3u) + (1u + 3u) + 1u) << text;
+  // Reduce: one barrier on the subgroup path, one more where many partials are folded by one
+  // subgroup, and the Workgroup-memory path's three; scan: one and three; the broadcast goes
+  // through the double-buffered partials: one.
+  EXPECT_EQ(count(text, "OpControlBarrier %uint_2 %uint_2"), (2u + 3u) + (1u + 3u) + 1u) << text;
 }
 
 TEST(LowerCollectivesTest, EveryCollectiveOfTheCorpusIsLowered) {
