@@ -19,7 +19,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
-#include <unordered_set>
+#include <unordered_map>
 
 struct _cl_platform_id {
   const cl_icd_dispatch* dispatch;
@@ -54,31 +54,31 @@ namespace cl2vk::runtime {
 // The table of every entry point, filled in api_icd.cc.
 const cl_icd_dispatch* dispatchTable();
 
-// The live handles of one type. Lookups copy the object's self-reference under the lock, so an
-// object found stays alive for as long as the caller holds the result.
-template <typename Derived>
+// The live handles of one type, keyed by the handle's address: a handle that is not live is never
+// cast to the runtime class (it may not be one). Lookups copy the object's self-reference under
+// the lock, so an object found stays alive for as long as the caller holds the result.
+template <typename Derived, typename Handle>
 class HandleRegistry {
  public:
   void add(Derived* object) {
     std::lock_guard lock(mutex_);
-    live_.insert(object);
+    live_.emplace(static_cast<const Handle*>(object), object);
   }
   void remove(Derived* object) {
     std::lock_guard lock(mutex_);
-    live_.erase(object);
+    live_.erase(static_cast<const Handle*>(object));
   }
-  template <typename Handle>
-  std::shared_ptr<Derived> find(Handle* handle) {
+  std::shared_ptr<Derived> find(const Handle* handle) {
     if (handle == nullptr) return nullptr;
-    Derived* object = static_cast<Derived*>(handle);
     std::lock_guard lock(mutex_);
-    if (!live_.contains(object)) return nullptr;
-    return object->self_;
+    auto found = live_.find(handle);
+    if (found == live_.end()) return nullptr;
+    return found->second->self_;
   }
 
  private:
   std::mutex mutex_;
-  std::unordered_set<Derived*> live_;
+  std::unordered_map<const Handle*, Derived*> live_;
 };
 
 // Base of every reference-counted OpenCL object. `Handle` is the handle struct (_cl_mem), `Derived`
@@ -118,9 +118,9 @@ class Object : public Handle, public std::enable_shared_from_this<Derived> {
   std::shared_ptr<Derived> shared() { return this->shared_from_this(); }
 
  private:
-  friend class HandleRegistry<Derived>;
-  static HandleRegistry<Derived>& registry() {
-    static HandleRegistry<Derived>* registry = new HandleRegistry<Derived>();  // outlives exit-time users
+  friend class HandleRegistry<Derived, Handle>;
+  static HandleRegistry<Derived, Handle>& registry() {
+    static auto* registry = new HandleRegistry<Derived, Handle>();  // outlives exit-time users
     return *registry;
   }
 
