@@ -17,17 +17,13 @@ bool inRange(const Memory& memory, size_t offset, size_t size) {
   return offset <= memory.size() && size <= memory.size() - offset;
 }
 
-CommandOutcome failure(const std::string& what, const cl2vk::Error& error, cl_int status = CL_OUT_OF_RESOURCES) {
-  return CommandOutcome{status, std::nullopt, what + ": " + error.message()};
-}
-
 // Runs `transfer` on the Vulkan buffer behind `memory` on `device` at the memory's offset.
 template <typename Transfer>
 CommandOutcome withBuffer(Memory& memory, Device& device, const char* what, Transfer transfer) {
   Expected<Memory::Location> location = memory.locate(device);
-  if (!location) return failure(what, location.error(), CL_MEM_OBJECT_ALLOCATION_FAILURE);
+  if (!location) return commandFailure(what, location.error(), CL_MEM_OBJECT_ALLOCATION_FAILURE);
   cl2vk::Status status = transfer(*location->buffer, location->offset);
-  if (!status) return failure(what, status.error());
+  if (!status) return commandFailure(what, status.error());
   return CommandOutcome{};
 }
 
@@ -179,7 +175,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_que
   }
   auto work = [source, destination, &device, src_offset, dst_offset, size] {
     Expected<Memory::Location> from = source->locate(device);
-    if (!from) return failure("clEnqueueCopyBuffer", from.error(), CL_MEM_OBJECT_ALLOCATION_FAILURE);
+    if (!from) return commandFailure("clEnqueueCopyBuffer", from.error(), CL_MEM_OBJECT_ALLOCATION_FAILURE);
     return withBuffer(*destination, device, "clEnqueueCopyBuffer", [&](cl2vk::vulkan::Buffer& vk, size_t base) {
       return vk.copyFrom(*from->buffer, from->offset + src_offset, base + dst_offset, size);
     });
@@ -300,11 +296,11 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_
     if (empty) return CommandOutcome{};
     std::string what = "kernel '" + found->name() + "'";
     Expected<cl2vk::launch::LaunchableKernel*> launcher = found->launcher(device);
-    if (!launcher) return failure(what, launcher.error());
+    if (!launcher) return commandFailure(what, launcher.error());
     Expected<std::vector<cl2vk::launch::KernelArg>> args = launchArguments(arguments, device);
-    if (!args) return failure(what, args.error(), CL_MEM_OBJECT_ALLOCATION_FAILURE);
+    if (!args) return commandFailure(what, args.error(), CL_MEM_OBJECT_ALLOCATION_FAILURE);
     Expected<std::vector<cl2vk::vulkan::GpuTime>> times = (*launcher)->launch(range, *args);
-    if (!times) return failure(what, times.error());
+    if (!times) return commandFailure(what, times.error());
     CommandOutcome outcome;
     double total = 0;
     bool timed = true;
@@ -376,7 +372,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue comm
     for (const std::shared_ptr<Memory>& memory : memories) {
       if (!toDevice) continue;  // the host reaches buffers through copies; nothing to move
       Expected<Memory::Location> location = memory->locate(device);
-      if (!location) return failure("clEnqueueMigrateMemObjects", location.error(), CL_MEM_OBJECT_ALLOCATION_FAILURE);
+      if (!location) return commandFailure("clEnqueueMigrateMemObjects", location.error(), CL_MEM_OBJECT_ALLOCATION_FAILURE);
     }
     return CommandOutcome{};
   };

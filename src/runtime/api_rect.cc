@@ -65,8 +65,7 @@ cl2vk::Status upload(Memory& memory, Device& device, Span span, const std::vecto
 }
 
 CommandOutcome outcomeOf(const cl2vk::Status& status, const char* what) {
-  if (status) return CommandOutcome{};
-  return CommandOutcome{CL_OUT_OF_RESOURCES, std::nullopt, std::string(what) + ": " + status.error().message()};
+  return status ? CommandOutcome{} : commandFailure(what, status.error());
 }
 
 // Reads (`toHost`) or writes a rectangle between a buffer and host memory.

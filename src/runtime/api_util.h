@@ -69,6 +69,11 @@ cl_int prepareEnqueue(cl_command_queue handle, cl_uint count, const cl_event* li
 // another context than the queue.
 cl_int findBuffer(cl_mem handle, CommandQueue& queue, std::shared_ptr<Memory>* buffer);
 
+// A command that failed: `status` for its event, and `what` failed and why for the context.
+inline CommandOutcome commandFailure(const std::string& what, const Error& error, cl_int status = CL_OUT_OF_RESOURCES) {
+  return CommandOutcome{status, std::nullopt, what + ": " + error.message()};
+}
+
 // Queues the work; with `blocking`, waits for it. The event goes to the application if it asked.
 cl_int submit(Enqueue& enqueue, cl_command_type type, CommandWork work, bool blocking, cl_event* event);
 

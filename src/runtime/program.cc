@@ -65,6 +65,12 @@ std::string withoutLinkOptions(const std::string& options, bool* library) {
   return rest;
 }
 
+// Whether the options ask for work-groups of equal size (-cl-uniform-work-group-size).
+bool asksForUniformWorkGroups(const BuildOptions& options) {
+  return std::find(options.clangArguments.begin(), options.clangArguments.end(), "-cl-uniform-work-group-size") !=
+         options.clangArguments.end();
+}
+
 }  // namespace
 
 std::shared_ptr<Program> Program::fromSource(std::shared_ptr<Context> context, std::string source) {
@@ -129,8 +135,7 @@ cl_int Program::build(const std::vector<Device*>& devices, const std::string& op
   if (!parsed) return CL_INVALID_BUILD_OPTIONS;
   // OpenCL C 1.x has no non-uniform work-groups: its programs get the behaviour of
   // -cl-uniform-work-group-size (the default language version is 1.2).
-  bool uniform = std::find(parsed->clangArguments.begin(), parsed->clangArguments.end(),
-                           "-cl-uniform-work-group-size") != parsed->clangArguments.end() ||
+  bool uniform = asksForUniformWorkGroups(*parsed) ||
                  (origin_ == Origin::kSource && parsed->languageVersion.starts_with("CL1"));
   if (origin_ == Origin::kSource && !compileSource(devices, *parsed, {})) return CL_BUILD_PROGRAM_FAILURE;
   bool ok = true;
@@ -194,8 +199,7 @@ std::shared_ptr<Program> Program::link(std::shared_ptr<Context> context, const s
   std::vector<uint32_t> linked;
   bool ok = spvtools::Link(spirv, modules, &linked, linkerOptions) == SPV_SUCCESS;
   program->il_ = std::move(linked);
-  bool uniform = std::find(parsed->clangArguments.begin(), parsed->clangArguments.end(),
-                           "-cl-uniform-work-group-size") != parsed->clangArguments.end();
+  bool uniform = asksForUniformWorkGroups(*parsed);
   for (Device* device : devices) {
     DeviceBuild& build = program->builds_[device];
     build.options = options;

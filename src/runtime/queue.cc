@@ -12,6 +12,9 @@ CommandQueue::CommandQueue(std::shared_ptr<Context> context, Device& device, cl_
       properties_(properties),
       propertyList_(std::move(propertyList)),
       executor_(std::make_shared<Executor>()) {
+  // The context opened the device already; under validation every command is checked after it.
+  Expected<vulkan::Device*> vulkanDevice = device_.vulkanDevice();
+  if (vulkanDevice && (*vulkanDevice)->validationEnabled()) validated_ = *vulkanDevice;
   // Detached: the worker may be the thread that drops the queue's last reference (through a
   // command's event), so the queue cannot join it. It ends once closed and drained.
   std::thread(run, executor_).detach();
@@ -21,10 +24,9 @@ namespace {
 
 // Under CL2VK_VALIDATION=1, a command the validation layer complains about fails, with the
 // layer's messages for the context (and on stderr): a validation error is a bug, never noise.
-CommandWork withValidation(Device& device, CommandWork work) {
-  Expected<vulkan::Device*> vulkanDevice = device.vulkanDevice();
-  if (!vulkanDevice || !(*vulkanDevice)->validationEnabled()) return work;
-  vulkan::Device* checked = *vulkanDevice;
+// `checked` is the queue's Vulkan device when validation is on, else null.
+CommandWork withValidation(vulkan::Device* checked, CommandWork work) {
+  if (checked == nullptr) return work;
   return [checked, work = std::move(work)] {
     CommandOutcome outcome = work();
     std::vector<std::string> messages = checked->validationMessages();
@@ -50,7 +52,7 @@ CommandQueue::~CommandQueue() {
 std::shared_ptr<Event> CommandQueue::enqueue(cl_command_type type, std::vector<std::shared_ptr<Event>> waitList,
                                              CommandWork work) {
   auto event = std::make_shared<Event>(context_, shared(), type);
-  work = withValidation(device_, std::move(work));
+  work = withValidation(validated_, std::move(work));
   {
     std::lock_guard lock(executor_->mutex);
     event->setTicket(++executor_->enqueued);

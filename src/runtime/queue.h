@@ -77,6 +77,7 @@ class CommandQueue : public Object<CommandQueue, _cl_command_queue> {
   cl_command_queue_properties properties_;
   std::vector<cl_queue_properties> propertyList_;
   std::shared_ptr<Executor> executor_;
+  vulkan::Device* validated_ = nullptr;  // the Vulkan device, when its validation layer is on
 };
 
 }  // namespace cl2vk::runtime

@@ -29,14 +29,7 @@ std::set<std::string> splitNames(const std::string& names) {
 }
 
 std::string programString(cl_program program, cl_program_info name) {
-  size_t size = 0;
-  EXPECT_CL_SUCCESS(clGetProgramInfo(program, name, 0, nullptr, &size));
-  std::string value(size, '\0');
-  if (size > 0) {
-    EXPECT_CL_SUCCESS(clGetProgramInfo(program, name, size, value.data(), nullptr));
-  }
-  if (!value.empty() && value.back() == '\0') value.pop_back();
-  return value;
+  return infoString([&](size_t size, void* value, size_t* ret) { return clGetProgramInfo(program, name, size, value, ret); });
 }
 
 template <typename T>

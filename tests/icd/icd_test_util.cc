@@ -121,36 +121,17 @@ cl_platform_id findPlatform(std::string* why) {
 }
 
 std::string platformString(cl_platform_id platform, cl_platform_info name) {
-  size_t size = 0;
-  EXPECT_CL_SUCCESS(clGetPlatformInfo(platform, name, 0, nullptr, &size));
-  std::string value(size, '\0');
-  if (size > 0) {
-    EXPECT_CL_SUCCESS(clGetPlatformInfo(platform, name, size, value.data(), nullptr));
-  }
-  if (!value.empty() && value.back() == '\0') value.pop_back();
-  return value;
+  return infoString([&](size_t size, void* value, size_t* ret) { return clGetPlatformInfo(platform, name, size, value, ret); });
 }
 
 std::string deviceString(cl_device_id device, cl_device_info name) {
-  size_t size = 0;
-  EXPECT_CL_SUCCESS(clGetDeviceInfo(device, name, 0, nullptr, &size));
-  std::string value(size, '\0');
-  if (size > 0) {
-    EXPECT_CL_SUCCESS(clGetDeviceInfo(device, name, size, value.data(), nullptr));
-  }
-  if (!value.empty() && value.back() == '\0') value.pop_back();
-  return value;
+  return infoString([&](size_t size, void* value, size_t* ret) { return clGetDeviceInfo(device, name, size, value, ret); });
 }
 
 std::string programBuildLog(cl_program program, cl_device_id device) {
-  size_t size = 0;
-  EXPECT_CL_SUCCESS(clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size));
-  std::string log(size, '\0');
-  if (size > 0) {
-    EXPECT_CL_SUCCESS(clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr));
-  }
-  if (!log.empty() && log.back() == '\0') log.pop_back();
-  return log;
+  return infoString([&](size_t size, void* value, size_t* ret) {
+    return clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, value, ret);
+  });
 }
 
 bool hasWord(const std::string& list, const std::string& word) {

@@ -78,6 +78,20 @@ using Event = ClObject<cl_event, clReleaseEvent>;
 // tests themselves against another implementation), or null with `why` saying what was found.
 cl_platform_id findPlatform(std::string* why);
 
+// The string `get(size, value, size_ret)` returns (any clGet*Info with its other arguments bound),
+// without its NUL.
+template <typename Get>
+std::string infoString(Get get) {
+  size_t size = 0;
+  EXPECT_CL_SUCCESS(get(0, nullptr, &size));
+  std::string value(size, '\0');
+  if (size > 0) {
+    EXPECT_CL_SUCCESS(get(size, value.data(), nullptr));
+  }
+  if (!value.empty() && value.back() == '\0') value.pop_back();
+  return value;
+}
+
 // The string an info query returns (clGetPlatformInfo, clGetDeviceInfo ...), without its NUL.
 std::string platformString(cl_platform_id platform, cl_platform_info name);
 std::string deviceString(cl_device_id device, cl_device_info name);
