@@ -245,6 +245,12 @@ Expected<std::unique_ptr<Module>> readBinary(std::span<const uint32_t> words) {
   if (words.empty()) return Error("the input is empty");
   if (words[0] != kMagic && byteSwap(words[0]) != kMagic) return Error("not a SPIR-V binary: wrong magic number");
   if (words.size() < 5) return Error("the SPIR-V header is truncated (" + std::to_string(words.size()) + " of 5 words)");
+  // Checked here: spvBinaryParse reports an unknown version only as an internal error.
+  uint32_t version = words[0] == kMagic ? words[1] : byteSwap(words[1]);
+  uint32_t major = version >> 16, minor = (version >> 8) & 0xff;
+  if (major != 1 || minor > 6 || (version & 0xff0000ff) != 0)
+    return Error("unsupported SPIR-V version " + std::to_string(major) + "." + std::to_string(minor) +
+                 " (cl2vk reads 1.0 to 1.6)");
 
   spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
   spv_diagnostic diagnostic = nullptr;
@@ -256,8 +262,9 @@ Expected<std::unique_ptr<Module>> readBinary(std::span<const uint32_t> words) {
     parseError = *builder.error();
   } else if (result != SPV_SUCCESS) {
     std::string message = diagnostic && diagnostic->error ? diagnostic->error : "spvBinaryParse failed";
-    size_t word = diagnostic ? diagnostic->position.index : 0;
-    parseError = Error("invalid SPIR-V at word " + std::to_string(word) + ": " + message);
+    // spvBinaryParse's position is the number of the instruction it was reading (from 1).
+    size_t instruction = diagnostic ? diagnostic->position.index : 0;
+    parseError = Error("invalid SPIR-V at instruction " + std::to_string(instruction) + ": " + message);
   }
   spvDiagnosticDestroy(diagnostic);
   spvContextDestroy(context);

@@ -66,9 +66,49 @@ std::string constructOf(const Module& module, const Instruction& inst) {
   }
 }
 
+// The floating-point width of `typeId` (a scalar or vector type) when the target cannot compute in
+// it, else 0: Vulkan needs shaderFloat64 for double and shaderFloat16 for half arithmetic.
+uint32_t missingFloatWidth(const Module& module, uint32_t typeId, const Target& target) {
+  const Instruction* type = typeId ? module.def(typeId) : nullptr;
+  if (type && type->opcode() == spv::Op::OpTypeVector) type = module.def(type->idOperand(0));
+  if (!type || type->opcode() != spv::Op::OpTypeFloat) return 0;
+  uint32_t width = type->wordOperand(0);
+  return (width == 64 && !target.float64) || (width == 16 && !target.float16) ? width : 0;
+}
+
+std::string missingFloatReason(uint32_t width) {
+  return width == 64 ? "double (64-bit floating point) is not supported on this device (no Vulkan shaderFloat64)"
+                     : "half arithmetic (16-bit floating point) is not supported on this device (no Vulkan shaderFloat16)";
+}
+
+// The first instruction that computes in a floating-point width the target lacks, named with its
+// kernel; the type itself when nothing uses it.
+std::optional<Error> findMissingFloat(const Module& module, const Target& target) {
+  for (const Function& function : module.functions()) {
+    for (const ir::Block& block : function.blocks()) {
+      for (const Instruction& inst : block.instructions()) {
+        uint32_t width = missingFloatWidth(module, inst.typeId(), target);
+        for (size_t i = 0; width == 0 && i < inst.numOperands(); ++i) {
+          if (!inst.operand(i).isId()) continue;
+          const Instruction* operand = module.def(inst.idOperand(i));
+          if (operand) width = missingFloatWidth(module, operand->typeId(), target);
+        }
+        if (width == 0) continue;
+        return Error("kernel '" + ir::kernelReaching(module, function) + "': " + module.describe(inst) + ": " +
+                     missingFloatReason(width));
+      }
+    }
+  }
+  for (const Instruction& inst : module.section(ir::Section::kGlobal)) {
+    if (uint32_t width = missingFloatWidth(module, inst.resultId(), target); width && inst.opcode() == spv::Op::OpTypeFloat)
+      return Error(module.describe(inst) + ": " + missingFloatReason(width));
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
-Expected<PassResult> checkSupported(Module& module, const Target&) {
+Expected<PassResult> checkSupported(Module& module, const Target& target) {
   for (const Instruction& inst : module.section(ir::Section::kGlobal)) {
     std::string construct = constructOf(module, inst);
     if (!construct.empty())
@@ -86,6 +126,7 @@ Expected<PassResult> checkSupported(Module& module, const Target&) {
       }
     }
   }
+  if (std::optional<Error> missing = findMissingFloat(module, target)) return *missing;
   return PassResult::kUnchanged;
 }
 

@@ -1,6 +1,6 @@
 // check-supported: the first pass. Finds the OpenCL constructs cl2vk cannot translate (printf,
-// images, samplers, pipes, device-side enqueue, function pointers, async work-group copies)
-// and fails with an error that names the kernel, the instruction and the construct, before any
+// images, samplers, pipes, device-side enqueue, function pointers, async work-group copies, and
+// double or half arithmetic on a target without shaderFloat64 / shaderFloat16) and fails with an error that names the kernel, the instruction and the construct, before any
 // pass tries to translate around them.
 #pragma once
 

@@ -1,6 +1,7 @@
 // The OpenCL entry points for programs and kernels.
 #include <cstring>
 
+#include "ir/reader.h"
 #include "runtime/api_util.h"
 #include "runtime/kernel.h"
 #include "runtime/program.h"
@@ -11,17 +12,19 @@ namespace {
 
 using ProgramNotify = void(CL_CALLBACK*)(cl_program program, void* user_data);
 
-constexpr uint32_t kSpirvMagic = 0x07230203;
-
-// Copies IL bytes into words; false when they are not a SPIR-V module (wrong size or magic).
-bool readSpirv(const void* bytes, size_t length, std::vector<uint32_t>* words) {
-  if (bytes == nullptr || length < 20 || length % 4 != 0) return false;
-  words->resize(length / 4);
-  std::memcpy(words->data(), bytes, length);
-  if ((*words)[0] == __builtin_bswap32(kSpirvMagic)) {
-    for (uint32_t& word : *words) word = __builtin_bswap32(word);
+// The IL's words when they are a well-formed SPIR-V module (one the reader takes: header, every
+// instruction whole, ids within the bound and defined); else why not. Whether the module is valid
+// and translatable is the build's question, answered in its log.
+cl2vk::Expected<std::vector<uint32_t>> readSpirv(const void* bytes, size_t length) {
+  if (bytes == nullptr || length == 0) return cl2vk::Error("no IL was given");
+  auto module = cl2vk::ir::readBinary(std::span(static_cast<const uint8_t*>(bytes), length));
+  if (!module) return module.error();
+  std::vector<uint32_t> words(length / 4);
+  std::memcpy(words.data(), bytes, length);
+  if ((*module)->byteSwapped()) {
+    for (uint32_t& word : words) word = __builtin_bswap32(word);
   }
-  return (*words)[0] == kSpirvMagic;
+  return words;
 }
 
 cl_program publishProgram(const std::shared_ptr<Program>& program, cl_int* errcode_ret) {
@@ -50,9 +53,12 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, co
                                                           cl_int* errcode_ret) {
   std::shared_ptr<Context> found = Context::find(context);
   if (!found) return withError<cl_program>(errcode_ret, CL_INVALID_CONTEXT, nullptr);
-  std::vector<uint32_t> words;
-  if (!readSpirv(il, length, &words)) return withError<cl_program>(errcode_ret, CL_INVALID_VALUE, nullptr);
-  return publishProgram(Program::fromIL(found, std::move(words), Program::Origin::kIL), errcode_ret);
+  cl2vk::Expected<std::vector<uint32_t>> words = readSpirv(il, length);
+  if (!words) {
+    found->report("clCreateProgramWithIL: the IL is not a SPIR-V module: " + words.error().message());
+    return withError<cl_program>(errcode_ret, CL_INVALID_VALUE, nullptr);
+  }
+  return publishProgram(Program::fromIL(found, std::move(*words), Program::Origin::kIL), errcode_ret);
 }
 
 CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithILKHR(cl_context context, const void* il, size_t length,
@@ -76,11 +82,14 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context
   bool allValid = true;
   for (cl_uint i = 0; i < num_devices; ++i) {
     if (binaries[i] == nullptr || lengths[i] == 0) return withError<cl_program>(errcode_ret, CL_INVALID_VALUE, nullptr);
-    std::vector<uint32_t> candidate;
-    bool valid = readSpirv(binaries[i], lengths[i], &candidate);
-    if (binary_status != nullptr) binary_status[i] = valid ? CL_SUCCESS : CL_INVALID_BINARY;
-    allValid &= valid;
-    if (valid && words.empty()) words = std::move(candidate);
+    cl2vk::Expected<std::vector<uint32_t>> candidate = readSpirv(binaries[i], lengths[i]);
+    if (binary_status != nullptr) binary_status[i] = candidate ? CL_SUCCESS : CL_INVALID_BINARY;
+    if (!candidate) {
+      found->report("clCreateProgramWithBinary: binary " + std::to_string(i) +
+                    " is not a cl2vk program binary (a SPIR-V module): " + candidate.error().message());
+    }
+    allValid &= candidate.ok();
+    if (candidate && words.empty()) words = std::move(*candidate);
   }
   if (!allValid) return withError<cl_program>(errcode_ret, CL_INVALID_BINARY, nullptr);
   return publishProgram(Program::fromIL(found, std::move(words), Program::Origin::kBinary), errcode_ret);

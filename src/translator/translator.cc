@@ -7,7 +7,26 @@
 
 namespace cl2vk {
 
+namespace {
+
+// What makes a module an OpenCL kernel module at all, checked before anything reads it as one.
+Status checkIsKernelModule(const ir::Module& module) {
+  bool kernelCapability = false;
+  for (const ir::Instruction& inst : module.section(ir::Section::kCapability))
+    kernelCapability |= inst.wordOperand(0) == static_cast<uint32_t>(spv::Capability::Kernel);
+  if (!kernelCapability)
+    return Error("not an OpenCL module: it does not declare the Kernel capability (cl2vk reads what clang -target "
+                 "spir64 and llvm-spirv produce, not Vulkan or GLSL shaders)");
+  for (const ir::Instruction& inst : module.section(ir::Section::kEntryPoint)) {
+    if (inst.wordOperand(0) == static_cast<uint32_t>(spv::ExecutionModel::Kernel)) return okStatus();
+  }
+  return Error("the module has no kernel (no OpEntryPoint with the Kernel execution model)");
+}
+
+}  // namespace
+
 Expected<ModuleReflection> translateModule(ir::Module& module, const Target& target) {
+  CL2VK_TRY(checkIsKernelModule(module));
   // What cl2vk cannot translate gets its own message before the validator's, which may know
   // less about it.
   if (Expected<PassResult> supported = checkSupported(module, target); !supported) return supported.error();

@@ -116,6 +116,51 @@ TEST(Cl2vkOptTest, GarbageAndTruncatedInputExitWithOneAndAReason) {
   EXPECT_NE(r.err.find("cannot assemble the SPIR-V text"), std::string::npos) << r.err;
 }
 
+// The translation (no flags) refuses each class of bad input with exit code 1 and one line naming
+// the file and the reason; tests/bad_input_test.cc holds the translator's exact messages.
+TEST(Cl2vkOptTest, EachClassOfBadInputExitsWithOneAndItsReason) {
+  test::TempDir dir;
+  auto refuse = [&](const std::string& name, const std::vector<uint8_t>& bytes, const std::string& reason) {
+    test::writeFile(dir.path(name), bytes.data(), bytes.size());
+    CommandResult r = runCommand(kTool + " " + dir.path(name).string() + " -o /dev/null");
+    EXPECT_EQ(r.exitCode, 1) << name;
+    EXPECT_NE(r.err.find(name + ": " + reason), std::string::npos) << r.err;
+  };
+  CommandResult binary = runCommand(kTool + " --round-trip -", kValidKernel);
+  ASSERT_EQ(binary.exitCode, 0) << binary.err;
+  const std::vector<uint8_t> valid(binary.out.begin(), binary.out.end());
+
+  std::vector<uint8_t> version = valid;
+  version[6] = 9;  // the version word's major byte: 9.2
+  refuse("version.spv", version, "unsupported SPIR-V version 9.2 (cl2vk reads 1.0 to 1.6)");
+  std::vector<uint8_t> bound = valid;
+  bound[12] = 2, bound[13] = bound[14] = bound[15] = 0;  // the id bound: only %1 is allowed
+  refuse("bound.spv", bound, "instruction 6: OpName uses %2, which is not below the header's id bound 2");
+  std::vector<uint8_t> garbage(valid.begin(), valid.begin() + 20);
+  for (uint8_t byte : {0x78, 0x56, 0x34, 0x12, 0xff, 0xff, 0xff, 0xff}) garbage.push_back(byte);
+  refuse("garbage.spv", garbage, "invalid SPIR-V at instruction 1: Invalid opcode: 22136");
+
+  CommandResult mismatch = runCommand(kTool + " - -o /dev/null", kInvalidKernel);
+  EXPECT_EQ(mismatch.exitCode, 1);
+  EXPECT_NE(mismatch.err.find("<stdin>: the input is not valid SPIR-V: SPIRV-Tools validation (spv1.2) failed: "),
+            std::string::npos)
+      << mismatch.err;
+  EXPECT_NE(mismatch.err.find("OpIAdd"), std::string::npos) << mismatch.err;
+
+  std::string shader = kValidKernel;
+  shader.replace(shader.find("OpCapability Kernel"), 19, "OpCapability Shader");
+  CommandResult notKernel = runCommand(kTool + " - -o /dev/null", shader);
+  EXPECT_EQ(notKernel.exitCode, 1);
+  EXPECT_NE(notKernel.err.find("<stdin>: not an OpenCL module: it does not declare the Kernel capability"),
+            std::string::npos)
+      << notKernel.err;
+
+  std::string recursion = (test::corpusDir() / "unsupported" / "recursion.O0.spv").string();
+  CommandResult unsupported = runCommand(kTool + " " + recursion + " -o /dev/null");
+  EXPECT_EQ(unsupported.exitCode, 1);
+  EXPECT_NE(unsupported.err.find("recursion is not supported: 'fib' calls 'fib'"), std::string::npos) << unsupported.err;
+}
+
 TEST(Cl2vkOptTest, RoundTripsABinaryFileToAFile) {
   test::TempDir dir;
   std::filesystem::path input = firstCorpusModule();
