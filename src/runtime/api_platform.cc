@@ -57,7 +57,7 @@ cl_context createContext(const cl_context_properties* properties, std::vector<De
       return withError<cl_context>(error, CL_DEVICE_NOT_AVAILABLE, nullptr);
     }
   }
-  auto context = std::make_shared<Context>(std::move(devices), std::move(copy), notify, userData);
+  auto context = std::shared_ptr<Context>(new Context(std::move(devices), std::move(copy), notify, userData));
   return withError(error, CL_SUCCESS, Context::publish(context));
 }
 

@@ -18,7 +18,7 @@ cl_command_queue createQueue(cl_context context, cl_device_id device, cl_command
   if ((properties & ~kKnown) != 0) return withError<cl_command_queue>(errcode_ret, CL_INVALID_VALUE, nullptr);
   if (properties & (CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT))
     return withError<cl_command_queue>(errcode_ret, CL_INVALID_QUEUE_PROPERTIES, nullptr);
-  auto queue = std::make_shared<CommandQueue>(found, *foundDevice, properties, std::move(list));
+  auto queue = std::shared_ptr<CommandQueue>(new CommandQueue(found, *foundDevice, properties, std::move(list)));
   return withError(errcode_ret, CL_SUCCESS, CommandQueue::publish(queue));
 }
 
@@ -118,7 +118,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetEventProfilingInfo(cl_event event, cl_profi
 CL_API_ENTRY cl_event CL_API_CALL clCreateUserEvent(cl_context context, cl_int* errcode_ret) {
   std::shared_ptr<Context> found = Context::find(context);
   if (!found) return withError<cl_event>(errcode_ret, CL_INVALID_CONTEXT, nullptr);
-  auto event = std::make_shared<Event>(found, nullptr, CL_COMMAND_USER);
+  auto event = std::shared_ptr<Event>(new Event(found, nullptr, CL_COMMAND_USER));
   return withError(errcode_ret, CL_SUCCESS, Event::publish(event));
 }
 

@@ -10,7 +10,10 @@
 // buffers) hold a shared_ptr to it. When the API count reaches zero the handle stops being valid —
 // every later use of it is CL_INVALID_<object> — and the object goes away once the runtime's last
 // reference does. Every handle passed in is looked up in a registry of live handles, so NULL,
-// released and foreign handles are errors, never a crash.
+// released and foreign handles are errors, never a crash. The ICD loader reads a handle's dispatch
+// pointer before the runtime sees it, so the memory of a destroyed object is not given back at
+// once: it is kept, every word pointing to the dispatch table, for the next few thousand objects
+// (retired_objects), and a released handle still reaches the runtime, which refuses it.
 #pragma once
 
 #include <CL/cl.h>
@@ -54,6 +57,11 @@ namespace cl2vk::runtime {
 // The table of every entry point, filled in api_icd.cc.
 const cl_icd_dispatch* dispatchTable();
 
+// The memory of the objects: freed memory is filled with dispatch table pointers and kept in a
+// bounded queue before it goes back to the heap (see above).
+void* allocateObject(size_t size);
+void retireObject(void* memory, size_t size);
+
 // The live handles of one type, keyed by the handle's address: a handle that is not live is never
 // cast to the runtime class (it may not be one). Lookups copy the object's self-reference under
 // the lock, so an object found stays alive for as long as the caller holds the result.
@@ -90,6 +98,9 @@ class Object : public Handle, public std::enable_shared_from_this<Derived> {
 
   Object() { this->dispatch = dispatchTable(); }
   virtual ~Object() = default;
+  // Objects are created with `new` (not std::make_shared, whose memory these do not manage).
+  static void* operator new(size_t size) { return allocateObject(size); }
+  static void operator delete(void* memory, size_t size) { retireObject(memory, size); }
   Object(const Object&) = delete;
   Object& operator=(const Object&) = delete;
 

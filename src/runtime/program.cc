@@ -74,13 +74,13 @@ bool asksForUniformWorkGroups(const BuildOptions& options) {
 }  // namespace
 
 std::shared_ptr<Program> Program::fromSource(std::shared_ptr<Context> context, std::string source) {
-  auto program = std::make_shared<Program>(std::move(context), Origin::kSource);
+  auto program = std::shared_ptr<Program>(new Program(std::move(context), Origin::kSource));
   program->source_ = std::move(source);
   return program;
 }
 
 std::shared_ptr<Program> Program::fromIL(std::shared_ptr<Context> context, std::vector<uint32_t> words, Origin origin) {
-  auto program = std::make_shared<Program>(std::move(context), origin);
+  auto program = std::shared_ptr<Program>(new Program(std::move(context), origin));
   program->il_ = std::move(words);
   return program;
 }
@@ -186,7 +186,7 @@ std::shared_ptr<Program> Program::link(std::shared_ptr<Context> context, const s
     std::lock_guard lock(input->mutex_);
     modules.push_back(input->il_);
   }
-  auto program = std::make_shared<Program>(std::move(context), Origin::kLinked);
+  auto program = std::shared_ptr<Program>(new Program(std::move(context), Origin::kLinked));
   std::string messages;
   spvtools::Context spirv(SPV_ENV_UNIVERSAL_1_4);
   spirv.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t&, const char* message) {

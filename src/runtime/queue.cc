@@ -51,7 +51,7 @@ CommandQueue::~CommandQueue() {
 
 std::shared_ptr<Event> CommandQueue::enqueue(cl_command_type type, std::vector<std::shared_ptr<Event>> waitList,
                                              CommandWork work) {
-  auto event = std::make_shared<Event>(context_, shared(), type);
+  auto event = std::shared_ptr<Event>(new Event(context_, shared(), type));
   work = withValidation(validated_, std::move(work));
   {
     std::lock_guard lock(executor_->mutex);

@@ -169,5 +169,55 @@ TEST_F(IcdMisuse, ImpossibleNDRangesAreRefused) {
   EXPECT_CL_SUCCESS(clFinish(queue_));
 }
 
+// A handle used after its last release is refused with its kind's error, like a null one.
+TEST_F(IcdMisuse, ReleasedHandlesAreRefused) {
+  Program program = buildSource(kWithLocal);
+  ASSERT_TRUE(program.get());
+  cl_kernel kernel = createKernel(program, "with_local").take();
+  cl_mem buffer = createBuffer(64).take();
+  cl_event event = nullptr;
+  int value = 0;
+  ASSERT_CL_SUCCESS(clEnqueueWriteBuffer(queue_, buffer, CL_TRUE, 0, sizeof(value), &value, 0, nullptr, &event));
+  cl_command_queue queue = nullptr;
+  cl_int status = CL_SUCCESS;
+  queue = clCreateCommandQueueWithProperties(context_, device_, nullptr, &status);
+  ASSERT_CL_SUCCESS(status);
+  ASSERT_CL_SUCCESS(clReleaseKernel(kernel));
+  ASSERT_CL_SUCCESS(clReleaseMemObject(buffer));
+  ASSERT_CL_SUCCESS(clReleaseEvent(event));
+  ASSERT_CL_SUCCESS(clReleaseCommandQueue(queue));
+
+  EXPECT_CL_ERROR(CL_INVALID_KERNEL, clSetKernelArg(kernel, 2, sizeof(value), &value));
+  EXPECT_CL_ERROR(CL_INVALID_KERNEL, clReleaseKernel(kernel));
+  EXPECT_CL_ERROR(CL_INVALID_MEM_OBJECT, clEnqueueReadBuffer(queue_, buffer, CL_TRUE, 0, sizeof(value), &value, 0, nullptr, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_MEM_OBJECT, clReleaseMemObject(buffer));
+  EXPECT_CL_ERROR(CL_INVALID_EVENT, clWaitForEvents(1, &event));
+  EXPECT_CL_ERROR(CL_INVALID_EVENT_WAIT_LIST, clEnqueueMarkerWithWaitList(queue_, 1, &event, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_COMMAND_QUEUE, clFinish(queue));
+  EXPECT_CL_ERROR(CL_INVALID_COMMAND_QUEUE, clReleaseCommandQueue(queue));
+  EXPECT_CL_SUCCESS(clFinish(queue_));
+}
+
+// Work sizes past what a launch can address: each dimension and its offset stay below 2^32.
+TEST_F(IcdMisuse, OutOfRangeWorkSizesAreRefused) {
+  Program program = buildSource(kWithLocal);
+  ASSERT_TRUE(program.get());
+  Kernel kernel = createKernel(program, "with_local");
+  Buffer buffer = createBuffer(64 * sizeof(cl_int));
+  cl_int value = 1;
+  setArgs(kernel, buffer);
+  ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 1, 64 * sizeof(cl_int), nullptr));
+  setArg(kernel, 2, value);
+  const size_t huge = size_t{1} << 32, local = 64;
+  EXPECT_CL_ERROR(CL_INVALID_GLOBAL_WORK_SIZE, clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &huge, &local, 0, nullptr, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_GLOBAL_WORK_SIZE, clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, nullptr, &local, 0, nullptr, nullptr));
+  const size_t global = local, offset = huge - local / 2;
+  EXPECT_CL_ERROR(CL_INVALID_GLOBAL_OFFSET, clEnqueueNDRangeKernel(queue_, kernel, 1, &offset, &global, &local, 0, nullptr, nullptr));
+  const size_t zeroLocal = 0;
+  EXPECT_CL_ERROR(CL_INVALID_WORK_ITEM_SIZE, clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &global, &zeroLocal, 0, nullptr, nullptr));
+  ASSERT_CL_SUCCESS(clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &global, &local, 0, nullptr, nullptr));
+  EXPECT_EQ(read<cl_int>(buffer, global), std::vector<cl_int>(global, 1));
+}
+
 }  // namespace
 }  // namespace cl2vk::test
