@@ -50,15 +50,12 @@ cl_context createContext(const cl_context_properties* properties, std::vector<De
   std::vector<cl_context_properties> copy;
   if (cl_int status = checkContextProperties(properties, &copy); status != CL_SUCCESS)
     return withError<cl_context>(error, status, nullptr);
-  for (Device* device : devices) {
-    auto opened = device->vulkanDevice();
-    if (!opened) {
-      if (notify != nullptr) notify(opened.error().message().c_str(), nullptr, 0, userData);
-      return withError<cl_context>(error, CL_DEVICE_NOT_AVAILABLE, nullptr);
-    }
+  cl2vk::Expected<std::shared_ptr<Context>> context = Context::create(std::move(devices), std::move(copy), notify, userData);
+  if (!context) {
+    if (notify != nullptr) notify(context.error().message().c_str(), nullptr, 0, userData);
+    return withError<cl_context>(error, CL_DEVICE_NOT_AVAILABLE, nullptr);
   }
-  auto context = std::shared_ptr<Context>(new Context(std::move(devices), std::move(copy), notify, userData));
-  return withError(error, CL_SUCCESS, Context::publish(context));
+  return withError(error, CL_SUCCESS, Context::publish(*context));
 }
 
 }  // namespace

@@ -18,6 +18,8 @@ cl_command_queue createQueue(cl_context context, cl_device_id device, cl_command
   if ((properties & ~kKnown) != 0) return withError<cl_command_queue>(errcode_ret, CL_INVALID_VALUE, nullptr);
   if (properties & (CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT))
     return withError<cl_command_queue>(errcode_ret, CL_INVALID_QUEUE_PROPERTIES, nullptr);
+  if (cl_int lost = found->checkNotLost("clCreateCommandQueue"); lost != CL_SUCCESS)
+    return withError<cl_command_queue>(errcode_ret, lost, nullptr);
   auto queue = std::shared_ptr<CommandQueue>(new CommandQueue(found, *foundDevice, properties, std::move(list)));
   return withError(errcode_ret, CL_SUCCESS, CommandQueue::publish(queue));
 }
@@ -85,7 +87,8 @@ CL_API_ENTRY cl_int CL_API_CALL clFinish(cl_command_queue command_queue) {
   std::shared_ptr<CommandQueue> found = CommandQueue::find(command_queue);
   if (!found) return CL_INVALID_COMMAND_QUEUE;
   found->finish();
-  return CL_SUCCESS;
+  // Its commands have ended; on a lost device they failed (their events say so).
+  return found->context().lost() ? CL_OUT_OF_RESOURCES : CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_event* event_list) {

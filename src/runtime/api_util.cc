@@ -37,7 +37,9 @@ void returnEvent(const std::shared_ptr<Event>& event, cl_event* handle) {
 cl_int prepareEnqueue(cl_command_queue handle, cl_uint count, const cl_event* list, Enqueue* enqueue) {
   enqueue->queue = CommandQueue::find(handle);
   if (!enqueue->queue) return CL_INVALID_COMMAND_QUEUE;
-  return resolveWaitList(enqueue->queue->context(), count, list, &enqueue->waitList);
+  if (cl_int status = resolveWaitList(enqueue->queue->context(), count, list, &enqueue->waitList); status != CL_SUCCESS)
+    return status;
+  return enqueue->queue->context().checkNotLost("clEnqueue*");
 }
 
 cl_int findBuffer(cl_mem handle, CommandQueue& queue, std::shared_ptr<Memory>* buffer) {
@@ -49,8 +51,10 @@ cl_int findBuffer(cl_mem handle, CommandQueue& queue, std::shared_ptr<Memory>* b
 cl_int submit(Enqueue& enqueue, cl_command_type type, CommandWork work, bool blocking, cl_event* event) {
   std::shared_ptr<Event> queued = enqueue.queue->enqueue(type, std::move(enqueue.waitList), std::move(work));
   returnEvent(queued, event);
-  if (blocking && queued->wait() < 0) return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
-  return CL_SUCCESS;
+  // A blocking call returns the command's own error (CL_OUT_OF_RESOURCES ...), or
+  // CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST when an event it waited for had failed.
+  cl_int status = blocking ? queued->wait() : CL_COMPLETE;
+  return status < 0 ? status : CL_SUCCESS;
 }
 
 }  // namespace cl2vk::runtime

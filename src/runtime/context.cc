@@ -14,6 +14,30 @@ bool loggingEnabled() {
   return enabled;
 }
 
+Expected<std::shared_ptr<Context>> Context::create(std::vector<Device*> devices,
+                                                   std::vector<cl_context_properties> properties, ContextNotify notify,
+                                                   void* userData) {
+  std::shared_ptr<Context> context(new Context(std::move(devices), std::move(properties), notify, userData));
+  for (Device* device : context->devices_) {
+    if (context->vulkanDevices_.contains(device)) continue;
+    Expected<std::unique_ptr<vulkan::Device>> opened = device->openVulkanDevice();
+    if (!opened) return opened.error();
+    context->vulkanDevices_.emplace(device, std::move(*opened));
+  }
+  return context;
+}
+
+bool Context::lost() const {
+  return std::any_of(vulkanDevices_.begin(), vulkanDevices_.end(), [](const auto& entry) { return entry.second->lost(); });
+}
+
+cl_int Context::checkNotLost(const char* call) const {
+  if (!lost()) return CL_SUCCESS;
+  report(std::string(call) + ": the context's Vulkan device was lost (VK_ERROR_DEVICE_LOST); the context runs "
+         "nothing more: release it and create a new one");
+  return CL_OUT_OF_RESOURCES;
+}
+
 Context::~Context() {
   // Most recently registered first (the OpenCL specification's order).
   for (auto it = destructorCallbacks_.rbegin(); it != destructorCallbacks_.rend(); ++it) it->first(this, it->second);

@@ -1,9 +1,16 @@
 // cl_context: a set of devices of the platform, the properties it was created with and the
 // application's error callback, through which the runtime explains what an error code alone
 // cannot (a translation failure, a Vulkan error).
+//
+// Each context has a Vulkan logical device (VkDevice) of its own on each of its devices: Vulkan
+// loses devices one VkDevice at a time, so a device lost fails the commands of the context that
+// lost it and no other context's. A lost context refuses new work with CL_OUT_OF_RESOURCES; a new
+// context opens a new VkDevice and works.
 #pragma once
 
 #include <functional>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -18,13 +25,20 @@ using ContextDestructorCallback = void(CL_CALLBACK*)(cl_context context, void* u
 
 class Context : public Object<Context, _cl_context> {
  public:
-  Context(std::vector<Device*> devices, std::vector<cl_context_properties> properties, ContextNotify notify,
-          void* userData)
-      : devices_(std::move(devices)), properties_(std::move(properties)), notify_(notify), userData_(userData) {}
+  // Opens a Vulkan device for each of `devices`; the error says which one could not be opened.
+  static Expected<std::shared_ptr<Context>> create(std::vector<Device*> devices,
+                                                   std::vector<cl_context_properties> properties, ContextNotify notify,
+                                                   void* userData);
   ~Context() override;
 
   const std::vector<Device*>& devices() const { return devices_; }
   bool hasDevice(const Device* device) const;
+  // The context's own Vulkan device on `device`, one of its devices.
+  vulkan::Device& vulkanDevice(const Device& device) const { return *vulkanDevices_.at(&device); }
+  // Whether one of the context's Vulkan devices was lost: then nothing more runs in the context.
+  bool lost() const;
+  // CL_OUT_OF_RESOURCES, explained to the application, when the context is lost; else CL_SUCCESS.
+  cl_int checkNotLost(const char* call) const;
   const std::vector<cl_context_properties>& properties() const { return properties_; }
 
   // Tells the application (the pfn_notify of clCreateContext) and, with CL2VK_LOG=1, stderr.
@@ -35,7 +49,12 @@ class Context : public Object<Context, _cl_context> {
   cl_int getInfo(cl_context_info param, const InfoOut& out);
 
  private:
+  Context(std::vector<Device*> devices, std::vector<cl_context_properties> properties, ContextNotify notify,
+          void* userData)
+      : devices_(std::move(devices)), properties_(std::move(properties)), notify_(notify), userData_(userData) {}
+
   std::vector<Device*> devices_;
+  std::map<const Device*, std::unique_ptr<vulkan::Device>> vulkanDevices_;
   std::vector<cl_context_properties> properties_;  // as given, with its terminating 0; empty if none
   ContextNotify notify_;
   void* userData_;

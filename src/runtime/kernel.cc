@@ -105,10 +105,8 @@ Expected<launch::LaunchableKernel*> Kernel::launcher(Device& device) {
   if (auto found = launchers_.find(&device); found != launchers_.end()) return found->second.get();
   std::shared_ptr<const Translation> translation = program_->translation(&device);
   if (!translation) return Error("the program is not built for " + device.info().name);
-  Expected<vulkan::Device*> vulkanDevice = device.vulkanDevice();
-  if (!vulkanDevice) return vulkanDevice.error();
   Expected<std::unique_ptr<launch::LaunchableKernel>> created =
-      launch::LaunchableKernel::create(**vulkanDevice, translation, reflection_.name);
+      launch::LaunchableKernel::create(program_->context().vulkanDevice(device), translation, reflection_.name);
   if (!created) return created.error();
   launch::LaunchableKernel* result = created->get();
   launchers_.emplace(&device, std::move(*created));

@@ -15,7 +15,7 @@ bool atMostOne(cl_mem_flags flags, cl_mem_flags group) { return std::popcount(fl
 }  // namespace
 
 Expected<std::shared_ptr<BufferStorage>> BufferStorage::create(Context& context, size_t size) {
-  std::shared_ptr<BufferStorage> storage(new BufferStorage(size));
+  std::shared_ptr<BufferStorage> storage(new BufferStorage(context, size));
   Expected<vulkan::Buffer*> first = storage->on(*context.devices().front());
   if (!first) return first.error();
   return storage;
@@ -25,9 +25,7 @@ Expected<vulkan::Buffer*> BufferStorage::on(Device& device) {
   std::lock_guard lock(mutex_);
   auto found = copies_.find(&device);
   if (found == copies_.end()) {
-    Expected<vulkan::Device*> vulkanDevice = device.vulkanDevice();
-    if (!vulkanDevice) return vulkanDevice.error();
-    Expected<vulkan::Buffer> buffer = vulkan::Buffer::create(**vulkanDevice, size_);
+    Expected<vulkan::Buffer> buffer = vulkan::Buffer::create(context_.vulkanDevice(device), size_);
     if (!buffer) return buffer.error().withContext("allocating " + std::to_string(size_) + " bytes on " + device.info().name);
     found = copies_.emplace(&device, std::move(*buffer)).first;
   }
@@ -69,6 +67,10 @@ std::shared_ptr<Memory> Memory::createBuffer(std::shared_ptr<Context> context, c
     }
   }
   if (!(flags & kAccessFlags)) flags |= CL_MEM_READ_WRITE;
+  if (cl_int lost = context->checkNotLost("clCreateBuffer"); lost != CL_SUCCESS) {
+    *error = lost;
+    return nullptr;
+  }
 
   Expected<std::shared_ptr<BufferStorage>> storage = BufferStorage::create(*context, size);
   if (!storage) {

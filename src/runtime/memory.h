@@ -25,7 +25,8 @@ namespace cl2vk::runtime {
 
 class BufferStorage {
  public:
-  // Allocates on the context's first device. Errors name the size and Vulkan's reason.
+  // Allocates on the context's first device. Errors name the size and Vulkan's reason. The
+  // context outlives the storage (the buffers that hold it hold the context).
   static Expected<std::shared_ptr<BufferStorage>> create(Context& context, size_t size);
 
   // The Vulkan buffer on `device`, holding the current contents (moved there if they were on
@@ -33,8 +34,9 @@ class BufferStorage {
   Expected<vulkan::Buffer*> on(Device& device);
 
  private:
-  BufferStorage(size_t size) : size_(size) {}
+  BufferStorage(Context& context, size_t size) : context_(context), size_(size) {}
 
+  Context& context_;
   size_t size_;
   std::mutex mutex_;
   std::map<Device*, vulkan::Buffer> copies_;

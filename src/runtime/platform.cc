@@ -111,16 +111,12 @@ cl_device_type Device::type() const {
   }
 }
 
-Expected<vulkan::Device*> Device::vulkanDevice() {
-  std::lock_guard lock(openMutex_);
-  if (!vulkan_) {
-    vulkan::DeviceOptions options = vulkan::DeviceOptions::fromEnvironment();
-    options.device = std::to_string(info_.index);
-    Expected<std::unique_ptr<vulkan::Device>> opened = vulkan::Device::open(options);
-    if (!opened) return opened.error().withContext("opening " + info_.name);
-    vulkan_ = std::move(*opened);
-  }
-  return vulkan_.get();
+Expected<std::unique_ptr<vulkan::Device>> Device::openVulkanDevice() const {
+  vulkan::DeviceOptions options = vulkan::DeviceOptions::fromEnvironment();
+  options.device = std::to_string(info_.index);
+  Expected<std::unique_ptr<vulkan::Device>> opened = vulkan::Device::open(options);
+  if (!opened) return opened.error().withContext("opening " + info_.name);
+  return opened;
 }
 
 Platform::Platform() {

@@ -54,8 +54,8 @@ class Device : public _cl_device_id {
   // The smallest alignment (bytes) of a sub-buffer origin: CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8.
   static constexpr size_t kBaseAddressAlignment = 128;
 
-  // The Vulkan device, opened on first use (it is then shared by every context).
-  Expected<vulkan::Device*> vulkanDevice();
+  // A new Vulkan logical device on this physical device; each context opens its own.
+  Expected<std::unique_ptr<vulkan::Device>> openVulkanDevice() const;
 
   cl_int getInfo(cl_device_info param, const InfoOut& out);
 
@@ -64,8 +64,6 @@ class Device : public _cl_device_id {
   vulkan::DeviceInfo info_;
   DeviceCapabilities capabilities_;
   Target target_;
-  std::mutex openMutex_;
-  std::unique_ptr<vulkan::Device> vulkan_;
 };
 
 class Platform : public _cl_platform_id {

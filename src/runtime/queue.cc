@@ -12,9 +12,9 @@ CommandQueue::CommandQueue(std::shared_ptr<Context> context, Device& device, cl_
       properties_(properties),
       propertyList_(std::move(propertyList)),
       executor_(std::make_shared<Executor>()) {
-  // The context opened the device already; under validation every command is checked after it.
-  Expected<vulkan::Device*> vulkanDevice = device_.vulkanDevice();
-  if (vulkanDevice && (*vulkanDevice)->validationEnabled()) validated_ = *vulkanDevice;
+  // Under validation every command is checked after it.
+  vulkan::Device& vulkanDevice = context_->vulkanDevice(device_);
+  if (vulkanDevice.validationEnabled()) validated_ = &vulkanDevice;
   // Detached: the worker may be the thread that drops the queue's last reference (through a
   // command's event), so the queue cannot join it. It ends once closed and drained.
   std::thread(run, executor_).detach();
@@ -108,6 +108,10 @@ void CommandQueue::runNext(Executor& executor, std::unique_lock<std::mutex>& loc
     event.setStatus(CL_SUBMITTED);
     event.setStatus(CL_RUNNING);
     CommandOutcome outcome = command->work();
+    if (outcome.status != CL_SUCCESS && event.context().lost()) {
+      outcome.message += "; the context's Vulkan device is lost: its commands fail from now on (release the context "
+                         "and create a new one)";
+    }
     if (outcome.status != CL_SUCCESS && !outcome.message.empty()) event.context().report(outcome.message);
     event.complete(outcome.status == CL_SUCCESS ? CL_COMPLETE : outcome.status, outcome.deviceNanoseconds);
   }

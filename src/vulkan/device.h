@@ -53,6 +53,8 @@ class Device {
   const VolkDeviceTable& vk() const { return vk_; }
   const VkPhysicalDeviceMemoryProperties& memoryProperties() const { return memoryProperties_; }
   Queue& queue() { return *queue_; }
+  // Whether the device was lost (VK_ERROR_DEVICE_LOST from a submission): nothing more runs on it.
+  bool lost() const { return queue_->lost(); }
 
  private:
   Device() = default;

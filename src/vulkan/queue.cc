@@ -68,6 +68,7 @@ Status Queue::submitAndWait(const std::function<void(VkCommandBuffer)>& record,
 
 Status Queue::submitLocked(const std::function<void(VkCommandBuffer)>& record) {
   if (hung_) return Error("an earlier submission never finished; the device cannot take more work");
+  if (lost()) return Error("the Vulkan device was lost (VK_ERROR_DEVICE_LOST) in an earlier submission; it runs nothing more");
   VkCommandBufferBeginInfo beginInfo{};
   beginInfo.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
   beginInfo.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
@@ -81,8 +82,11 @@ Status Queue::submitLocked(const std::function<void(VkCommandBuffer)>& record) {
   submitInfo.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
   submitInfo.commandBufferCount = 1;
   submitInfo.pCommandBuffers = &commands_;
-  CL2VK_TRY(check(vk_.vkQueueSubmit(queue_, 1, &submitInfo, fence_), "vkQueueSubmit"));
+  VkResult submitted = vk_.vkQueueSubmit(queue_, 1, &submitInfo, fence_);
+  if (submitted == VK_ERROR_DEVICE_LOST) lost_.store(true, std::memory_order_release);
+  CL2VK_TRY(check(submitted, "vkQueueSubmit"));
   VkResult result = vk_.vkWaitForFences(device_, 1, &fence_, VK_TRUE, kSubmitTimeoutNs);
+  if (result == VK_ERROR_DEVICE_LOST) lost_.store(true, std::memory_order_release);
   if (result == VK_TIMEOUT) {
     hung_ = true;
     return Error("a submission did not finish within 120 s (VK_TIMEOUT); the kernel may not terminate");

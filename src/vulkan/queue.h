@@ -1,10 +1,13 @@
 // The device's one compute queue: records a command buffer, submits it and waits for its fence.
 // Every transfer and dispatch is one such blocking submission. Several threads may submit at once
 // (the OpenCL runtime's command queues share the device's queue); submissions are serialised.
+// Once a submission or its wait reports VK_ERROR_DEVICE_LOST, the queue is lost for good: every
+// later submission fails at once, as Vulkan requires (a lost device only takes destruction).
 #pragma once
 
 #include <volk.h>
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -37,6 +40,9 @@ class Queue {
   // inside submitAndWait's callbacks, which hold the queue; null when it cannot be created.
   VkQueryPool timestampPool(uint32_t count);
 
+  // Whether a submission reported VK_ERROR_DEVICE_LOST.
+  bool lost() const { return lost_.load(std::memory_order_acquire); }
+
  private:
   Queue(const VolkDeviceTable& table, VkDevice device) : vk_(table), device_(device) {}
   Status submitLocked(const std::function<void(VkCommandBuffer)>& record);
@@ -52,6 +58,7 @@ class Queue {
   // Set when a submission did not finish in time: its command buffer may still run, so nothing
   // may be submitted (or freed) after it.
   bool hung_ = false;
+  std::atomic<bool> lost_ = false;
   // Guards everything above, which Vulkan requires to be externally synchronised.
   std::mutex mutex_;
   uint32_t family_ = 0;
