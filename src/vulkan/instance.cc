@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string_view>
 
 #include "vulkan/vk_result.h"
 
@@ -57,6 +58,10 @@ VKAPI_ATTR VkBool32 VKAPI_CALL recordMessage(VkDebugUtilsMessageSeverityFlagBits
                                              VkDebugUtilsMessageTypeFlagsEXT,
                                              const VkDebugUtilsMessengerCallbackDataEXT* data,
                                              void* userData) {
+  // The loader's own notes (a layer that VK_INSTANCE_LAYERS adds, say) are no finding about cl2vk.
+  bool loaderNote = data->pMessageIdName && std::string_view(data->pMessageIdName) == "Loader Message" &&
+                    !(severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT);
+  if (loaderNote) return VK_FALSE;
   std::string line = severityName(severity);
   line += ": ";
   if (data->pMessageIdName) line += std::string(data->pMessageIdName) + ": ";
