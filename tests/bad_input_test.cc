@@ -1,5 +1,5 @@
 // Bad input to the translator, one class at a time: each is refused with an error that says what is
-// wrong and where (the word, the instruction, the kernel), never translated and never a crash. The
+// wrong and where (the instruction, the kernel), never translated and never a crash. The
 // modules are a small valid kernel (bad_modules.h) and mutations of its words or its text.
 
 #include <gtest/gtest.h>
@@ -64,7 +64,7 @@ TEST(BadInput, UnknownVersionIsRefused) {
   EXPECT_EQ(refusal(module), "unsupported SPIR-V version 9.0 (cl2vk reads 1.0 to 1.6)");
 }
 
-TEST(BadInput, GarbageAfterTheHeaderIsRefusedNamingTheWord) {
+TEST(BadInput, GarbageAfterTheHeaderIsRefusedNamingTheInstruction) {
   std::vector<uint32_t> module = assembleWords(kStoreOneKernel);
   module.resize(5);
   for (uint32_t word : {0x12345678u, 0xffffffffu, 0u, 0xabcdef01u}) module.push_back(word);
