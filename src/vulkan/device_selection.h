@@ -1,6 +1,10 @@
 // Which physical device cl2vk runs on.
 #pragma once
 
+#include <volk.h>
+
+#include <cstdint>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -15,5 +19,12 @@ namespace cl2vk::vulkan {
 // integrated GPU, else any other usable device (lavapipe and SwiftShader are CPU devices). A request
 // that names an unusable device fails with checkUsable's reason.
 Expected<uint32_t> selectDevice(const std::vector<DeviceInfo>& devices, std::string_view request);
+
+// The queue family cl2vk submits to. `request` is CL2VK_QUEUE's value: "graphics" prefers a family
+// that has graphics as well as compute, "compute" one that has compute alone (a dedicated compute
+// family); empty means "graphics". Families that write timestamps come first either way, so that
+// dispatches can be timed; among equals the lowest index wins. An error for an unknown request or
+// a device without compute.
+Expected<uint32_t> selectQueueFamily(std::span<const VkQueueFamilyProperties> families, std::string_view request);
 
 }  // namespace cl2vk::vulkan
