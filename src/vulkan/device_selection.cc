@@ -83,7 +83,7 @@ Expected<uint32_t> selectQueueFamily(std::span<const VkQueueFamilyProperties> fa
   if (!request.empty() && request != "graphics" && request != "compute") {
     return Error("CL2VK_QUEUE=" + std::string(request) + " is not a queue choice (\"graphics\" or \"compute\")");
   }
-  bool wantsGraphics = request != "compute";
+  bool wantsGraphics = request == "graphics";
   // Lower is better: no timestamps first, then the wrong kind of family.
   auto rank = [&](const VkQueueFamilyProperties& family) {
     bool graphics = (family.queueFlags & VK_QUEUE_GRAPHICS_BIT) != 0;

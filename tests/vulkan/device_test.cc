@@ -222,16 +222,16 @@ const std::vector<VkQueueFamilyProperties> kNvidiaLikeFamilies{
     fakeFamily(VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT, 64),
 };
 
-TEST(ExecutorDeviceTest, QueueRequestPicksAGraphicsOrADedicatedComputeFamily) {
-  EXPECT_EQ(selectQueueFamily(kNvidiaLikeFamilies, "graphics").value(), 0u);
+TEST(ExecutorDeviceTest, QueueChoicePrefersADedicatedComputeFamily) {
+  EXPECT_EQ(selectQueueFamily(kNvidiaLikeFamilies, "").value(), 2u);
   EXPECT_EQ(selectQueueFamily(kNvidiaLikeFamilies, "compute").value(), 2u);
-  EXPECT_EQ(selectQueueFamily(kNvidiaLikeFamilies, "").value(), 0u);
+  EXPECT_EQ(selectQueueFamily(kNvidiaLikeFamilies, "graphics").value(), 0u);
 }
 
 TEST(ExecutorDeviceTest, QueueFamiliesWithTimestampsComeFirst) {
   std::vector<VkQueueFamilyProperties> families{fakeFamily(VK_QUEUE_COMPUTE_BIT, 0),
                                                 fakeFamily(VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT, 36)};
-  EXPECT_EQ(selectQueueFamily(families, "compute").value(), 1u);
+  EXPECT_EQ(selectQueueFamily(families, "").value(), 1u);
 }
 
 TEST(ExecutorDeviceTest, QueueRequestFallsBackToTheOnlyComputeFamily) {
