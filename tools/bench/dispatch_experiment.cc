@@ -132,8 +132,7 @@ void runVariant(const Variant& variant, VulkanRunner& runner, const Options& opt
 
 int runDispatchExperiment(const Options& options) {
   Results results;
-  // One device at a time: with both open (one per queue choice), every variant ran at about half
-  // the speed it has alone, on the H100 and the H200 alike.
+  // One device at a time, each with its own inputs: a device per queue choice.
   for (const char* queue : {"graphics", "compute"}) {
     vulkan::DeviceOptions deviceOptions = vulkan::DeviceOptions::fromEnvironment();
     deviceOptions.queue = queue;

@@ -4,6 +4,9 @@
 // arithmetic, the grid's shape, the number of dispatches, the subgroup-size flags and the shared
 // memory a work-group holds (which caps the work-groups resident on a multiprocessor). Prints a
 // table and, where the driver reports them, each pipeline's statistics (registers, shared memory).
+// On NVIDIA, run it while another process holds a CUDA context: a process whose only GPU work is
+// Vulkan leaves the SM clock idle (345 MHz on the H200), which the benchmarks avoid by opening
+// NVIDIA's OpenCL platform (docs/PERFORMANCE.md).
 #pragma once
 
 #include "options.h"
