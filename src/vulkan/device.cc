@@ -2,37 +2,13 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <optional>
+#include <vector>
 
 #include "vulkan/device_selection.h"
 #include "vulkan/feature_chain.h"
 #include "vulkan/vk_result.h"
 
 namespace cl2vk::vulkan {
-namespace {
-
-struct QueueFamily {
-  uint32_t index = 0;
-  uint32_t timestampValidBits = 0;
-};
-
-// A compute family, preferring one that writes timestamps so that dispatches can be timed.
-std::optional<QueueFamily> chooseComputeFamily(VkPhysicalDevice device) {
-  uint32_t count = 0;
-  vkGetPhysicalDeviceQueueFamilyProperties(device, &count, nullptr);
-  std::vector<VkQueueFamilyProperties> families(count);
-  vkGetPhysicalDeviceQueueFamilyProperties(device, &count, families.data());
-  std::optional<QueueFamily> chosen;
-  for (uint32_t i = 0; i < count; ++i) {
-    if (!(families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) || families[i].queueCount == 0) continue;
-    if (!chosen || (chosen->timestampValidBits == 0 && families[i].timestampValidBits > 0)) {
-      chosen = QueueFamily{i, families[i].timestampValidBits};
-    }
-  }
-  return chosen;
-}
-
-}  // namespace
 
 DeviceOptions DeviceOptions::fromEnvironment() {
   DeviceOptions options;
@@ -40,6 +16,7 @@ DeviceOptions DeviceOptions::fromEnvironment() {
   if (const char* validation = std::getenv("CL2VK_VALIDATION")) {
     options.validation = std::string(validation) == "1";
   }
+  if (const char* queue = std::getenv("CL2VK_QUEUE")) options.queue = queue;
   return options;
 }
 
@@ -62,13 +39,17 @@ Expected<std::unique_ptr<Device>> Device::open(const DeviceOptions& options) {
   const DeviceInfo& info = device->info_;
   device->apiVersion_ = std::min(info.apiVersion, device->instance_->apiVersion());
 
-  std::optional<QueueFamily> family = chooseComputeFamily(device->physicalDevice_);
-  if (!family) return Error(info.name + " has no queue family with compute");
+  uint32_t familyCount = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(device->physicalDevice_, &familyCount, nullptr);
+  std::vector<VkQueueFamilyProperties> families(familyCount);
+  vkGetPhysicalDeviceQueueFamilyProperties(device->physicalDevice_, &familyCount, families.data());
+  Expected<uint32_t> family = selectQueueFamily(families, options.queue);
+  if (!family) return family.error().withContext(info.name);
 
   float priority = 1.0f;
   VkDeviceQueueCreateInfo queueInfo{};
   queueInfo.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
-  queueInfo.queueFamilyIndex = family->index;
+  queueInfo.queueFamilyIndex = *family;
   queueInfo.queueCount = 1;
   queueInfo.pQueuePriorities = &priority;
 
@@ -91,7 +72,7 @@ Expected<std::unique_ptr<Device>> Device::open(const DeviceOptions& options) {
   vkGetPhysicalDeviceMemoryProperties(device->physicalDevice_, &device->memoryProperties_);
 
   Expected<std::unique_ptr<Queue>> queue =
-      Queue::create(device->vk_, device->device_, family->index, family->timestampValidBits);
+      Queue::create(device->vk_, device->device_, *family, families[*family].timestampValidBits);
   if (!queue) return queue.error();
   device->queue_ = std::move(*queue);
   return device;

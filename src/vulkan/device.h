@@ -22,8 +22,11 @@ struct DeviceOptions {
   std::string device;
   // Enables VK_LAYER_KHRONOS_validation and records its messages (Device::validationMessages).
   bool validation = false;
+  // "compute", "graphics" or empty (compute): which kind of queue family to submit to
+  // (selectQueueFamily).
+  std::string queue;
 
-  // CL2VK_DEVICE and CL2VK_VALIDATION (on when "1").
+  // CL2VK_DEVICE, CL2VK_VALIDATION (on when "1") and CL2VK_QUEUE.
   static DeviceOptions fromEnvironment();
 };
 

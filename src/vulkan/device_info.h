@@ -86,6 +86,9 @@ struct DeviceFeatures {
   bool computeFullSubgroups = false;
   bool maintenance4 = false;  // Needed for the LocalSizeId execution mode.
   bool shaderIntegerDotProduct = false;
+  // VK_KHR_pipeline_executable_properties: the driver's statistics of a compiled pipeline
+  // (registers, shared memory), for performance work (Pipeline::statistics).
+  bool pipelineExecutableInfo = false;
 };
 
 struct DeviceInfo {

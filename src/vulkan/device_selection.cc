@@ -79,4 +79,23 @@ Expected<uint32_t> selectDevice(const std::vector<DeviceInfo>& devices, std::str
   return *best;
 }
 
+Expected<uint32_t> selectQueueFamily(std::span<const VkQueueFamilyProperties> families, std::string_view request) {
+  if (!request.empty() && request != "graphics" && request != "compute") {
+    return Error("CL2VK_QUEUE=" + std::string(request) + " is not a queue choice (\"graphics\" or \"compute\")");
+  }
+  bool wantsGraphics = request == "graphics";
+  // Lower is better: no timestamps first, then the wrong kind of family.
+  auto rank = [&](const VkQueueFamilyProperties& family) {
+    bool graphics = (family.queueFlags & VK_QUEUE_GRAPHICS_BIT) != 0;
+    return (family.timestampValidBits == 0 ? 2 : 0) + (graphics == wantsGraphics ? 0 : 1);
+  };
+  std::optional<uint32_t> best;
+  for (uint32_t i = 0; i < families.size(); ++i) {
+    if (!(families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) || families[i].queueCount == 0) continue;
+    if (!best || rank(families[i]) < rank(families[*best])) best = i;
+  }
+  if (!best) return Error("the device has no queue family with compute");
+  return *best;
+}
+
 }  // namespace cl2vk::vulkan

@@ -30,6 +30,10 @@ FeatureChainShape featureChainShape(uint32_t apiVersion, const std::vector<std::
   shape.subgroupSizeControl = promoted(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
   shape.maintenance4 = promoted(VK_KHR_MAINTENANCE_4_EXTENSION_NAME);
   shape.integerDotProduct = promoted(VK_KHR_SHADER_INTEGER_DOT_PRODUCT_EXTENSION_NAME);
+  if (shape.vulkan12 && has(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) {
+    shape.pipelineExecutableProperties = true;
+    shape.extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+  }
   return shape;
 }
 
@@ -40,6 +44,7 @@ FeatureChain::FeatureChain(const FeatureChainShape& shape) {
   subgroupSizeControl_.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES;
   maintenance4_.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_FEATURES;
   integerDotProduct_.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_FEATURES;
+  pipelineExecutableProperties_.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
   void** tail = &core_.pNext;
   if (shape.vulkan12) {
     link(tail, vulkan11_);
@@ -50,6 +55,7 @@ FeatureChain::FeatureChain(const FeatureChainShape& shape) {
   if (shape.subgroupSizeControl) link(tail, subgroupSizeControl_);
   if (shape.maintenance4) link(tail, maintenance4_);
   if (shape.integerDotProduct) link(tail, integerDotProduct_);
+  if (shape.pipelineExecutableProperties) link(tail, pipelineExecutableProperties_);
 }
 
 std::span<const FeatureChain::Field> FeatureChain::fields() {
@@ -82,6 +88,7 @@ std::span<const FeatureChain::Field> FeatureChain::fields() {
       CL2VK_FEATURE(subgroupSizeControl_, computeFullSubgroups),
       CL2VK_FEATURE(maintenance4_, maintenance4),
       CL2VK_FEATURE(integerDotProduct_, shaderIntegerDotProduct),
+      CL2VK_FEATURE(pipelineExecutableProperties_, pipelineExecutableInfo),
   };
 #undef CL2VK_FEATURE
   return table;

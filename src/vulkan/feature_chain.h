@@ -20,6 +20,7 @@ struct FeatureChainShape {
   bool subgroupSizeControl = false;
   bool maintenance4 = false;
   bool integerDotProduct = false;
+  bool pipelineExecutableProperties = false;  // an extension on every version
   std::vector<const char*> extensions;
 };
 
@@ -50,6 +51,7 @@ class FeatureChain {
   VkPhysicalDeviceSubgroupSizeControlFeatures subgroupSizeControl_{};
   VkPhysicalDeviceMaintenance4Features maintenance4_{};
   VkPhysicalDeviceShaderIntegerDotProductFeatures integerDotProduct_{};
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR pipelineExecutableProperties_{};
 };
 
 }  // namespace cl2vk::vulkan

@@ -43,6 +43,9 @@ Status checkDesc(const DeviceInfo& info, const PipelineDesc& desc) {
   if (desc.requireFullSubgroups && !subgroup.computeFullSubgroups) {
     return Error(info.name + " lacks computeFullSubgroups, so full subgroups cannot be required");
   }
+  if (desc.captureStatistics && !info.features.pipelineExecutableInfo) {
+    return Error(info.name + " lacks VK_KHR_pipeline_executable_properties, so it reports no pipeline statistics");
+  }
   return okStatus();
 }
 
@@ -57,6 +60,7 @@ Expected<Pipeline> Pipeline::create(Device& device, const PipelineDesc& desc) {
   VkDevice handle = device.handle();
   Pipeline pipeline(device);
   pipeline.pushConstantSize_ = desc.pushConstantSize;
+  pipeline.capturedStatistics_ = desc.captureStatistics;
 
   VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, desc.pushConstantSize};
   VkPipelineLayoutCreateInfo layoutInfo{};
@@ -92,6 +96,7 @@ Expected<Pipeline> Pipeline::create(Device& device, const PipelineDesc& desc) {
   VkComputePipelineCreateInfo pipelineInfo{};
   pipelineInfo.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
   pipelineInfo.layout = pipeline.layout_;
+  if (desc.captureStatistics) pipelineInfo.flags = VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   VkPipelineShaderStageCreateInfo& stage = pipelineInfo.stage;
   stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   stage.pNext = desc.requiredSubgroupSize ? &subgroupSize : nullptr;
@@ -107,11 +112,52 @@ Expected<Pipeline> Pipeline::create(Device& device, const PipelineDesc& desc) {
   return pipeline;
 }
 
+Expected<std::vector<std::string>> Pipeline::statistics() const {
+  if (!capturedStatistics_) return Error("the pipeline was created without captureStatistics");
+  const VolkDeviceTable& vk = device_->vk();
+  VkPipelineInfoKHR pipelineInfo{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR, nullptr, pipeline_};
+  uint32_t executableCount = 0;
+  CL2VK_TRY(check(vk.vkGetPipelineExecutablePropertiesKHR(device_->handle(), &pipelineInfo, &executableCount, nullptr),
+                  "vkGetPipelineExecutablePropertiesKHR"));
+  std::vector<std::string> lines;
+  for (uint32_t executable = 0; executable < executableCount; ++executable) {
+    VkPipelineExecutableInfoKHR executableInfo{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR, nullptr, pipeline_,
+                                               executable};
+    uint32_t count = 0;
+    CL2VK_TRY(check(vk.vkGetPipelineExecutableStatisticsKHR(device_->handle(), &executableInfo, &count, nullptr),
+                    "vkGetPipelineExecutableStatisticsKHR"));
+    std::vector<VkPipelineExecutableStatisticKHR> statistics(count, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
+    CL2VK_TRY(check(vk.vkGetPipelineExecutableStatisticsKHR(device_->handle(), &executableInfo, &count,
+                                                            statistics.data()),
+                    "vkGetPipelineExecutableStatisticsKHR"));
+    for (const VkPipelineExecutableStatisticKHR& statistic : statistics) {
+      std::string value;
+      switch (statistic.format) {
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
+          value = statistic.value.b32 ? "true" : "false";
+          break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR:
+          value = std::to_string(statistic.value.i64);
+          break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR:
+          value = std::to_string(statistic.value.u64);
+          break;
+        default:
+          value = std::to_string(statistic.value.f64);
+          break;
+      }
+      lines.push_back(std::string(statistic.name) + " = " + value);
+    }
+  }
+  return lines;
+}
+
 Pipeline::Pipeline(Pipeline&& other) noexcept
     : device_(other.device_),
       layout_(std::exchange(other.layout_, VK_NULL_HANDLE)),
       pipeline_(std::exchange(other.pipeline_, VK_NULL_HANDLE)),
-      pushConstantSize_(other.pushConstantSize_) {}
+      pushConstantSize_(other.pushConstantSize_),
+      capturedStatistics_(other.capturedStatistics_) {}
 
 Pipeline& Pipeline::operator=(Pipeline&& other) noexcept {
   if (this != &other) {
@@ -120,6 +166,7 @@ Pipeline& Pipeline::operator=(Pipeline&& other) noexcept {
     layout_ = std::exchange(other.layout_, VK_NULL_HANDLE);
     pipeline_ = std::exchange(other.pipeline_, VK_NULL_HANDLE);
     pushConstantSize_ = other.pushConstantSize_;
+    capturedStatistics_ = other.capturedStatistics_;
   }
   return *this;
 }

@@ -43,6 +43,9 @@ struct PipelineDesc {
   std::optional<uint32_t> requiredSubgroupSize;
   // VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT; an error where the device cannot.
   bool requireFullSubgroups = false;
+  // VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR, for Pipeline::statistics; an error where the
+  // device lacks pipelineExecutableInfo.
+  bool captureStatistics = false;
 };
 
 class Pipeline {
@@ -62,6 +65,10 @@ class Pipeline {
   uint32_t pushConstantSize() const { return pushConstantSize_; }
   const Device& device() const { return *device_; }
 
+  // What the driver reports of the compiled code ("Register Count = 16", ...), one line per
+  // statistic of each executable; needs PipelineDesc::captureStatistics.
+  Expected<std::vector<std::string>> statistics() const;
+
  private:
   explicit Pipeline(Device& device) : device_(&device) {}
   void release();
@@ -70,6 +77,7 @@ class Pipeline {
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   VkPipeline pipeline_ = VK_NULL_HANDLE;
   uint32_t pushConstantSize_ = 0;
+  bool capturedStatistics_ = false;
 };
 
 }  // namespace cl2vk::vulkan

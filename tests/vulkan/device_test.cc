@@ -181,17 +181,22 @@ TEST(ExecutorDeviceTest, OptionsComeFromTheEnvironment) {
   };
   std::optional<std::string> device = saved("CL2VK_DEVICE");
   std::optional<std::string> validation = saved("CL2VK_VALIDATION");
+  std::optional<std::string> queue = saved("CL2VK_QUEUE");
 
   setenv("CL2VK_DEVICE", "llvmpipe", 1);
   setenv("CL2VK_VALIDATION", "1", 1);
+  setenv("CL2VK_QUEUE", "compute", 1);
   DeviceOptions options = DeviceOptions::fromEnvironment();
   EXPECT_EQ(options.device, "llvmpipe");
   EXPECT_TRUE(options.validation);
+  EXPECT_EQ(options.queue, "compute");
   unsetenv("CL2VK_DEVICE");
   setenv("CL2VK_VALIDATION", "0", 1);
+  unsetenv("CL2VK_QUEUE");
   options = DeviceOptions::fromEnvironment();
   EXPECT_EQ(options.device, "");
   EXPECT_FALSE(options.validation);
+  EXPECT_EQ(options.queue, "");
 
   auto restore = [](const char* name, const std::optional<std::string>& value) {
     if (value) setenv(name, value->c_str(), 1);
@@ -199,6 +204,59 @@ TEST(ExecutorDeviceTest, OptionsComeFromTheEnvironment) {
   };
   restore("CL2VK_DEVICE", device);
   restore("CL2VK_VALIDATION", validation);
+  restore("CL2VK_QUEUE", queue);
+}
+
+VkQueueFamilyProperties fakeFamily(VkQueueFlags flags, uint32_t timestampValidBits) {
+  VkQueueFamilyProperties family{};
+  family.queueFlags = flags;
+  family.queueCount = 1;
+  family.timestampValidBits = timestampValidBits;
+  return family;
+}
+
+// NVIDIA's layout: graphics and compute, transfer alone, compute alone.
+const std::vector<VkQueueFamilyProperties> kNvidiaLikeFamilies{
+    fakeFamily(VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT, 64),
+    fakeFamily(VK_QUEUE_TRANSFER_BIT, 64),
+    fakeFamily(VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT, 64),
+};
+
+TEST(ExecutorDeviceTest, QueueChoicePrefersADedicatedComputeFamily) {
+  EXPECT_EQ(selectQueueFamily(kNvidiaLikeFamilies, "").value(), 2u);
+  EXPECT_EQ(selectQueueFamily(kNvidiaLikeFamilies, "compute").value(), 2u);
+  EXPECT_EQ(selectQueueFamily(kNvidiaLikeFamilies, "graphics").value(), 0u);
+}
+
+TEST(ExecutorDeviceTest, QueueFamiliesWithTimestampsComeFirst) {
+  std::vector<VkQueueFamilyProperties> families{fakeFamily(VK_QUEUE_COMPUTE_BIT, 0),
+                                                fakeFamily(VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT, 36)};
+  EXPECT_EQ(selectQueueFamily(families, "").value(), 1u);
+}
+
+TEST(ExecutorDeviceTest, QueueRequestFallsBackToTheOnlyComputeFamily) {
+  std::vector<VkQueueFamilyProperties> lavapipeLike{
+      fakeFamily(VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT, 64)};
+  EXPECT_EQ(selectQueueFamily(lavapipeLike, "compute").value(), 0u);
+  std::vector<VkQueueFamilyProperties> transferOnly{fakeFamily(VK_QUEUE_TRANSFER_BIT, 64)};
+  EXPECT_FALSE(selectQueueFamily(transferOnly, "").ok());
+}
+
+TEST(ExecutorDeviceTest, UnknownQueueRequestIsAnError) {
+  Expected<uint32_t> chosen = selectQueueFamily(kNvidiaLikeFamilies, "async");
+  ASSERT_FALSE(chosen.ok());
+  EXPECT_NE(chosen.error().message().find("CL2VK_QUEUE=async"), std::string::npos) << chosen.error().message();
+}
+
+TEST(ExecutorDeviceTest, OpensLavapipeOnEitherQueueRequest) {
+  for (const char* queue : {"graphics", "compute"}) {
+    DeviceOptions options;
+    options.device = "llvmpipe";
+    options.queue = queue;
+    Expected<std::unique_ptr<Device>> device = Device::open(options);
+    ASSERT_TRUE(device.ok()) << queue << ": " << device.error().message();
+    EXPECT_EQ((*device)->queue().family(), 0u) << queue;
+  }
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "test_util.h"
@@ -217,6 +218,29 @@ TEST_F(ExecutorDispatchTest, BadPipelineDescriptionsAreErrors) {
   Expected<Pipeline> odd = Pipeline::create(*device_, desc);
   ASSERT_FALSE(odd.ok());
   EXPECT_NE(odd.error().message().find("subgroup"), std::string::npos) << odd.error().message();
+}
+
+TEST_F(ExecutorDispatchTest, PipelineStatisticsComeFromTheDriverWhereItReportsThem) {
+  PipelineDesc desc;
+  desc.spirv = affineWords_;
+  desc.pushConstantSize = sizeof(AffineArguments);
+  Expected<Pipeline> uncaptured = Pipeline::create(*device_, desc);
+  ASSERT_TRUE(uncaptured.ok()) << uncaptured.error().message();
+  EXPECT_FALSE(uncaptured->statistics().ok());
+
+  desc.captureStatistics = true;
+  Expected<Pipeline> pipeline = Pipeline::create(*device_, desc);
+  if (!device_->info().features.pipelineExecutableInfo) {
+    ASSERT_FALSE(pipeline.ok());
+    EXPECT_NE(pipeline.error().message().find("pipeline_executable_properties"), std::string::npos)
+        << pipeline.error().message();
+    return;
+  }
+  ASSERT_TRUE(pipeline.ok()) << pipeline.error().message();
+  Expected<std::vector<std::string>> statistics = pipeline->statistics();
+  ASSERT_TRUE(statistics.ok()) << statistics.error().message();
+  EXPECT_FALSE(statistics->empty());
+  for (const std::string& line : *statistics) EXPECT_NE(line.find(" = "), std::string::npos) << line;
 }
 
 TEST_F(ExecutorDispatchTest, RequiredSubgroupSizeAndFullSubgroupsHold) {

@@ -164,6 +164,20 @@ __global__ void copy(const V* in, V* out) {
   out[i] = in[i];
 }
 
+// copy<unsigned> holding dynamic shared memory that it touches only for a value the input never
+// has (it is all 0x5A bytes), so that the shared memory caps the blocks resident on a
+// multiprocessor while the copy stays a copy (--shared-sweep; shaders/bench/copy_uint_shared.comp).
+__global__ void copySharedHeld(const unsigned* in, unsigned* out) {
+  extern __shared__ unsigned reserved[];
+  size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  unsigned value = in[i];
+  if (value == 0x7fffffffu) {
+    reserved[threadIdx.x] = value;
+    value = reserved[(threadIdx.x + 1) % blockDim.x];
+  }
+  out[i] = value;
+}
+
 // ---------------------------------------------------------------------------------------------
 // CPU references over one block (work-group) or warp (sub-group) of `in`.
 
@@ -372,6 +386,28 @@ void reduce16Benchmark(const Options& options, const std::vector<std::vector<flo
                  referenceSum<float>);
 }
 
+// The median time of `launch` in nanoseconds, CUDA events around each launch, after the warm-ups.
+double medianLaunchNs(const Options& options, const std::function<void()>& launch) {
+  cudaEvent_t start, stop;
+  CUDA_CHECK(cudaEventCreate(&start));
+  CUDA_CHECK(cudaEventCreate(&stop));
+  std::vector<float> times;
+  for (int run = 0; run < options.warmup + options.runs; ++run) {
+    CUDA_CHECK(cudaEventRecord(start));
+    launch();
+    CUDA_CHECK(cudaEventRecord(stop));
+    CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    if (run >= options.warmup) times.push_back(ms);
+  }
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaEventDestroy(start));
+  CUDA_CHECK(cudaEventDestroy(stop));
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2] * 1e6;
+}
+
 template <typename V>
 void copyBenchmark(const Options& options, const char* name, int block) {
   size_t count = options.n * 4 / sizeof(V);  // the same bytes for both widths
@@ -385,26 +421,51 @@ void copyBenchmark(const Options& options, const char* name, int block) {
   std::vector<unsigned char> check(count * sizeof(V));
   CUDA_CHECK(cudaMemcpy(check.data(), out, check.size(), cudaMemcpyDeviceToHost));
   bool verified = std::all_of(check.begin(), check.end(), [](unsigned char b) { return b == 0x5A; });
-  cudaEvent_t start, stop;
-  CUDA_CHECK(cudaEventCreate(&start));
-  CUDA_CHECK(cudaEventCreate(&stop));
-  std::vector<float> times;
-  for (int run = 0; run < options.warmup + options.runs; ++run) {
-    CUDA_CHECK(cudaEventRecord(start));
-    copy<V><<<grid, block>>>(in, out);
-    CUDA_CHECK(cudaEventRecord(stop));
-    CUDA_CHECK(cudaEventSynchronize(stop));
-    float ms = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    if (run >= options.warmup) times.push_back(ms);
-  }
-  std::sort(times.begin(), times.end());
-  double medianNs = times[times.size() / 2] * 1e6;
+  double medianNs = medianLaunchNs(options, [&] { copy<V><<<grid, block>>>(in, out); });
   size_t bytes = 2 * count * sizeof(V);
   std::printf(
       "{\"device\": \"%s\", \"implementation\": \"cub\", \"benchmark\": \"%s\", \"type\": \"uint\", \"work_group\": %d, "
       "\"n\": %zu, \"bytes\": %zu, \"median_ns\": %.1f, \"gbps\": %.3f, \"verified\": %s}\n",
       deviceName().c_str(), name, block, count, bytes, medianNs, bytes / medianNs, verified ? "true" : "false");
+  CUDA_CHECK(cudaFree(in));
+  CUDA_CHECK(cudaFree(out));
+}
+
+// The 4-byte copy at each block size with 0 to 48 KiB of shared memory held per block: GB/s
+// against the blocks a multiprocessor can hold (cudaOccupancyMaxActiveBlocksPerMultiprocessor),
+// with the shared-memory carveout at its largest so that shared memory alone sets that count.
+// One JSON object per line, benchmark "copy4_shared", with "shared_bytes" and "blocks_per_sm".
+void copySharedSweep(const Options& options) {
+  size_t count = options.n;
+  unsigned *in = nullptr, *out = nullptr;
+  CUDA_CHECK(cudaMalloc(&in, count * sizeof(unsigned)));
+  CUDA_CHECK(cudaMalloc(&out, count * sizeof(unsigned)));
+  CUDA_CHECK(cudaMemset(in, 0x5A, count * sizeof(unsigned)));
+  CUDA_CHECK(cudaFuncSetAttribute(copySharedHeld, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                  cudaSharedmemCarveoutMaxShared));
+  for (int block : {64, 256, 1024}) {
+    for (int kib : {0, 1, 16, 24, 28, 32, 40, 48}) {
+      size_t shared = size_t(kib) * 1024;
+      int blocksPerSm = 0;
+      CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocksPerSm, copySharedHeld, block, shared));
+      unsigned grid = unsigned(count / block);
+      CUDA_CHECK(cudaMemset(out, 0, count * sizeof(unsigned)));
+      copySharedHeld<<<grid, block, shared>>>(in, out);
+      CUDA_CHECK(cudaGetLastError());
+      std::vector<unsigned> check(count);
+      CUDA_CHECK(cudaMemcpy(check.data(), out, count * sizeof(unsigned), cudaMemcpyDeviceToHost));
+      bool verified = std::all_of(check.begin(), check.end(), [](unsigned v) { return v == 0x5A5A5A5Au; });
+      double medianNs = medianLaunchNs(options, [&] { copySharedHeld<<<grid, block, shared>>>(in, out); });
+      size_t bytes = 2 * count * sizeof(unsigned);
+      std::printf(
+          "{\"device\": \"%s\", \"implementation\": \"cuda\", \"benchmark\": \"copy4_shared\", \"type\": \"uint\", "
+          "\"work_group\": %d, \"shared_bytes\": %zu, \"blocks_per_sm\": %d, \"n\": %zu, \"bytes\": %zu, "
+          "\"median_ns\": %.1f, \"gbps\": %.3f, \"verified\": %s}\n",
+          deviceName().c_str(), block, shared, blocksPerSm, count, bytes, medianNs, bytes / medianNs,
+          verified ? "true" : "false");
+      std::fflush(stdout);
+    }
+  }
   CUDA_CHECK(cudaFree(in));
   CUDA_CHECK(cudaFree(out));
 }
@@ -438,6 +499,7 @@ void allBenchmarks(const Options& options) {
 
 int main(int argc, char** argv) {
   Options options;
+  bool sharedSweep = false;  // instead of the benchmarks (copySharedSweep)
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto next = [&]() -> const char* {
@@ -453,14 +515,20 @@ int main(int argc, char** argv) {
       options.runs = std::atoi(next());
     } else if (arg == "--warmup") {
       options.warmup = std::atoi(next());
+    } else if (arg == "--shared-sweep") {
+      sharedSweep = true;
     } else {
-      std::fprintf(stderr, "usage: cub_bench [--n N] [--runs R] [--warmup W]\n");
+      std::fprintf(stderr, "usage: cub_bench [--n N] [--runs R] [--warmup W] [--shared-sweep]\n");
       return 2;
     }
   }
   if (options.n % (1024 * kItemsPerThread) != 0 || options.runs < 1) {
     std::fprintf(stderr, "cub_bench: --n must be a multiple of %d and --runs at least 1\n", 1024 * kItemsPerThread);
     return 2;
+  }
+  if (sharedSweep) {
+    copySharedSweep(options);
+    return 0;
   }
   allBenchmarks<64>(options);
   allBenchmarks<256>(options);

@@ -10,6 +10,7 @@
 #include <tuple>
 #include <vector>
 
+#include "dispatch_experiment.h"
 #include "launch/kernel_launch.h"
 #include "measure.h"
 #include "opencl_runner.h"
@@ -275,5 +276,6 @@ int main(int argc, char** argv) {
     std::printf("%s", cl2vk::bench::usage().c_str());
     return 0;
   }
+  if (options->experiment == "dispatch") return cl2vk::bench::runDispatchExperiment(*options);
   return cl2vk::bench::runBenchmarks(*options);
 }

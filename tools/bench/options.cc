@@ -69,6 +69,9 @@ overhead and the translator's speed on the corpus.
   --launch-iterations N    empty launches timed for the launch overhead (default 500)
   --no-launch-overhead     skip the launch-overhead measurement
   --no-translation         skip the translation timing
+  --experiment dispatch    instead of the benchmarks, time the GLSL copy and some collectives
+                           under variants of how Vulkan runs them (queue family, index width,
+                           grid shape, dispatch count, subgroup flags, shared memory per group)
   --help
 )";
 }
@@ -121,6 +124,10 @@ Expected<Options> parseOptions(int argc, char** argv, Options options) {
     else if (arg == "--launch-iterations") CL2VK_TRY(count(options.launchIterations));
     else if (arg == "--no-launch-overhead") options.skipLaunchOverhead = true;
     else if (arg == "--no-translation") options.skipTranslation = true;
+    else if (arg == "--experiment") {
+      CL2VK_TRY(text(options.experiment));
+      if (options.experiment != "dispatch") return Error("unknown experiment \"" + options.experiment + "\" (dispatch)");
+    }
     else if (arg == "--help" || arg == "-h") options.help = true;
     else return Error("unknown argument \"" + arg + "\" (--help lists them)");
   }

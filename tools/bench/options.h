@@ -27,6 +27,8 @@ struct Options {
   size_t corpusRepetitions = 3;
   bool skipLaunchOverhead = false;
   bool skipTranslation = false;
+  // "dispatch": run the dispatch experiment (dispatch_experiment.h) instead of the benchmarks.
+  std::string experiment;
   bool help = false;
 };
 

@@ -1,6 +1,7 @@
 #include "vulkan_runner.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <fstream>
 
@@ -31,8 +32,9 @@ Expected<std::vector<uint32_t>> readSpirv(const std::string& path) {
 
 }  // namespace
 
-Expected<std::unique_ptr<VulkanRunner>> VulkanRunner::open(std::string shaderDir) {
-  auto device = vulkan::Device::open();
+Expected<std::unique_ptr<VulkanRunner>> VulkanRunner::open(std::string shaderDir,
+                                                          const vulkan::DeviceOptions& options) {
+  auto device = vulkan::Device::open(options);
   if (!device) return device.error();
   return std::unique_ptr<VulkanRunner>(new VulkanRunner(std::move(*device), std::move(shaderDir)));
 }
@@ -65,6 +67,14 @@ Expected<vulkan::Pipeline> VulkanRunner::createPipeline(const std::string& name,
     uint32_t subgroups = (workGroupSize + known->second - 1) / known->second;
     desc.specializationConstants.push_back(vulkan::SpecializationConstant::of(1, subgroups));
   }
+  if (variant_.sharedBytes > 0) {
+    desc.specializationConstants.push_back(vulkan::SpecializationConstant::of(2, variant_.sharedBytes / 4));
+  }
+  if (variant_.requireFullSubgroups) {
+    desc.requiredSubgroupSize = device_->info().subgroup.maxSize;
+    desc.requireFullSubgroups = true;
+  }
+  desc.captureStatistics = device_->info().features.pipelineExecutableInfo;
   desc.pushConstantSize = name == "empty" ? 0 : sizeof(Arguments);
   return vulkan::Pipeline::create(*device_, desc);
 }
@@ -102,15 +112,27 @@ Expected<double> VulkanRunner::run(size_t inputIndex, uint64_t workItems) {
   const std::vector<vulkan::Buffer>& inputs = inputs_[spec_.workload->inputSet()];
   uint64_t groups = workItems / spec_.workGroupSize;
   uint64_t maxGroups = device_->info().limits.maxComputeWorkGroupCount[0];
+  uint64_t perDispatch = std::min(maxGroups, (groups + variant_.dispatches - 1) / variant_.dispatches);
+  uint32_t width = static_cast<uint32_t>(std::min<uint64_t>(variant_.gridWidth, groups));
+  uint32_t rows = 1;
+  if (width > 0) {
+    if (groups % width != 0 || groups / width > device_->info().limits.maxComputeWorkGroupCount[1]) {
+      return Error(std::to_string(groups) + " work-groups do not make a grid " + std::to_string(width) + " wide");
+    }
+    perDispatch = groups;
+    rows = static_cast<uint32_t>(groups / width);
+  }
   std::vector<Arguments> arguments;
-  for (uint64_t offset = 0; offset < groups; offset += maxGroups) {
+  for (uint64_t offset = 0; offset < groups; offset += perDispatch) {
     arguments.push_back({inputs.at(inputIndex % inputs.size()).deviceAddress(), output_->deviceAddress(),
                          static_cast<uint32_t>(offset), 0});
   }
   std::vector<vulkan::Dispatch> dispatches;
   for (size_t i = 0; i < arguments.size(); ++i) {
-    uint64_t count = std::min(maxGroups, groups - i * maxGroups);
-    dispatches.push_back({&*pipeline_, vulkan::bytesOf(arguments[i]), {static_cast<uint32_t>(count), 1, 1}});
+    uint64_t count = std::min(perDispatch, groups - i * perDispatch);
+    std::array<uint32_t, 3> grid{static_cast<uint32_t>(count), 1, 1};
+    if (width > 0) grid = {width, rows, 1};
+    dispatches.push_back({&*pipeline_, vulkan::bytesOf(arguments[i]), grid});
   }
   auto times = vulkan::dispatchAll(*device_, dispatches);
   if (!times) return times.error();
@@ -120,6 +142,12 @@ Expected<double> VulkanRunner::run(size_t inputIndex, uint64_t workItems) {
     total += *time.nanoseconds;
   }
   return total;
+}
+
+Expected<std::vector<std::string>> VulkanRunner::preparedStatistics() const {
+  if (!pipeline_) return Error("no pipeline is prepared");
+  if (!device_->info().features.pipelineExecutableInfo) return std::vector<std::string>{};
+  return pipeline_->statistics();
 }
 
 Expected<std::vector<uint32_t>> VulkanRunner::readOutput(uint64_t words) {

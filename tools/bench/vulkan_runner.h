@@ -17,11 +17,25 @@
 
 namespace cl2vk::bench {
 
+// How the runner asks Vulkan to run a shader, for the dispatch experiment (dispatch_experiment.h);
+// the defaults are what the benchmarks use.
+struct DispatchVariant {
+  // Work-groups per row of a 2D grid (the shader must read gl_NumWorkGroups); 0: a 1D grid.
+  uint32_t gridWidth = 0;
+  // The launch split into this many dispatches (groupOffset tells each where it starts).
+  uint32_t dispatches = 1;
+  // Pipelines created with the device's largest subgroup size required and full subgroups.
+  bool requireFullSubgroups = false;
+  // Specialization constant 2: bytes of shared memory the *_shared shaders hold per work-group.
+  uint32_t sharedBytes = 0;
+};
+
 class VulkanRunner : public Runner {
  public:
-  // The default Vulkan device (CL2VK_DEVICE chooses another, as for the cl2vk ICD), with the
-  // compiled shaders read from `shaderDir`.
-  static Expected<std::unique_ptr<VulkanRunner>> open(std::string shaderDir);
+  // The Vulkan device `options` chooses (by default CL2VK_DEVICE's and CL2VK_QUEUE's choice, as
+  // for the cl2vk ICD), with the compiled shaders read from `shaderDir`.
+  static Expected<std::unique_ptr<VulkanRunner>> open(
+      std::string shaderDir, const vulkan::DeviceOptions& options = vulkan::DeviceOptions::fromEnvironment());
 
   std::string name() const override { return "glsl"; }
   std::string deviceName() const override { return device_->info().name; }
@@ -37,6 +51,12 @@ class VulkanRunner : public Runner {
   // invocation, `count` times after `warmups` untimed dispatches.
   Expected<std::vector<double>> emptyDispatchHostTimes(size_t warmups, size_t count);
 
+  // Applies to the pipelines prepared and the launches run after it.
+  void setVariant(const DispatchVariant& variant) { variant_ = variant; }
+  // The driver's statistics of the prepared pipeline (registers, shared memory), where it has
+  // VK_KHR_pipeline_executable_properties; empty where it has not.
+  Expected<std::vector<std::string>> preparedStatistics() const;
+
  private:
   explicit VulkanRunner(std::unique_ptr<vulkan::Device> device, std::string shaderDir)
       : device_(std::move(device)), shaderDir_(std::move(shaderDir)) {}
@@ -50,6 +70,7 @@ class VulkanRunner : public Runner {
   std::optional<vulkan::Buffer> output_;
   std::map<uint32_t, uint32_t> subgroupSizes_;  // by work-group size
 
+  DispatchVariant variant_;
   LaunchSpec spec_;
   std::optional<vulkan::Pipeline> pipeline_;
 };
