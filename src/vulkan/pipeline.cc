@@ -126,7 +126,9 @@ Expected<std::vector<std::string>> Pipeline::statistics() const {
     uint32_t count = 0;
     CL2VK_TRY(check(vk.vkGetPipelineExecutableStatisticsKHR(device_->handle(), &executableInfo, &count, nullptr),
                     "vkGetPipelineExecutableStatisticsKHR"));
-    std::vector<VkPipelineExecutableStatisticKHR> statistics(count, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
+    VkPipelineExecutableStatisticKHR blank{};
+    blank.sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR;
+    std::vector<VkPipelineExecutableStatisticKHR> statistics(count, blank);
     CL2VK_TRY(check(vk.vkGetPipelineExecutableStatisticsKHR(device_->handle(), &executableInfo, &count,
                                                             statistics.data()),
                     "vkGetPipelineExecutableStatisticsKHR"));
