@@ -33,7 +33,7 @@ INSTANTIATE_TEST_SUITE_P(
         Unsupported{"pipe.O0.spv", "pipes are not supported"}, Unsupported{"pipe.O2.spv", "pipes are not supported"},
         Unsupported{"enqueue.O0.spv", "device-side enqueue is not supported"},
         Unsupported{"enqueue.O2.spv", "device-side enqueue is not supported"},
-        Unsupported{"recursion.O0.spv", "recursion is not supported: 'fib' calls 'fib'"},
+        Unsupported{"recursion.O0.spv", "kernel 'recursion': recursion is not supported: 'fib' calls 'fib'"},
         Unsupported{"function_pointers.spv", "kernel 'function_pointers': %"},
         Unsupported{"function_pointers.spv", "function pointers are not supported"}),
     [](const testing::TestParamInfo<Unsupported>& info) {

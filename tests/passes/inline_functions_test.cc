@@ -163,7 +163,7 @@ TEST(InlineFunctionsTest, RecursionIsAnErrorNamingTheCycle) {
   ASSERT_TRUE(module);
   Expected<PassResult> result = inlineFunctions(*module, Target{});
   ASSERT_FALSE(result.ok());
-  EXPECT_EQ(result.error().message(), "recursion is not supported: 'twice' calls 'twice'");
+  EXPECT_EQ(result.error().message(), "kernel 'k': recursion is not supported: 'twice' calls 'twice'");
 }
 
 TEST(InlineFunctionsTest, ImportedDeclarationsAreLeftCalled) {
