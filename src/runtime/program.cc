@@ -10,6 +10,8 @@ namespace cl2vk::runtime {
 namespace {
 
 constexpr uint32_t kOpString = 7;
+constexpr uint32_t kOpEntryPoint = 15;
+constexpr uint32_t kExecutionModelKernel = 6;
 
 // Every OpString literal of a SPIR-V module (llvm-spirv keeps -cl-kernel-arg-info's type names
 // there, as "kernel_arg_type.<kernel>.<type>,<type>,").
@@ -26,6 +28,18 @@ std::vector<std::string> moduleStrings(const std::vector<uint32_t>& words) {
     at += count;
   }
   return strings;
+}
+
+// Whether the module has a kernel entry point. OpenCL lets a program have none (helper functions
+// only): it builds, and has no kernels.
+bool hasKernel(const std::vector<uint32_t>& words) {
+  for (size_t at = 5; at < words.size();) {
+    uint32_t count = words[at] >> 16;
+    if (count == 0 || at + count > words.size()) break;
+    if ((words[at] & 0xFFFF) == kOpEntryPoint && count > 1 && words[at + 1] == kExecutionModelKernel) return true;
+    at += count;
+  }
+  return false;
 }
 
 std::vector<std::string> splitTypes(const std::string& list) {
@@ -86,7 +100,7 @@ std::shared_ptr<Program> Program::fromIL(std::shared_ptr<Context> context, std::
 }
 
 bool Program::translateFor(Device& device, DeviceBuild& build) {
-  Expected<Translation> translation = translate(il_, device.target());
+  Expected<Translation> translation = hasKernel(il_) ? translate(il_, device.target()) : Translation{};
   if (!translation) {
     build.status = CL_BUILD_ERROR;
     build.log += "cl2vk: cannot translate the program for " + device.info().name + ": " +

@@ -185,6 +185,21 @@ TEST_F(IcdProgram, SyntaxErrorFailsTheBuildWithALog) {
   EXPECT_CL_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, clGetProgramInfo(program, CL_PROGRAM_NUM_KERNELS, sizeof(kernels), &kernels, nullptr));
 }
 
+// OpenCL allows a program of helper functions alone: it builds, and has no kernels.
+TEST_F(IcdProgram, ProgramWithoutKernelsBuildsWithNone) {
+  Program program = buildSource("int helper(int x) { return x + 1; }\n");
+  ASSERT_TRUE(program.get());
+  size_t kernels = 1;
+  EXPECT_CL_SUCCESS(clGetProgramInfo(program, CL_PROGRAM_NUM_KERNELS, sizeof(kernels), &kernels, nullptr));
+  EXPECT_EQ(kernels, 0u);
+  cl_uint count = 1;
+  EXPECT_CL_SUCCESS(clCreateKernelsInProgram(program, 0, nullptr, &count));
+  EXPECT_EQ(count, 0u);
+  cl_int status = CL_SUCCESS;
+  EXPECT_EQ(clCreateKernel(program, "helper", &status), nullptr);
+  EXPECT_CL_ERROR(CL_INVALID_KERNEL_NAME, status);
+}
+
 TEST_F(IcdProgram, UnbuiltProgramHasNoExecutable) {
   const char* source = kThreeKernels;
   cl_int status = CL_SUCCESS;
