@@ -187,6 +187,12 @@ TEST_F(DeviceFault, OutOfDeviceMemoryFailsTheAllocationAndTheNextOneWorks) {
 
   EXPECT_EQ(runAffine(tenant->context, tenant->queue, tenant->kernel, 3), affineOnTheCpu(x, 3));
   EXPECT_CL_SUCCESS(clFinish(tenant->queue));
+
+  // Another context, which the failed allocations did not concern, computes as before.
+  Program program = buildSource(kAffine);
+  ASSERT_TRUE(program.get());
+  Kernel kernel = createKernel(program, "affine");
+  EXPECT_EQ(runAffine(context_, queue_, kernel, -2), affineOnTheCpu(x, -2));
 }
 
 // A device lost while a kernel runs fails that context's commands (CL_OUT_OF_RESOURCES) and every
