@@ -335,15 +335,15 @@ TEST_F(DeviceFault, FailedBuildLeavesTheContextWorking) {
 // goes on.
 TEST_F(DeviceFault, BufferAboveTheLargestAllocationIsInvalidBufferSize) {
   const cl_ulong largest = deviceInfo<cl_ulong>(device_, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+  std::unique_ptr<Tenant> tenant = newTenant();
+  ASSERT_TRUE(tenant->kernel.get());
   cl_int status = CL_SUCCESS;
-  EXPECT_EQ(clCreateBuffer(context_, CL_MEM_READ_WRITE, largest + 1, nullptr, &status), nullptr);
+  EXPECT_EQ(clCreateBuffer(tenant->context, CL_MEM_READ_WRITE, largest + 1, nullptr, &status), nullptr);
   EXPECT_CL_ERROR(CL_INVALID_BUFFER_SIZE, status);
-  Buffer small = createBuffer(64);
-  EXPECT_TRUE(small.get());
-  Program program = buildSource(kAffine);
-  ASSERT_TRUE(program.get());
-  Kernel kernel = createKernel(program, "affine");
-  EXPECT_EQ(runAffine(context_, queue_, kernel, 1), affineOnTheCpu(inputs(), 1));
+  EXPECT_TRUE(tenant->told("clCreateBuffer: " + std::to_string(largest + 1) + " bytes is above CL_DEVICE_MAX_MEM_ALLOC_SIZE (" +
+                           std::to_string(largest) + ")"))
+      << tenant->allMessages();
+  EXPECT_EQ(runAffine(tenant->context, tenant->queue, tenant->kernel, 1), affineOnTheCpu(inputs(), 1));
 }
 
 }  // namespace
