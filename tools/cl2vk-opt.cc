@@ -59,8 +59,6 @@ void printHelp() {
       "                        its version above that); a translated one against --target-env.\n"
       "  --no-subgroup-arithmetic  Translate for a device without subgroup arithmetic: collectives\n"
       "                        run in Workgroup memory and barriers alone.\n"
-      "  --serial-scan-prefix  Work-group scans add the earlier subgroups' totals one by one in every\n"
-      "                        invocation (what the runtime does on NVIDIA; Target::serialScanPrefix).\n"
       "  --stats               Print a one-line summary of the result to stderr, and per kernel\n"
       "                        the collectives rewritten, barriers added and bytes of scratch.\n"
       "  --round-trip          Run no pass: read, (validate) and write the module as it is.\n"
@@ -120,8 +118,6 @@ std::optional<Options> parseArguments(int argc, char** argv, int& exitCode) {
       options.validate = true;
     } else if (arg == "--no-subgroup-arithmetic") {
       options.context.target.subgroupArithmetic = false;
-    } else if (arg == "--serial-scan-prefix") {
-      options.context.target.serialScanPrefix = true;
     } else if (arg == "--stats") {
       options.stats = true;
     } else if (arg.starts_with("--reflect=")) {

@@ -33,8 +33,6 @@ void printStatistics(const std::string& kernel, const vulkan::Pipeline& pipeline
                local[2], line.c_str());
 }
 
-constexpr uint32_t kNvidiaVendorId = 0x10DE;
-
 }  // namespace
 
 Target targetFor(const vulkan::DeviceInfo& info) {
@@ -54,8 +52,6 @@ Target targetFor(const vulkan::DeviceInfo& info) {
   target.storage16 = info.features.storageBuffer16BitAccess;
   target.maxPushConstantsSize = info.limits.maxPushConstantsSize;
   target.maxWorkGroupInvocations = info.limits.maxComputeWorkGroupInvocations;
-  // NVIDIA runs work-group scans faster with each invocation folding the few subgroup totals itself.
-  target.serialScanPrefix = info.vendorId == kNvidiaVendorId;
   return target;
 }
 

@@ -614,16 +614,8 @@ class CollectiveLowering {
                                       {builtin(spv::BuiltIn::SubgroupLocalInvocationId), lastLane});
     ifThen(isLast, [&] { store(scratch(), type, offset(base, subgroup), through); });
     barrier();
-    uint32_t prefix = target_.serialScanPrefix ? serialPrefix(base, c, type, subgroup) : combinePartials(base, c, type, subgroup);
+    uint32_t prefix = combinePartials(base, c, type, subgroup);
     return combine(c.combine, type, prefix, scanned);
-  }
-
-  // The combination of the partials of subgroups 0 .. limit-1, one after the other in every
-  // invocation (Target::serialScanPrefix). No subgroup operation follows, so the loop may diverge.
-  uint32_t serialPrefix(uint32_t half, const Collective& c, uint32_t type, uint32_t limit) {
-    return foldLoop(constant32(0), limit, constant32(1), type, identity(c.combine, type), [&](uint32_t acc, uint32_t i) {
-      return combine(c.combine, type, acc, load(scratch(), type, offset(half, i)));
-    });
   }
 
   uint32_t workgroupBroadcast(uint32_t array, uint32_t type, uint32_t value, uint32_t localId) {

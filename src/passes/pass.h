@@ -29,11 +29,6 @@ struct Target {
   bool storage8 = true, storage16 = true;  // 8/16-bit types in buffer memory
   uint32_t maxPushConstantsSize = 128;
   uint32_t maxWorkGroupInvocations = 1024;
-  // A work-group scan's prefix: every invocation adds the totals of the subgroups before its own
-  // one after the other (as CUB's BlockScan), instead of a per-lane fold and a subgroup reduce.
-  // Faster where a work-group has few subgroups and slower where it has many (lavapipe: up to
-  // 128 of 8 lanes); the runtime sets it for NVIDIA (docs/PERFORMANCE.md).
-  bool serialScanPrefix = false;
 };
 
 enum class PassResult { kUnchanged, kChanged };

@@ -20,19 +20,15 @@ using launch::NDRange;
 
 using namespace collectives;
 
-// How the collectives are translated: for the device, as if it had no subgroup arithmetic (the
-// shared-memory path), or with the other work-group scan prefix (Target::serialScanPrefix).
-enum class Lowering { kForDevice, kSharedMemory, kSerialScanPrefix };
-
 class Collectives : public KernelTest {
  public:
-  std::shared_ptr<const Translation> translateCorpusModule(const std::string& file, Lowering lowering = Lowering::kForDevice) {
-    static std::map<std::pair<std::string, Lowering>, std::shared_ptr<const Translation>> cache;
-    auto& cached = cache[{file, lowering}];
+  // Translated for the device, or as if it had no subgroup arithmetic (the shared-memory path).
+  std::shared_ptr<const Translation> translateCorpusModule(const std::string& file, bool subgroupArithmetic = true) {
+    static std::map<std::pair<std::string, bool>, std::shared_ptr<const Translation>> cache;
+    auto& cached = cache[{file, subgroupArithmetic}];
     if (cached) return cached;
     Target target = launch::targetFor(sharedDevice().info());
-    if (lowering == Lowering::kSharedMemory) target.subgroupArithmetic = false;
-    if (lowering == Lowering::kSerialScanPrefix) target.serialScanPrefix = !target.serialScanPrefix;
+    target.subgroupArithmetic = target.subgroupArithmetic && subgroupArithmetic;
     auto translation = cl2vk::translate(readWords(corpusDir() / file), target);
     EXPECT_TRUE(translation.ok()) << file << ": " << translation.error().message();
     if (!translation) return nullptr;
@@ -74,10 +70,10 @@ class Collectives : public KernelTest {
 
   // Runs every kernel of the collectives corpus accepted by `wanted` at each of `shapes`.
   void runMatrix(const std::vector<Shape>& shapes, const std::function<bool(const KernelSpec&)>& wanted, size_t minimum,
-                 Lowering lowering = Lowering::kForDevice) {
+                 bool subgroupArithmetic = true) {
     size_t checked = 0;
     for (const std::string& file : collectiveModules(GetParam())) {
-      auto translation = translateCorpusModule(file, lowering);
+      auto translation = translateCorpusModule(file, subgroupArithmetic);
       ASSERT_TRUE(translation) << file;
       for (const KernelReflection& reflection : translation->reflection.kernels) {
         std::optional<KernelSpec> spec = parse(reflection.name);
@@ -141,21 +137,7 @@ TEST_P(Collectives, SharedMemoryPathMatchesTheCpu) {
     bool representativeType = s.type.type == Type::kInt || s.type.type == Type::kFloat;
     bool representativeOp = s.op == "add" || s.op == "max" || s.op == "logical_xor" || s.op.empty();
     return representativeType && representativeOp;
-  }, 100, Lowering::kSharedMemory);
-}
-
-// The work-group scan prefix that the device does not get (on lavapipe the serial one, on NVIDIA
-// the subgroup fold), for the scans of the representative types. O2 only, to keep it short.
-TEST_P(Collectives, OtherScanPrefixMatchesTheCpu) {
-  if (GetParam() != std::string("O2")) GTEST_SKIP() << "the other scan prefix is checked on the O2 builds only";
-  const std::vector<Shape> shapes = {
-      {1, {1, 1, 1}, {3, 1, 1}},   {1, {13, 1, 1}, {3, 1, 1}},   {1, {64, 1, 1}, {2, 1, 1}},   {1, {100, 1, 1}, {2, 1, 1}},
-      {1, {256, 1, 1}, {2, 1, 1}}, {1, {1024, 1, 1}, {2, 1, 1}}, {2, {16, 5, 1}, {2, 2, 1}},
-  };
-  runMatrix(shapes, [](const KernelSpec& s) {
-    bool representativeType = s.type.type == Type::kInt || s.type.type == Type::kFloat;
-    return s.workGroup && representativeType && s.function.find("scan") != std::string::npos;
-  }, 20, Lowering::kSerialScanPrefix);
+  }, 100, false);
 }
 
 // NDRanges whose global size is not a multiple of the local size: the remainder work-groups are

@@ -119,19 +119,6 @@ TEST(LowerCollectivesTest, WorkgroupScanAddsThePrefixOfEarlierSubgroups) {
   EXPECT_NE(text.find("SubgroupId"), std::string::npos) << "the prefix covers the subgroups before this one";
 }
 
-// Target::serialScanPrefix: every invocation adds the earlier subgroups' totals in a loop, with no
-// subgroup reduce over them.
-TEST(LowerCollectivesTest, SerialScanPrefixFoldsTheEarlierTotalsWithoutASubgroupReduce) {
-  PassContext context = gpuLike();
-  context.target.serialScanPrefix = true;
-  std::string text = lowered(kernelWith("%r = OpGroupIAdd %uint %uint_2 InclusiveScan %x"), context);
-  EXPECT_EQ(count(text, "OpGroupNonUniformIAdd %uint %uint_3 InclusiveScan %x"), 1u) << text;
-  EXPECT_EQ(count(text, "OpGroupNonUniformIAdd %uint %uint_3 Reduce"), 0u) << text;
-  EXPECT_EQ(count(text, "OpControlBarrier %uint_2 %uint_2"), 1u + 3u) << text;
-  std::string folded = lowered(kernelWith("%r = OpGroupIAdd %uint %uint_2 InclusiveScan %x"), gpuLike());
-  EXPECT_EQ(count(folded, "OpGroupNonUniformIAdd %uint %uint_3 Reduce"), 1u) << folded;
-}
-
 TEST(LowerCollectivesTest, AllCollectivesOfAKernelShareTheirScratchArrays) {
   std::string text = lowered(kernelWith(
       "%a = OpGroupIAdd %uint %uint_2 Reduce %x\n%b = OpGroupUMax %uint %uint_2 InclusiveScan %a\n"
