@@ -15,6 +15,7 @@
 #                     build before and after a change), CUB's numbers merged when cub ran, with the
 #                     driver's statistics of every translated pipeline (CL2VK_PIPELINE_STATISTICS=1)
 #                     in $OUT/collectives-NAME.err
+# A device call returns at most 8 files from $OUT: for several steps, tar what they write there.
 # Environment: CL2VK_DEVICE_DIR replaces .device/bench; ONLY (text) limits experiment and collectives
 # to the benchmarks whose "name type" contains it.
 set -u
