@@ -45,17 +45,22 @@ std::vector<Variant> variants() {
   const std::string asBenchmarked = "collectives as benchmarked, compute queue";
   const std::vector<uint32_t> sizes{256, 1024};
   list.push_back({asBenchmarked, "compute", "", {}, kScansAndReduces, sizes, asBenchmarked});
-  const std::pair<const char*, const char*> collectiveVariants[][2] = {
-      {{"scan: serial combine", "wg_scan_inclusive_add_float_serial"}, {"work_group_scan_inclusive_add float", ""}},
-      {{"scan: serial combine", "wg_scan_inclusive_add_int_serial"}, {"work_group_scan_inclusive_add int", ""}},
-      {{"scan: serial combine, unrollable", "wg_scan_inclusive_add_float_unrolled"}, {"work_group_scan_inclusive_add float", ""}},
-      {{"scan: shuffle-up subgroup scan", "wg_scan_inclusive_add_float_shuffle"}, {"work_group_scan_inclusive_add float", ""}},
-      {{"scan: shuffle-up, serial combine", "wg_scan_inclusive_add_float_shuffle_serial"}, {"work_group_scan_inclusive_add float", ""}},
-      {{"subgroup scan: shuffle-up", "sg_scan_inclusive_add_float_shuffle"}, {"sub_group_scan_inclusive_add float", ""}},
-      {{"reduce: serial combine in one invocation", "wg_reduce_add_float_serial"}, {"work_group_reduce_add float", ""}},
+  struct Rewrite {
+    const char* name;
+    const char* shader;
+    const char* workload;
   };
-  for (const auto& [what, workload] : collectiveVariants)
-    list.push_back({what.first, "compute", what.second, {}, {workload.first}, sizes, asBenchmarked});
+  const Rewrite rewrites[] = {
+      {"scan: serial combine", "wg_scan_inclusive_add_float_serial", "work_group_scan_inclusive_add float"},
+      {"scan: serial combine", "wg_scan_inclusive_add_int_serial", "work_group_scan_inclusive_add int"},
+      {"scan: serial combine, unrollable", "wg_scan_inclusive_add_float_unrolled", "work_group_scan_inclusive_add float"},
+      {"scan: shuffle-up subgroup scan", "wg_scan_inclusive_add_float_shuffle", "work_group_scan_inclusive_add float"},
+      {"scan: shuffle-up, serial combine", "wg_scan_inclusive_add_float_shuffle_serial", "work_group_scan_inclusive_add float"},
+      {"subgroup scan: shuffle-up", "sg_scan_inclusive_add_float_shuffle", "sub_group_scan_inclusive_add float"},
+      {"reduce: serial combine in one invocation", "wg_reduce_add_float_serial", "work_group_reduce_add float"},
+  };
+  for (const Rewrite& rewrite : rewrites)
+    list.push_back({rewrite.name, "compute", rewrite.shader, {}, {rewrite.workload}, sizes, asBenchmarked});
   // Shared memory per work-group: the work-groups a multiprocessor holds, set from outside.
   for (const char* queue : {"graphics", "compute"}) {
     for (uint32_t kib : {1, 16, 24, 28, 32, 40, 48}) {
