@@ -1,13 +1,36 @@
 #include "launch/kernel_launch.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 namespace cl2vk::launch {
 namespace {
 
 void put32(std::vector<std::byte>& bytes, uint32_t offset, uint32_t value) {
   std::memcpy(bytes.data() + offset, &value, sizeof value);
+}
+
+// CL2VK_PIPELINE_STATISTICS=1: every pipeline a kernel gets is created with the driver's
+// statistics captured (VK_KHR_pipeline_executable_properties), which go to stderr, one line each.
+bool pipelineStatisticsRequested() {
+  static const bool requested = [] {
+    const char* value = std::getenv("CL2VK_PIPELINE_STATISTICS");
+    return value != nullptr && std::string(value) == "1";
+  }();
+  return requested;
+}
+
+void printStatistics(const std::string& kernel, const vulkan::Pipeline& pipeline, const std::array<uint32_t, 3>& local) {
+  Expected<std::vector<std::string>> statistics = pipeline.statistics();
+  std::string line;
+  if (!statistics) line = statistics.error().message();
+  else
+    for (const std::string& statistic : *statistics) line += (line.empty() ? "" : "; ") + statistic;
+  std::fprintf(stderr, "cl2vk: pipeline statistics: kernel '%s' local %ux%ux%u: %s\n", kernel.c_str(), local[0], local[1],
+               local[2], line.c_str());
 }
 
 }  // namespace
@@ -136,8 +159,10 @@ Expected<const vulkan::Pipeline*> LaunchableKernel::pipelineFor(const std::array
     if (param.kind == ArgumentKind::kLocalPointer)
       desc.specializationConstants.push_back(vulkan::SpecializationConstant::of(param.localSpecId, localCounts[localIndex++]));
   }
+  desc.captureStatistics = pipelineStatisticsRequested() && device_.info().features.pipelineExecutableInfo;
   Expected<vulkan::Pipeline> pipeline = vulkan::Pipeline::create(device_, desc);
   if (!pipeline) return pipeline.error().withContext("kernel '" + reflection_->name + "'");
+  if (desc.captureStatistics) printStatistics(reflection_->name, *pipeline, local);
   auto stored = std::make_unique<vulkan::Pipeline>(std::move(*pipeline));
   const vulkan::Pipeline* result = stored.get();
   pipelines_.emplace(std::move(key), std::move(stored));

@@ -21,9 +21,12 @@ struct Variant {
   DispatchVariant dispatch;
   std::vector<std::string> workloads;  // "benchmark type"
   std::vector<uint32_t> workGroupSizes;  // empty: every size of the run
+  std::string reference;  // the variant whose rows the ratios are taken against; empty: the first row
 };
 
 const std::vector<std::string> kCopy{"copy uint"};
+const std::vector<std::string> kScansAndReduces{"work_group_scan_inclusive_add float", "work_group_scan_inclusive_add int",
+                                                "work_group_reduce_add float", "sub_group_scan_inclusive_add float"};
 const std::vector<std::string> kCollectives{"copy uint", "copy uint4", "work_group_reduce_add int",
                                             "work_group_scan_inclusive_add float", "sub_group_reduce_add int"};
 
@@ -37,6 +40,27 @@ std::vector<Variant> variants() {
       {"required subgroup size, full subgroups", "graphics", "", {.requireFullSubgroups = true},
        {"copy uint", "work_group_reduce_add int"}, {}},
   };
+  // Other ways to write the collectives that trail CUB at 256 (shaders/bench/*_serial.comp ...),
+  // each against the shader as benchmarked on the same queue.
+  const std::string asBenchmarked = "collectives as benchmarked, compute queue";
+  const std::vector<uint32_t> sizes{256, 1024};
+  list.push_back({asBenchmarked, "compute", "", {}, kScansAndReduces, sizes, asBenchmarked});
+  struct Rewrite {
+    const char* name;
+    const char* shader;
+    const char* workload;
+  };
+  const Rewrite rewrites[] = {
+      {"scan: serial combine", "wg_scan_inclusive_add_float_serial", "work_group_scan_inclusive_add float"},
+      {"scan: serial combine", "wg_scan_inclusive_add_int_serial", "work_group_scan_inclusive_add int"},
+      {"scan: serial combine, unrollable", "wg_scan_inclusive_add_float_unrolled", "work_group_scan_inclusive_add float"},
+      {"scan: shuffle-up subgroup scan", "wg_scan_inclusive_add_float_shuffle", "work_group_scan_inclusive_add float"},
+      {"scan: shuffle-up, serial combine", "wg_scan_inclusive_add_float_shuffle_serial", "work_group_scan_inclusive_add float"},
+      {"subgroup scan: shuffle-up", "sg_scan_inclusive_add_float_shuffle", "sub_group_scan_inclusive_add float"},
+      {"reduce: serial combine in one invocation", "wg_reduce_add_float_serial", "work_group_reduce_add float"},
+  };
+  for (const Rewrite& rewrite : rewrites)
+    list.push_back({rewrite.name, "compute", rewrite.shader, {}, {rewrite.workload}, sizes, asBenchmarked});
   // Shared memory per work-group: the work-groups a multiprocessor holds, set from outside.
   for (const char* queue : {"graphics", "compute"}) {
     for (uint32_t kib : {1, 16, 24, 28, 32, 40, 48}) {
@@ -58,8 +82,10 @@ const Workload* findWorkload(const std::string& name) {
 struct Results {
   std::map<std::string, std::vector<uint32_t>> inputs;  // input 0 of each workload, for the references
   std::map<std::string, double> baseline;               // GB/s of the first row, by "workload wg"
+  std::map<std::string, double> byVariant;              // GB/s by "variant: workload wg"
   std::map<std::string, std::string> statistics;        // the driver's report, by pipeline
-  std::string table = "| variant | benchmark | type | wg | GB/s | vs first row |\n|---|---|---|--:|--:|--:|\n";
+  // "vs": against the first row of the workload and size, or the variant's reference's row.
+  std::string table = "| variant | benchmark | type | wg | GB/s | vs |\n|---|---|---|--:|--:|--:|\n";
   int failures = 0;
 };
 
@@ -118,10 +144,13 @@ void runVariant(const Variant& variant, VulkanRunner& runner, const Options& opt
       double gbps = result->measurement.gbps;
       std::string key = name + " wg " + std::to_string(workGroupSize);
       if (!results.baseline.count(key)) results.baseline[key] = gbps;
+      results.byVariant[variant.name + ": " + key] = gbps;
+      auto referenceRow = results.byVariant.find(variant.reference + ": " + key);
+      double base = referenceRow != results.byVariant.end() ? referenceRow->second : results.baseline[key];
       char row[256];
       std::snprintf(row, sizeof row, "| %s | %s | %s | %u | %.1f | %.3f |\n", variant.name.c_str(),
                     workload->benchmark.c_str(), workload->type.c_str(), workGroupSize, gbps,
-                    gbps / results.baseline[key]);
+                    gbps / base);
       results.table += row;
       std::fprintf(stderr, "  %-70s %9.2f GB/s\n", label.c_str(), gbps);
     }

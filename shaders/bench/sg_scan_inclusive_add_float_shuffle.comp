@@ -1,0 +1,34 @@
+#version 460
+// sub_group_scan_inclusive_add (float), variant: shuffle-up steps instead of subgroupInclusiveAdd.
+#extension GL_EXT_buffer_reference : require
+#extension GL_KHR_shader_subgroup_shuffle_relative : require
+
+layout(local_size_x_id = 0) in;
+
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Input {
+  float values[];
+};
+layout(buffer_reference, std430, buffer_reference_align = 4) writeonly buffer Output {
+  float values[];
+};
+
+layout(push_constant, std430) uniform Arguments {
+  Input source;
+  Output destination;
+  uint groupOffset;  // of this dispatch's first work-group, when a launch needs several
+} args;
+
+// The subgroup inclusive add as log2(SubgroupSize) shuffle-up steps, as CUB's warp scan does.
+float shuffleUpInclusiveAdd(float x) {
+  for (uint delta = 1; delta < gl_SubgroupSize; delta *= 2) {
+    float before = subgroupShuffleUp(x, delta);
+    if (gl_SubgroupInvocationID >= delta) x += before;
+  }
+  return x;
+}
+
+void main() {
+  uint group = args.groupOffset + gl_WorkGroupID.x;
+  uint item = group * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+  args.destination.values[item] = shuffleUpInclusiveAdd(args.source.values[item]);
+}
