@@ -32,13 +32,13 @@ const std::vector<std::string> kCollectives{"copy uint", "copy uint4", "work_gro
 
 std::vector<Variant> variants() {
   std::vector<Variant> list{
-      {"graphics queue (as benchmarked)", "graphics", "", {}, kCollectives, {}},
-      {"compute-only queue family", "compute", "", {}, kCollectives, {}},
-      {"64-bit index (as translated)", "graphics", "copy_uint_index64", {}, kCopy, {}},
-      {"2D grid, 512 wide", "graphics", "copy_uint_grid2d", {.gridWidth = 512}, kCopy, {}},
-      {"4 dispatches", "graphics", "", {.dispatches = 4}, kCopy, {}},
+      {"graphics queue (as benchmarked)", "graphics", "", {}, kCollectives, {}, ""},
+      {"compute-only queue family", "compute", "", {}, kCollectives, {}, ""},
+      {"64-bit index (as translated)", "graphics", "copy_uint_index64", {}, kCopy, {}, ""},
+      {"2D grid, 512 wide", "graphics", "copy_uint_grid2d", {.gridWidth = 512}, kCopy, {}, ""},
+      {"4 dispatches", "graphics", "", {.dispatches = 4}, kCopy, {}, ""},
       {"required subgroup size, full subgroups", "graphics", "", {.requireFullSubgroups = true},
-       {"copy uint", "work_group_reduce_add int"}, {}},
+       {"copy uint", "work_group_reduce_add int"}, {}, ""},
   };
   // Other ways to write the collectives that trail CUB at 256 (shaders/bench/*_serial.comp ...),
   // each against the shader as benchmarked on the same queue.
@@ -65,7 +65,7 @@ std::vector<Variant> variants() {
   for (const char* queue : {"graphics", "compute"}) {
     for (uint32_t kib : {1, 16, 24, 28, 32, 40, 48}) {
       list.push_back({"shared " + std::to_string(kib) + " KiB, " + queue + " queue", queue, "copy_uint_shared",
-                      {.sharedBytes = kib * 1024}, kCopy, {256}});
+                      {.sharedBytes = kib * 1024}, kCopy, {256}, ""});
     }
   }
   return list;
