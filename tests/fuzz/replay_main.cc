@@ -39,7 +39,8 @@ bool collectInputs(const std::string& arg, std::vector<fs::path>& inputs) {
   if (fs::is_directory(arg, error)) {
     std::vector<fs::path> found;
     for (const fs::directory_entry& entry : fs::recursive_directory_iterator(arg)) {
-      if (entry.is_regular_file()) found.push_back(entry.path());
+      // Hidden files (.gitkeep) are not inputs.
+      if (entry.is_regular_file() && !entry.path().filename().string().starts_with(".")) found.push_back(entry.path());
     }
     std::sort(found.begin(), found.end());
     inputs.insert(inputs.end(), found.begin(), found.end());
