@@ -2,7 +2,8 @@
 # Builds the translator's libFuzzer target (CL2VK_FUZZ, in build-fuzz/) and runs it.
 #
 #   tools/fuzz/run-fuzz.sh SECONDS     fuzz for SECONDS, growing fuzz-corpus/grown/ (git-ignored)
-#   tools/fuzz/run-fuzz.sh --ci        a bounded pass for CI (75 s), in a corpus that is thrown away
+#   tools/fuzz/run-fuzz.sh --ci        a bounded pass for CI (75 s: the seeds, then about a minute
+#                                      of fuzzing), in a corpus that is thrown away
 #
 # Seeds: the built corpus ($CL2VK_CORPUS_DIR, else build/spirv/ from the ordinary build, whose
 # corpus.txt lists the modules) and tests/fuzz/regressions/. A crash, sanitizer report, leak or
@@ -52,6 +53,14 @@ seeds="$work/seeds"
 mkdir -p "$grown" "$seeds" "$artifacts"
 xargs -a "$corpus_list" cp -t "$seeds"
 find tests/fuzz/regressions -type f ! -name ".*" -exec cp -t "$seeds" {} +
+
+# Stack traces with file and line when a symbolizer is installed (llvm-15's, else the default one).
+for symbolizer in llvm-symbolizer-15 llvm-symbolizer; do
+  if command -v "$symbolizer" > /dev/null; then
+    export ASAN_SYMBOLIZER_PATH="${ASAN_SYMBOLIZER_PATH:-$(command -v "$symbolizer")}"
+    break
+  fi
+done
 
 # 64 KiB holds the largest corpus module (about 50 KiB). Leaks are checked at every input.
 build-fuzz/tests/fuzz/translate_fuzzer -max_len=65536 -timeout=60 -rss_limit_mb=2048 \
