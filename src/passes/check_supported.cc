@@ -69,6 +69,11 @@ std::string constructOf(const Module& module, const Instruction& inst) {
 }  // namespace
 
 Expected<PassResult> checkSupported(Module& module, const Target&) {
+  // Every Vulkan entry point comes from a kernel; a module without one (a library of functions
+  // for linking) would come out as a module Vulkan does not accept.
+  if (module.section(ir::Section::kEntryPoint).empty())
+    return Error("the module has no kernel (no OpEntryPoint): cl2vk translates kernels, and a Vulkan module "
+                 "needs at least one; link a library of functions into the program that calls it first");
   for (const Instruction& inst : module.section(ir::Section::kGlobal)) {
     std::string construct = constructOf(module, inst);
     if (!construct.empty())
