@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "ir/writer.h"
 #include "test_util.h"
 #include "translator/translator.h"
 
@@ -43,6 +44,66 @@ INSTANTIATE_TEST_SUITE_P(
       }
       return name + "_" + std::to_string(info.index);
     });
+
+// A library of functions (what llvm-spirv makes of a file without kernels) has no entry point,
+// and a Vulkan module must have one. Found by the fuzzer (tests/fuzz/regressions/no-entry-point).
+TEST(UnsupportedModuleTest, ModuleWithoutKernelsIsRefused) {
+  std::unique_ptr<ir::Module> module = test::assemble(R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Linkage
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpDecorate %helper LinkageAttributes "helper" Export
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+     %helper = OpFunction %void None %fn
+      %entry = OpLabel
+               OpReturn
+               OpFunctionEnd
+)");
+  ASSERT_NE(module, nullptr);
+  Expected<Translation> translation = translate(ir::writeBinary(*module), Target{});
+  ASSERT_FALSE(translation.ok()) << "a module without kernels was translated";
+  EXPECT_NE(translation.error().message().find("the module has no kernel (no OpEntryPoint)"), std::string::npos)
+      << translation.error().message();
+  EXPECT_EQ(translation.error().message().find("internal error"), std::string::npos) << translation.error().message();
+}
+
+// get_global_id() reads a vector of three size_t; a module that loads the builtin as a vector of
+// four was lowered into an out-of-bounds OpCompositeExtract (tests/fuzz/regressions/builtin-*).
+TEST(UnsupportedModuleTest, BuiltinOfTheWrongTypeIsRefused) {
+  std::unique_ptr<ir::Module> module = test::assemble(R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k" %gid
+               OpName %gid "__spirv_BuiltInGlobalInvocationId"
+               OpDecorate %gid BuiltIn GlobalInvocationId
+               OpDecorate %gid Constant
+       %void = OpTypeVoid
+      %ulong = OpTypeInt 64 0
+    %v4ulong = OpTypeVector %ulong 4
+        %ptr = OpTypePointer Input %v4ulong
+        %gid = OpVariable %ptr Input
+         %fn = OpTypeFunction %void
+          %k = OpFunction %void None %fn
+      %entry = OpLabel
+         %id = OpLoad %v4ulong %gid
+          %w = OpCompositeExtract %ulong %id 3
+               OpReturn
+               OpFunctionEnd
+)");
+  ASSERT_NE(module, nullptr);
+  Expected<Translation> translation = translate(ir::writeBinary(*module), Target{});
+  ASSERT_FALSE(translation.ok()) << "a builtin loaded as v4ulong was translated";
+  EXPECT_NE(translation.error().message().find("of '__spirv_BuiltInGlobalInvocationId' (BuiltIn 28): OpenCL gives this "
+                                               "builtin the type size_t, uint or a vector of three of them"),
+            std::string::npos)
+      << translation.error().message();
+}
 
 }  // namespace
 }  // namespace cl2vk

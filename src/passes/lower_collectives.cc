@@ -84,6 +84,7 @@ class CollectiveLowering {
     std::optional<uint64_t> scope = constantValue(module_, inst->idOperand(0));
     if (!scope || (*scope != kWorkgroup && *scope != kSubgroup))
       return fail(*inst, "the scope must be the constant Workgroup or Subgroup");
+    CL2VK_TRY(checkOperandTypes(*inst));
     ++stats_.collectives;
     bool inMemory = !hasSubgroupArithmeticFor(inst->typeId());
     if (*scope == kSubgroup && !inMemory) return lowerSubgroup(inst);
@@ -95,6 +96,31 @@ class CollectiveLowering {
  private:
   Error fail(const Instruction& inst, const std::string& why) const {
     return Error("kernel '" + module_.functionName(kernel_) + "': " + module_.describe(inst) + ": " + why);
+  }
+
+  // SPIRV-Tools does not check these operands of the OpGroup* instructions, and a value of
+  // another type than the result would be lowered into invalid code.
+  Status checkOperandTypes(const Instruction& inst) const {
+    bool broadcast = inst.opcode() == spv::Op::OpGroupBroadcast;
+    bool vote = !broadcast && collectiveOf(inst.opcode())->vote;
+    uint32_t value = inst.idOperand(broadcast || vote ? 1 : 2);
+    if (typeOf(value) != inst.typeId())
+      return fail(inst, (broadcast ? "the value" : vote ? "the predicate" : "the operand X") +
+                            std::string(" must have the result's type (SPIR-V requires it)"));
+    if (broadcast) {
+      const Instruction* localId = module_.def(typeOf(inst.idOperand(2)));
+      bool integer = localId && localId->opcode() == spv::Op::OpTypeInt;
+      bool vector = localId && localId->opcode() == spv::Op::OpTypeVector &&
+                    (localId->wordOperand(1) == 2 || localId->wordOperand(1) == 3) &&
+                    module_.def(localId->idOperand(0))->opcode() == spv::Op::OpTypeInt;
+      if (!integer && !vector) return fail(inst, "the local id must be an integer or a vector of two or three integers");
+    }
+    return okStatus();
+  }
+
+  uint32_t typeOf(uint32_t id) const {
+    const Instruction* def = module_.def(id);
+    return def ? def->typeId() : 0;
   }
 
   // Subgroup operations on 8/16-bit types need shaderSubgroupExtendedTypes; without them, or

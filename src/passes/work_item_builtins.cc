@@ -64,6 +64,12 @@ class BuiltinLowering {
   // The value of `builtin` as OpenCL's `resultType` (v3ulong, ulong or uint).
   Expected<uint32_t> value(spv::BuiltIn builtin, uint32_t resultType) {
     using BI = spv::BuiltIn;
+    // Only a malformed module loads a builtin as another type; lowering it would make invalid code.
+    bool threeDimensions = isPerDimension(builtin);
+    if (!isSizeOrUint(resultType) && !(threeDimensions && isVectorOfThreeSizes(resultType)))
+      return Error(std::string("OpenCL gives this builtin the type ") +
+                   (threeDimensions ? "size_t, uint or a vector of three of them" : "size_t or uint") +
+                   ", and it is loaded as another");
     switch (builtin) {
       case BI::GlobalInvocationId: return perDimension(resultType, [&](uint32_t d) { return globalId(d); });
       case BI::LocalInvocationId: return perDimension(resultType, [&](uint32_t d) { return in_.component(b_, BI::LocalInvocationId, d); });
@@ -143,6 +149,31 @@ class BuiltinLowering {
     uint32_t left = b_.valueOfIds(spv::Op::OpISub, uint_, {localInvocations(), first});
     uint32_t fewer = b_.valueOfIds(spv::Op::OpULessThan, ir::typeBool(module_), {left, lanes});
     return b_.valueOfIds(spv::Op::OpSelect, uint_, {fewer, left, lanes});
+  }
+
+  static bool isPerDimension(spv::BuiltIn builtin) {
+    using BI = spv::BuiltIn;
+    switch (builtin) {
+      case BI::GlobalInvocationId:
+      case BI::LocalInvocationId:
+      case BI::WorkgroupId:
+      case BI::WorkgroupSize:
+      case BI::EnqueuedWorkgroupSize:
+      case BI::GlobalSize:
+      case BI::GlobalOffset:
+      case BI::NumWorkgroups:
+        return true;
+      default:
+        return false;
+    }
+  }
+  bool isSizeOrUint(uint32_t type) const {
+    const Instruction* def = module_.def(type);
+    return def && def->opcode() == spv::Op::OpTypeInt && (def->wordOperand(0) == 32 || def->wordOperand(0) == 64);
+  }
+  bool isVectorOfThreeSizes(uint32_t type) const {
+    const Instruction* def = module_.def(type);
+    return def && def->opcode() == spv::Op::OpTypeVector && def->wordOperand(1) == 3 && isSizeOrUint(def->idOperand(0));
   }
 
   // Converts a uint or ulong to `type` (uint or ulong).
@@ -261,7 +292,12 @@ Status lowerWorkItemBuiltins(Module& module, ir::Function& kernel, const std::un
     Builder builder = Builder::before(module, load);
     BuiltinLowering lowering(module, builder, inputs, dispatch);
     Expected<uint32_t> value = lowering.value(builtin, load->typeId());
-    if (!value) return value.error().withContext(module.describe(*load));
+    if (!value) {
+      std::string variable = module.name(load->idOperand(0));
+      if (variable.empty()) variable = "%" + std::to_string(load->idOperand(0));
+      return value.error().withContext(module.describe(*load) + " of '" + variable + "' (BuiltIn " +
+                                       std::to_string(static_cast<uint32_t>(builtin)) + ")");
+    }
     module.replaceAllUses(load->resultId(), *value);
     CL2VK_TRY(module.remove(load));
   }

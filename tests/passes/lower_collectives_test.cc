@@ -159,5 +159,31 @@ TEST(LowerCollectivesTest, ScopesMustBeConstantWorkgroupOrSubgroup) {
       << result.error().message();
 }
 
+// SPIRV-Tools lets a broadcast of a v2ulong into a uint result through; lowering it gave an OpStore
+// of the wrong type (found by the fuzzer: tests/fuzz/regressions/broadcast-value-of-another-type).
+TEST(LowerCollectivesTest, OperandsMustHaveTheResultType) {
+  std::string types = "      %ulong = OpTypeInt 64 0\n    %v2ulong = OpTypeVector %ulong 2\n"
+                      "    %ulong_0 = OpConstant %ulong 0\n       %zero = OpConstantNull %v2ulong\n";
+  struct Case {
+    std::string collective, expected;
+  } cases[] = {
+      {"%r = OpGroupBroadcast %uint %uint_2 %zero %x", "the value must have the result's type"},
+      {"%r = OpGroupIAdd %ulong %uint_2 Reduce %x", "the operand X must have the result's type"},
+      {"%r = OpGroupBroadcast %uint %uint_2 %x %zero", ""},  // a 2D local id is fine
+  };
+  for (const Case& c : cases) {
+    auto module = test::assemble(kernelWith(c.collective, types));
+    ASSERT_TRUE(module);
+    PassContext context = lavapipeLike();
+    Expected<PassResult> result = lowerCollectives(*module, context);
+    if (c.expected.empty()) {
+      EXPECT_TRUE(result.ok()) << c.collective << ": " << result.error().message();
+      continue;
+    }
+    ASSERT_FALSE(result.ok()) << c.collective;
+    EXPECT_NE(result.error().message().find(c.expected), std::string::npos) << result.error().message();
+  }
+}
+
 }  // namespace
 }  // namespace cl2vk

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Builds the translator's libFuzzer target (CL2VK_FUZZ, in build-fuzz/) and runs it.
+#
+#   tools/fuzz/run-fuzz.sh SECONDS     fuzz for SECONDS, growing fuzz-corpus/grown/ (git-ignored)
+#   tools/fuzz/run-fuzz.sh --ci        a bounded pass for CI (75 s: the seeds, then about a minute
+#                                      of fuzzing), in a corpus that is thrown away
+#
+# Seeds: the built corpus ($CL2VK_CORPUS_DIR, else build/spirv/ from the ordinary build, whose
+# corpus.txt lists the modules) and tests/fuzz/regressions/. A crash, sanitizer report, leak or
+# input slower than 60 s stops the run with a nonzero status; libFuzzer writes the input to the
+# artifacts directory it names. Extra arguments after SECONDS go to libFuzzer.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+ci=0
+if [ "${1:-}" = "--ci" ]; then
+  ci=1
+  seconds=75
+  shift
+elif [[ "${1:-}" =~ ^[0-9]+$ ]]; then
+  seconds=$1
+  shift
+else
+  echo "usage: $0 SECONDS [libFuzzer options...] | $0 --ci" >&2
+  exit 2
+fi
+
+corpus_list="${CL2VK_CORPUS_DIR:-build/spirv}/corpus.txt"
+if [ ! -f "$corpus_list" ]; then
+  echo "run-fuzz: $corpus_list is missing; build the corpus first (cmake --build build --target corpus)" >&2
+  exit 2
+fi
+
+# -O1 keeps the fuzzer fast; assertions stay on (no NDEBUG) because they are checks worth hitting.
+if [ ! -f build-fuzz/build.ninja ]; then
+  CC=clang-15 CXX=clang++-15 cmake -S . -B build-fuzz -G Ninja -DCL2VK_FUZZ=ON -DCL2VK_WERROR=ON \
+    -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-O1 -gline-tables-only" \
+    -DCMAKE_CXX_FLAGS_DEBUG="-O1 -gline-tables-only"
+fi
+cmake --build build-fuzz --target translate_fuzzer
+
+if [ "$ci" = 1 ]; then
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+  grown="$work/grown"
+  artifacts="build-fuzz/artifacts"
+else
+  grown="fuzz-corpus/grown"
+  artifacts="fuzz-corpus/artifacts"
+  work="fuzz-corpus"
+fi
+seeds="$work/seeds"
+mkdir -p "$grown" "$seeds" "$artifacts"
+xargs -a "$corpus_list" cp -t "$seeds"
+find tests/fuzz/regressions -type f ! -name ".*" -exec cp -t "$seeds" {} +
+
+# Stack traces with file and line when a symbolizer is installed (llvm-15's, else the default one).
+for symbolizer in llvm-symbolizer-15 llvm-symbolizer; do
+  if command -v "$symbolizer" > /dev/null; then
+    export ASAN_SYMBOLIZER_PATH="${ASAN_SYMBOLIZER_PATH:-$(command -v "$symbolizer")}"
+    break
+  fi
+done
+
+# 64 KiB holds the largest corpus module (about 50 KiB). Leaks are checked at every input.
+build-fuzz/tests/fuzz/translate_fuzzer -max_len=65536 -timeout=60 -rss_limit_mb=2048 \
+  -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$artifacts/" \
+  "$@" "$grown" "$seeds"
