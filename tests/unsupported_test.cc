@@ -65,7 +65,7 @@ TEST(UnsupportedModuleTest, ModuleWithoutKernelsIsRefused) {
   ASSERT_NE(module, nullptr);
   Expected<Translation> translation = translate(ir::writeBinary(*module), Target{});
   ASSERT_FALSE(translation.ok()) << "a module without kernels was translated";
-  EXPECT_NE(translation.error().message().find("the module has no kernel (no OpEntryPoint)"), std::string::npos)
+  EXPECT_NE(translation.error().message().find("the module has no kernel (no OpEntryPoint with the Kernel execution model)"), std::string::npos)
       << translation.error().message();
   EXPECT_EQ(translation.error().message().find("internal error"), std::string::npos) << translation.error().message();
 }
