@@ -2,7 +2,10 @@
 // upload-dispatch-download cycle must produce no message, and the messenger must really record.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "test_util.h"
@@ -93,6 +96,23 @@ TEST(ExecutorValidationTest, MessengerRecordsMisuse) {
       << joined(messages);
   device->clearValidationMessages();
   EXPECT_TRUE(device->validationMessages().empty());
+}
+
+// The layer named twice, by VK_INSTANCE_LAYERS (as the tests' environment does) and by cl2vk, is
+// one layer; the loader's warning that the variable added it is not a validation message.
+TEST(ExecutorValidationTest, LayerAlsoNamedByTheEnvironmentIsNoMessage) {
+  std::optional<std::string> saved;
+  if (const char* layers = std::getenv("VK_INSTANCE_LAYERS")) saved = layers;
+  setenv("VK_INSTANCE_LAYERS", "VK_LAYER_KHRONOS_validation", 1);
+  std::unique_ptr<Device> device = openValidated();
+  if (saved) {
+    setenv("VK_INSTANCE_LAYERS", saved->c_str(), 1);
+  } else {
+    unsetenv("VK_INSTANCE_LAYERS");
+  }
+  ASSERT_TRUE(device);
+  std::vector<std::string> messages = device->validationMessages();
+  EXPECT_TRUE(messages.empty()) << joined(messages);
 }
 
 }  // namespace
