@@ -85,7 +85,9 @@ Expected<std::unique_ptr<LaunchableKernel>> LaunchableKernel::create(vulkan::Dev
     if (kernel.name == name) found = &kernel;
   }
   if (!found) return Error("the module has no kernel named '" + name + "'");
-  return std::unique_ptr<LaunchableKernel>(new LaunchableKernel(device, std::move(translation), found));
+  Expected<std::vector<uint32_t>> spirv = kernelModule(translation->spirv, name);
+  if (!spirv) return spirv.error();
+  return std::unique_ptr<LaunchableKernel>(new LaunchableKernel(device, std::move(translation), found, std::move(*spirv)));
 }
 
 std::array<uint32_t, 3> LaunchableKernel::chooseLocalSize(const NDRange& range) const {
@@ -146,7 +148,7 @@ Expected<const vulkan::Pipeline*> LaunchableKernel::pipelineFor(const std::array
   if (auto it = pipelines_.find(key); it != pipelines_.end()) return it->second.get();
 
   vulkan::PipelineDesc desc;
-  desc.spirv = translation_->spirv;
+  desc.spirv = spirv_;
   desc.entryPoint = reflection_->name;
   desc.pushConstantSize = reflection_->pushConstantSize;
   for (uint32_t d = 0; d < 3; ++d) {

@@ -73,8 +73,9 @@ class LaunchableKernel {
   Expected<std::vector<vulkan::GpuTime>> launch(const NDRange& range, std::span<const KernelArg> args);
 
  private:
-  LaunchableKernel(vulkan::Device& device, std::shared_ptr<const Translation> translation, const KernelReflection* reflection)
-      : device_(device), translation_(std::move(translation)), reflection_(reflection) {}
+  LaunchableKernel(vulkan::Device& device, std::shared_ptr<const Translation> translation, const KernelReflection* reflection,
+                   std::vector<uint32_t> spirv)
+      : device_(device), translation_(std::move(translation)), reflection_(reflection), spirv_(std::move(spirv)) {}
 
   Expected<const vulkan::Pipeline*> pipelineFor(const std::array<uint32_t, 3>& local, const std::array<uint32_t, 3>& enqueued,
                                                 const std::vector<uint32_t>& localCounts);
@@ -83,6 +84,7 @@ class LaunchableKernel {
   vulkan::Device& device_;
   std::shared_ptr<const Translation> translation_;
   const KernelReflection* reflection_;
+  std::vector<uint32_t> spirv_;  // the kernel's own module (kernelModule)
   // Several threads may launch the same kernel (the runtime's command queues); pipelines are
   // created under the lock and never removed, so the pointers handed out stay valid.
   std::mutex pipelinesMutex_;

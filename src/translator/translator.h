@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "passes/pass.h"
@@ -24,5 +25,11 @@ Expected<Translation> translate(std::span<const uint32_t> kernelSpirv, const Tar
 
 // The same on a module already in memory (changed in place); returns the reflection.
 Expected<ModuleReflection> translateModule(ir::Module& module, const Target& target);
+
+// One kernel of a translated module on its own: its entry point alone, without the functions and
+// global variables that only the other kernels use. A pipeline is made from this, not from the
+// whole module, so that the Workgroup memory it declares is the kernel's: the validation layer
+// (VUID-RuntimeSpirv-Workgroup-06530), and a driver may too, counts that over the whole module.
+Expected<std::vector<uint32_t>> kernelModule(std::span<const uint32_t> translatedSpirv, const std::string& kernel);
 
 }  // namespace cl2vk

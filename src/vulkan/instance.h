@@ -13,7 +13,7 @@
 
 namespace cl2vk::vulkan {
 
-// What the validation layer (or the loader) reported at warning or error severity, one line each:
+// The validation and performance messages of warning or error severity, one line each:
 // "error: VUID-...: text". Shared with the messenger callback, hence the lock.
 class MessageLog {
  public:

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # clinfo, through the ICD loader and the build tree's cl2vk.icd (OCL_ICD_VENDORS), lists the cl2vk
 # platform with at least one device, and none of the hundred-odd queries it makes fails.
+# In a sanitized build, CL2VK_TEST_PRELOAD names the sanitizer's run-time library, which clinfo (not
+# sanitized itself) must load before libcl2vk_icd.so; nothing else in this script gets it.
 set -euo pipefail
-output=$(clinfo 2>&1) || { echo "$output"; echo "FAIL: clinfo exited with status $?"; exit 1; }
+output=$(LD_PRELOAD="${CL2VK_TEST_PRELOAD:-}" clinfo 2>&1) || { echo "$output"; echo "FAIL: clinfo exited with status $?"; exit 1; }
 fail() { echo "$output"; echo "FAIL: $1"; exit 1; }
 grep -Eq '^ +Platform Name +cl2vk$' <<<"$output" || fail "no cl2vk platform"
 grep -Eq '^ +Platform Version +OpenCL 3\.0 ' <<<"$output" || fail "the platform is not OpenCL 3.0"

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <type_traits>
 
 #include "ir/types.h"
 #include "kernel_test_util.h"
@@ -243,8 +244,13 @@ void checkIntegerType(KernelTest& fixture, const std::string& name) {
     bool overflows = false;
     if constexpr (std::is_signed_v<T> && sizeof(T) >= 4) overflows = x == std::numeric_limits<T>::min() && divisor == -1;
     if (overflows) continue;  // INT_MIN / -1 is undefined in OpenCL C
-    T expected = static_cast<T>(static_cast<T>(x + y) ^ static_cast<T>(x * 3) ^ static_cast<T>(x >> 1) ^
-                                static_cast<T>(x / divisor) ^ static_cast<T>(x < y));
+    // The sum and product wrap, as the device's do: computed unsigned, since signed overflow is
+    // undefined in C++ (UBSan caught INT_MAX + 1 here).
+    using Unsigned = std::make_unsigned_t<Wide>;
+    T sum = static_cast<T>(static_cast<Unsigned>(x) + static_cast<Unsigned>(y));
+    T product = static_cast<T>(static_cast<Unsigned>(x) * Unsigned{3});
+    T expected = static_cast<T>(sum ^ product ^ static_cast<T>(x >> 1) ^ static_cast<T>(x / divisor) ^
+                                static_cast<T>(x < y));
     ASSERT_EQ(out[i], expected) << name << " " << +a[i] << " " << +b[i];
   }
 }
