@@ -106,7 +106,7 @@ TEST(UnsupportedModuleTest, BuiltinOfTheWrongTypeIsRefused) {
 }
 
 // SPIRV-Tools 2023.1 accepts any signedness word in OpTypeInt; the passes made a second 64-bit
-// type of it and an OpCompositeConstruct of mixed types (tests/fuzz/regressions/int-signedness-*).
+// type of it and an OpCompositeConstruct of mixed types (tests/fuzz/regressions/int-signedness-not-0-or-1.spv).
 TEST(UnsupportedModuleTest, IntegerSignednessOtherThanZeroOrOneIsRefused) {
   std::unique_ptr<ir::Module> module = test::assemble(R"(
 ; Version: 1.2
