@@ -105,5 +105,32 @@ TEST(UnsupportedModuleTest, BuiltinOfTheWrongTypeIsRefused) {
       << translation.error().message();
 }
 
+// SPIRV-Tools 2023.1 accepts any signedness word in OpTypeInt; the passes made a second 64-bit
+// type of it and an OpCompositeConstruct of mixed types (tests/fuzz/regressions/int-signedness-not-0-or-1.spv).
+TEST(UnsupportedModuleTest, IntegerSignednessOtherThanZeroOrOneIsRefused) {
+  std::unique_ptr<ir::Module> module = test::assemble(R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+       %void = OpTypeVoid
+      %weird = OpTypeInt 32 7
+         %fn = OpTypeFunction %void
+          %k = OpFunction %void None %fn
+      %entry = OpLabel
+               OpReturn
+               OpFunctionEnd
+)");
+  ASSERT_NE(module, nullptr);
+  Expected<Translation> translation = translate(ir::writeBinary(*module), Target{});
+  ASSERT_FALSE(translation.ok()) << "an integer type of signedness 7 was translated";
+  EXPECT_NE(translation.error().message().find("the input is not valid SPIR-V"), std::string::npos)
+      << translation.error().message();
+  EXPECT_NE(translation.error().message().find("OpTypeInt: the signedness of an integer type must be 0 or 1, not 7"),
+            std::string::npos)
+      << translation.error().message();
+}
+
 }  // namespace
 }  // namespace cl2vk

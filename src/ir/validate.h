@@ -22,7 +22,8 @@ spv_target_env universalEnvironment(const Module& module);
 // The same for a module header's version word (0x00010400 for SPIR-V 1.4).
 spv_target_env universalEnvironment(uint32_t version);
 
-// Runs SPIRV-Tools' validator; the error carries its messages and names the environment.
+// Runs SPIRV-Tools' validator, and checks the few rules it misses that the passes rely on; the
+// error carries the messages and names the environment.
 Status validate(const Module& module, spv_target_env env);
 
 // "vulkan1.2" -> SPV_ENV_VULKAN_1_2, for the environments cl2vk targets (vulkan1.1 to vulkan1.3).
