@@ -1,11 +1,40 @@
 #!/usr/bin/env bash
-# The test command: installs what is missing (Debian 12 packages), builds cl2vk with warnings as
-# errors, and runs every test suite through ctest.
+# The test command: installs what is missing (Debian 12 packages), then
+#  1. builds all of cl2vk under AddressSanitizer + UndefinedBehaviorSanitizer, with warnings as
+#     errors (build/), and runs every test suite through ctest, each test under the Vulkan
+#     validation layer, which stops it at the first error or warning;
+#  2. builds the OpenCL runtime and its API tests under ThreadSanitizer (build-tsan/) and runs the
+#     multi-threaded ones: the stress, event, queue and object-lifetime tests;
+#  3. builds the translator's libFuzzer target (build-fuzz/, clang-15) and fuzzes it for about 75 s.
+# Any sanitizer report or validation message fails the test it happens in. docs/RELIABILITY.md
+# says what each part checks and how to run it by hand.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bash tools/install-deps.sh
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCL2VK_WERROR=ON
-cmake --build build
-ctest --test-dir build --output-on-failure -j"$(nproc)"
-bash tools/fuzz/run-fuzz.sh --ci  # libFuzzer over the translator: build-fuzz/ and about 75 s
+jobs=$(nproc)
+# Runs a command and says how long it took, so that CI's log shows where the time goes.
+timed() {
+  local label=$1 start=$SECONDS
+  shift
+  "$@"
+  echo "run-tests: ${label}: $((SECONDS - start)) s"
+}
+
+timed "install-deps" bash tools/install-deps.sh
+
+timed "configure build/" cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCL2VK_WERROR=ON \
+  -DCL2VK_SANITIZE=address,undefined -DCL2VK_TEST_VALIDATION=ON
+timed "build build/ (ASan+UBSan)" cmake --build build
+timed "ctest build/ (ASan+UBSan, validation)" ctest --test-dir build --output-on-failure -j"$jobs"
+
+# The validation layer is left off here: build/ already runs these tests under it, and only
+# cl2vk's own threads are ThreadSanitizer's concern.
+timed "configure build-tsan/" cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCL2VK_WERROR=ON \
+  -DCL2VK_SANITIZE=thread -DCL2VK_TEST_VALIDATION=OFF
+timed "build build-tsan/ (TSan)" cmake --build build-tsan --target icd_tests
+timed "ctest build-tsan/ (TSan)" ctest --test-dir build-tsan --output-on-failure -j"$jobs" \
+  -R '^(IcdStress|IcdEvent|IcdQueue|IcdLifetime)\.'
+
+timed "fuzz (libFuzzer, build-fuzz/)" bash tools/fuzz/run-fuzz.sh --ci
+
+echo "run-tests: all passed in $SECONDS s"

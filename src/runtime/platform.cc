@@ -121,7 +121,13 @@ Expected<std::unique_ptr<vulkan::Device>> Device::openVulkanDevice() const {
 
 Platform::Platform() {
   this->dispatch = dispatchTable();
-  Expected<std::vector<vulkan::DeviceInfo>> infos = vulkan::enumerateDevices();
+  Expected<std::unique_ptr<vulkan::Instance>> instance = vulkan::Instance::create(/*validation=*/false);
+  if (!instance) {
+    enumerationError_ = instance.error().message();
+    return;
+  }
+  enumerationInstance_ = std::move(*instance);
+  Expected<std::vector<vulkan::DeviceInfo>> infos = vulkan::enumerateDevices(*enumerationInstance_);
   if (!infos) {
     enumerationError_ = infos.error().message();
     return;

@@ -83,6 +83,11 @@ class Platform : public _cl_platform_id {
  private:
   Platform();
 
+  // The instance the devices were listed with, kept for the process's life (as the platform is):
+  // destroying it would make the loader unload the drivers and load them again when a device
+  // opens, and lavapipe's one-time allocations of the first load would be lost (LeakSanitizer
+  // reports them, from frames it can no longer name).
+  std::unique_ptr<vulkan::Instance> enumerationInstance_;
   std::vector<std::unique_ptr<Device>> devices_;
   std::string enumerationError_;
 };

@@ -144,11 +144,15 @@ DeviceInfo queryDeviceInfo(VkPhysicalDevice device, uint32_t index, uint32_t ins
 Expected<std::vector<DeviceInfo>> enumerateDevices() {
   Expected<std::unique_ptr<Instance>> instance = Instance::create(/*validation=*/false);
   if (!instance) return instance.error();
-  Expected<std::vector<VkPhysicalDevice>> devices = (*instance)->physicalDevices();
+  return enumerateDevices(**instance);
+}
+
+Expected<std::vector<DeviceInfo>> enumerateDevices(const Instance& instance) {
+  Expected<std::vector<VkPhysicalDevice>> devices = instance.physicalDevices();
   if (!devices) return devices.error();
   std::vector<DeviceInfo> infos;
   for (uint32_t i = 0; i < devices->size(); ++i) {
-    infos.push_back(queryDeviceInfo((*devices)[i], i, (*instance)->apiVersion()));
+    infos.push_back(queryDeviceInfo((*devices)[i], i, instance.apiVersion()));
   }
   return infos;
 }

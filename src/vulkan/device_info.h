@@ -14,6 +14,8 @@
 
 namespace cl2vk::vulkan {
 
+class Instance;
+
 struct SubgroupInfo {
   uint32_t size = 0;  // The default subgroup size (Vulkan 1.1 subgroupSize).
   VkShaderStageFlags supportedStages = 0;
@@ -114,6 +116,8 @@ struct DeviceInfo {
 // Every physical device the loader lists, in its order. Creates (and destroys) an instance of its
 // own; Device::open repeats the query on the instance it keeps.
 Expected<std::vector<DeviceInfo>> enumerateDevices();
+// The same on `instance`.
+Expected<std::vector<DeviceInfo>> enumerateDevices(const Instance& instance);
 
 // The properties and features of one device; `instanceApiVersion` caps the structures queried.
 DeviceInfo queryDeviceInfo(VkPhysicalDevice device, uint32_t index, uint32_t instanceApiVersion);
