@@ -8,15 +8,37 @@
 
 namespace cl2vk::test {
 
+namespace {
+
+std::unique_ptr<vulkan::Device>& deviceSlot() {
+  static std::unique_ptr<vulkan::Device> device;
+  return device;
+}
+
+// Closes the shared device when the tests are done, before exit. Destroyed by a static destructor
+// instead, it would go after the validation layer's own function-local statics (created during the
+// tests, so destroyed first), and vkDestroyDevice would run through the layer's freed tables: a
+// test process then spun at exit for minutes.
+class SharedDeviceEnvironment : public ::testing::Environment {
+ public:
+  void TearDown() override { deviceSlot().reset(); }
+};
+
+[[maybe_unused]] ::testing::Environment* const sharedDeviceEnvironment =
+    ::testing::AddGlobalTestEnvironment(new SharedDeviceEnvironment);
+
+}  // namespace
+
 vulkan::Device& sharedDevice() {
-  static std::unique_ptr<vulkan::Device> device = [] {
+  std::unique_ptr<vulkan::Device>& device = deviceSlot();
+  if (!device) {
     auto opened = vulkan::Device::open();
     if (!opened) {
       ADD_FAILURE() << "cannot open a Vulkan device: " << opened.error().message();
       std::abort();
     }
-    return std::move(*opened);
-  }();
+    device = std::move(*opened);
+  }
   return *device;
 }
 
