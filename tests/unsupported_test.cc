@@ -45,31 +45,6 @@ INSTANTIATE_TEST_SUITE_P(
       return name + "_" + std::to_string(info.index);
     });
 
-// A library of functions (what llvm-spirv makes of a file without kernels) has no entry point,
-// and a Vulkan module must have one. Found by the fuzzer (tests/fuzz/regressions/no-entry-point).
-TEST(UnsupportedModuleTest, ModuleWithoutKernelsIsRefused) {
-  std::unique_ptr<ir::Module> module = test::assemble(R"(
-; Version: 1.2
-               OpCapability Addresses
-               OpCapability Linkage
-               OpCapability Kernel
-               OpMemoryModel Physical64 OpenCL
-               OpDecorate %helper LinkageAttributes "helper" Export
-       %void = OpTypeVoid
-         %fn = OpTypeFunction %void
-     %helper = OpFunction %void None %fn
-      %entry = OpLabel
-               OpReturn
-               OpFunctionEnd
-)");
-  ASSERT_NE(module, nullptr);
-  Expected<Translation> translation = translate(ir::writeBinary(*module), Target{});
-  ASSERT_FALSE(translation.ok()) << "a module without kernels was translated";
-  EXPECT_NE(translation.error().message().find("the module has no kernel (no OpEntryPoint with the Kernel execution model)"), std::string::npos)
-      << translation.error().message();
-  EXPECT_EQ(translation.error().message().find("internal error"), std::string::npos) << translation.error().message();
-}
-
 // get_global_id() reads a vector of three size_t; a module that loads the builtin as a vector of
 // four was lowered into an out-of-bounds OpCompositeExtract (tests/fuzz/regressions/builtin-*).
 TEST(UnsupportedModuleTest, BuiltinOfTheWrongTypeIsRefused) {

@@ -21,15 +21,7 @@
 set -u
 D=${CL2VK_DEVICE_DIR:-.device/bench}
 only=(${ONLY:+--only "$ONLY"})
-for f in .device/*.deb; do dpkg -x "$f" /; done; ldconfig
-mkdir -p /tmp/cl && for f in .device/cl/*.deb; do dpkg -x "$f" /tmp/cl; done
-export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-export LD_LIBRARY_PATH=/tmp/cl/usr/lib/x86_64-linux-gnu
-export CL2VK_CLANG=/tmp/cl/usr/bin/clang-15 CL2VK_LLVM_SPIRV=/tmp/cl/usr/bin/llvm-spirv-15
-mkdir -p /tmp/vendors
-echo "$PWD/$D/libcl2vk_icd.so" > /tmp/vendors/cl2vk.icd
-echo libnvidia-opencl.so.1 > /tmp/vendors/nvidia.icd
-export OCL_ICD_VENDORS=/tmp/vendors
+source tools/bench/device-env.sh "$D"
 bench=("$D/cl2vk-bench" --shader-dir "$D/shaders" --corpus .device/spirv/corpus.txt)
 for step in "$@"; do
   echo "=== $step $(date +%T)"

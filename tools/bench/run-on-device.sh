@@ -7,15 +7,7 @@
 # set to where the results go. It unpacks the packages, registers cl2vk's and NVIDIA's ICDs, builds
 # CUB's baseline with nvcc and runs cl2vk-bench with the arguments given.
 set -u
-for f in .device/*.deb; do dpkg -x "$f" /; done; ldconfig
-mkdir -p /tmp/cl && for f in .device/cl/*.deb; do dpkg -x "$f" /tmp/cl; done
-export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-export LD_LIBRARY_PATH=/tmp/cl/usr/lib/x86_64-linux-gnu
-export CL2VK_CLANG=/tmp/cl/usr/bin/clang-15 CL2VK_LLVM_SPIRV=/tmp/cl/usr/bin/llvm-spirv-15
-mkdir -p /tmp/vendors
-echo "$PWD/.device/bench/libcl2vk_icd.so" > /tmp/vendors/cl2vk.icd
-echo libnvidia-opencl.so.1 > /tmp/vendors/nvidia.icd
-export OCL_ICD_VENDORS=/tmp/vendors
+source tools/bench/device-env.sh .device/bench
 sed -i "s|/work/main/build/spirv|$PWD/.device/spirv|" .device/spirv/corpus.txt
 /tmp/cl/usr/bin/clinfo > "$OUT/clinfo.txt" 2>&1
 nvidia-smi > "$OUT/nvidia-smi.txt" 2>&1

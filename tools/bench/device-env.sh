@@ -1,0 +1,13 @@
+# Sourced by the scripts that run on the GPU machine without package access (run-on-device.sh,
+# run-experiments-on-device.sh), from the repository root: unpacks the carried packages, points the
+# Vulkan loader at NVIDIA's driver and the source compiler at the carried clang-15 and
+# llvm-spirv-15, and registers cl2vk's ICD (from the folder $1) and NVIDIA's OpenCL with ocl-icd.
+for f in .device/*.deb; do dpkg -x "$f" /; done; ldconfig
+mkdir -p /tmp/cl && for f in .device/cl/*.deb; do dpkg -x "$f" /tmp/cl; done
+export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+export LD_LIBRARY_PATH=/tmp/cl/usr/lib/x86_64-linux-gnu
+export CL2VK_CLANG=/tmp/cl/usr/bin/clang-15 CL2VK_LLVM_SPIRV=/tmp/cl/usr/bin/llvm-spirv-15
+mkdir -p /tmp/vendors
+echo "$PWD/$1/libcl2vk_icd.so" > /tmp/vendors/cl2vk.icd
+echo libnvidia-opencl.so.1 > /tmp/vendors/nvidia.icd
+export OCL_ICD_VENDORS=/tmp/vendors
