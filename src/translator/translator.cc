@@ -1,9 +1,5 @@
 #include "translator/translator.h"
 
-#include <spirv-tools/optimizer.hpp>
-
-#include <set>
-
 #include "ir/reader.h"
 #include "ir/validate.h"
 #include "ir/writer.h"
@@ -55,39 +51,6 @@ Expected<Translation> translate(std::span<const uint32_t> kernelSpirv, const Tar
   Expected<ModuleReflection> reflection = translateModule(**module, target);
   if (!reflection) return reflection.error();
   return Translation{ir::writeBinary(**module), std::move(*reflection)};
-}
-
-Expected<std::vector<uint32_t>> kernelModule(std::span<const uint32_t> translatedSpirv, const std::string& kernel) {
-  auto module = ir::readBinary(translatedSpirv);
-  if (!module) return module.error();
-  bool found = false;
-  std::set<uint32_t> otherKernels;  // their functions' ids
-  std::vector<ir::Instruction*> dropped;
-  for (ir::Instruction& entry : (*module)->section(ir::Section::kEntryPoint)) {
-    if (entry.stringOperand(2) == kernel) {
-      found = true;
-    } else {
-      otherKernels.insert(entry.idOperand(1));
-      dropped.push_back(&entry);
-    }
-  }
-  if (!found) return Error("the module has no kernel named '" + kernel + "'");
-  for (ir::Instruction& mode : (*module)->section(ir::Section::kExecutionMode)) {
-    if (otherKernels.count(mode.idOperand(0))) dropped.push_back(&mode);
-  }
-  if (Status removed = (*module)->removeAll(dropped); !removed.ok()) return removed.error();
-
-  // The other kernels' functions are now unreachable, and their variables unused.
-  spvtools::Optimizer optimizer(SPV_ENV_UNIVERSAL_1_5);
-  optimizer.RegisterPass(spvtools::CreateEliminateDeadFunctionsPass())
-      .RegisterPass(spvtools::CreateDeadVariableEliminationPass());
-  std::vector<uint32_t> words = ir::writeBinary(**module);
-  std::vector<uint32_t> result;
-  spvtools::OptimizerOptions options;
-  options.set_run_validator(false);  // Pipeline::create validates what it is given.
-  if (!optimizer.Run(words.data(), words.size(), &result, options))
-    return Error("internal error: cannot extract kernel '" + kernel + "' from its module (a cl2vk bug; please report it)");
-  return result;
 }
 
 }  // namespace cl2vk
