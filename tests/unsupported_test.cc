@@ -80,31 +80,36 @@ TEST(UnsupportedModuleTest, BuiltinOfTheWrongTypeIsRefused) {
       << translation.error().message();
 }
 
-// SPIRV-Tools 2023.1 accepts any signedness word in OpTypeInt; the passes made a second 64-bit
-// type of it and an OpCompositeConstruct of mixed types (tests/fuzz/regressions/int-signedness-not-0-or-1.spv).
-TEST(UnsupportedModuleTest, IntegerSignednessOtherThanZeroOrOneIsRefused) {
-  std::unique_ptr<ir::Module> module = test::assemble(R"(
+// SPIRV-Tools 2023.1 accepts any signedness word in OpTypeInt, and signedness 1 in Kernel modules;
+// the passes made a second integer type of such a type and an OpCompositeConstruct of mixed types
+// (tests/fuzz/regressions/int-signedness-not-0-or-1.spv, struct-member-signed-in-kernel.spv).
+TEST(UnsupportedModuleTest, KernelIntegerSignednessOtherThanZeroIsRefused) {
+  struct Case {
+    std::string signedness, expected;
+  } cases[] = {{"7", "OpTypeInt: the signedness of an integer type must be 0 or 1, not 7"},
+               {"1", "OpTypeInt: the signedness of an integer type must be 0 in a Kernel module, not 1"}};
+  for (const Case& c : cases) {
+    std::unique_ptr<ir::Module> module = test::assemble(R"(
 ; Version: 1.2
                OpCapability Addresses
                OpCapability Kernel
                OpMemoryModel Physical64 OpenCL
                OpEntryPoint Kernel %k "k"
        %void = OpTypeVoid
-      %weird = OpTypeInt 32 7
+      %weird = OpTypeInt 32 )" + c.signedness + R"(
          %fn = OpTypeFunction %void
           %k = OpFunction %void None %fn
       %entry = OpLabel
                OpReturn
                OpFunctionEnd
 )");
-  ASSERT_NE(module, nullptr);
-  Expected<Translation> translation = translate(ir::writeBinary(*module), Target{});
-  ASSERT_FALSE(translation.ok()) << "an integer type of signedness 7 was translated";
-  EXPECT_NE(translation.error().message().find("the input is not valid SPIR-V"), std::string::npos)
-      << translation.error().message();
-  EXPECT_NE(translation.error().message().find("OpTypeInt: the signedness of an integer type must be 0 or 1, not 7"),
-            std::string::npos)
-      << translation.error().message();
+    ASSERT_NE(module, nullptr);
+    Expected<Translation> translation = translate(ir::writeBinary(*module), Target{});
+    ASSERT_FALSE(translation.ok()) << "an integer type of signedness " << c.signedness << " was translated";
+    EXPECT_NE(translation.error().message().find("the input is not valid SPIR-V"), std::string::npos)
+        << translation.error().message();
+    EXPECT_NE(translation.error().message().find(c.expected), std::string::npos) << translation.error().message();
+  }
 }
 
 }  // namespace

@@ -25,11 +25,19 @@ constexpr NamedEnvironment kEnvironments[] = {
 // Rules of the SPIR-V specification that SPIRV-Tools (2023.1) does not check and that the passes
 // rely on; each was found by the fuzzer.
 Status checkWhatTheValidatorMisses(const Module& module) {
+  bool kernel = declaresCapability(module, spv::Capability::Kernel);
   for (const Instruction& inst : module.section(Section::kGlobal)) {
+    if (inst.opcode() != spv::Op::OpTypeInt) continue;
     // Passes build integer types by width and signedness; a third signedness made a second
     // 64-bit type that no other one matched.
-    if (inst.opcode() == spv::Op::OpTypeInt && inst.wordOperand(1) > 1)
+    if (inst.wordOperand(1) > 1)
       return Error(module.describe(inst) + ": the signedness of an integer type must be 0 or 1, not " +
+                   std::to_string(inst.wordOperand(1)));
+    // "The Signedness in OpTypeInt must always be 0" (the SPIR-V specification's validation rules
+    // for Kernel capabilities). The passes build Kernel integer types with signedness 0, and a
+    // structure with a signed member no longer matched its constituents.
+    if (kernel && inst.wordOperand(1) != 0)
+      return Error(module.describe(inst) + ": the signedness of an integer type must be 0 in a Kernel module, not " +
                    std::to_string(inst.wordOperand(1)));
   }
   return okStatus();
