@@ -59,6 +59,9 @@ void printHelp() {
       "                        its version above that); a translated one against --target-env.\n"
       "  --no-subgroup-arithmetic  Translate for a device without subgroup arithmetic: collectives\n"
       "                        run in Workgroup memory and barriers alone.\n"
+      "  --subgroup-scans=native|shuffle-up  Subgroup scans as OpGroupNonUniform* scans (default)\n"
+      "                        or as shuffle-up steps (faster on NVIDIA; needs shuffle-relative\n"
+      "                        subgroup operations).\n"
       "  --stats               Print a one-line summary of the result to stderr, and per kernel\n"
       "                        the collectives rewritten, barriers added and bytes of scratch.\n"
       "  --round-trip          Run no pass: read, (validate) and write the module as it is.\n"
@@ -118,6 +121,11 @@ std::optional<Options> parseArguments(int argc, char** argv, int& exitCode) {
       options.validate = true;
     } else if (arg == "--no-subgroup-arithmetic") {
       options.context.target.subgroupArithmetic = false;
+    } else if (arg.starts_with("--subgroup-scans=")) {
+      std::string_view scans = arg.substr(17);
+      if (scans != "native" && scans != "shuffle-up")
+        return usageError("--subgroup-scans must be native or shuffle-up, not '" + std::string(scans) + "'");
+      options.context.target.shuffleScans = scans == "shuffle-up";
     } else if (arg == "--stats") {
       options.stats = true;
     } else if (arg.starts_with("--reflect=")) {

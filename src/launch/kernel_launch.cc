@@ -23,6 +23,18 @@ bool pipelineStatisticsRequested() {
   return requested;
 }
 
+// Subgroup scans in shuffle-up steps (Target::shuffleScans) where the device has them and
+// CL2VK_SUBGROUP_SCANS asks for "shuffle-up"; unset (or any other value), on NVIDIA's driver,
+// where they measured 9-15 % faster than its own scans (docs/PERFORMANCE.md); "native" never.
+bool shuffleScansFor(const vulkan::DeviceInfo& info) {
+  if (!info.subgroup.supportsInCompute(VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT)) return false;
+  const char* choice = std::getenv("CL2VK_SUBGROUP_SCANS");
+  if (choice && std::string(choice) == "shuffle-up") return true;
+  if (choice && std::string(choice) == "native") return false;
+  constexpr uint32_t kNvidia = 0x10de;
+  return info.vendorId == kNvidia;
+}
+
 void printStatistics(const std::string& kernel, const vulkan::Pipeline& pipeline, const std::array<uint32_t, 3>& local) {
   Expected<std::vector<std::string>> statistics = pipeline.statistics();
   std::string line;
@@ -43,6 +55,7 @@ Target targetFor(const vulkan::DeviceInfo& info) {
   target.maxSubgroupSize = info.subgroup.maxSize ? info.subgroup.maxSize : info.subgroup.size;
   target.subgroupArithmetic = info.subgroup.supportsInCompute(VK_SUBGROUP_FEATURE_ARITHMETIC_BIT);
   target.subgroupExtendedTypes = info.features.shaderSubgroupExtendedTypes;
+  target.shuffleScans = shuffleScansFor(info);
   target.int8 = info.features.shaderInt8;
   target.int16 = info.features.shaderInt16;
   target.int64 = info.features.shaderInt64;

@@ -63,6 +63,8 @@ std::optional<spv::Capability> subgroupCapabilityOf(spv::Op op) {
     case O::OpGroupNonUniformBallot: return spv::Capability::GroupNonUniformBallot;
     case O::OpGroupNonUniformShuffle:
     case O::OpGroupNonUniformShuffleXor: return spv::Capability::GroupNonUniformShuffle;
+    case O::OpGroupNonUniformShuffleUp:
+    case O::OpGroupNonUniformShuffleDown: return spv::Capability::GroupNonUniformShuffleRelative;
     case O::OpGroupNonUniformIAdd:
     case O::OpGroupNonUniformFAdd:
     case O::OpGroupNonUniformIMul:
@@ -413,6 +415,7 @@ class Finalizer {
         req.subgroupArithmetic |= *needed == spv::Capability::GroupNonUniformArithmetic;
         req.subgroupBallot |= *needed == spv::Capability::GroupNonUniformBallot;
         req.subgroupShuffle |= *needed == spv::Capability::GroupNonUniformShuffle;
+        req.subgroupShuffleRelative |= *needed == spv::Capability::GroupNonUniformShuffleRelative;
       }
       if (ir::isAtomic(inst.opcode()) && inst.typeId() && module_.def(inst.typeId())->opcode() == spv::Op::OpTypeInt &&
           module_.def(inst.typeId())->wordOperand(0) == 64) {

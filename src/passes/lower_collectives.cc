@@ -123,12 +123,14 @@ class CollectiveLowering {
     return def ? def->typeId() : 0;
   }
 
-  // Subgroup operations on 8/16-bit types need shaderSubgroupExtendedTypes; without them, or
-  // without subgroup arithmetic at all, the collective runs in Workgroup memory.
+  // Subgroup operations on 8/16-bit types and 64-bit integers need shaderSubgroupExtendedTypes
+  // (double needs only shaderFloat64); without it, or without subgroup arithmetic at all, the
+  // collective runs in Workgroup memory.
   bool hasSubgroupArithmeticFor(uint32_t type) const {
     if (!target_.subgroupArithmetic) return false;
     uint32_t width = ir::scalarWidth(module_, type);
-    return width == 0 || width >= 32 || target_.subgroupExtendedTypes;
+    bool extended = (width != 0 && width < 32) || (width == 64 && module_.def(type)->opcode() == spv::Op::OpTypeInt);
+    return !extended || target_.subgroupExtendedTypes;
   }
 
   uint32_t constant32(uint64_t value) { return ir::constantUint(module_, 32, value); }
@@ -141,20 +143,44 @@ class CollectiveLowering {
     if (inst->opcode() == spv::Op::OpGroupBroadcast) {
       value = subgroupBroadcast(b, inst->typeId(), inst->idOperand(1), inst->idOperand(2));
     } else {
-      Collective c = *collectiveOf(inst->opcode());
-      if (std::optional<Collective> bitwise = asBitwise(c)) {
-        uint32_t words = b.valueOfIds(spv::Op::OpSelect, uint_, {inst->idOperand(2), constant32(1), constant32(0)});
-        uint32_t result = b.value(bitwise->nonUniform, uint_, {Operand::id(constant32(kSubgroup)), inst->operand(1), Operand::id(words)});
-        value = b.valueOfIds(spv::Op::OpINotEqual, inst->typeId(), {result, constant32(0)});
-      } else if (c.vote) {
-        value = b.valueOfIds(c.nonUniform, inst->typeId(), {constant32(kSubgroup), inst->idOperand(1)});
-      } else {
-        value = b.value(c.nonUniform, inst->typeId(),
-                        {Operand::id(constant32(kSubgroup)), inst->operand(1), Operand::id(inst->idOperand(2))});
-      }
+      Expected<Operation> op = operationOf(b, *inst);
+      if (!op) return op.error();
+      value = op->result(b, subgroupOp(b, op->collective, op->type, op->x, op->kind));
     }
     module_.replaceAllUses(inst->resultId(), value);
     return module_.remove(inst);
+  }
+
+  // A reduce, scan or vote as the subgroup operations see it: a logical collective's booleans as
+  // 0/1 words for its bitwise form (asBitwise).
+  struct Operation {
+    Collective collective;
+    uint32_t type;  // of x
+    uint32_t x;
+    spv::GroupOperation kind;
+    uint32_t resultType = 0;  // the instruction's, where x is the words of a boolean
+
+    // The instruction's value from the operation's `value`.
+    uint32_t result(Builder& b, uint32_t value) const {
+      return resultType ? b.valueOfIds(spv::Op::OpINotEqual, resultType, {value, ir::constantUint(b.module(), 32, 0)}) : value;
+    }
+  };
+
+  Expected<Operation> operationOf(Builder& b, const Instruction& inst) {
+    Collective c = *collectiveOf(inst.opcode());
+    uint32_t operation = c.vote ? static_cast<uint32_t>(spv::GroupOperation::Reduce) : inst.wordOperand(1);
+    auto kind = static_cast<spv::GroupOperation>(operation);
+    if (kind != spv::GroupOperation::Reduce && kind != spv::GroupOperation::InclusiveScan &&
+        kind != spv::GroupOperation::ExclusiveScan)
+      return fail(inst, "group operation " + std::to_string(operation) + " is not an OpenCL collective");
+    Operation op{c, inst.typeId(), c.vote ? inst.idOperand(1) : inst.idOperand(2), kind};
+    if (std::optional<Collective> bitwise = asBitwise(c)) {
+      op.x = b.valueOfIds(spv::Op::OpSelect, uint_, {op.x, constant32(1), constant32(0)});
+      op.collective = *bitwise;
+      op.type = uint_;
+      op.resultType = inst.typeId();
+    }
+    return op;
   }
 
   uint32_t subgroupBroadcast(Builder& b, uint32_t type, uint32_t value, uint32_t lane) {
@@ -186,31 +212,25 @@ class CollectiveLowering {
         value = sliceBroadcast(subgroupSlice(), type, inst->idOperand(1), inst->idOperand(2));
       }
     } else {
-      Collective c = *collectiveOf(inst->opcode());
-      uint32_t x = c.vote ? inst->idOperand(1) : inst->idOperand(2);
-      std::optional<Collective> bitwise = asBitwise(c);
-      if (bitwise) {
-        x = this->at().valueOfIds(spv::Op::OpSelect, uint_, {x, constant32(1), constant32(0)});
-        c = *bitwise;
-        type = uint_;
-      }
-      uint32_t operation = c.vote ? static_cast<uint32_t>(spv::GroupOperation::Reduce) : inst->wordOperand(1);
-      auto kind = static_cast<spv::GroupOperation>(operation);
-      bool inclusive = kind == spv::GroupOperation::InclusiveScan;
-      if (kind != spv::GroupOperation::Reduce && !inclusive && kind != spv::GroupOperation::ExclusiveScan)
-        return fail(*inst, "group operation " + std::to_string(operation) + " is not an OpenCL collective");
+      Builder b = this->at();
+      Expected<Operation> expected = operationOf(b, *inst);
+      if (!expected) return expected.error();
+      const Operation& op = *expected;
+      const Collective& c = op.collective;
+      bool reduce = op.kind == spv::GroupOperation::Reduce, inclusive = op.kind == spv::GroupOperation::InclusiveScan;
       auto inMemoryPath = [&] {
         Slice slice = scope == kWorkgroup ? workgroupSlice() : subgroupSlice();
-        return kind == spv::GroupOperation::Reduce ? treeReduce(slice, c, type, x) : hillisSteeleScan(slice, c, type, x, inclusive);
+        return reduce ? treeReduce(slice, c, op.type, op.x) : hillisSteeleScan(slice, c, op.type, op.x, inclusive);
       };
       auto subgroupPath = [&] {
-        return kind == spv::GroupOperation::Reduce ? workgroupReduce(c, type, x) : workgroupScan(c, type, x, inclusive);
+        return reduce ? workgroupReduce(c, op.type, op.x) : workgroupScan(c, op.type, op.x, inclusive);
       };
       // The subgroup path needs subgroups of consecutive linear local ids, which the runtime
       // knows per dispatch: a specialization constant picks the path, and the driver folds the
       // branch away.
-      value = inMemory ? inMemoryPath() : ifElseValue(linearSubgroups(), type, subgroupPath, inMemoryPath);
-      if (bitwise) value = this->at().valueOfIds(spv::Op::OpINotEqual, inst->typeId(), {value, constant32(0)});
+      value = inMemory ? inMemoryPath() : ifElseValue(linearSubgroups(), op.type, subgroupPath, inMemoryPath);
+      Builder end = this->at();
+      value = op.result(end, value);
     }
     branchTo(rest);
     module_.replaceAllUses(inst->resultId(), value);
@@ -534,21 +554,26 @@ class CollectiveLowering {
   }
 
   uint32_t combine(Combine c, uint32_t type, uint32_t a, uint32_t x) {
+    Builder b = at();
+    return combine(b, c, type, a, x);
+  }
+
+  uint32_t combine(Builder& b, Combine c, uint32_t type, uint32_t a, uint32_t x) {
     auto pick = [&](spv::Op compare) {
-      uint32_t takeX = at().valueOfIds(compare, ir::typeBool(module_), {x, a});
-      return at().valueOfIds(spv::Op::OpSelect, type, {takeX, x, a});
+      uint32_t takeX = b.valueOfIds(compare, ir::typeBool(module_), {x, a});
+      return b.valueOfIds(spv::Op::OpSelect, type, {takeX, x, a});
     };
     switch (c) {
-      case Combine::kIAdd: return at().valueOfIds(spv::Op::OpIAdd, type, {a, x});
-      case Combine::kFAdd: return at().valueOfIds(spv::Op::OpFAdd, type, {a, x});
-      case Combine::kIMul: return at().valueOfIds(spv::Op::OpIMul, type, {a, x});
-      case Combine::kFMul: return at().valueOfIds(spv::Op::OpFMul, type, {a, x});
-      case Combine::kAnd: return at().valueOfIds(spv::Op::OpBitwiseAnd, type, {a, x});
-      case Combine::kOr: return at().valueOfIds(spv::Op::OpBitwiseOr, type, {a, x});
-      case Combine::kXor: return at().valueOfIds(spv::Op::OpBitwiseXor, type, {a, x});
-      case Combine::kLogicalAnd: return at().valueOfIds(spv::Op::OpLogicalAnd, type, {a, x});
-      case Combine::kLogicalOr: return at().valueOfIds(spv::Op::OpLogicalOr, type, {a, x});
-      case Combine::kLogicalXor: return at().valueOfIds(spv::Op::OpLogicalNotEqual, type, {a, x});
+      case Combine::kIAdd: return b.valueOfIds(spv::Op::OpIAdd, type, {a, x});
+      case Combine::kFAdd: return b.valueOfIds(spv::Op::OpFAdd, type, {a, x});
+      case Combine::kIMul: return b.valueOfIds(spv::Op::OpIMul, type, {a, x});
+      case Combine::kFMul: return b.valueOfIds(spv::Op::OpFMul, type, {a, x});
+      case Combine::kAnd: return b.valueOfIds(spv::Op::OpBitwiseAnd, type, {a, x});
+      case Combine::kOr: return b.valueOfIds(spv::Op::OpBitwiseOr, type, {a, x});
+      case Combine::kXor: return b.valueOfIds(spv::Op::OpBitwiseXor, type, {a, x});
+      case Combine::kLogicalAnd: return b.valueOfIds(spv::Op::OpLogicalAnd, type, {a, x});
+      case Combine::kLogicalOr: return b.valueOfIds(spv::Op::OpLogicalOr, type, {a, x});
+      case Combine::kLogicalXor: return b.valueOfIds(spv::Op::OpLogicalNotEqual, type, {a, x});
       case Combine::kSMin: return pick(spv::Op::OpSLessThan);
       case Combine::kUMin: return pick(spv::Op::OpULessThan);
       case Combine::kFMin: return pick(spv::Op::OpFOrdLessThan);
@@ -561,12 +586,49 @@ class CollectiveLowering {
 
   // The subgroup-wide operation `kind` of `x`.
   uint32_t subgroupOp(const Collective& c, uint32_t type, uint32_t x, spv::GroupOperation kind) {
-    if (c.vote && kind == spv::GroupOperation::Reduce) return at().valueOfIds(c.nonUniform, type, {constant32(kSubgroup), x});
+    Builder b = at();
+    return subgroupOp(b, c, type, x, kind);
+  }
+
+  uint32_t subgroupOp(Builder& b, const Collective& c, uint32_t type, uint32_t x, spv::GroupOperation kind) {
+    if (c.vote && kind == spv::GroupOperation::Reduce) return b.valueOfIds(c.nonUniform, type, {constant32(kSubgroup), x});
+    if (kind != spv::GroupOperation::Reduce && target_.shuffleScans)
+      return shuffleScan(b, c, type, x, kind == spv::GroupOperation::InclusiveScan);
     spv::Op op = c.nonUniform;
     if (c.vote) op = c.combine == Combine::kLogicalAnd ? spv::Op::OpGroupNonUniformLogicalAnd : spv::Op::OpGroupNonUniformLogicalOr;
-    return at().value(op, type,
-                      {Operand::id(constant32(kSubgroup)),
-                       Operand::enumerant(SPV_OPERAND_TYPE_GROUP_OPERATION, static_cast<uint32_t>(kind)), Operand::id(x)});
+    return b.value(op, type,
+                   {Operand::id(constant32(kSubgroup)),
+                    Operand::enumerant(SPV_OPERAND_TYPE_GROUP_OPERATION, static_cast<uint32_t>(kind)), Operand::id(x)});
+  }
+
+  // A subgroup scan in shuffle-up steps (Target::shuffleScans): at step d = 1, 2, 4, ... each lane
+  // at or past d combines the running value of the lane d before it with its own. The steps are
+  // unrolled up to the target's largest subgroup size; one at or past the device's size changes
+  // no lane. An exclusive scan is the inclusive value of the lane before (the identity in lane 0).
+  // A lane reads only lanes below it, which a partial subgroup has.
+  uint32_t shuffleScan(Builder& b, const Collective& c, uint32_t type, uint32_t x, bool inclusive) {
+    uint32_t boolType = ir::typeBool(module_);
+    uint32_t lane = b.valueOfIds(spv::Op::OpLoad, uint_, {vulkanBuiltinVariable(module_, spv::BuiltIn::SubgroupLocalInvocationId, false)});
+    // 64-bit values move as two 32-bit words (lavapipe's LLVM 15 crashes compiling 64-bit
+    // shuffles that feed a comparison; GPUs shuffle 32-bit registers anyway).
+    bool wide = ir::scalarWidth(module_, type) == 64;
+    uint32_t pair = wide ? ir::typeVector(module_, uint_, 2) : 0;
+    auto shuffleUp = [&](uint32_t value, uint32_t delta) {
+      if (!wide) return b.valueOfIds(spv::Op::OpGroupNonUniformShuffleUp, type, {constant32(kSubgroup), value, constant32(delta)});
+      uint32_t words = b.valueOfIds(spv::Op::OpBitcast, pair, {value});
+      uint32_t moved = b.valueOfIds(spv::Op::OpGroupNonUniformShuffleUp, pair, {constant32(kSubgroup), words, constant32(delta)});
+      return b.valueOfIds(spv::Op::OpBitcast, type, {moved});
+    };
+    uint32_t running = x;
+    for (uint64_t delta = 1; delta < target_.maxSubgroupSize; delta *= 2) {
+      uint32_t earlier = shuffleUp(running, delta);
+      uint32_t has = b.valueOfIds(spv::Op::OpUGreaterThanEqual, boolType, {lane, constant32(delta)});
+      running = b.valueOfIds(spv::Op::OpSelect, type, {has, combine(b, c.combine, type, earlier, running), running});
+    }
+    if (inclusive) return running;
+    uint32_t previous = shuffleUp(running, 1);
+    uint32_t first = b.valueOfIds(spv::Op::OpIEqual, boolType, {lane, constant32(0)});
+    return b.valueOfIds(spv::Op::OpSelect, type, {first, identity(c.combine, type), previous});
   }
 
   // One lane of each subgroup writes `partial` at the subgroup's index of the half at `base`.

@@ -73,6 +73,7 @@ std::string toJson(const ModuleReflection& reflection) {
       << ",\n    \"int64_atomics\": " << boolean(r.int64Atomics) << ",\n    \"subgroup_basic\": " << boolean(r.subgroupBasic)
       << ", \"subgroup_vote\": " << boolean(r.subgroupVote) << ", \"subgroup_arithmetic\": " << boolean(r.subgroupArithmetic)
       << ", \"subgroup_ballot\": " << boolean(r.subgroupBallot) << ", \"subgroup_shuffle\": " << boolean(r.subgroupShuffle)
+      << ", \"subgroup_shuffle_relative\": " << boolean(r.subgroupShuffleRelative)
       << ",\n    \"capabilities\": [";
   for (size_t i = 0; i < r.capabilities.size(); ++i) out << (i ? ", " : "") << quoted(r.capabilities[i]);
   out << "],\n    \"extensions\": [";

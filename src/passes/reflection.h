@@ -85,7 +85,7 @@ struct ModuleRequirements {
   bool storageBuffer8BitAccess = false, storageBuffer16BitAccess = false;
   bool int64Atomics = false;
   bool subgroupBasic = false, subgroupVote = false, subgroupArithmetic = false, subgroupBallot = false;
-  bool subgroupShuffle = false;
+  bool subgroupShuffle = false, subgroupShuffleRelative = false;
   std::vector<std::string> capabilities;  // every OpCapability of the module, by name
   std::vector<std::string> extensions;
 };

@@ -31,7 +31,8 @@ void applyDeviceByte(uint8_t bits, Target& target) {
 }
 
 // Selector byte 1: bit 0 no 16-bit integers, bit 1 no half floats, bit 2 no 16-bit storage,
-// bit 3 256 bytes of push constants instead of 128, bits 4-5 the work-group invocation limit.
+// bit 3 256 bytes of push constants instead of 128, bits 4-5 the work-group invocation limit,
+// bit 6 subgroup scans in shuffle-up steps.
 void applyLimitsByte(uint8_t bits, Target& target) {
   constexpr std::array<uint32_t, 4> kMaxInvocations{1024, 128, 256, 2048};
   if (bits & 1) target.int16 = false;
@@ -39,6 +40,7 @@ void applyLimitsByte(uint8_t bits, Target& target) {
   if (bits & 4) target.storage16 = false;
   target.maxPushConstantsSize = (bits & 8) ? 256 : 128;
   target.maxWorkGroupInvocations = kMaxInvocations[(bits >> 4) & 3];
+  target.shuffleScans = bits & 0x40;
 }
 
 }  // namespace

@@ -22,13 +22,18 @@ using namespace collectives;
 
 class Collectives : public KernelTest {
  public:
-  // Translated for the device, or as if it had no subgroup arithmetic (the shared-memory path).
-  std::shared_ptr<const Translation> translateCorpusModule(const std::string& file, bool subgroupArithmetic = true) {
-    static std::map<std::pair<std::string, bool>, std::shared_ptr<const Translation>> cache;
-    auto& cached = cache[{file, subgroupArithmetic}];
+  // How a run translates the corpus: for the device as the runtime would, as if it had no
+  // subgroup arithmetic (the shared-memory path), or with the other form of subgroup scans
+  // (Target::shuffleScans) from the one the runtime picks for it.
+  enum class Lowering { kDevice, kSharedMemory, kOtherScans };
+
+  std::shared_ptr<const Translation> translateCorpusModule(const std::string& file, Lowering lowering = Lowering::kDevice) {
+    static std::map<std::pair<std::string, Lowering>, std::shared_ptr<const Translation>> cache;
+    auto& cached = cache[{file, lowering}];
     if (cached) return cached;
     Target target = launch::targetFor(sharedDevice().info());
-    target.subgroupArithmetic = target.subgroupArithmetic && subgroupArithmetic;
+    if (lowering == Lowering::kSharedMemory) target.subgroupArithmetic = false;
+    if (lowering == Lowering::kOtherScans) target.shuffleScans = !target.shuffleScans;
     auto translation = cl2vk::translate(readWords(corpusDir() / file), target);
     EXPECT_TRUE(translation.ok()) << file << ": " << translation.error().message();
     if (!translation) return nullptr;
@@ -70,10 +75,10 @@ class Collectives : public KernelTest {
 
   // Runs every kernel of the collectives corpus accepted by `wanted` at each of `shapes`.
   void runMatrix(const std::vector<Shape>& shapes, const std::function<bool(const KernelSpec&)>& wanted, size_t minimum,
-                 bool subgroupArithmetic = true) {
+                 Lowering lowering = Lowering::kDevice) {
     size_t checked = 0;
     for (const std::string& file : collectiveModules(GetParam())) {
-      auto translation = translateCorpusModule(file, subgroupArithmetic);
+      auto translation = translateCorpusModule(file, lowering);
       ASSERT_TRUE(translation) << file;
       for (const KernelReflection& reflection : translation->reflection.kernels) {
         std::optional<KernelSpec> spec = parse(reflection.name);
@@ -100,10 +105,14 @@ class Collectives : public KernelTest {
 };
 
 // Every function x type x scope, at sizes that make partial subgroups, more subgroups than a
-// subgroup has lanes, and the largest work-group.
+// subgroup has lanes, and the largest work-group. The O0 builds (the same functions through
+// clang's unoptimised code) at the middle size only: each shape is a pipeline compiled by lavapipe
+// per kernel, and CI's time is bounded.
 TEST_P(Collectives, EveryFunctionAndTypeMatchesTheCpu) {
-  runMatrix({{1, {13, 1, 1}, {3, 1, 1}}, {1, {100, 1, 1}, {2, 1, 1}}, {1, {1024, 1, 1}, {2, 1, 1}}},
-            [](const KernelSpec&) { return true; }, 300);
+  Shape partial{1, {13, 1, 1}, {3, 1, 1}}, manySubgroups{1, {100, 1, 1}, {2, 1, 1}}, largest{1, {1024, 1, 1}, {2, 1, 1}};
+  bool optimised = GetParam() == std::string("O2");
+  runMatrix(optimised ? std::vector<Shape>{partial, manySubgroups, largest} : std::vector<Shape>{manySubgroups},
+            [](const KernelSpec&) { return true; }, optimised ? 300 : 100);
 }
 
 // Every work-group size and shape, for a representative function of each kind.
@@ -137,7 +146,18 @@ TEST_P(Collectives, SharedMemoryPathMatchesTheCpu) {
     bool representativeType = s.type.type == Type::kInt || s.type.type == Type::kFloat;
     bool representativeOp = s.op == "add" || s.op == "max" || s.op == "logical_xor" || s.op.empty();
     return representativeType && representativeOp;
-  }, 100, false);
+  }, 100, Lowering::kSharedMemory);
+}
+
+// Every scan of every type at both scopes, with the subgroup scans the runtime does not pick for
+// this device (shuffle-up steps on lavapipe, OpGroupNonUniform* scans on NVIDIA), at sizes with a
+// partial subgroup and with more subgroups than a subgroup has lanes. O2 only, to keep it short.
+TEST_P(Collectives, OtherSubgroupScansMatchTheCpu) {
+  if (GetParam() != std::string("O2")) GTEST_SKIP() << "the other subgroup scans are checked on the O2 builds only";
+  if (!sharedDevice().info().subgroup.supportsInCompute(VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT))
+    GTEST_SKIP() << "the device has no shuffle-relative subgroup operations, so only its own scans are used";
+  runMatrix({{1, {13, 1, 1}, {3, 1, 1}}, {1, {100, 1, 1}, {2, 1, 1}}},
+            [](const KernelSpec& s) { return s.function.starts_with("scan"); }, 100, Lowering::kOtherScans);
 }
 
 // NDRanges whose global size is not a multiple of the local size: the remainder work-groups are

@@ -86,6 +86,41 @@ TEST(LowerCollectivesTest, SubgroupVoteBecomesNonUniformAll) {
   EXPECT_NE(text.find("OpGroupNonUniformAll %bool %uint_3 %"), std::string::npos) << text;
 }
 
+// Target::shuffleScans: log2(subgroup size) shuffle-up steps instead of the scan instruction; an
+// exclusive scan takes one more step for the value of the lane before.
+TEST(LowerCollectivesTest, ShuffleScansTakeOneShuffleUpPerDoublingOfTheSubgroup) {
+  struct Case {
+    PassContext context;
+    std::string kind;
+    size_t shuffles;
+  } cases[] = {{gpuLike(), "InclusiveScan", 5}, {gpuLike(), "ExclusiveScan", 6}, {lavapipeLike(), "InclusiveScan", 3}};
+  for (Case& c : cases) {
+    c.context.target.shuffleScans = true;
+    std::string text = lowered(kernelWith("%r = OpGroupFMax %uint %uint_3 " + c.kind + " %x"), c.context);
+    EXPECT_EQ(count(text, "OpGroupNonUniformShuffleUp %uint %uint_3 %"), c.shuffles) << c.kind << "\n" << text;
+    EXPECT_EQ(count(text, "Scan"), 0u) << text;
+    EXPECT_EQ(count(text, "OpGroupFMax"), 0u) << text;
+  }
+  // Reductions keep the reduce instruction.
+  PassContext context = gpuLike();
+  context.target.shuffleScans = true;
+  std::string text = lowered(kernelWith("%r = OpGroupIAdd %uint %uint_3 Reduce %x"), context);
+  EXPECT_EQ(count(text, "OpGroupNonUniformIAdd %uint %uint_3 Reduce %x"), 1u) << text;
+  EXPECT_EQ(count(text, "ShuffleUp"), 0u) << text;
+}
+
+// Subgroup operations on 64-bit integers need shaderSubgroupExtendedTypes, as on 8/16-bit types.
+TEST(LowerCollectivesTest, LongSubgroupOperationsNeedExtendedTypes) {
+  std::string types = "      %ulong = OpTypeInt 64 0\n";
+  std::string collective = "%wide = OpUConvert %ulong %x\n%r = OpGroupIAdd %ulong %uint_3 Reduce %wide";
+  PassContext context = gpuLike();
+  EXPECT_EQ(count(lowered(kernelWith(collective, types), context), "OpGroupNonUniformIAdd %ulong"), 1u);
+  context.target.subgroupExtendedTypes = false;
+  std::string text = lowered(kernelWith(collective, types), context);
+  EXPECT_EQ(count(text, "OpGroupNonUniformIAdd"), 0u) << text;
+  EXPECT_NE(text.find("OpControlBarrier %uint_3 %uint_3"), std::string::npos) << "the subgroup's slice of Workgroup memory";
+}
+
 // Work-group collectives carry two paths, chosen per dispatch by the kLinearSubgroups
 // specialization constant: the subgroup path (two barriers for reduce and scans) and the
 // Workgroup-memory path for shapes whose subgroups are not laid out linearly (a tree or a
@@ -145,6 +180,18 @@ TEST(LowerCollectivesTest, EveryCollectiveOfTheCorpusIsLowered) {
     for (const char* kernelOnly : {"OpGroupIAdd", "OpGroupFAdd", "OpGroupSMax", "OpGroupAll ", "OpGroupBroadcast ",
                                    "OpGroupIMulKHR", "OpGroupBitwiseAndKHR", "OpGroupLogicalXorKHR"})
       EXPECT_EQ(text.find(kernelOnly), std::string::npos) << path << " still has " << kernelOnly;
+  }
+}
+
+TEST(LowerCollectivesTest, GroupOperationsMustBeReduceOrScans) {
+  for (const char* scope : {"%uint_2", "%uint_3"}) {
+    auto module = test::assemble(kernelWith(std::string("%r = OpGroupIAdd %uint ") + scope + " ClusteredReduce %x"));
+    ASSERT_TRUE(module);
+    PassContext context = lavapipeLike();
+    Expected<PassResult> result = lowerCollectives(*module, context);
+    ASSERT_FALSE(result.ok()) << scope;
+    EXPECT_NE(result.error().message().find("group operation 3 is not an OpenCL collective"), std::string::npos)
+        << result.error().message();
   }
 }
 

@@ -288,6 +288,20 @@ TEST(Cl2vkOptTest, WithoutSubgroupArithmeticTheCollectivesRunInMemory) {
   EXPECT_NE(r.out.find("OpControlBarrier"), std::string::npos) << r.out;
 }
 
+TEST(Cl2vkOptTest, SubgroupScansInShuffleUpSteps) {
+  std::string module = (test::corpusDir() / "work_group_add_min_max.O2.spv").string();
+  CommandResult r = runCommand(kTool + " --subgroup-scans=shuffle-up --validate --emit=text " + module);
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("OpGroupNonUniformShuffleUp"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("InclusiveScan"), std::string::npos) << r.out;
+  r = runCommand(kTool + " --subgroup-scans=native --validate --emit=text " + module);
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.out.find("OpGroupNonUniformShuffleUp"), std::string::npos) << r.out;
+  r = runCommand(kTool + " --subgroup-scans=shuffle " + module);
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("--subgroup-scans must be native or shuffle-up, not 'shuffle'"), std::string::npos) << r.err;
+}
+
 TEST(Cl2vkOptTest, UnwritableOutputExitsWithOne) {
   CommandResult r = runCommand(kTool + " - -o /nonexistent/dir/out.spv", kValidKernel);
   EXPECT_EQ(r.exitCode, 1);
