@@ -2,7 +2,7 @@
 # run-experiments-on-device.sh), from the repository root: unpacks the carried packages, points the
 # Vulkan loader at NVIDIA's driver and the source compiler at the carried clang-15 and
 # llvm-spirv-15, and registers cl2vk's ICD (from the folder $1) and NVIDIA's OpenCL with ocl-icd.
-for f in .device/*.deb; do dpkg -x "$f" /; done; ldconfig
+for f in .device/debs/*.deb; do dpkg -x "$f" /; done; ldconfig
 mkdir -p /tmp/cl && for f in .device/cl/*.deb; do dpkg -x "$f" /tmp/cl; done
 export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 export LD_LIBRARY_PATH=/tmp/cl/usr/lib/x86_64-linux-gnu

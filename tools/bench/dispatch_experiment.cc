@@ -26,7 +26,8 @@ struct Variant {
 
 const std::vector<std::string> kCopy{"copy uint"};
 const std::vector<std::string> kScansAndReduces{"work_group_scan_inclusive_add float", "work_group_scan_inclusive_add int",
-                                                "work_group_reduce_add float", "sub_group_scan_inclusive_add float"};
+                                                "work_group_reduce_add float", "sub_group_scan_inclusive_add float",
+                                                "sub_group_reduce_add float"};
 const std::vector<std::string> kCollectives{"copy uint", "copy uint4", "work_group_reduce_add int",
                                             "work_group_scan_inclusive_add float", "sub_group_reduce_add int"};
 
@@ -58,6 +59,9 @@ std::vector<Variant> variants() {
       {"scan: shuffle-up, serial combine", "wg_scan_inclusive_add_float_shuffle_serial", "work_group_scan_inclusive_add float"},
       {"subgroup scan: shuffle-up", "sg_scan_inclusive_add_float_shuffle", "sub_group_scan_inclusive_add float"},
       {"reduce: serial combine in one invocation", "wg_reduce_add_float_serial", "work_group_reduce_add float"},
+      {"reduce: serial combine in every invocation", "wg_reduce_add_float_serial_all", "work_group_reduce_add float"},
+      {"reduce: shuffle-xor butterflies", "wg_reduce_add_float_butterfly", "work_group_reduce_add float"},
+      {"subgroup reduce: shuffle-xor butterflies", "sg_reduce_add_float_butterfly", "sub_group_reduce_add float"},
   };
   for (const Rewrite& rewrite : rewrites)
     list.push_back({rewrite.name, "compute", rewrite.shader, {}, {rewrite.workload}, sizes, asBenchmarked});

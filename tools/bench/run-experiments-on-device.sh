@@ -2,8 +2,9 @@
 # Runs the experiments of docs/PERFORMANCE.md ("Why Vulkan trailed CUDA at work-group 256") on the
 # device machine, laid out as for run-on-device.sh: a stripped cl2vk-bench, libcl2vk_icd.so and the
 # bench shaders in .device/bench, tools/bench/cub_bench.cu copied next to them (this tree's, with
-# --shared-sweep), the Vulkan loader's .deb files in .device/ and ocl-icd, clang-15 and llvm-spirv-15
-# in .device/cl/. Run from the repository root with $OUT set; each argument is a step, in order:
+# --shared-sweep), the Vulkan loader's (and libglvnd's) .deb files in .device/debs/ and ocl-icd,
+# clang-15 and llvm-spirv-15 in .device/cl/. Run from the repository root with $OUT set; each
+# argument is a step, in order:
 #   clocks            log SM and memory clocks (nvidia-smi dmon) to $OUT/clocks.txt while the rest runs
 #   sweep             cub_bench --shared-sweep: CUDA's 4-byte copy against resident blocks
 #   experiment        cl2vk-bench --experiment dispatch, with a CUDA context held by another process
@@ -17,7 +18,8 @@
 #                     in $OUT/collectives-NAME.err
 # A device call returns at most 8 files from $OUT: for several steps, tar what they write there.
 # Environment: CL2VK_DEVICE_DIR replaces .device/bench; ONLY (text) limits experiment and collectives
-# to the benchmarks whose "name type" contains it.
+# to the benchmarks whose "name type" contains it; WORK_GROUPS (default 256,1024) are collectives'
+# work-group sizes.
 set -u
 D=${CL2VK_DEVICE_DIR:-.device/bench}
 only=(${ONLY:+--only "$ONLY"})
@@ -52,7 +54,7 @@ for step in "$@"; do
       icd=${step#collectives-}
       echo "$PWD/$D/$icd/libcl2vk_icd.so" > /tmp/vendors/cl2vk.icd
       merge=(); [ -s "$OUT/cub.jsonl" ] && merge=(--merge "$OUT/cub.jsonl")
-      CL2VK_PIPELINE_STATISTICS=1 "${bench[@]}" --native-platform "NVIDIA CUDA" --work-groups 256,1024 "${only[@]}" \
+      CL2VK_PIPELINE_STATISTICS=1 "${bench[@]}" --native-platform "NVIDIA CUDA" --work-groups "${WORK_GROUPS:-256,1024}" "${only[@]}" \
         "${merge[@]}" --no-translation --no-launch-overhead --json "$OUT/$step.json" > "$OUT/$step.md" 2> "$OUT/$step.err"
       echo "exit $?"; grep -E "^\| " "$OUT/$step.md"; grep "pipeline statistics" "$OUT/$step.err" ;;
     *) echo "unknown step $step" ;;

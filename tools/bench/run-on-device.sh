@@ -2,10 +2,10 @@
 # Runs the benchmarks on a GPU machine without package access, as docs/PERFORMANCE.md's H200
 # numbers were made: copy this script to .device/bench/run.sh next to a stripped cl2vk-bench,
 # libcl2vk_icd.so and the bench shaders (.device/bench/shaders), the built corpus in .device/spirv,
-# the Vulkan loader's .deb files in .device/ and ocl-icd, clang-15, llvm-spirv-15 (with their
-# libraries) and clinfo .deb files in .device/cl/, then run it from the repository root with $OUT
-# set to where the results go. It unpacks the packages, registers cl2vk's and NVIDIA's ICDs, builds
-# CUB's baseline with nvcc and runs cl2vk-bench with the arguments given.
+# the Vulkan loader's (and libglvnd's) .deb files in .device/debs/ and ocl-icd, clang-15,
+# llvm-spirv-15 (with their libraries) and clinfo .deb files in .device/cl/, then run it from the
+# repository root with $OUT set to where the results go. It unpacks the packages, registers cl2vk's
+# and NVIDIA's ICDs, builds CUB's baseline with nvcc and runs cl2vk-bench with the arguments given.
 set -u
 source tools/bench/device-env.sh .device/bench
 sed -i "s|/work/main/build/spirv|$PWD/.device/spirv|" .device/spirv/corpus.txt
