@@ -25,7 +25,7 @@ bool pipelineStatisticsRequested() {
 
 // Subgroup scans in shuffle-up steps (Target::shuffleScans) where the device has them and
 // CL2VK_SUBGROUP_SCANS asks for "shuffle-up"; unset (or any other value), on NVIDIA's driver,
-// where they measured 9-15 % faster than its own scans (docs/PERFORMANCE.md); "native" never.
+// where they measured 11-21 % faster than its own scans (docs/PERFORMANCE.md); "native" never.
 bool shuffleScansFor(const vulkan::DeviceInfo& info) {
   if (!info.subgroup.supportsInCompute(VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT)) return false;
   const char* choice = std::getenv("CL2VK_SUBGROUP_SCANS");

@@ -25,7 +25,7 @@ struct Target {
   bool subgroupArithmetic = true;     // VK_SUBGROUP_FEATURE_ARITHMETIC_BIT in compute
   bool subgroupExtendedTypes = true;  // shaderSubgroupExtendedTypes: 8/16/64-bit subgroup ops
   // Subgroup scans as log2(SubgroupSize) OpGroupNonUniformShuffleUp steps (as CUDA's warp scans
-  // are written) instead of OpGroupNonUniform* InclusiveScan/ExclusiveScan: 9-15 % faster on
+  // are written) instead of OpGroupNonUniform* InclusiveScan/ExclusiveScan: 11-21 % faster on
   // NVIDIA's driver (docs/PERFORMANCE.md). Needs VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT, and a
   // partial subgroup's invocations in its lowest lanes (as get_sub_group_local_id assumes).
   bool shuffleScans = false;
