@@ -1,6 +1,8 @@
 // Every construct cl2vk cannot translate is refused with an error that names the kernel, the
 // instruction and the construct, at -O0 and -O2.
 
+#include <functional>
+
 #include <gtest/gtest.h>
 
 #include "ir/writer.h"
@@ -110,6 +112,35 @@ TEST(UnsupportedModuleTest, KernelIntegerSignednessOtherThanZeroIsRefused) {
         << translation.error().message();
     EXPECT_NE(translation.error().message().find(c.expected), std::string::npos) << translation.error().message();
   }
+}
+
+// A device without an integer width, or without 8/16-bit buffer access, gets a clear refusal that
+// names the feature and the first instruction needing it, not a module Vulkan would reject.
+TEST(UnsupportedModuleTest, IntegerWidthsTheDeviceLacksAreRefused) {
+  std::vector<uint32_t> words = test::readWords(test::corpusDir() / "kernels" / "integer_types.O2.spv");
+  struct Case {
+    std::function<void(Target&)> lack;
+    std::string expected;
+    bool namesKernel;
+  } cases[] = {
+      {[](Target& t) { t.int64 = false; }, "64-bit integers (long, size_t and pointers) need Vulkan's shaderInt64", true},
+      {[](Target& t) { t.int8 = false; }, "8-bit integers (char) need Vulkan's shaderInt8", true},
+      {[](Target& t) { t.int16 = false; }, "16-bit integers (short) need Vulkan's shaderInt16", true},
+      {[](Target& t) { t.storage8 = false; }, "8-bit values in buffers (char) need Vulkan's storageBuffer8BitAccess", false},
+      {[](Target& t) { t.storage16 = false; }, "need Vulkan's storageBuffer16BitAccess, which this device lacks", false},
+  };
+  for (const Case& c : cases) {
+    Target target;
+    c.lack(target);
+    Expected<Translation> translation = translate(words, target);
+    ASSERT_FALSE(translation.ok()) << c.expected;
+    const std::string& message = translation.error().message();
+    EXPECT_NE(message.find(c.expected), std::string::npos) << message;
+    if (c.namesKernel) {
+      EXPECT_EQ(message.rfind("kernel '", 0), 0u) << message;
+    }
+  }
+  EXPECT_TRUE(translate(words, Target{}).ok()) << "the device with every feature translates it";
 }
 
 }  // namespace

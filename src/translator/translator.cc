@@ -1,5 +1,6 @@
 #include "translator/translator.h"
 
+#include "ir/call_graph.h"
 #include "ir/reader.h"
 #include "ir/validate.h"
 #include "ir/writer.h"
@@ -23,6 +24,48 @@ Status checkIsKernelModule(const ir::Module& module) {
   return Error("the module has no kernel (no OpEntryPoint with the Kernel execution model)");
 }
 
+// The integer width a scalar or vector type holds, else 0.
+uint32_t integerWidth(const ir::Module& module, uint32_t typeId) {
+  const ir::Instruction* type = typeId ? module.def(typeId) : nullptr;
+  if (type && type->opcode() == spv::Op::OpTypeVector) type = module.def(type->idOperand(0));
+  return type && type->opcode() == spv::Op::OpTypeInt ? type->wordOperand(0) : 0;
+}
+
+// Vulkan refuses a module that declares a capability the device did not enable, so a translation
+// that needs an integer width, or 8/16-bit values in buffers, that the target lacks is refused
+// here. It names the first instruction that computes in that width (or the buffer type).
+Status checkDeviceHasWhatTheTranslationNeeds(const ir::Module& module, const ModuleRequirements& needs,
+                                            const Target& target) {
+  struct Integer {
+    bool needed, present;
+    uint32_t width;
+    const char* reason;
+  } integers[] = {
+      {needs.int8, target.int8, 8, "8-bit integers (char) need Vulkan's shaderInt8, which this device lacks"},
+      {needs.int16, target.int16, 16, "16-bit integers (short) need Vulkan's shaderInt16, which this device lacks"},
+      {needs.int64, target.int64, 64,
+       "64-bit integers (long, size_t and pointers) need Vulkan's shaderInt64, which this device lacks"},
+  };
+  for (const Integer& integer : integers) {
+    if (!integer.needed || integer.present) continue;
+    for (const ir::Function& function : module.functions()) {
+      for (const ir::Block& block : function.blocks()) {
+        for (const ir::Instruction& inst : block.instructions()) {
+          if (integerWidth(module, inst.typeId()) == integer.width)
+            return Error("kernel '" + ir::kernelReaching(module, function) + "': " + module.describe(inst) + ": " +
+                         integer.reason);
+        }
+      }
+    }
+    return Error(integer.reason);  // a constant or a type alone
+  }
+  if (needs.storageBuffer8BitAccess && !target.storage8)
+    return Error("8-bit values in buffers (char) need Vulkan's storageBuffer8BitAccess, which this device lacks");
+  if (needs.storageBuffer16BitAccess && !target.storage16)
+    return Error("16-bit values in buffers (short, half) need Vulkan's storageBuffer16BitAccess, which this device lacks");
+  return okStatus();
+}
+
 }  // namespace
 
 Expected<ModuleReflection> translateModule(ir::Module& module, const Target& target) {
@@ -42,6 +85,7 @@ Expected<ModuleReflection> translateModule(ir::Module& module, const Target& tar
 
   if (Status valid = ir::validate(module, target.vulkanEnv); !valid.ok())
     return valid.error().withContext("internal error: the translation is not valid Vulkan SPIR-V (a cl2vk bug; please report it)");
+  CL2VK_TRY(checkDeviceHasWhatTheTranslationNeeds(module, context.reflection.requirements, target));
   return std::move(context.reflection);
 }
 
