@@ -608,7 +608,8 @@ class CollectiveLowering {
   // A lane reads only lanes below it, which a partial subgroup has.
   uint32_t shuffleScan(Builder& b, const Collective& c, uint32_t type, uint32_t x, bool inclusive) {
     uint32_t boolType = ir::typeBool(module_);
-    uint32_t lane = b.valueOfIds(spv::Op::OpLoad, uint_, {vulkanBuiltinVariable(module_, spv::BuiltIn::SubgroupLocalInvocationId, false)});
+    uint32_t laneVariable = vulkanBuiltinVariable(module_, spv::BuiltIn::SubgroupLocalInvocationId, false);
+    uint32_t lane = b.valueOfIds(spv::Op::OpLoad, uint_, {laneVariable});
     // 64-bit values move as two 32-bit words (lavapipe's LLVM 15 crashes compiling 64-bit
     // shuffles that feed a comparison; GPUs shuffle 32-bit registers anyway).
     bool wide = ir::scalarWidth(module_, type) == 64;
