@@ -50,6 +50,7 @@ std::vector<Variant> variants() {
     const char* name;
     const char* shader;
     const char* workload;
+    std::vector<uint32_t> sizes = {256, 1024};
   };
   const Rewrite rewrites[] = {
       {"scan: serial combine", "wg_scan_inclusive_add_float_serial", "work_group_scan_inclusive_add float"},
@@ -62,9 +63,11 @@ std::vector<Variant> variants() {
       {"reduce: serial combine in every invocation", "wg_reduce_add_float_serial_all", "work_group_reduce_add float"},
       {"reduce: shuffle-xor butterflies", "wg_reduce_add_float_butterfly", "work_group_reduce_add float"},
       {"subgroup reduce: shuffle-xor butterflies", "sg_reduce_add_float_butterfly", "sub_group_reduce_add float"},
+      {"reduce: partials joined by an 8-lane clustered reduce", "wg_reduce_add_float_clustered", "work_group_reduce_add float",
+       {256}},
   };
   for (const Rewrite& rewrite : rewrites)
-    list.push_back({rewrite.name, "compute", rewrite.shader, {}, {rewrite.workload}, sizes, asBenchmarked});
+    list.push_back({rewrite.name, "compute", rewrite.shader, {}, {rewrite.workload}, rewrite.sizes, asBenchmarked});
   // Shared memory per work-group: the work-groups a multiprocessor holds, set from outside.
   for (const char* queue : {"graphics", "compute"}) {
     for (uint32_t kib : {1, 16, 24, 28, 32, 40, 48}) {
