@@ -42,6 +42,21 @@ std::string canonical(const std::string& text) {
 
 std::filesystem::path sourceDir() { return CL2VK_SOURCE_DIR; }
 
+ScopedEnvironment::ScopedEnvironment(const char* name, std::optional<std::string> value) : name_(name) {
+  if (const char* old = std::getenv(name)) old_ = old;
+  set(value);
+}
+
+ScopedEnvironment::~ScopedEnvironment() { set(old_); }
+
+void ScopedEnvironment::set(const std::optional<std::string>& value) {
+  if (value) {
+    setenv(name_, value->c_str(), 1);
+  } else {
+    unsetenv(name_);
+  }
+}
+
 std::filesystem::path corpusDir() {
   const char* overridden = std::getenv("CL2VK_CORPUS_DIR");
   return overridden && *overridden ? std::filesystem::path(overridden) : std::filesystem::path(CL2VK_CORPUS_DIR);

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,20 @@ std::string disassemble(const ir::Module& module);
 // `text` with each line trimmed, runs of blanks collapsed, and blank and comment lines dropped,
 // so that expected assembly can be written with any alignment.
 std::string canonical(const std::string& text);
+
+// Sets (or, with std::nullopt, unsets) an environment variable for one scope, then restores it.
+class ScopedEnvironment {
+ public:
+  ScopedEnvironment(const char* name, std::optional<std::string> value);
+  ~ScopedEnvironment();
+  ScopedEnvironment(const ScopedEnvironment&) = delete;
+  ScopedEnvironment& operator=(const ScopedEnvironment&) = delete;
+
+ private:
+  void set(const std::optional<std::string>& value);
+  const char* name_;
+  std::optional<std::string> old_;
+};
 
 // Where the built corpus is: $CL2VK_CORPUS_DIR when set (to run the tests on another machine),
 // else the build's own directory.

@@ -1,9 +1,7 @@
 // Separate compilation and linking, program binaries, and building without the compilers, through
 // the ICD loader.
-#include <cstdlib>
-#include <optional>
-
 #include "icd/icd_test_util.h"
+#include "test_util.h"
 
 namespace cl2vk::test {
 namespace {
@@ -132,26 +130,6 @@ TEST_F(IcdProgramLink, BinaryBuildsAgainIntoTheSameKernels) {
   EXPECT_CL_ERROR(CL_INVALID_BINARY, status);
   EXPECT_EQ(refused.get(), nullptr);
 }
-
-// Restores an environment variable when the test ends.
-class ScopedEnvironment {
- public:
-  ScopedEnvironment(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    setenv(name, value, 1);
-  }
-  ~ScopedEnvironment() {
-    if (old_) {
-      setenv(name_, old_->c_str(), 1);
-    } else {
-      unsetenv(name_);
-    }
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
 
 TEST_F(IcdProgramLink, MissingCompilerFailsTheBuildWithAClearLog) {
   ScopedEnvironment missing("CL2VK_CLANG", "/nonexistent/clang-15");

@@ -2,11 +2,11 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <optional>
 #include <string>
 
 #include "launch/kernel_launch.h"
+#include "test_util.h"
 
 namespace cl2vk {
 namespace {
@@ -22,30 +22,6 @@ vulkan::DeviceInfo deviceWithShuffles(uint32_t vendorId, VkSubgroupFeatureFlags 
   info.subgroup.supportedOperations = operations;
   return info;
 }
-
-// CL2VK_SUBGROUP_SCANS for one scope; unset when `value` is empty.
-class ScopedScans {
- public:
-  explicit ScopedScans(const std::string& value) {
-    if (const char* old = std::getenv(kName)) old_ = old;
-    if (value.empty()) {
-      unsetenv(kName);
-    } else {
-      setenv(kName, value.c_str(), 1);
-    }
-  }
-  ~ScopedScans() {
-    if (old_) {
-      setenv(kName, old_->c_str(), 1);
-    } else {
-      unsetenv(kName);
-    }
-  }
-
- private:
-  static constexpr const char* kName = "CL2VK_SUBGROUP_SCANS";
-  std::optional<std::string> old_;
-};
 
 TEST(TargetForTest, ShuffleScansOnNvidiaUnlessTheEnvironmentSaysOtherwise) {
   const VkSubgroupFeatureFlags all = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_ARITHMETIC_BIT |
@@ -67,7 +43,8 @@ TEST(TargetForTest, ShuffleScansOnNvidiaUnlessTheEnvironmentSaysOtherwise) {
       {0x10005, all, "shuffle-up", true},
   };
   for (const Case& c : cases) {
-    ScopedScans scans(c.environment);
+    test::ScopedEnvironment scans("CL2VK_SUBGROUP_SCANS",
+                                  c.environment.empty() ? std::nullopt : std::optional<std::string>(c.environment));
     Target target = launch::targetFor(deviceWithShuffles(c.vendor, c.operations));
     EXPECT_EQ(target.shuffleScans, c.expected)
         << "vendor " << c.vendor << ", operations " << c.operations << ", CL2VK_SUBGROUP_SCANS='" << c.environment << "'";

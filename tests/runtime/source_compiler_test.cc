@@ -173,26 +173,7 @@ std::vector<std::string> kernelNames(const Translation& translation) {
   return names;
 }
 
-// Sets (or unsets) an environment variable for one test.
-class ScopedEnvironment {
- public:
-  ScopedEnvironment(const char* name, std::optional<std::string> value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    set(value);
-  }
-  ~ScopedEnvironment() { set(old_); }
-
- private:
-  void set(const std::optional<std::string>& value) {
-    if (value) {
-      setenv(name_, value->c_str(), 1);
-    } else {
-      unsetenv(name_);
-    }
-  }
-  const char* name_;
-  std::optional<std::string> old_;
-};
+using test::ScopedEnvironment;
 
 // A stand-in tool: a shell script with `body`.
 fs::path writeScript(const test::TempDir& dir, const std::string& name, const std::string& body) {
