@@ -52,18 +52,6 @@ spv_result_t readInstruction(void* user, const spv_parsed_instruction_t* inst) {
   return SPV_SUCCESS;
 }
 
-std::string literalString(std::span<const uint32_t> words) {
-  std::string text;
-  for (uint32_t word : words) {
-    for (int byte = 0; byte < 4; ++byte) {
-      char c = static_cast<char>((word >> (8 * byte)) & 0xff);
-      if (c == '\0') return text;
-      text += c;
-    }
-  }
-  return text;
-}
-
 // Names and decorations: their first id is what they name or decorate (a decoration group's
 // targets follow it).
 bool isDebugOrAnnotation(spv::Op op) {
@@ -103,7 +91,8 @@ Expected<std::vector<uint32_t>> kernelModule(std::span<const uint32_t> translate
     if (function && inst.resultId && inst.resultId != function) functionOf[inst.resultId] = function;
     if (inst.opcode == spv::Op::OpVariable && !function) globalVariables.insert(inst.resultId);
     if (inst.opcode == spv::Op::OpEntryPoint && inst.nameOffset &&
-        literalString(wordsOf(inst).subspan(inst.nameOffset)) == kernel)
+        ir::Operand{SPV_OPERAND_TYPE_LITERAL_STRING, {wordsOf(inst).begin() + inst.nameOffset, wordsOf(inst).end()}}.asString() ==
+            kernel)
       entryFunction = idsOf(inst)[0];
   }
   if (!entryFunction) return Error("the module has no kernel named '" + kernel + "'");
