@@ -114,6 +114,61 @@ TEST(UnsupportedModuleTest, KernelIntegerSignednessOtherThanZeroIsRefused) {
   }
 }
 
+// SPIRV-Tools 2023.1 crashes on a vstore_half whose data is no float (it reads the data's bit width
+// first); input validation refuses it before the validator sees it, for every member of the
+// family and for data of pointer, structure and integer type
+// (tests/fuzz/regressions/vstore-half-data-a-pointer.spv).
+TEST(UnsupportedModuleTest, VstoreHalfDataThatIsNoFloatIsRefused) {
+  struct Case {
+    std::string instruction, data;
+  } cases[] = {{"vstore_half", "%pointer"},    {"vstore_half_r", "%pointer"}, {"vstore_halfn", "%pair"},
+               {"vstore_halfn_r", "%pointer"}, {"vstorea_halfn", "%pair"},    {"vstorea_halfn_r", "%uint_1"},
+               {"vstore_half", "%uint_1"}};
+  for (const Case& c : cases) {
+    std::string rounding = c.instruction.ends_with("_r") ? " RTE" : "";
+    std::unique_ptr<ir::Module> module = test::assemble(R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpCapability Float16Buffer
+        %std = OpExtInstImport "OpenCL.std"
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+       %void = OpTypeVoid
+       %uint = OpTypeInt 32 0
+      %ulong = OpTypeInt 64 0
+      %float = OpTypeFloat 32
+       %half = OpTypeFloat 16
+     %struct = OpTypeStruct %float %float
+ %ptr_float = OpTypePointer Function %float
+ %ptr_struct = OpTypePointer Function %struct
+  %ptr_half = OpTypePointer CrossWorkgroup %half
+         %fn = OpTypeFunction %void %ptr_half
+     %uint_1 = OpConstant %uint 1
+    %ulong_0 = OpConstant %ulong 0
+          %k = OpFunction %void None %fn
+        %out = OpFunctionParameter %ptr_half
+      %entry = OpLabel
+    %pointer = OpVariable %ptr_float Function
+   %variable = OpVariable %ptr_struct Function
+       %pair = OpLoad %struct %variable
+          %x = OpExtInst %void %std )" + c.instruction + " " + c.data + " %ulong_0 %out" + rounding + R"(
+               OpReturn
+               OpFunctionEnd
+)");
+    ASSERT_NE(module, nullptr) << c.instruction;
+    Expected<Translation> translation = translate(ir::writeBinary(*module), Target{});
+    ASSERT_FALSE(translation.ok()) << c.instruction << " of " << c.data << " was translated";
+    EXPECT_NE(translation.error().message().find("the input is not valid SPIR-V"), std::string::npos)
+        << translation.error().message();
+    EXPECT_NE(translation.error().message().find("OpExtInst"), std::string::npos) << translation.error().message();
+    EXPECT_NE(translation.error().message().find("the data of a vstore_half must be a float scalar or vector"),
+              std::string::npos)
+        << translation.error().message();
+  }
+}
+
 // A device without an integer width, or without 8/16-bit buffer access, gets a clear refusal that
 // names the feature and the first instruction needing it, not a module Vulkan would reject.
 TEST(UnsupportedModuleTest, IntegerWidthsTheDeviceLacksAreRefused) {

@@ -2,10 +2,13 @@
 # Builds the translator's libFuzzer target (CL2VK_FUZZ, in build-fuzz/) and runs it.
 #
 #   tools/fuzz/run-fuzz.sh SECONDS     fuzz for SECONDS, growing fuzz-corpus/grown/ (git-ignored)
-#   tools/fuzz/run-fuzz.sh --ci        a bounded, repeatable pass for CI: the seeds, then 4000
-#                                      mutations from a fixed random seed (about a minute), in a
-#                                      corpus that is thrown away. Fixed, so that CI's verdict on a
-#                                      commit does not depend on luck; the long runs explore.
+#   tools/fuzz/run-fuzz.sh --ci        a bounded pass for CI: the seeds, then 4000 mutations from
+#                                      a fixed random seed (about a minute), in a corpus that is
+#                                      thrown away. The seed fixes the mutations but not the path:
+#                                      libFuzzer's corpus order follows the file system's and the
+#                                      coverage it keeps differs between machines, so CI can meet
+#                                      an input that a local --ci pass did not (it did: the
+#                                      vstore_half regression). Run the long mode before a stop.
 #
 # Seeds: the built corpus ($CL2VK_CORPUS_DIR, else build/spirv/ from the ordinary build, whose
 # corpus.txt lists the modules) and tests/fuzz/regressions/. A crash, sanitizer report, leak or
