@@ -93,27 +93,34 @@ Expected<bool> lowerClassification(Module& module, Instruction& inst) {
   }
 }
 
-// Vulkan has OpBitCount for 32-bit integers only.
+// Vulkan has OpBitCount for 32-bit integers only, Base and Result alike. SPIR-V before 1.5 lets
+// the Result's width differ from the Base's, so the count is taken at the Base's width and then
+// converted to the Result's.
 Expected<bool> lowerBitCount(Module& module, Instruction& inst) {
-  auto [component, count] = componentsOf(module, inst.typeId());
+  uint32_t value = inst.idOperand(0);
+  auto [component, count] = componentsOf(module, module.def(value)->typeId());
   uint32_t width = module.def(component)->wordOperand(0);
-  if (width == 32) return false;
+  uint32_t resultWidth = module.def(componentsOf(module, inst.typeId()).first)->wordOperand(0);
+  if (width == 32 && resultWidth == 32) return false;
   Builder b = Builder::before(module, &inst);
   uint32_t uint32 = ir::typeInt(module, 32);
   uint32_t wide = shaped(module, uint32, count);
-  uint32_t value = inst.idOperand(0);
   uint32_t counted;
-  if (width < 32) {
+  if (width == 32) {
+    counted = b.valueOfIds(spv::Op::OpBitCount, wide, {value});
+  } else if (width < 32) {
     uint32_t extended = b.valueOfIds(spv::Op::OpUConvert, wide, {value});
     counted = b.valueOfIds(spv::Op::OpBitCount, wide, {extended});
   } else {
     uint32_t low = b.valueOfIds(spv::Op::OpUConvert, wide, {value});
-    uint32_t shifted = b.valueOfIds(spv::Op::OpShiftRightLogical, inst.typeId(), {value, splat(module, component, count, 32)});
+    uint32_t shifted = b.valueOfIds(spv::Op::OpShiftRightLogical, module.def(value)->typeId(),
+                                    {value, splat(module, component, count, 32)});
     uint32_t high = b.valueOfIds(spv::Op::OpUConvert, wide, {shifted});
     counted = b.valueOfIds(spv::Op::OpIAdd, wide,
                            {b.valueOfIds(spv::Op::OpBitCount, wide, {low}), b.valueOfIds(spv::Op::OpBitCount, wide, {high})});
   }
-  CL2VK_TRY(finish(module, inst, b.valueOfIds(spv::Op::OpUConvert, inst.typeId(), {counted})));
+  if (resultWidth != 32) counted = b.valueOfIds(spv::Op::OpUConvert, inst.typeId(), {counted});
+  CL2VK_TRY(finish(module, inst, counted));
   return true;
 }
 
