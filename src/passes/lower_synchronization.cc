@@ -1,5 +1,6 @@
 #include "passes/lower_synchronization.h"
 
+#include "ir/builder.h"
 #include "ir/types.h"
 #include "passes/data_layout.h"
 #include "passes/lowering.h"
@@ -47,15 +48,130 @@ std::optional<SyncOperands> syncOperandsOf(spv::Op op) {
   }
 }
 
+constexpr uint32_t kAcquire = static_cast<uint32_t>(spv::MemorySemanticsMask::Acquire);
+constexpr uint32_t kRelease = static_cast<uint32_t>(spv::MemorySemanticsMask::Release);
+constexpr uint32_t kWorkgroupMemory = static_cast<uint32_t>(spv::MemorySemanticsMask::WorkgroupMemory);
+constexpr uint32_t kMemories = kUniformMemory | kWorkgroupMemory | kCrossWorkgroupMemory |
+                               static_cast<uint32_t>(spv::MemorySemanticsMask::SubgroupMemory) |
+                               static_cast<uint32_t>(spv::MemorySemanticsMask::ImageMemory);
+constexpr uint32_t kOrders = kAcquire | kRelease | static_cast<uint32_t>(spv::MemorySemanticsMask::AcquireRelease) |
+                             static_cast<uint32_t>(spv::MemorySemanticsMask::SequentiallyConsistent);
+
+// Vulkan allows an atomic load only Acquire ordering and an atomic store only Release; OpenCL C
+// 2.0's atomic_load and atomic_store default to memory_order_seq_cst. Vulkan's memory model reads
+// SequentiallyConsistent as AcquireRelease, and the half of it a load or a store can take part in
+// is Acquire or Release, so that is what they keep.
+uint64_t orderVulkanAllows(spv::Op opcode, uint64_t semantics) {
+  uint32_t allowed = opcode == spv::Op::OpAtomicLoad ? kAcquire : opcode == spv::Op::OpAtomicStore ? kRelease : 0;
+  if (!allowed || !(semantics & kOrders)) return semantics;
+  return (semantics & ~uint64_t{kOrders}) | allowed;
+}
+
 bool pointsToGlobalMemory(const Module& module, uint32_t pointer) {
   const Instruction* type = module.def(module.def(pointer)->typeId());
   return type->wordOperand(0) == static_cast<uint32_t>(spv::StorageClass::PhysicalStorageBuffer) ||
          type->wordOperand(0) == static_cast<uint32_t>(spv::StorageClass::CrossWorkgroup);
 }
 
+bool pointsToPrivateMemory(const Module& module, uint32_t pointer) {
+  const Instruction* type = module.def(module.def(pointer)->typeId());
+  return type->wordOperand(0) == static_cast<uint32_t>(spv::StorageClass::Function);
+}
+
+// An atomic on a work-item's private memory (OpenCL 2.0's atomics through a generic pointer may
+// reach one) has no other work-item to race with, and Vulkan allows atomics only on shared and
+// buffer memory: it becomes the load, operation and store it means. Integer atomics are scalar, so
+// the value, comparator and result share the pointee's type; a flag is a 32-bit integer.
+Expected<bool> lowerPrivateAtomic(Module& module, Instruction& inst) {
+  uint32_t pointer = inst.idOperand(0);
+  uint32_t type = module.def(module.def(pointer)->typeId())->idOperand(1);
+  ir::Builder b = ir::Builder::before(module, &inst);
+  auto store = [&](uint32_t value) { b.add(spv::Op::OpStore, 0, {Operand::id(pointer), Operand::id(value)}); };
+  auto constant = [&](uint64_t value) { return ir::constantBits(module, type, value); };
+  if (inst.opcode() == spv::Op::OpAtomicStore) {
+    store(inst.idOperand(3));
+    CL2VK_TRY(module.remove(&inst));
+    return true;
+  }
+  if (inst.opcode() == spv::Op::OpAtomicFlagClear) {
+    store(constant(0));
+    CL2VK_TRY(module.remove(&inst));
+    return true;
+  }
+  uint32_t old = b.valueOfIds(spv::Op::OpLoad, type, {pointer});
+  uint32_t boolType = ir::typeBool(module);
+  auto pick = [&](spv::Op compare, uint32_t value) {
+    uint32_t keep = b.valueOfIds(compare, boolType, {old, value});
+    return b.valueOfIds(spv::Op::OpSelect, type, {keep, old, value});
+  };
+  uint32_t result = old;
+  uint32_t next = 0;
+  switch (inst.opcode()) {
+    case spv::Op::OpAtomicLoad: break;
+    case spv::Op::OpAtomicExchange: next = inst.idOperand(3); break;
+    case spv::Op::OpAtomicIAdd: next = b.valueOfIds(spv::Op::OpIAdd, type, {old, inst.idOperand(3)}); break;
+    case spv::Op::OpAtomicISub: next = b.valueOfIds(spv::Op::OpISub, type, {old, inst.idOperand(3)}); break;
+    case spv::Op::OpAtomicAnd: next = b.valueOfIds(spv::Op::OpBitwiseAnd, type, {old, inst.idOperand(3)}); break;
+    case spv::Op::OpAtomicOr: next = b.valueOfIds(spv::Op::OpBitwiseOr, type, {old, inst.idOperand(3)}); break;
+    case spv::Op::OpAtomicXor: next = b.valueOfIds(spv::Op::OpBitwiseXor, type, {old, inst.idOperand(3)}); break;
+    case spv::Op::OpAtomicIIncrement: next = b.valueOfIds(spv::Op::OpIAdd, type, {old, constant(1)}); break;
+    case spv::Op::OpAtomicIDecrement: next = b.valueOfIds(spv::Op::OpISub, type, {old, constant(1)}); break;
+    case spv::Op::OpAtomicSMin: next = pick(spv::Op::OpSLessThan, inst.idOperand(3)); break;
+    case spv::Op::OpAtomicUMin: next = pick(spv::Op::OpULessThan, inst.idOperand(3)); break;
+    case spv::Op::OpAtomicSMax: next = pick(spv::Op::OpSGreaterThan, inst.idOperand(3)); break;
+    case spv::Op::OpAtomicUMax: next = pick(spv::Op::OpUGreaterThan, inst.idOperand(3)); break;
+    case spv::Op::OpAtomicCompareExchange:
+    case spv::Op::OpAtomicCompareExchangeWeak: {
+      uint32_t equal = b.valueOfIds(spv::Op::OpIEqual, boolType, {old, inst.idOperand(5)});
+      next = b.valueOfIds(spv::Op::OpSelect, type, {equal, inst.idOperand(4), old});
+      break;
+    }
+    case spv::Op::OpAtomicFlagTestAndSet:
+      result = b.valueOfIds(spv::Op::OpINotEqual, boolType, {old, constant(0)});
+      next = constant(1);
+      break;
+    default:
+      return Error(module.describe(inst) + ": an atomic on private memory that cl2vk cannot lower");
+  }
+  if (next) store(next);
+  module.replaceAllUses(inst.resultId(), result);
+  CL2VK_TRY(module.remove(&inst));
+  return true;
+}
+
+Expected<bool> lowerSync(Module& module, Instruction& inst);
+
+// OpenCL C 2.0's atomic_flag instructions are Kernel-only: a test-and-set becomes an exchange with
+// 1 compared with 0, a clear an atomic store of 0, with the same scope and semantics (which are
+// then lowered as any atomic's).
+Expected<bool> lowerAtomicFlag(Module& module, Instruction& inst) {
+  uint32_t pointer = inst.idOperand(0);
+  uint32_t type = module.def(module.def(pointer)->typeId())->idOperand(1);
+  ir::Builder b = ir::Builder::before(module, &inst);
+  std::vector<Operand> operands = {Operand::id(pointer), inst.operand(1), inst.operand(2)};
+  Instruction* atomic;
+  if (inst.opcode() == spv::Op::OpAtomicFlagClear) {
+    operands.push_back(Operand::id(ir::constantBits(module, type, 0)));
+    atomic = b.add(spv::Op::OpAtomicStore, 0, std::move(operands));
+  } else {
+    operands.push_back(Operand::id(ir::constantBits(module, type, 1)));
+    atomic = b.add(spv::Op::OpAtomicExchange, type, std::move(operands));
+    uint32_t wasSet = b.valueOfIds(spv::Op::OpINotEqual, inst.typeId(), {atomic->resultId(), ir::constantBits(module, type, 0)});
+    module.replaceAllUses(inst.resultId(), wasSet);
+  }
+  CL2VK_TRY(module.remove(&inst));
+  CL2VK_TRY(lowerSync(module, *atomic));
+  return true;
+}
+
 Expected<bool> lowerSync(Module& module, Instruction& inst) {
   const SyncOperands where = *syncOperandsOf(inst.opcode());
+  if (where.pointer >= 0 && pointsToPrivateMemory(module, inst.idOperand(where.pointer)))
+    return lowerPrivateAtomic(module, inst);
+  if (inst.opcode() == spv::Op::OpAtomicFlagTestAndSet || inst.opcode() == spv::Op::OpAtomicFlagClear)
+    return lowerAtomicFlag(module, inst);
   bool global = where.pointer >= 0 && pointsToGlobalMemory(module, inst.idOperand(where.pointer));
+  uint32_t atomicMemory = where.pointer >= 0 ? kUniformMemory | kWorkgroupMemory : 0;
   std::vector<Operand> operands = inst.operands();
   bool changed = false;
   for (int index : where.scopes) {
@@ -73,6 +189,11 @@ Expected<bool> lowerSync(Module& module, Instruction& inst) {
     if (!semantics) return Error(module.describe(inst) + ": the memory semantics are not a constant, which Vulkan requires");
     uint64_t wanted = *semantics;
     if (wanted & kCrossWorkgroupMemory) wanted = (wanted & ~uint64_t{kCrossWorkgroupMemory}) | kUniformMemory;
+    wanted = orderVulkanAllows(inst.opcode(), wanted);
+    // OpenCL C 2.0's atomics carry their order and name no memory (llvm-spirv writes
+    // memory_order_seq_cst as SequentiallyConsistent alone), where OpenCL orders global and local
+    // memory both; Vulkan orders only the memory the semantics name, so both are named.
+    if ((wanted & kOrders) && !(wanted & kMemories)) wanted |= atomicMemory;
     if (wanted == *semantics) continue;
     operands[index] = Operand::id(ir::constantUint(module, 32, wanted));
     changed = true;

@@ -24,6 +24,22 @@ Status checkIsKernelModule(const ir::Module& module) {
   return Error("the module has no kernel (no OpEntryPoint with the Kernel execution model)");
 }
 
+// llvm-spirv 15 writes atomic_compare_exchange_weak as OpAtomicCompareExchangeWeak, which SPIR-V
+// 1.4 removed (llvm-spirv writes 1.4 by default) and Vulkan never had. A weak exchange may fail
+// spuriously but need not, so it is the strong exchange, with the same operands; rewritten before
+// validation so that the modules llvm-spirv writes are accepted.
+void replaceWeakCompareExchanges(ir::Module& module) {
+  for (ir::Function& function : module.functions()) {
+    for (ir::Block& block : function.blocks()) {
+      for (ir::Instruction& inst : block.instructions()) {
+        if (inst.opcode() != spv::Op::OpAtomicCompareExchangeWeak) continue;
+        module.update(&inst, ir::Instruction(spv::Op::OpAtomicCompareExchange, inst.typeId(), inst.resultId(),
+                                             inst.operands()));
+      }
+    }
+  }
+}
+
 // The integer width a scalar or vector type holds, else 0.
 uint32_t integerWidth(const ir::Module& module, uint32_t typeId) {
   const ir::Instruction* type = typeId ? module.def(typeId) : nullptr;
@@ -73,6 +89,7 @@ Expected<ModuleReflection> translateModule(ir::Module& module, const Target& tar
   // What cl2vk cannot translate gets its own message before the validator's, which may know
   // less about it.
   if (Expected<PassResult> supported = checkSupported(module, target); !supported) return supported.error();
+  replaceWeakCompareExchanges(module);
   // SPIR-V's core rules, not an OpenCL profile's: the device decides which extensions it has.
   if (Status valid = ir::validate(module, ir::universalEnvironment(module)); !valid.ok())
     return valid.error().withContext("the input is not valid SPIR-V");

@@ -1,6 +1,7 @@
 // Whole kernels through the translator and the launcher on the Vulkan device, each compared with
 // the same computation on the CPU.
 
+#include <algorithm>
 #include <numeric>
 #include <random>
 
@@ -355,6 +356,54 @@ TEST_P(BasicKernels, SixtyFourBitGlobalAtomics) {
   EXPECT_EQ(c[0], (n * (n - 1) / 2) << 33);
   EXPECT_EQ(c[1], n - 1 - 1000);
   EXPECT_EQ(c[2], parity);
+}
+
+// OpenCL C 2.0 atomics, flags and compare-exchanges (strong and weak) on global and local memory.
+TEST_P(BasicKernels, OpenCL20AtomicsFlagsAndCompareExchanges) {
+  auto k = kernel("c11_atomics", "c11_atomics");
+  ASSERT_TRUE(k);
+  const int groups = 6, size = 40, n = groups * size;
+  auto counters = buffer(std::vector<int>{0, 0, 0, 0, 0, 0}), flags = buffer(std::vector<int>{0, 1});
+  auto out = buffer(std::vector<int>(groups, -1));
+  run(*k, range1d(n, size), {KernelArg::buffer(counters), KernelArg::buffer(flags), KernelArg::buffer(out)});
+  auto c = read<int>(counters, 6);
+  auto f = read<int>(flags, 2);
+  auto sums = read<int>(out, groups);
+  EXPECT_EQ(c[0], groups) << "one work-item per group finds the local flag clear";
+  EXPECT_EQ(c[1], 2 * n) << "the weak compare-exchange loop adds 2 per work-item";
+  EXPECT_EQ(c[2], 7);
+  EXPECT_EQ(c[3], 1) << "one strong compare-exchange from 0 succeeds";
+  EXPECT_EQ(c[4], 1) << "one work-item finds the global flag clear";
+  EXPECT_EQ(c[5], 9);
+  EXPECT_NE(f[0], 0) << "the global flag is set";
+  EXPECT_EQ(f[1], 0) << "the global flag is cleared";
+  for (int g = 0; g < groups; ++g) EXPECT_EQ(sums[g], size * (size - 1) / 2) << g;
+}
+
+// Atomics on private memory (through generic pointers) are the plain operations they mean.
+TEST_P(BasicKernels, AtomicsOnPrivateMemory) {
+  auto k = kernel("private_atomics", "private_atomics");
+  ASSERT_TRUE(k);
+  const int n = 100;
+  auto out = buffer(std::vector<int>(4 * n, -1));
+  run(*k, range1d(n, 20), {KernelArg::buffer(out)});
+  auto result = read<int>(out, 4 * n);
+  for (int i = 0; i < n; ++i) {
+    // update(): the values each operation returns, as the kernel's comments trace them.
+    int r = i + 10 * (i + 3) + 100 * (i + 2) + 1000 * std::max(i + 2, 50);
+    r ^= 0x0f;
+    r ^= 0xff << 8;
+    r ^= 0x3c << 16;
+    r += -i;
+    r += 1;  // 7i == 7i: the first compare-exchange succeeds and stores i + 1
+    bool second = i + 1 == 0;
+    r += second ? 2 : 0;
+    r += 3 * (second ? 0 : i + 1);
+    ASSERT_EQ(result[4 * i], r) << i;
+    ASSERT_EQ(result[4 * i + 1], i + 1) << i;
+    ASSERT_EQ(result[4 * i + 2], i * i + 0xbd) << i;
+    ASSERT_EQ(result[4 * i + 3], 0 + 2 * 1 + 4 * 0) << i << ": test-and-set gives clear, set, then clear after a clear";
+  }
 }
 
 CL2VK_KERNEL_TEST_SUITE(BasicKernels, "O0", "O2", "CL30");

@@ -1,0 +1,44 @@
+// OpenCL C 2.0 atomics on global and local memory: atomic_int with the default (seq_cst) and
+// explicit orders and scopes, atomic_load/atomic_store, strong and weak compare-exchange, and
+// atomic_flag. Vulkan has no flag instructions, no weak exchange, and allows a load only Acquire
+// and a store only Release ordering; each result checks one of those lowerings.
+// Needs OpenCL C 2.0 (atomic types).
+kernel void c11_atomics(global atomic_int* counters, global atomic_flag* flags, global int* out) {
+  local atomic_int sum;
+  local atomic_flag once;
+  int lid = (int)get_local_id(0);
+  if (lid == 0) {
+    atomic_store_explicit(&sum, 0, memory_order_relaxed, memory_scope_work_group);
+    atomic_flag_clear_explicit(&once, memory_order_relaxed, memory_scope_work_group);
+  }
+  work_group_barrier(CLK_LOCAL_MEM_FENCE);
+  atomic_fetch_add(&sum, lid);
+  // Exactly one work-item of each group finds the local flag clear.
+  if (!atomic_flag_test_and_set_explicit(&once, memory_order_acq_rel, memory_scope_work_group))
+    atomic_fetch_add_explicit(&counters[0], 1, memory_order_relaxed, memory_scope_device);
+  // A weak compare-exchange loop adds 2 for every work-item. Relaxed: lavapipe (Mesa 22.3) runs a
+  // memory barrier in a loop that work-items leave at different times as if it were a control
+  // barrier and loses updates, whether the barrier is an ordered atomic's or an explicit fence
+  // (docs/RELIABILITY.md).
+  int seen = atomic_load_explicit(&counters[1], memory_order_relaxed);
+#if __OPENCL_C_VERSION__ >= 300
+  // Built into SPIR-V 1.4, where llvm-spirv 15 would write the weak exchange that 1.4 removed; the
+  // corpus keeps to valid modules (the translator's acceptance of it has its own test).
+  while (!atomic_compare_exchange_strong_explicit(&counters[1], &seen, seen + 2, memory_order_relaxed,
+                                                  memory_order_relaxed)) {
+  }
+#else
+  while (!atomic_compare_exchange_weak_explicit(&counters[1], &seen, seen + 2, memory_order_relaxed,
+                                                memory_order_relaxed)) {
+  }
+#endif
+  // Exactly one strong compare-exchange from 0 succeeds.
+  int expected = 0;
+  if (atomic_compare_exchange_strong(&counters[2], &expected, 7)) atomic_fetch_add(&counters[3], 1);
+  // Exactly one work-item of the whole range finds the global flag clear.
+  if (!atomic_flag_test_and_set(&flags[0])) atomic_fetch_add(&counters[4], 1);
+  atomic_store(&counters[5], 9);
+  atomic_flag_clear(&flags[1]);
+  work_group_barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid == 0) out[get_group_id(0)] = atomic_load_explicit(&sum, memory_order_acquire, memory_scope_work_group);
+}
