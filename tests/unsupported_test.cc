@@ -169,6 +169,46 @@ TEST(UnsupportedModuleTest, VstoreHalfDataThatIsNoFloatIsRefused) {
   }
 }
 
+// Only buffer memory has addresses in Vulkan: the integer value of a __private or __local pointer
+// is refused by name, not translated into an OpConvertPtrToU Vulkan rejects.
+TEST(UnsupportedModuleTest, PrivateAndLocalPointersConvertedToIntegersAreRefused) {
+  for (std::string storage : {"Function", "Workgroup"}) {
+    std::string variable = storage == "Function" ? "" : "      %shared = OpVariable %ptr Workgroup\n";
+    std::string local = storage == "Function" ? "      %shared = OpVariable %ptr Function\n" : "";
+    std::unique_ptr<ir::Module> module = test::assemble(R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+       %void = OpTypeVoid
+       %uint = OpTypeInt 32 0
+      %ulong = OpTypeInt 64 0
+        %ptr = OpTypePointer )" + storage + R"( %uint
+ %ptr_global = OpTypePointer CrossWorkgroup %ulong
+         %fn = OpTypeFunction %void %ptr_global
+)" + variable + R"(
+          %k = OpFunction %void None %fn
+        %out = OpFunctionParameter %ptr_global
+      %entry = OpLabel
+)" + local + R"(
+    %address = OpConvertPtrToU %ulong %shared
+               OpStore %out %address
+               OpReturn
+               OpFunctionEnd
+)");
+    ASSERT_NE(module, nullptr) << storage;
+    Expected<Translation> translation = translate(ir::writeBinary(*module), Target{});
+    ASSERT_FALSE(translation.ok()) << "the address of a " << storage << " variable was translated";
+    EXPECT_NE(translation.error().message().find("kernel 'k'"), std::string::npos) << translation.error().message();
+    EXPECT_NE(translation.error().message().find("OpConvertPtrToU"), std::string::npos) << translation.error().message();
+    EXPECT_NE(translation.error().message().find("a __local or __private pointer converted to an integer is not supported"),
+              std::string::npos)
+        << translation.error().message();
+  }
+}
+
 // A device without an integer width, or without 8/16-bit buffer access, gets a clear refusal that
 // names the feature and the first instruction needing it, not a module Vulkan would reject.
 TEST(UnsupportedModuleTest, IntegerWidthsTheDeviceLacksAreRefused) {

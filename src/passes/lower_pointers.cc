@@ -404,6 +404,7 @@ class PointerLowering {
       removeUnusedPointerArithmetic(function);
       SpaceInference spaces(module_, function);
       CL2VK_TRY(spaces.run());
+      CL2VK_TRY(checkAddressesTaken(function, spaces));
       retypeValues(spaces);
       LogicalPointers logical(module_, function);
       CL2VK_TRY(logical.run());
@@ -424,6 +425,22 @@ class PointerLowering {
       }
     }
     for (Instruction* marker : markers) (void)module_.remove(marker);  // no result: cannot fail
+  }
+
+  // Only buffer memory has addresses in Vulkan: a __local or __private pointer cannot become an
+  // integer (found by a substitution search: the translation was an OpConvertPtrToU Vulkan rejects).
+  Status checkAddressesTaken(Function& function, const SpaceInference& spaces) {
+    for (Block& block : function.blocks()) {
+      for (Instruction& inst : block.instructions()) {
+        if (inst.opcode() != spv::Op::OpConvertPtrToU) continue;
+        std::optional<SC> space = spaces.spaceOf(inst.idOperand(0));
+        if (space && *space != SC::PhysicalStorageBuffer)
+          return unsupported(module_, inst,
+                             "a __local or __private pointer converted to an integer is not supported (Vulkan's "
+                             "shared and private memory have no addresses)");
+      }
+    }
+    return okStatus();
   }
 
   // Casts and arithmetic whose pointers nobody uses (left by lifetime markers and copies) go
