@@ -52,9 +52,6 @@ std::string constructOf(const Module& module, const Instruction& inst) {
     case spv::Op::OpConstantFunctionPointerINTEL:
     case spv::Op::OpFunctionPointerCallINTEL:
       return "function pointers";
-    case spv::Op::OpGroupAsyncCopy:
-    case spv::Op::OpGroupWaitEvents:
-      return "async_work_group_copy and wait_group_events";
     case spv::Op::OpExtInst: {
       const Instruction* set = module.def(inst.idOperand(0));
       if (set && set->stringOperand(0) == "OpenCL.std" && inst.wordOperand(1) == OpenCLLIB::Printf)

@@ -1,5 +1,6 @@
 #include "passes/lower_collectives.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -24,6 +25,8 @@ using ir::Operand;
 
 constexpr uint32_t kWorkgroup = static_cast<uint32_t>(spv::Scope::Workgroup);
 constexpr uint32_t kSubgroup = static_cast<uint32_t>(spv::Scope::Subgroup);
+
+bool isAsyncCopyOrWait(spv::Op opcode) { return opcode == spv::Op::OpGroupAsyncCopy || opcode == spv::Op::OpGroupWaitEvents; }
 
 // How two values combine, for the scalar folds of partial results.
 enum class Combine { kIAdd, kFAdd, kSMin, kUMin, kFMin, kSMax, kUMax, kFMax, kIMul, kFMul, kAnd, kOr, kXor,
@@ -82,6 +85,10 @@ class CollectiveLowering {
 
   Status lower(Instruction* inst) {
     std::optional<uint64_t> scope = constantValue(module_, inst->idOperand(0));
+    if (isAsyncCopyOrWait(inst->opcode())) {
+      if (scope != kWorkgroup) return fail(*inst, "the scope must be the constant Workgroup");
+      return inst->opcode() == spv::Op::OpGroupAsyncCopy ? lowerAsyncCopy(inst) : lowerWaitEvents(inst);
+    }
     if (!scope || (*scope != kWorkgroup && *scope != kSubgroup))
       return fail(*inst, "the scope must be the constant Workgroup or Subgroup");
     CL2VK_TRY(checkOperandTypes(*inst));
@@ -234,6 +241,72 @@ class CollectiveLowering {
     }
     branchTo(rest);
     module_.replaceAllUses(inst->resultId(), value);
+    return module_.remove(inst);
+  }
+
+  // --- Async copies --------------------------------------------------------------------------------
+
+  // async_work_group_copy and async_work_group_strided_copy: the work-group copies at once and
+  // together, work-item k the elements k, k + the work-group size, ...; Stride applies to the side
+  // in global memory (SPIR-V's OpGroupAsyncCopy). The copy is complete when the instruction is, so
+  // the event returned is the one given; what makes the elements of every work-item visible to the
+  // others is the barrier wait_group_events becomes.
+  Status lowerAsyncCopy(Instruction* inst) {
+    uint32_t destination = inst->idOperand(1), source = inst->idOperand(2);
+    const Instruction* destinationType = module_.def(typeOf(destination));
+    const Instruction* sourceType = module_.def(typeOf(source));
+    auto storage = [](const Instruction* type) { return static_cast<spv::StorageClass>(type->wordOperand(0)); };
+    bool toLocal = storage(destinationType) == spv::StorageClass::Workgroup &&
+                   storage(sourceType) == spv::StorageClass::CrossWorkgroup;
+    bool toGlobal = storage(destinationType) == spv::StorageClass::CrossWorkgroup &&
+                    storage(sourceType) == spv::StorageClass::Workgroup;
+    if (!toLocal && !toGlobal)
+      return fail(*inst, "an async copy must be between a __global and a __local pointer");
+    if (destinationType->idOperand(1) != sourceType->idOperand(1))
+      return fail(*inst, "the destination and the source of an async copy must have the same element type");
+
+    auto& list = inst->block()->instructions();
+    auto position = std::find_if(list.begin(), list.end(), [inst](const Instruction& i) { return &i == inst; });
+    Block* rest = module_.splitBlockBefore(&*std::next(position));
+    cursor_ = inst->block();
+    layoutAfter_ = cursor_;
+    uint32_t sizeType = typeOf(inst->idOperand(3));
+    auto asSize = [&](uint32_t value32) {
+      return ir::scalarWidth(module_, sizeType) == 32 ? value32 : at().valueOfIds(spv::Op::OpUConvert, sizeType, {value32});
+    };
+    // Local memory holds far fewer than 2^32 elements, so the count and the loop are 32-bit.
+    uint32_t count = inst->idOperand(3);
+    if (ir::scalarWidth(module_, sizeType) != 32) count = at().valueOfIds(spv::Op::OpUConvert, uint_, {count});
+    uint32_t stride = inst->idOperand(4);
+    uint32_t element = destinationType->idOperand(1);
+    uint32_t first = builtin(spv::BuiltIn::LocalInvocationIndex);
+    uint32_t step = localInvocations();
+    loop(first, count, [&](uint32_t i) { return at().valueOfIds(spv::Op::OpIAdd, uint_, {i, step}); }, 0, 0,
+         [&](uint32_t, uint32_t i) {
+           uint32_t local = asSize(i);
+           uint32_t global = at().valueOfIds(spv::Op::OpIMul, sizeType, {local, stride});
+           uint32_t from = at().valueOfIds(spv::Op::OpInBoundsPtrAccessChain, sourceType->resultId(),
+                                           {source, toLocal ? global : local});
+           uint32_t to = at().valueOfIds(spv::Op::OpInBoundsPtrAccessChain, destinationType->resultId(),
+                                         {destination, toLocal ? local : global});
+           at().add(spv::Op::OpStore, 0, {Operand::id(to), Operand::id(at().valueOfIds(spv::Op::OpLoad, element, {from}))});
+           return 0u;
+         });
+    branchTo(rest);
+    module_.replaceAllUses(inst->resultId(), inst->idOperand(5));
+    return module_.remove(inst);
+  }
+
+  // wait_group_events: every work-item of the group reaches it (OpenCL requires it), so it is a
+  // barrier over local and global memory; the events themselves are already complete.
+  Status lowerWaitEvents(Instruction* inst) {
+    uint32_t semantics = static_cast<uint32_t>(spv::MemorySemanticsMask::AcquireRelease) |
+                         static_cast<uint32_t>(spv::MemorySemanticsMask::WorkgroupMemory) |
+                         static_cast<uint32_t>(spv::MemorySemanticsMask::CrossWorkgroupMemory);
+    Builder::before(module_, inst).add(spv::Op::OpControlBarrier, 0,
+                                        {Operand::id(constant32(kWorkgroup)), Operand::id(constant32(kWorkgroup)),
+                                         Operand::id(constant32(semantics))});
+    ++stats_.barriers;
     return module_.remove(inst);
   }
 
@@ -848,13 +921,26 @@ class CollectiveLowering {
 
 }  // namespace
 
+// Events only order async copies, which are complete when they return: an event becomes a 32-bit
+// integer (Vulkan has no event type), null where OpenCL's is.
+void eventsBecomeIntegers(Module& module) {
+  std::vector<Instruction*> events;
+  for (Instruction& inst : module.section(ir::Section::kGlobal)) {
+    if (inst.opcode() == spv::Op::OpTypeEvent) events.push_back(&inst);
+  }
+  for (Instruction* event : events) {
+    module.replaceAllUses(event->resultId(), ir::typeInt(module, 32));
+    (void)module.remove(event);  // no longer used
+  }
+}
+
 Expected<PassResult> lowerCollectives(Module& module, PassContext& context) {
   bool changed = false;
   for (Function& function : module.functions()) {
     std::vector<Instruction*> collectives;
     for (Block& block : function.blocks()) {
       for (Instruction& inst : block.instructions()) {
-        if (ir::isGroupCollective(inst.opcode())) collectives.push_back(&inst);
+        if (ir::isGroupCollective(inst.opcode()) || isAsyncCopyOrWait(inst.opcode())) collectives.push_back(&inst);
       }
     }
     if (collectives.empty()) continue;
@@ -864,6 +950,7 @@ Expected<PassResult> lowerCollectives(Module& module, PassContext& context) {
     if (KernelReflection* kernel = context.reflection.kernel(module.functionName(function))) kernel->collectives = lowering.stats();
     changed = true;
   }
+  eventsBecomeIntegers(module);
   return changed ? PassResult::kChanged : PassResult::kUnchanged;
 }
 

@@ -406,6 +406,31 @@ TEST_P(BasicKernels, AtomicsOnPrivateMemory) {
   }
 }
 
+// The async copies are work-group copies through local memory, complete at the wait.
+TEST_P(BasicKernels, AsyncWorkGroupCopiesStridedAndPlain) {
+  auto k = kernel("async_copies", "async_copies");
+  ASSERT_TRUE(k);
+  for (int local : {1, 13, 64}) {
+    SCOPED_TRACE("work-group size " + std::to_string(local));
+    const int groups = 5, m = 2 * local + 3, total = groups * m;
+    std::vector<int> in = randomInts(total, 7, -1000, 1000);
+    std::vector<float> vin = randomFloats(4 * groups * local, 8);
+    auto din = buffer(in), dout = buffer(std::vector<int>(total, 0)), dscattered = buffer(std::vector<int>(total, 0));
+    auto dvin = buffer(vin), dvout = buffer(std::vector<float>(vin.size(), 0.0f));
+    run(*k, range1d(groups * local, local),
+        {KernelArg::buffer(din), KernelArg::buffer(dout), KernelArg::buffer(dscattered), KernelArg::buffer(dvin),
+         KernelArg::buffer(dvout), KernelArg::local(m * sizeof(int)), KernelArg::local(local * 4 * sizeof(float))});
+    auto out = read<int>(dout, total);
+    auto scattered = read<int>(dscattered, total);
+    auto vout = read<float>(dvout, vin.size());
+    for (int g = 0; g < groups; ++g) {
+      for (int i = 0; i < m; ++i) ASSERT_EQ(out[g * m + i], in[g * m + m - 1 - i]) << "group " << g << ", element " << i;
+    }
+    for (int j = 0; j < total; ++j) ASSERT_EQ(scattered[j], in[j] + 1000) << j;
+    for (size_t j = 0; j < vin.size(); ++j) ASSERT_EQ(vout[j], vin[j] * 2.0f) << j;  // one doubling: exact
+  }
+}
+
 CL2VK_KERNEL_TEST_SUITE(BasicKernels, "O0", "O2", "CL30");
 
 }  // namespace
