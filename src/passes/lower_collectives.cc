@@ -255,6 +255,15 @@ class CollectiveLowering {
     uint32_t destination = inst->idOperand(1), source = inst->idOperand(2);
     const Instruction* destinationType = module_.def(typeOf(destination));
     const Instruction* sourceType = module_.def(typeOf(source));
+    // SPIRV-Tools 2023.1 checks none of these operands.
+    auto isPointer = [](const Instruction* type) { return type && type->opcode() == spv::Op::OpTypePointer; };
+    if (!isPointer(destinationType) || !isPointer(sourceType))
+      return fail(*inst, "the destination and the source of an async copy must be pointers");
+    uint32_t sizeType = typeOf(inst->idOperand(3));
+    const Instruction* size = module_.def(sizeType);
+    if (!size || size->opcode() != spv::Op::OpTypeInt || typeOf(inst->idOperand(4)) != sizeType ||
+        typeOf(inst->idOperand(5)) != inst->typeId() || module_.def(inst->typeId())->opcode() != spv::Op::OpTypeEvent)
+      return fail(*inst, "an async copy needs integers of one type for the count and the stride, and an event");
     auto storage = [](const Instruction* type) { return static_cast<spv::StorageClass>(type->wordOperand(0)); };
     bool toLocal = storage(destinationType) == spv::StorageClass::Workgroup &&
                    storage(sourceType) == spv::StorageClass::CrossWorkgroup;
@@ -270,7 +279,6 @@ class CollectiveLowering {
     Block* rest = module_.splitBlockBefore(&*std::next(position));
     cursor_ = inst->block();
     layoutAfter_ = cursor_;
-    uint32_t sizeType = typeOf(inst->idOperand(3));
     auto asSize = [&](uint32_t value32) {
       return ir::scalarWidth(module_, sizeType) == 32 ? value32 : at().valueOfIds(spv::Op::OpUConvert, sizeType, {value32});
     };

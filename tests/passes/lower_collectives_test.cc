@@ -232,5 +232,56 @@ TEST(LowerCollectivesTest, OperandsMustHaveTheResultType) {
   }
 }
 
+// SPIRV-Tools 2023.1 checks no operand of OpGroupAsyncCopy: what the lowering cannot copy is
+// refused with the reason, and a well-formed copy between global and local memory is lowered.
+TEST(LowerCollectivesTest, AsyncCopiesNeedPointersBetweenGlobalAndLocalAndIntegerCounts) {
+  std::string types = R"(
+      %ulong = OpTypeInt 64 0
+      %event = OpTypeEvent
+ %ptr_global = OpTypePointer CrossWorkgroup %uint
+  %ptr_local = OpTypePointer Workgroup %uint
+%ptr_global_ulong = OpTypePointer CrossWorkgroup %ulong
+    %ulong_4 = OpConstant %ulong 4
+    %ulong_1 = OpConstant %ulong 1
+   %no_event = OpConstantNull %event
+     %global = OpConstantNull %ptr_global
+%global_ulong = OpConstantNull %ptr_global_ulong
+      %local = OpVariable %ptr_local Workgroup
+)";
+  struct Case {
+    std::string copy, expected;
+  } cases[] = {
+      {"%r = OpGroupAsyncCopy %event %uint_2 %local %global %ulong_4 %ulong_1 %no_event", ""},
+      {"%r = OpGroupAsyncCopy %event %uint_2 %global %local %ulong_4 %ulong_1 %no_event\n"
+       "OpGroupWaitEvents %uint_2 %uint_2 %no_event_ptr",
+       ""},
+      {"%r = OpGroupAsyncCopy %event %uint_2 %x %global %ulong_4 %ulong_1 %no_event", "must be pointers"},
+      {"%r = OpGroupAsyncCopy %event %uint_2 %global %global %ulong_4 %ulong_1 %no_event",
+       "must be between a __global and a __local pointer"},
+      {"%r = OpGroupAsyncCopy %event %uint_2 %local %global_ulong %ulong_4 %ulong_1 %no_event", "the same element type"},
+      {"%r = OpGroupAsyncCopy %event %uint_2 %local %global %ulong_4 %x %no_event", "integers of one type"},
+      {"%r = OpGroupAsyncCopy %event %uint_3 %local %global %ulong_4 %ulong_1 %no_event", "the constant Workgroup"},
+  };
+  for (const Case& c : cases) {
+    std::string extra = types;
+    if (c.copy.find("%no_event_ptr") != std::string::npos)
+      extra += "%ptr_event = OpTypePointer Workgroup %event\n%no_event_ptr = OpVariable %ptr_event Workgroup\n";
+    auto module = test::assemble(kernelWith(c.copy, extra));
+    ASSERT_TRUE(module) << c.copy;
+    PassContext context = lavapipeLike();
+    Expected<PassResult> result = lowerCollectives(*module, context);
+    if (c.expected.empty()) {
+      ASSERT_TRUE(result.ok()) << c.copy << ": " << result.error().message();
+      std::string out = test::disassemble(*module);
+      EXPECT_EQ(out.find("OpGroupAsyncCopy"), std::string::npos) << out;
+      EXPECT_EQ(out.find("OpGroupWaitEvents"), std::string::npos) << out;
+      EXPECT_EQ(out.find("OpTypeEvent"), std::string::npos) << out;
+      continue;
+    }
+    ASSERT_FALSE(result.ok()) << c.copy;
+    EXPECT_NE(result.error().message().find(c.expected), std::string::npos) << result.error().message();
+  }
+}
+
 }  // namespace
 }  // namespace cl2vk
