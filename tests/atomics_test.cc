@@ -85,5 +85,37 @@ TEST(AtomicsTest, OpenCL20AtomicsBecomeTheirVulkanForms) {
   EXPECT_EQ(out.find("OpAtomicIAdd"), std::string::npos) << out;
 }
 
+// OpenCL's barriers run at Workgroup or Subgroup scope and Vulkan has no other; a barrier of
+// Device execution scope (found by the fuzzer: tests/fuzz/regressions/
+// barrier-execution-scope-device.spv) is refused with the reason, not translated into an
+// OpControlBarrier Vulkan rejects.
+TEST(AtomicsTest, BarriersOfAnotherExecutionScopeAreRefused) {
+  std::unique_ptr<ir::Module> module = test::assemble(R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+       %void = OpTypeVoid
+       %uint = OpTypeInt 32 0
+         %fn = OpTypeFunction %void
+     %device = OpConstant %uint 1
+  %workgroup = OpConstant %uint 2
+  %semantics = OpConstant %uint 272
+          %k = OpFunction %void None %fn
+      %entry = OpLabel
+               OpControlBarrier %device %workgroup %semantics
+               OpReturn
+               OpFunctionEnd
+)");
+  ASSERT_NE(module, nullptr);
+  Expected<Translation> translation = translate(ir::writeBinary(*module), Target{});
+  ASSERT_FALSE(translation.ok());
+  EXPECT_NE(translation.error().message().find(
+                "OpControlBarrier in function 'k': a barrier's execution scope must be Workgroup or Subgroup, not 1"),
+            std::string::npos)
+      << translation.error().message();
+}
+
 }  // namespace
 }  // namespace cl2vk

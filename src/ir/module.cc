@@ -228,25 +228,26 @@ Status Module::remove(Instruction* inst) {
     return Error("cannot remove " + describe(*inst) + " on its own: functions and blocks go whole");
 
   std::vector<Instruction*> annotations;
-  std::vector<std::pair<Instruction*, int>> listEntries;
-  if (uint32_t id = inst->resultId()) {
+  // Each once: an id listed twice (an entry point's interface may repeat one) goes in one erase.
+  std::vector<Instruction*> listUsers;
+  uint32_t id = inst->resultId();
+  if (id) {
     for (const Use& use : uses(id)) {
       if (use.user == inst) continue;
       int listStart = droppableListStart(use.user->opcode());
       if (isNameOrDecoration(use.user->opcode()) && use.operandIndex == 0)
         annotations.push_back(use.user);
-      else if (listStart >= 0 && use.operandIndex >= listStart)
-        listEntries.emplace_back(use.user, use.operandIndex);
-      else
+      else if (listStart >= 0 && use.operandIndex >= listStart) {
+        if (std::find(listUsers.begin(), listUsers.end(), use.user) == listUsers.end()) listUsers.push_back(use.user);
+      } else
         return Error("cannot remove " + describe(*inst) + ": it is still used by " + describe(*use.user));
     }
   }
-  for (auto [user, operandIndex] : listEntries) {
+  for (Instruction* user : listUsers) {
     Instruction replacement = *user;
-    uint32_t dropped = user->operand(operandIndex).words[0];
     auto& ops = replacement.operands_;
     ops.erase(std::remove_if(ops.begin() + droppableListStart(user->opcode()), ops.end(),
-                             [dropped](const Operand& op) { return op.isId() && op.words[0] == dropped; }),
+                             [id](const Operand& op) { return op.isId() && op.words[0] == id; }),
               ops.end());
     update(user, std::move(replacement));
   }

@@ -178,6 +178,12 @@ Expected<bool> lowerSync(Module& module, Instruction& inst) {
     std::optional<uint64_t> scope = constantValue(module, inst.idOperand(index));
     if (!scope) return Error(module.describe(inst) + ": the scope is not a constant, which Vulkan requires");
     uint64_t wanted = *scope;
+    // OpenCL's barriers are work_group_barrier and sub_group_barrier; Vulkan has no other.
+    bool executionScope = inst.opcode() == spv::Op::OpControlBarrier && index == 0;
+    if (executionScope && wanted != static_cast<uint32_t>(spv::Scope::Workgroup) &&
+        wanted != static_cast<uint32_t>(spv::Scope::Subgroup))
+      return Error(module.describe(inst) + ": a barrier's execution scope must be Workgroup or Subgroup, not " +
+                   std::to_string(wanted));
     if (wanted == static_cast<uint32_t>(spv::Scope::CrossDevice)) wanted = static_cast<uint32_t>(spv::Scope::Device);
     if (global) wanted = static_cast<uint32_t>(spv::Scope::Device);
     if (wanted == *scope) continue;

@@ -177,6 +177,38 @@ TEST(ModuleTest, RemovalTakesNamesAndDecorationsAlongAndKeepsDefUseRight) {
   EXPECT_EQ(std::count(line.begin(), line.end(), '%'), 1) << line;
 }
 
+// An entry point may list an interface variable twice (found by the fuzzer:
+// tests/fuzz/regressions/builtin-listed-twice-in-interface.spv); removing the variable drops both
+// and reads no operand past the end of the shortened list.
+TEST(ModuleTest, RemovingAVariableListedTwiceInAnInterfaceDropsBoth) {
+  auto module = assemble(R"(
+; Version: 1.4
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k" %id %other %id
+               OpName %id "id"
+               OpName %other "other"
+      %ulong = OpTypeInt 64 0
+    %v3ulong = OpTypeVector %ulong 3
+        %ptr = OpTypePointer Input %v3ulong
+         %id = OpVariable %ptr Input
+      %other = OpVariable %ptr Input
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+          %k = OpFunction %void None %fn
+      %entry = OpLabel
+               OpReturn
+               OpFunctionEnd
+)");
+  ASSERT_TRUE(module);
+  uint32_t id = idNamed(*module, "id");
+  ASSERT_TRUE(module->remove(module->def(id)).ok());
+  std::string text = disassemble(*module);
+  EXPECT_NE(text.find("\"k\" %other\n"), std::string::npos) << text;
+}
+
 TEST(ModuleTest, ReplaceAllUsesRewritesEveryOperand) {
   auto module = assemble(kKernel);
   ASSERT_TRUE(module);
