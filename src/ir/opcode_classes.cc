@@ -47,4 +47,11 @@ bool isAtomic(spv::Op opcode) {
   }
 }
 
+std::optional<uint32_t> openclStdInstruction(const Module& module, const Instruction& inst) {
+  if (inst.opcode() != spv::Op::OpExtInst || inst.numOperands() < 2) return std::nullopt;
+  const Instruction* set = module.def(inst.idOperand(0));
+  if (!set || set->opcode() != spv::Op::OpExtInstImport || set->stringOperand(0) != "OpenCL.std") return std::nullopt;
+  return inst.wordOperand(1);
+}
+
 }  // namespace cl2vk::ir

@@ -1,7 +1,9 @@
 // Families of opcodes that several passes ask about.
 #pragma once
 
-#include "ir/instruction.h"
+#include <optional>
+
+#include "ir/module.h"
 
 namespace cl2vk::ir {
 
@@ -11,5 +13,8 @@ bool isBlockTerminator(spv::Op opcode);
 // OpAtomic* read-modify-write, load, store, exchange and flag instructions: their first operand
 // is the pointer, then the scope and the memory semantics.
 bool isAtomic(spv::Op opcode);
+
+// The instruction number of an OpExtInst of the OpenCL.std set; nullopt for any other instruction.
+std::optional<uint32_t> openclStdInstruction(const Module& module, const Instruction& inst);
 
 }  // namespace cl2vk::ir

@@ -3,6 +3,7 @@
 #include <spirv-tools/libspirv.hpp>
 #include <spirv/unified1/OpenCL.std.h>
 
+#include "ir/opcode_classes.h"
 #include "ir/writer.h"
 
 namespace cl2vk::ir {
@@ -41,11 +42,8 @@ Status checkVstoreHalfData(const Module& module) {
   for (const Function& function : module.functions()) {
     for (const Block& block : function.blocks()) {
       for (const Instruction& inst : block.instructions()) {
-        if (inst.opcode() != spv::Op::OpExtInst || inst.operands().size() < 3) continue;
-        const Instruction* set = module.def(inst.idOperand(0));
-        if (!set || set->opcode() != spv::Op::OpExtInstImport || set->stringOperand(0) != "OpenCL.std" ||
-            !isVstoreHalf(inst.wordOperand(1)))
-          continue;
+        std::optional<uint32_t> instruction = openclStdInstruction(module, inst);
+        if (!instruction || !isVstoreHalf(*instruction) || inst.numOperands() < 3) continue;
         const Instruction* data = module.def(inst.idOperand(2));
         const Instruction* type = data ? module.def(data->typeId()) : nullptr;
         if (type && type->opcode() == spv::Op::OpTypeVector) type = module.def(type->idOperand(0));

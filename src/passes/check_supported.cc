@@ -5,6 +5,7 @@
 
 #include "ir/call_graph.h"
 #include "ir/collectives.h"
+#include "ir/opcode_classes.h"
 
 namespace cl2vk {
 namespace {
@@ -52,12 +53,8 @@ std::string constructOf(const Module& module, const Instruction& inst) {
     case spv::Op::OpConstantFunctionPointerINTEL:
     case spv::Op::OpFunctionPointerCallINTEL:
       return "function pointers";
-    case spv::Op::OpExtInst: {
-      const Instruction* set = module.def(inst.idOperand(0));
-      if (set && set->stringOperand(0) == "OpenCL.std" && inst.wordOperand(1) == OpenCLLIB::Printf)
-        return "printf";
-      return "";
-    }
+    case spv::Op::OpExtInst:
+      return ir::openclStdInstruction(module, inst) == OpenCLLIB::Printf ? "printf" : "";
     default:
       return "";
   }

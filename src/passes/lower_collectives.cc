@@ -202,13 +202,19 @@ class CollectiveLowering {
 
   // --- Work-group scope, and sub-group scope in memory -------------------------------------------
 
-  Status lowerWithBlocks(Instruction* inst, uint32_t scope, bool inMemory) {
-    // Everything after the collective continues in a block of its own; the code goes between.
+  // Everything after `inst` continues in a block of its own, returned; the code emitted for `inst`
+  // goes between, from the end of its block.
+  Block* emitBlocksAfter(Instruction* inst) {
     auto& list = inst->block()->instructions();
     auto at = std::find_if(list.begin(), list.end(), [inst](const Instruction& i) { return &i == inst; });
     Block* rest = module_.splitBlockBefore(&*std::next(at));
     cursor_ = inst->block();
     layoutAfter_ = cursor_;
+    return rest;
+  }
+
+  Status lowerWithBlocks(Instruction* inst, uint32_t scope, bool inMemory) {
+    Block* rest = emitBlocksAfter(inst);
 
     uint32_t value;
     uint32_t type = inst->typeId();
@@ -274,17 +280,13 @@ class CollectiveLowering {
     if (destinationType->idOperand(1) != sourceType->idOperand(1))
       return fail(*inst, "the destination and the source of an async copy must have the same element type");
 
-    auto& list = inst->block()->instructions();
-    auto position = std::find_if(list.begin(), list.end(), [inst](const Instruction& i) { return &i == inst; });
-    Block* rest = module_.splitBlockBefore(&*std::next(position));
-    cursor_ = inst->block();
-    layoutAfter_ = cursor_;
-    auto asSize = [&](uint32_t value32) {
-      return ir::scalarWidth(module_, sizeType) == 32 ? value32 : at().valueOfIds(spv::Op::OpUConvert, sizeType, {value32});
-    };
+    Block* rest = emitBlocksAfter(inst);
     // Local memory holds far fewer than 2^32 elements, so the count and the loop are 32-bit.
-    uint32_t count = inst->idOperand(3);
-    if (ir::scalarWidth(module_, sizeType) != 32) count = at().valueOfIds(spv::Op::OpUConvert, uint_, {count});
+    bool narrow = ir::scalarWidth(module_, sizeType) == 32;
+    auto asSize = [&](uint32_t value32) {
+      return narrow ? value32 : at().valueOfIds(spv::Op::OpUConvert, sizeType, {value32});
+    };
+    uint32_t count = narrow ? inst->idOperand(3) : at().valueOfIds(spv::Op::OpUConvert, uint_, {inst->idOperand(3)});
     uint32_t stride = inst->idOperand(4);
     uint32_t element = destinationType->idOperand(1);
     uint32_t first = builtin(spv::BuiltIn::LocalInvocationIndex);
@@ -308,13 +310,8 @@ class CollectiveLowering {
   // wait_group_events: every work-item of the group reaches it (OpenCL requires it), so it is a
   // barrier over local and global memory; the events themselves are already complete.
   Status lowerWaitEvents(Instruction* inst) {
-    uint32_t semantics = static_cast<uint32_t>(spv::MemorySemanticsMask::AcquireRelease) |
-                         static_cast<uint32_t>(spv::MemorySemanticsMask::WorkgroupMemory) |
-                         static_cast<uint32_t>(spv::MemorySemanticsMask::CrossWorkgroupMemory);
-    Builder::before(module_, inst).add(spv::Op::OpControlBarrier, 0,
-                                        {Operand::id(constant32(kWorkgroup)), Operand::id(constant32(kWorkgroup)),
-                                         Operand::id(constant32(semantics))});
-    ++stats_.barriers;
+    controlBarrier(Builder::before(module_, inst), kWorkgroup,
+                   spv::MemorySemanticsMask::WorkgroupMemory | spv::MemorySemanticsMask::CrossWorkgroupMemory);
     return module_.remove(inst);
   }
 
@@ -444,11 +441,13 @@ class CollectiveLowering {
   }
 
   // A barrier of the work-group, or of the subgroup (whose invocations share its slice of memory).
-  void barrier(uint32_t scope = kWorkgroup) {
-    uint32_t semantics = static_cast<uint32_t>(spv::MemorySemanticsMask::AcquireRelease) |
-                         static_cast<uint32_t>(spv::MemorySemanticsMask::WorkgroupMemory);
-    at().add(spv::Op::OpControlBarrier, 0,
-             {Operand::id(constant32(scope)), Operand::id(constant32(scope)), Operand::id(constant32(semantics))});
+  void barrier(uint32_t scope = kWorkgroup) { controlBarrier(at(), scope, spv::MemorySemanticsMask::WorkgroupMemory); }
+
+  // An acquire-release barrier of `scope` over `memory`, where `b` is.
+  void controlBarrier(Builder b, uint32_t scope, spv::MemorySemanticsMask memory) {
+    uint32_t semantics = static_cast<uint32_t>(spv::MemorySemanticsMask::AcquireRelease | memory);
+    b.add(spv::Op::OpControlBarrier, 0,
+          {Operand::id(constant32(scope)), Operand::id(constant32(scope)), Operand::id(constant32(semantics))});
     if (scope == kWorkgroup) ++stats_.barriers;
   }
 

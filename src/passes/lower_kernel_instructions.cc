@@ -98,7 +98,8 @@ Expected<bool> lowerClassification(Module& module, Instruction& inst) {
 // converted to the Result's.
 Expected<bool> lowerBitCount(Module& module, Instruction& inst) {
   uint32_t value = inst.idOperand(0);
-  auto [component, count] = componentsOf(module, module.def(value)->typeId());
+  uint32_t baseType = module.def(value)->typeId();
+  auto [component, count] = componentsOf(module, baseType);
   uint32_t width = module.def(component)->wordOperand(0);
   uint32_t resultWidth = module.def(componentsOf(module, inst.typeId()).first)->wordOperand(0);
   if (width == 32 && resultWidth == 32) return false;
@@ -113,8 +114,7 @@ Expected<bool> lowerBitCount(Module& module, Instruction& inst) {
     counted = b.valueOfIds(spv::Op::OpBitCount, wide, {extended});
   } else {
     uint32_t low = b.valueOfIds(spv::Op::OpUConvert, wide, {value});
-    uint32_t shifted = b.valueOfIds(spv::Op::OpShiftRightLogical, module.def(value)->typeId(),
-                                    {value, splat(module, component, count, 32)});
+    uint32_t shifted = b.valueOfIds(spv::Op::OpShiftRightLogical, baseType, {value, splat(module, component, count, 32)});
     uint32_t high = b.valueOfIds(spv::Op::OpUConvert, wide, {shifted});
     counted = b.valueOfIds(spv::Op::OpIAdd, wide,
                            {b.valueOfIds(spv::Op::OpBitCount, wide, {low}), b.valueOfIds(spv::Op::OpBitCount, wide, {high})});

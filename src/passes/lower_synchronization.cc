@@ -67,16 +67,13 @@ uint64_t orderVulkanAllows(spv::Op opcode, uint64_t semantics) {
   return (semantics & ~uint64_t{kOrders}) | allowed;
 }
 
-bool pointsToGlobalMemory(const Module& module, uint32_t pointer) {
-  const Instruction* type = module.def(module.def(pointer)->typeId());
-  return type->wordOperand(0) == static_cast<uint32_t>(spv::StorageClass::PhysicalStorageBuffer) ||
-         type->wordOperand(0) == static_cast<uint32_t>(spv::StorageClass::CrossWorkgroup);
+const Instruction& pointerType(const Module& module, uint32_t pointer) { return *module.def(module.def(pointer)->typeId()); }
+
+spv::StorageClass storageOf(const Module& module, uint32_t pointer) {
+  return static_cast<spv::StorageClass>(pointerType(module, pointer).wordOperand(0));
 }
 
-bool pointsToPrivateMemory(const Module& module, uint32_t pointer) {
-  const Instruction* type = module.def(module.def(pointer)->typeId());
-  return type->wordOperand(0) == static_cast<uint32_t>(spv::StorageClass::Function);
-}
+uint32_t pointeeOf(const Module& module, uint32_t pointer) { return pointerType(module, pointer).idOperand(1); }
 
 // An atomic on a work-item's private memory (OpenCL 2.0's atomics through a generic pointer may
 // reach one) has no other work-item to race with, and Vulkan allows atomics only on shared and
@@ -84,42 +81,38 @@ bool pointsToPrivateMemory(const Module& module, uint32_t pointer) {
 // the value, comparator and result share the pointee's type; a flag is a 32-bit integer.
 Expected<bool> lowerPrivateAtomic(Module& module, Instruction& inst) {
   uint32_t pointer = inst.idOperand(0);
-  uint32_t type = module.def(module.def(pointer)->typeId())->idOperand(1);
+  uint32_t type = pointeeOf(module, pointer);
   ir::Builder b = ir::Builder::before(module, &inst);
   auto store = [&](uint32_t value) { b.add(spv::Op::OpStore, 0, {Operand::id(pointer), Operand::id(value)}); };
   auto constant = [&](uint64_t value) { return ir::constantBits(module, type, value); };
-  if (inst.opcode() == spv::Op::OpAtomicStore) {
-    store(inst.idOperand(3));
-    CL2VK_TRY(module.remove(&inst));
-    return true;
-  }
-  if (inst.opcode() == spv::Op::OpAtomicFlagClear) {
-    store(constant(0));
+  if (inst.opcode() == spv::Op::OpAtomicStore || inst.opcode() == spv::Op::OpAtomicFlagClear) {
+    store(inst.opcode() == spv::Op::OpAtomicStore ? inst.idOperand(3) : constant(0));
     CL2VK_TRY(module.remove(&inst));
     return true;
   }
   uint32_t old = b.valueOfIds(spv::Op::OpLoad, type, {pointer});
   uint32_t boolType = ir::typeBool(module);
-  auto pick = [&](spv::Op compare, uint32_t value) {
-    uint32_t keep = b.valueOfIds(compare, boolType, {old, value});
-    return b.valueOfIds(spv::Op::OpSelect, type, {keep, old, value});
+  auto apply = [&](spv::Op op, uint32_t operand) { return b.valueOfIds(op, type, {old, operand}); };
+  auto pick = [&](spv::Op compare) {
+    uint32_t keep = b.valueOfIds(compare, boolType, {old, inst.idOperand(3)});
+    return b.valueOfIds(spv::Op::OpSelect, type, {keep, old, inst.idOperand(3)});
   };
   uint32_t result = old;
   uint32_t next = 0;
   switch (inst.opcode()) {
     case spv::Op::OpAtomicLoad: break;
     case spv::Op::OpAtomicExchange: next = inst.idOperand(3); break;
-    case spv::Op::OpAtomicIAdd: next = b.valueOfIds(spv::Op::OpIAdd, type, {old, inst.idOperand(3)}); break;
-    case spv::Op::OpAtomicISub: next = b.valueOfIds(spv::Op::OpISub, type, {old, inst.idOperand(3)}); break;
-    case spv::Op::OpAtomicAnd: next = b.valueOfIds(spv::Op::OpBitwiseAnd, type, {old, inst.idOperand(3)}); break;
-    case spv::Op::OpAtomicOr: next = b.valueOfIds(spv::Op::OpBitwiseOr, type, {old, inst.idOperand(3)}); break;
-    case spv::Op::OpAtomicXor: next = b.valueOfIds(spv::Op::OpBitwiseXor, type, {old, inst.idOperand(3)}); break;
-    case spv::Op::OpAtomicIIncrement: next = b.valueOfIds(spv::Op::OpIAdd, type, {old, constant(1)}); break;
-    case spv::Op::OpAtomicIDecrement: next = b.valueOfIds(spv::Op::OpISub, type, {old, constant(1)}); break;
-    case spv::Op::OpAtomicSMin: next = pick(spv::Op::OpSLessThan, inst.idOperand(3)); break;
-    case spv::Op::OpAtomicUMin: next = pick(spv::Op::OpULessThan, inst.idOperand(3)); break;
-    case spv::Op::OpAtomicSMax: next = pick(spv::Op::OpSGreaterThan, inst.idOperand(3)); break;
-    case spv::Op::OpAtomicUMax: next = pick(spv::Op::OpUGreaterThan, inst.idOperand(3)); break;
+    case spv::Op::OpAtomicIAdd: next = apply(spv::Op::OpIAdd, inst.idOperand(3)); break;
+    case spv::Op::OpAtomicISub: next = apply(spv::Op::OpISub, inst.idOperand(3)); break;
+    case spv::Op::OpAtomicAnd: next = apply(spv::Op::OpBitwiseAnd, inst.idOperand(3)); break;
+    case spv::Op::OpAtomicOr: next = apply(spv::Op::OpBitwiseOr, inst.idOperand(3)); break;
+    case spv::Op::OpAtomicXor: next = apply(spv::Op::OpBitwiseXor, inst.idOperand(3)); break;
+    case spv::Op::OpAtomicIIncrement: next = apply(spv::Op::OpIAdd, constant(1)); break;
+    case spv::Op::OpAtomicIDecrement: next = apply(spv::Op::OpISub, constant(1)); break;
+    case spv::Op::OpAtomicSMin: next = pick(spv::Op::OpSLessThan); break;
+    case spv::Op::OpAtomicUMin: next = pick(spv::Op::OpULessThan); break;
+    case spv::Op::OpAtomicSMax: next = pick(spv::Op::OpSGreaterThan); break;
+    case spv::Op::OpAtomicUMax: next = pick(spv::Op::OpUGreaterThan); break;
     case spv::Op::OpAtomicCompareExchange:
     case spv::Op::OpAtomicCompareExchangeWeak: {
       uint32_t equal = b.valueOfIds(spv::Op::OpIEqual, boolType, {old, inst.idOperand(5)});
@@ -146,7 +139,7 @@ Expected<bool> lowerSync(Module& module, Instruction& inst);
 // then lowered as any atomic's).
 Expected<bool> lowerAtomicFlag(Module& module, Instruction& inst) {
   uint32_t pointer = inst.idOperand(0);
-  uint32_t type = module.def(module.def(pointer)->typeId())->idOperand(1);
+  uint32_t type = pointeeOf(module, pointer);
   ir::Builder b = ir::Builder::before(module, &inst);
   std::vector<Operand> operands = {Operand::id(pointer), inst.operand(1), inst.operand(2)};
   Instruction* atomic;
@@ -166,11 +159,12 @@ Expected<bool> lowerAtomicFlag(Module& module, Instruction& inst) {
 
 Expected<bool> lowerSync(Module& module, Instruction& inst) {
   const SyncOperands where = *syncOperandsOf(inst.opcode());
-  if (where.pointer >= 0 && pointsToPrivateMemory(module, inst.idOperand(where.pointer)))
-    return lowerPrivateAtomic(module, inst);
+  std::optional<spv::StorageClass> storage;
+  if (where.pointer >= 0) storage = storageOf(module, inst.idOperand(where.pointer));
+  if (storage == spv::StorageClass::Function) return lowerPrivateAtomic(module, inst);
   if (inst.opcode() == spv::Op::OpAtomicFlagTestAndSet || inst.opcode() == spv::Op::OpAtomicFlagClear)
     return lowerAtomicFlag(module, inst);
-  bool global = where.pointer >= 0 && pointsToGlobalMemory(module, inst.idOperand(where.pointer));
+  bool global = storage == spv::StorageClass::PhysicalStorageBuffer || storage == spv::StorageClass::CrossWorkgroup;
   uint32_t atomicMemory = where.pointer >= 0 ? kUniformMemory | kWorkgroupMemory : 0;
   std::vector<Operand> operands = inst.operands();
   bool changed = false;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ir/builder.h"
+#include "ir/opcode_classes.h"
 #include "ir/types.h"
 #include "passes/data_layout.h"
 #include "passes/lowering.h"
@@ -307,10 +308,10 @@ class WideVectorLowering {
   }
 
   Status extInst(Instruction& inst) {
-    const Instruction* set = module_.def(inst.idOperand(0));
-    if (!set || set->stringOperand(0) != "OpenCL.std")
+    std::optional<uint32_t> instruction = ir::openclStdInstruction(module_, inst);
+    if (!instruction)
       return unsupported(inst, "vectors of 8 or 16 components are not supported in this extended instruction set");
-    switch (extKind(inst.wordOperand(1))) {
+    switch (extKind(*instruction)) {
       case ExtKind::kComponentWise: return componentWise(inst);
       case ExtKind::kLoad: return vectorLoad(inst);
       case ExtKind::kStore: return vectorStore(inst);
