@@ -9,7 +9,7 @@
 #include <spirv/unified1/spirv.hpp11>
 
 #include "bad_modules.h"
-#include "translator/translator.h"
+#include "cl2vk/translator.h"
 
 namespace cl2vk {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "ir/writer.h"
 #include "test_util.h"
-#include "translator/translator.h"
+#include "cl2vk/translator.h"
 
 namespace cl2vk {
 namespace {

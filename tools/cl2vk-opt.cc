@@ -14,12 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "ir/reader.h"
-#include "ir/summary.h"
-#include "ir/validate.h"
-#include "ir/writer.h"
-#include "passes/pass.h"
-#include "translator/translator.h"
+#include "cl2vk/spirv.h"
+#include "cl2vk/translator.h"
 
 namespace {
 
@@ -28,6 +24,7 @@ using cl2vk::Expected;
 
 constexpr int kExitFailure = 1;
 constexpr int kExitUsage = 2;
+constexpr uint32_t kSpirvMagic = 0x07230203;
 
 struct Options {
   std::string input;
@@ -37,8 +34,8 @@ struct Options {
   bool stats = false;
   bool roundTrip = false;
   std::string reflectPath;  // --reflect=<file>
-  cl2vk::PassContext context;
-  std::vector<const cl2vk::PassInfo*> passes;  // empty: the whole pipeline, through the translator
+  cl2vk::Target target;
+  std::vector<std::string> passes;  // empty: the whole pipeline, through the translator
 };
 
 void printHelp() {
@@ -74,15 +71,15 @@ void printHelp() {
       "\n"
       "Passes (each flag runs that pass alone; several run in the order given; none runs the\n"
       "whole pipeline in the order listed):\n");
-  for (const cl2vk::PassInfo& pass : cl2vk::registeredPasses())
+  for (const cl2vk::PassDescription& pass : cl2vk::passes())
     std::printf("  --%-36s %s\n", pass.name.c_str(), pass.summary.c_str());
 }
 
-const cl2vk::PassInfo* findPass(std::string_view name) {
-  for (const cl2vk::PassInfo& pass : cl2vk::registeredPasses()) {
-    if (pass.name == name) return &pass;
+bool isPass(std::string_view name) {
+  for (const cl2vk::PassDescription& pass : cl2vk::passes()) {
+    if (pass.name == name) return true;
   }
-  return nullptr;
+  return false;
 }
 
 // Parses the command line. A std::nullopt result with `exitCode` set means "stop now".
@@ -114,18 +111,18 @@ std::optional<Options> parseArguments(int argc, char** argv, int& exitCode) {
       if (kind != "binary" && kind != "text") return usageError("--emit must be binary or text, not '" + std::string(kind) + "'");
       options.emitText = kind == "text";
     } else if (arg.starts_with("--target-env=")) {
-      auto env = cl2vk::ir::parseVulkanEnvironment(arg.substr(13));
+      auto env = cl2vk::parseVulkanEnvironment(arg.substr(13));
       if (!env) return usageError(env.error().message());
-      options.context.target.vulkanEnv = *env;
+      options.target.vulkanEnv = *env;
     } else if (arg == "--validate") {
       options.validate = true;
     } else if (arg == "--no-subgroup-arithmetic") {
-      options.context.target.subgroupArithmetic = false;
+      options.target.subgroupArithmetic = false;
     } else if (arg.starts_with("--subgroup-scans=")) {
       std::string_view scans = arg.substr(17);
       if (scans != "native" && scans != "shuffle-up")
         return usageError("--subgroup-scans must be native or shuffle-up, not '" + std::string(scans) + "'");
-      options.context.target.shuffleScans = scans == "shuffle-up";
+      options.target.shuffleScans = scans == "shuffle-up";
     } else if (arg == "--stats") {
       options.stats = true;
     } else if (arg.starts_with("--reflect=")) {
@@ -134,9 +131,8 @@ std::optional<Options> parseArguments(int argc, char** argv, int& exitCode) {
     } else if (arg == "--round-trip") {
       options.roundTrip = true;
     } else if (arg.starts_with("--")) {
-      const cl2vk::PassInfo* pass = findPass(arg.substr(2));
-      if (!pass) return usageError("unknown option '" + std::string(arg) + "'");
-      options.passes.push_back(pass);
+      if (!isPass(arg.substr(2))) return usageError("unknown option '" + std::string(arg) + "'");
+      options.passes.emplace_back(arg.substr(2));
     } else if (arg.starts_with("-") && arg != "-") {
       return usageError("unknown option '" + std::string(arg) + "'");
     } else {
@@ -183,50 +179,61 @@ int fail(const std::string& input, const Error& error) {
   return kExitFailure;
 }
 
+// Whether `bytes` are a SPIR-V binary in the other byte order, which the result is written in too.
+bool byteSwapped(const std::vector<uint8_t>& bytes) {
+  uint32_t first = 0;
+  if (bytes.size() >= sizeof first) std::memcpy(&first, bytes.data(), sizeof first);
+  return first == __builtin_bswap32(kSpirvMagic);
+}
+
 int run(const Options& options) {
   const std::string& name = options.input == "-" ? std::string("<stdin>") : options.input;
   auto bytes = readInput(options.input);
   if (!bytes) return fail(name, bytes.error());
 
-  auto module = cl2vk::ir::readBinaryOrAssembly(*bytes);
-  if (!module) return fail(name, module.error());
+  auto input = cl2vk::readSpirvBinaryOrAssembly(*bytes);
+  if (!input) return fail(name, input.error());
 
-  cl2vk::PassContext context = options.context;
-  if (!options.roundTrip && options.passes.empty()) {
+  cl2vk::Translation result{std::move(*input), {}};
+  if (!options.roundTrip) {
     // The whole pipeline is the translator: it validates input and output itself.
-    auto reflection = cl2vk::translateModule(**module, context.target);
-    if (!reflection) return fail(name, reflection.error());
-    context.reflection = std::move(*reflection);
-  } else {
-    auto result = cl2vk::runPasses(**module, context, options.passes);
-    if (!result) return fail(name, result.error());
+    auto translation = options.passes.empty() ? cl2vk::translate(result.spirv, options.target)
+                                              : cl2vk::runPasses(result.spirv, options.passes, options.target);
+    if (!translation) return fail(name, translation.error());
+    result = std::move(*translation);
   }
+  const std::vector<uint32_t>& spirv = result.spirv;
 
   std::string validity;
   if (options.validate) {
-    spv_target_env env = cl2vk::ir::validationEnvironment(**module, options.context.target.vulkanEnv);
-    if (auto status = cl2vk::ir::validate(**module, env); !status) return fail(name, status.error());
-    validity = ", valid for " + cl2vk::ir::environmentName(env);
+    auto env = cl2vk::validationEnvironment(spirv, options.target.vulkanEnv);
+    if (!env) return fail(name, env.error());
+    if (auto status = cl2vk::validate(spirv, *env); !status) return fail(name, status.error());
+    validity = ", valid for " + cl2vk::environmentName(*env);
   }
 
   std::string data;
   if (options.emitText) {
-    auto text = cl2vk::ir::writeAssembly(**module);
+    auto text = cl2vk::disassemble(spirv);
     if (!text) return fail(name, text.error());
     data = std::move(*text);
   } else {
-    std::vector<uint32_t> words = cl2vk::ir::writeBinary(**module);
+    std::vector<uint32_t> words = spirv;
+    if (byteSwapped(*bytes)) {
+      for (uint32_t& word : words) word = __builtin_bswap32(word);
+    }
     data.assign(reinterpret_cast<const char*>(words.data()), words.size() * sizeof(uint32_t));
   }
   if (auto status = writeOutput(options.output, data); !status) return fail(name, status.error());
   if (!options.reflectPath.empty()) {
-    if (auto status = writeOutput(options.reflectPath, cl2vk::toJson(context.reflection)); !status) return fail(name, status.error());
+    if (auto status = writeOutput(options.reflectPath, cl2vk::toJson(result.reflection)); !status) return fail(name, status.error());
   }
 
   if (options.stats) {
-    std::fprintf(stderr, "%s: %s%s\n", name.c_str(), cl2vk::ir::formatSummary(cl2vk::ir::summarize(**module)).c_str(),
-                 validity.c_str());
-    for (const cl2vk::KernelReflection& kernel : context.reflection.kernels) {
+    auto summary = cl2vk::describe(spirv);
+    if (!summary) return fail(name, summary.error());
+    std::fprintf(stderr, "%s: %s%s\n", name.c_str(), summary->c_str(), validity.c_str());
+    for (const cl2vk::KernelReflection& kernel : result.reflection.kernels) {
       const cl2vk::CollectiveStats& c = kernel.collectives;
       std::fprintf(stderr, "  kernel %s: %u collectives rewritten, %u work-group barriers added, %u bytes of scratch\n",
                    kernel.name.c_str(), c.collectives, c.barriers, c.scratchBytes);

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "ir/instruction.h"
-#include "support/expected.h"
+#include "cl2vk/expected.h"
 
 namespace cl2vk::ir {
 

@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "ir/module.h"
-#include "support/expected.h"
+#include "cl2vk/expected.h"
 
 namespace cl2vk::ir {
 

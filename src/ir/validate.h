@@ -5,7 +5,7 @@
 
 #include "ir/capabilities.h"
 #include "ir/module.h"
-#include "support/expected.h"
+#include "cl2vk/expected.h"
 
 namespace cl2vk::ir {
 

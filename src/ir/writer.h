@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "ir/module.h"
-#include "support/expected.h"
+#include "cl2vk/expected.h"
 
 namespace cl2vk::ir {
 

@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "passes/pass.h"
-#include "support/expected.h"
-#include "translator/translator.h"
+#include "cl2vk/target.h"
+#include "cl2vk/expected.h"
+#include "cl2vk/translator.h"
 #include "vulkan/buffer.h"
 #include "vulkan/device.h"
 #include "vulkan/dispatch.h"

@@ -3,38 +3,16 @@
 // changed the module.
 #pragma once
 
-#include <spirv-tools/libspirv.h>
-
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "ir/module.h"
-#include "passes/reflection.h"
-#include "support/expected.h"
+#include "cl2vk/expected.h"
+#include "cl2vk/reflection.h"
+#include "cl2vk/target.h"
 
 namespace cl2vk {
-
-// What the generated code may assume about the device it will run on. The runtime fills it from
-// the physical device; cl2vk-opt from its flags. The defaults describe a capable desktop GPU.
-struct Target {
-  spv_target_env vulkanEnv = SPV_ENV_VULKAN_1_2;
-  // Subgroup sizes the device may use (VK_EXT_subgroup_size_control's range, or the one size).
-  uint32_t minSubgroupSize = 1;
-  uint32_t maxSubgroupSize = 128;
-  bool subgroupArithmetic = true;     // VK_SUBGROUP_FEATURE_ARITHMETIC_BIT in compute
-  bool subgroupExtendedTypes = true;  // shaderSubgroupExtendedTypes: 8/16/64-bit subgroup ops
-  // Subgroup scans as log2(SubgroupSize) OpGroupNonUniformShuffleUp steps (as CUDA's warp scans
-  // are written) instead of OpGroupNonUniform* InclusiveScan/ExclusiveScan: 11-21 % faster on
-  // NVIDIA's driver (docs/PERFORMANCE.md). Needs VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT, and a
-  // partial subgroup's invocations in its lowest lanes (as get_sub_group_local_id assumes).
-  bool shuffleScans = false;
-  bool int8 = true, int16 = true, int64 = true;
-  bool float16 = true, float64 = true;
-  bool storage8 = true, storage16 = true;  // 8/16-bit types in buffer memory
-  uint32_t maxPushConstantsSize = 128;
-  uint32_t maxWorkGroupInvocations = 1024;
-};
 
 enum class PassResult { kUnchanged, kChanged };
 

@@ -1,7 +1,7 @@
 // The OpenCL entry points for programs and kernels.
 #include <cstring>
 
-#include "ir/reader.h"
+#include "cl2vk/spirv.h"
 #include "runtime/api_util.h"
 #include "runtime/kernel.h"
 #include "runtime/program.h"
@@ -17,14 +17,7 @@ using ProgramNotify = void(CL_CALLBACK*)(cl_program program, void* user_data);
 // and translatable is the build's question, answered in its log.
 cl2vk::Expected<std::vector<uint32_t>> readSpirv(const void* bytes, size_t length) {
   if (bytes == nullptr || length == 0) return cl2vk::Error("no IL was given");
-  auto module = cl2vk::ir::readBinary(std::span(static_cast<const uint8_t*>(bytes), length));
-  if (!module) return module.error();
-  std::vector<uint32_t> words(length / 4);
-  std::memcpy(words.data(), bytes, length);
-  if ((*module)->byteSwapped()) {
-    for (uint32_t& word : words) word = __builtin_bswap32(word);
-  }
-  return words;
+  return cl2vk::readSpirvBinary(std::span(static_cast<const uint8_t*>(bytes), length));
 }
 
 cl_program publishProgram(const std::shared_ptr<Program>& program, cl_int* errcode_ret) {

@@ -14,11 +14,12 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "runtime/context.h"
 #include "runtime/object.h"
-#include "support/expected.h"
+#include "cl2vk/expected.h"
 #include "vulkan/buffer.h"
 
 namespace cl2vk::runtime {

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "passes/pass.h"
+#include "cl2vk/target.h"
 #include "runtime/info.h"
 #include "runtime/object.h"
-#include "support/expected.h"
+#include "cl2vk/expected.h"
 #include "vulkan/device.h"
 #include "vulkan/device_info.h"
 

@@ -15,7 +15,7 @@
 #include "runtime/context.h"
 #include "runtime/object.h"
 #include "runtime/source_compiler.h"
-#include "translator/translator.h"
+#include "cl2vk/translator.h"
 
 namespace cl2vk::runtime {
 

@@ -19,7 +19,7 @@
 #include <string_view>
 #include <vector>
 
-#include "support/expected.h"
+#include "cl2vk/expected.h"
 
 namespace cl2vk::runtime {
 

@@ -13,7 +13,7 @@
 #include <unordered_set>
 
 #include "ir/instruction.h"
-#include "translator/translator.h"
+#include "cl2vk/translator.h"
 
 namespace cl2vk {
 namespace {

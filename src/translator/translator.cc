@@ -1,10 +1,11 @@
-#include "translator/translator.h"
+#include "cl2vk/translator.h"
 
-#include "ir/call_graph.h"
+#include "analysis/call_graph.h"
 #include "ir/reader.h"
 #include "ir/validate.h"
 #include "ir/writer.h"
-#include "passes/check_supported.h"
+#include "passes/environment/check_supported.h"
+#include "passes/pass.h"
 
 namespace cl2vk {
 
@@ -82,8 +83,7 @@ Status checkDeviceHasWhatTheTranslationNeeds(const ir::Module& module, const Mod
   return okStatus();
 }
 
-}  // namespace
-
+// The whole translation of a module in memory, changed in place; returns the reflection.
 Expected<ModuleReflection> translateModule(ir::Module& module, const Target& target) {
   CL2VK_TRY(checkIsKernelModule(module));
   // What cl2vk cannot translate gets its own message before the validator's, which may know
@@ -106,12 +106,39 @@ Expected<ModuleReflection> translateModule(ir::Module& module, const Target& tar
   return std::move(context.reflection);
 }
 
+}  // namespace
+
 Expected<Translation> translate(std::span<const uint32_t> kernelSpirv, const Target& target) {
   auto module = ir::readBinary(kernelSpirv);
   if (!module) return module.error();
   Expected<ModuleReflection> reflection = translateModule(**module, target);
   if (!reflection) return reflection.error();
   return Translation{ir::writeBinary(**module), std::move(*reflection)};
+}
+
+std::vector<PassDescription> passes() {
+  std::vector<PassDescription> descriptions;
+  for (const PassInfo& pass : registeredPasses()) descriptions.push_back({pass.name, pass.summary});
+  return descriptions;
+}
+
+Expected<Translation> runPasses(std::span<const uint32_t> spirv, const std::vector<std::string>& names,
+                                const Target& target) {
+  std::vector<const PassInfo*> pipeline;
+  for (const std::string& name : names) {
+    const PassInfo* found = nullptr;
+    for (const PassInfo& pass : registeredPasses()) {
+      if (pass.name == name) found = &pass;
+    }
+    if (!found) return Error("there is no pass named '" + name + "'");
+    pipeline.push_back(found);
+  }
+  auto module = ir::readBinary(spirv);
+  if (!module) return module.error();
+  PassContext context{target, {}};
+  Expected<PassResult> result = runPasses(**module, context, pipeline);
+  if (!result) return result.error();
+  return Translation{ir::writeBinary(**module), std::move(context.reflection)};
 }
 
 }  // namespace cl2vk

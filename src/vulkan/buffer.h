@@ -9,7 +9,7 @@
 #include <span>
 #include <vector>
 
-#include "support/expected.h"
+#include "cl2vk/expected.h"
 
 namespace cl2vk::vulkan {
 

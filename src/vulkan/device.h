@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "support/expected.h"
+#include "cl2vk/expected.h"
 #include "vulkan/device_info.h"
 #include "vulkan/instance.h"
 #include "vulkan/queue.h"

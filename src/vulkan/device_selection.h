@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "support/expected.h"
+#include "cl2vk/expected.h"
 #include "vulkan/device_info.h"
 
 namespace cl2vk::vulkan {

@@ -13,7 +13,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "support/expected.h"
+#include "cl2vk/expected.h"
 
 namespace cl2vk::vulkan {
 

@@ -12,7 +12,7 @@
 #include <memory>
 #include <mutex>
 
-#include "support/expected.h"
+#include "cl2vk/expected.h"
 
 namespace cl2vk::vulkan {
 

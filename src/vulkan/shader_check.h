@@ -7,7 +7,7 @@
 #include <span>
 #include <string>
 
-#include "support/expected.h"
+#include "cl2vk/expected.h"
 #include "vulkan/device_info.h"
 
 namespace cl2vk::vulkan {

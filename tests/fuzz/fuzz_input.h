@@ -8,7 +8,7 @@
 #include <span>
 #include <vector>
 
-#include "passes/pass.h"
+#include "cl2vk/target.h"
 
 namespace cl2vk::fuzz {
 

@@ -12,7 +12,7 @@
 
 #include "fuzz_input.h"
 #include "ir/validate.h"
-#include "translator/translator.h"
+#include "cl2vk/translator.h"
 
 namespace cl2vk::fuzz {
 namespace {

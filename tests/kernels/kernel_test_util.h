@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "launch/kernel_launch.h"
-#include "translator/translator.h"
+#include "cl2vk/translator.h"
 #include "vulkan/buffer.h"
 #include "vulkan/device.h"
 

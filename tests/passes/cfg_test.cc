@@ -1,4 +1,4 @@
-#include "passes/cfg.h"
+#include "analysis/cfg.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "passes/inline_functions.h"
+#include "passes/functions/inline_functions.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "passes/lower_collectives.h"
+#include "passes/collectives/lower_collectives.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "passes/lower_conversions.h"
+#include "passes/instructions/lower_conversions.h"
 
 #include <gtest/gtest.h>
 

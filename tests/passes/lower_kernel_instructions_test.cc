@@ -1,4 +1,4 @@
-#include "passes/lower_kernel_instructions.h"
+#include "passes/instructions/lower_kernel_instructions.h"
 
 #include <gtest/gtest.h>
 

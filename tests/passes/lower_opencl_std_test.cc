@@ -1,4 +1,4 @@
-#include "passes/lower_opencl_std.h"
+#include "passes/instructions/lower_opencl_std.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "passes/lower_wide_vectors.h"
+#include "passes/vectors/lower_wide_vectors.h"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,11 @@
-#include "passes/promote_variables.h"
+#include "passes/memory/promote_variables.h"
 
 #include <gtest/gtest.h>
 
 #include "ir/opcode_classes.h"
 #include "ir/reader.h"
 #include "ir/validate.h"
-#include "passes/inline_functions.h"
+#include "passes/functions/inline_functions.h"
 #include "test_util.h"
 
 namespace cl2vk {

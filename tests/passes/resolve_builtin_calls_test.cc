@@ -1,11 +1,11 @@
-#include "passes/resolve_builtin_calls.h"
+#include "passes/functions/resolve_builtin_calls.h"
 
 #include <gtest/gtest.h>
 
 #include "ir/collectives.h"
 #include "ir/reader.h"
 #include "ir/validate.h"
-#include "passes/inline_functions.h"
+#include "passes/functions/inline_functions.h"
 #include "test_util.h"
 
 namespace cl2vk {

@@ -1,4 +1,4 @@
-#include "passes/structurize_cfg.h"
+#include "passes/control_flow/structurize_cfg.h"
 
 #include <gtest/gtest.h>
 

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "test_util.h"
-#include "translator/translator.h"
+#include "cl2vk/translator.h"
 
 namespace cl2vk::runtime {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "support/expected.h"
+#include "cl2vk/expected.h"
 
 namespace cl2vk::bench {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "support/expected.h"
+#include "cl2vk/expected.h"
 #include "workloads.h"
 
 namespace cl2vk::bench {

@@ -6,8 +6,8 @@
 #include <fstream>
 
 #include "measure.h"
-#include "ir/validate.h"
-#include "translator/translator.h"
+#include "cl2vk/spirv.h"
+#include "cl2vk/translator.h"
 
 namespace cl2vk::bench {
 namespace {
@@ -37,8 +37,8 @@ Expected<std::vector<CorpusModule>> readCorpus(const std::string& corpusList) {
 }
 
 // The universal environment of the module's SPIR-V version (the translator checks input so).
-spv_target_env universalEnvironment(const std::vector<uint32_t>& words) {
-  return ir::universalEnvironment(words.size() > 1 ? words[1] : 0);
+spv_target_env inputEnvironment(const std::vector<uint32_t>& words) {
+  return universalEnvironment(words.size() > 1 ? words[1] : 0);
 }
 
 double elapsedNs(std::chrono::steady_clock::time_point start) {
@@ -73,7 +73,7 @@ Expected<CorpusTiming> timeCorpus(const std::string& corpusList, const Target& t
 
     start = std::chrono::steady_clock::now();
     for (const CorpusModule& module : *modules) {
-      spvtools::SpirvTools tools(universalEnvironment(module.words));
+      spvtools::SpirvTools tools(inputEnvironment(module.words));
       tools.SetMessageConsumer([](spv_message_level_t, const char*, const spv_position_t&, const char*) {});
       bool valid = tools.Validate(module.words.data(), module.words.size());
       if (first && !valid) ++timing.invalid;

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "passes/pass.h"
-#include "support/expected.h"
+#include "cl2vk/target.h"
+#include "cl2vk/expected.h"
 
 namespace cl2vk::bench {
 

@@ -1,0 +1,31 @@
+// OpenCL C's data layout for the types of a module: sizes, alignments and struct member offsets
+// as the host sees them (C rules with OpenCL's vectors: a 3-component vector is sized and aligned
+// like the 4-component one; a CPacked struct has no padding). Buffers, push constants and
+// argument buffers are laid out with it so that host and kernel agree byte for byte.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "ir/module.h"
+#include "cl2vk/expected.h"
+
+namespace cl2vk {
+
+struct TypeLayout {
+  uint32_t size = 0;
+  uint32_t alignment = 1;
+};
+
+// Fails for types without a memory layout (opaque types, bool, runtime arrays, arrays whose
+// length is not a constant).
+Expected<TypeLayout> layoutOf(const ir::Module& module, uint32_t type);
+
+// The byte offset of each member of an OpTypeStruct.
+Expected<std::vector<uint32_t>> memberOffsets(const ir::Module& module, uint32_t structType);
+
+// The value of an OpConstant of integer type (up to 64 bits), or nothing for anything else.
+std::optional<uint64_t> constantValue(const ir::Module& module, uint32_t id);
+
+}  // namespace cl2vk

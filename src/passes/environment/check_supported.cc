@@ -1,0 +1,127 @@
+#include "passes/environment/check_supported.h"
+
+
+#include <spirv/unified1/OpenCL.std.h>
+
+#include "analysis/call_graph.h"
+#include "ir/collectives.h"
+#include "ir/opcode_classes.h"
+
+namespace cl2vk {
+namespace {
+
+using ir::Function;
+using ir::Instruction;
+using ir::Module;
+
+// The unsupported construct an instruction belongs to, or "".
+std::string constructOf(const Module& module, const Instruction& inst) {
+  switch (inst.opcode()) {
+    case spv::Op::OpTypeImage:
+    case spv::Op::OpTypeSampledImage:
+    case spv::Op::OpImageRead:
+    case spv::Op::OpImageWrite:
+    case spv::Op::OpImageQuerySizeLod:
+    case spv::Op::OpImageQuerySize:
+    case spv::Op::OpImageQueryFormat:
+    case spv::Op::OpImageQueryOrder:
+    case spv::Op::OpImageSampleExplicitLod:
+      return "images";
+    case spv::Op::OpTypeSampler:
+    case spv::Op::OpConstantSampler:
+    case spv::Op::OpSampledImage:
+      return "samplers";
+    case spv::Op::OpTypePipe:
+    case spv::Op::OpTypePipeStorage:
+    case spv::Op::OpTypeReserveId:
+    case spv::Op::OpReadPipe:
+    case spv::Op::OpWritePipe:
+    case spv::Op::OpReserveReadPipePackets:
+    case spv::Op::OpReserveWritePipePackets:
+      return "pipes";
+    case spv::Op::OpTypeQueue:
+    case spv::Op::OpTypeDeviceEvent:
+    case spv::Op::OpEnqueueKernel:
+    case spv::Op::OpEnqueueMarker:
+    case spv::Op::OpGetDefaultQueue:
+    case spv::Op::OpBuildNDRange:
+    case spv::Op::OpGetKernelWorkGroupSize:
+    case spv::Op::OpGetKernelNDrangeMaxSubGroupSize:
+    case spv::Op::OpGetKernelNDrangeSubGroupCount:
+    case spv::Op::OpGetKernelPreferredWorkGroupSizeMultiple:
+      return "device-side enqueue";
+    case spv::Op::OpConstantFunctionPointerINTEL:
+    case spv::Op::OpFunctionPointerCallINTEL:
+      return "function pointers";
+    case spv::Op::OpExtInst:
+      return ir::openclStdInstruction(module, inst) == OpenCLLIB::Printf ? "printf" : "";
+    default:
+      return "";
+  }
+}
+
+// The floating-point width of `typeId` (a scalar or vector type) when the target cannot compute in
+// it, else 0: Vulkan needs shaderFloat64 for double and shaderFloat16 for half arithmetic.
+uint32_t missingFloatWidth(const Module& module, uint32_t typeId, const Target& target) {
+  const Instruction* type = typeId ? module.def(typeId) : nullptr;
+  if (type && type->opcode() == spv::Op::OpTypeVector) type = module.def(type->idOperand(0));
+  if (!type || type->opcode() != spv::Op::OpTypeFloat) return 0;
+  uint32_t width = type->wordOperand(0);
+  return (width == 64 && !target.float64) || (width == 16 && !target.float16) ? width : 0;
+}
+
+std::string missingFloatReason(uint32_t width) {
+  return width == 64 ? "double (64-bit floating point) is not supported on this device (no Vulkan shaderFloat64)"
+                     : "half arithmetic (16-bit floating point) is not supported on this device (no Vulkan shaderFloat16)";
+}
+
+// The first instruction that computes in a floating-point width the target lacks, named with its
+// kernel; the type itself when nothing uses it.
+std::optional<Error> findMissingFloat(const Module& module, const Target& target) {
+  for (const Function& function : module.functions()) {
+    for (const ir::Block& block : function.blocks()) {
+      for (const Instruction& inst : block.instructions()) {
+        uint32_t width = missingFloatWidth(module, inst.typeId(), target);
+        for (size_t i = 0; width == 0 && i < inst.numOperands(); ++i) {
+          if (!inst.operand(i).isId()) continue;
+          const Instruction* operand = module.def(inst.idOperand(i));
+          if (operand) width = missingFloatWidth(module, operand->typeId(), target);
+        }
+        if (width == 0) continue;
+        return Error("kernel '" + ir::kernelReaching(module, function) + "': " + module.describe(inst) + ": " +
+                     missingFloatReason(width));
+      }
+    }
+  }
+  for (const Instruction& inst : module.section(ir::Section::kGlobal)) {
+    if (uint32_t width = missingFloatWidth(module, inst.resultId(), target); width && inst.opcode() == spv::Op::OpTypeFloat)
+      return Error(module.describe(inst) + ": " + missingFloatReason(width));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Expected<PassResult> checkSupported(Module& module, const Target& target) {
+  for (const Instruction& inst : module.section(ir::Section::kGlobal)) {
+    std::string construct = constructOf(module, inst);
+    if (!construct.empty())
+      return Error(module.describe(inst) + ": " + construct + (construct == "device-side enqueue" ? " is" : " are") +
+                   " not supported by cl2vk");
+  }
+  for (const Function& function : module.functions()) {
+    for (const ir::Block& block : function.blocks()) {
+      for (const Instruction& inst : block.instructions()) {
+        std::string construct = constructOf(module, inst);
+        if (construct.empty()) continue;
+        std::string kernel = ir::kernelReaching(module, function);
+        std::string verb = construct == "printf" || construct == "device-side enqueue" ? " is" : " are";
+        return Error("kernel '" + kernel + "': " + module.describe(inst) + ": " + construct + verb + " not supported by cl2vk");
+      }
+    }
+  }
+  if (std::optional<Error> missing = findMissingFloat(module, target)) return *missing;
+  return PassResult::kUnchanged;
+}
+
+}  // namespace cl2vk

@@ -1,0 +1,198 @@
+#include "passes/functions/inline_functions.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "ir/builder.h"
+#include "analysis/call_graph.h"
+
+namespace cl2vk {
+namespace {
+
+using ir::Block;
+using ir::Function;
+using ir::Instruction;
+using ir::Module;
+using ir::Operand;
+
+std::vector<Instruction*> callsIn(Function& function) {
+  std::vector<Instruction*> calls;
+  for (Block& block : function.blocks()) {
+    for (Instruction& inst : block.instructions()) {
+      if (inst.opcode() == spv::Op::OpFunctionCall) calls.push_back(&inst);
+    }
+  }
+  return calls;
+}
+
+// Orders the defined functions so that every callee comes before its callers; fails on a cycle.
+Expected<std::vector<Function*>> calleesFirst(Module& module) {
+  enum class Mark { kNone, kVisiting, kDone };
+  std::unordered_map<Function*, Mark> marks;
+  std::vector<Function*> order;
+  std::vector<Function*> path;
+
+  std::function<Status(Function*)> visit = [&](Function* function) -> Status {
+    Mark& mark = marks[function];
+    if (mark == Mark::kDone) return okStatus();
+    if (mark == Mark::kVisiting) {
+      std::string cycle;
+      auto start = std::find(path.begin(), path.end(), function);
+      for (auto it = start; it != path.end(); ++it) cycle += "'" + module.functionName(**it) + "' calls ";
+      return Error("kernel '" + ir::kernelReaching(module, *function) + "': recursion is not supported: " + cycle + "'" +
+                   module.functionName(*function) + "'");
+    }
+    mark = Mark::kVisiting;
+    path.push_back(function);
+    for (Instruction* call : callsIn(*function)) {
+      Function* callee = module.function(call->idOperand(0));
+      if (callee && !callee->isDeclaration()) CL2VK_TRY(visit(callee));
+    }
+    path.pop_back();
+    marks[function] = Mark::kDone;
+    order.push_back(function);
+    return okStatus();
+  };
+  for (Function& function : module.functions()) {
+    if (!function.isDeclaration()) CL2VK_TRY(visit(&function));
+  }
+  return order;
+}
+
+// Copies the callee's body in place of `call`, which must call a defined function.
+Status inlineCall(Module& module, Instruction* call) {
+  Function& callee = *module.function(call->idOperand(0));
+  Block* callerBlock = call->block();
+  Function& caller = *callerBlock->function();
+
+  // The caller's block ends at the call; what follows it continues in `after`.
+  auto& callerInsts = callerBlock->instructions();
+  auto callIt = std::find_if(callerInsts.begin(), callerInsts.end(), [call](const Instruction& i) { return &i == call; });
+  Block* after = module.splitBlockBefore(&*std::next(callIt));
+
+  // Parameters become the call's arguments; everything the callee defines gets a fresh id.
+  std::unordered_map<uint32_t, uint32_t> ids;
+  size_t argument = 1;
+  for (Instruction& inst : callee.header()) {
+    if (inst.opcode() != spv::Op::OpFunctionParameter) continue;
+    uint32_t value = call->idOperand(argument++);
+    ids[inst.resultId()] = value;
+    // llvm-spirv names the parameters of the kernel function, not those of the entry point that
+    // calls it: an unnamed caller parameter takes the name of the one it is passed to.
+    const Instruction* passed = module.def(value);
+    std::string name = module.name(inst.resultId());
+    if (passed && passed->opcode() == spv::Op::OpFunctionParameter && !name.empty() && module.name(value).empty())
+      module.append(ir::Section::kDebug, Instruction(spv::Op::OpName, 0, 0, {Operand::id(value), Operand::string(name)}));
+  }
+  std::unordered_set<uint32_t> defined;
+  for (Block& block : callee.blocks()) {
+    for (Instruction& inst : block.instructions()) {
+      if (!inst.resultId()) continue;
+      ids[inst.resultId()] = module.takeId();
+      defined.insert(inst.resultId());
+    }
+  }
+  auto remap = [&ids](uint32_t id) {
+    auto it = ids.find(id);
+    return it == ids.end() ? id : it->second;
+  };
+
+  // Function-scope variables must stay in the entry block: they go after the caller's own.
+  Instruction* lastVariable = &caller.blocks().front().instructions().front();
+  for (Instruction& inst : caller.blocks().front().instructions()) {
+    if (inst.opcode() == spv::Op::OpVariable) lastVariable = &inst;
+  }
+
+  // The copied blocks go between the caller's block and `after`; returns branch to `after`.
+  std::vector<std::pair<uint32_t, uint32_t>> returns;  // (value, from block)
+  Block* insertAfter = callerBlock;
+  for (Block& block : callee.blocks()) {
+    Block* copy = module.addBlock(caller, insertAfter);
+    insertAfter = copy;
+    for (Instruction& inst : block.instructions()) {
+      std::vector<Operand> operands = inst.operands();
+      for (Operand& op : operands) {
+        if (op.isId()) op.words[0] = remap(op.words[0]);
+      }
+      Instruction cloned(inst.opcode(), inst.typeId(), inst.resultId() ? remap(inst.resultId()) : 0, std::move(operands));
+      if (inst.opcode() == spv::Op::OpReturn || inst.opcode() == spv::Op::OpReturnValue) {
+        returns.emplace_back(inst.opcode() == spv::Op::OpReturnValue ? cloned.idOperand(0) : 0, copy->id());
+        module.append(copy->instructions(), Instruction(spv::Op::OpBranch, 0, 0, {Operand::id(after->id())}));
+      } else if (inst.opcode() == spv::Op::OpVariable) {
+        lastVariable = module.insertAfter(lastVariable, std::move(cloned));
+      } else {
+        module.append(copy->instructions(), std::move(cloned));
+      }
+    }
+  }
+
+  // Decorations with meaning (rounding modes, saturation, NoContraction...) follow the copies.
+  std::vector<Instruction*> decorations;
+  for (Instruction& inst : module.section(ir::Section::kAnnotation)) {
+    if (inst.opcode() != spv::Op::OpDecorate || !defined.contains(inst.idOperand(0))) continue;
+    decorations.push_back(&inst);
+  }
+  for (Instruction* decoration : decorations) {
+    std::vector<Operand> operands = decoration->operands();
+    operands[0].words[0] = remap(operands[0].words[0]);
+    module.append(ir::Section::kAnnotation, Instruction(spv::Op::OpDecorate, 0, 0, std::move(operands)));
+  }
+
+  // The call's result becomes a phi of the returned values (undefined if nothing returns).
+  if (uint32_t result = call->resultId(); module.isUsed(result)) {
+    uint32_t value = module.takeId();
+    Instruction* phiAnchor = &after->instructions().front();
+    if (returns.empty()) {
+      module.insertAfter(phiAnchor, Instruction(spv::Op::OpUndef, call->typeId(), value));
+    } else {
+      std::vector<Operand> incoming;
+      for (auto [returned, from] : returns) {
+        incoming.push_back(Operand::id(returned));
+        incoming.push_back(Operand::id(from));
+      }
+      module.insertAfter(phiAnchor, Instruction(spv::Op::OpPhi, call->typeId(), value, std::move(incoming)));
+    }
+    module.replaceAllUses(result, value);
+  }
+  uint32_t entry = remap(callee.blocks().front().id());
+  CL2VK_TRY(module.remove(call));
+  ir::Builder::atEnd(module, *callerBlock).add(spv::Op::OpBranch, 0, {Operand::id(entry)});
+  return okStatus();
+}
+
+}  // namespace
+
+Expected<PassResult> inlineFunctions(Module& module, const Target&) {
+  Expected<std::vector<Function*>> order = calleesFirst(module);
+  if (!order) return order.error();
+  bool changed = false;
+  for (Function* function : *order) {
+    for (Instruction* call : callsIn(*function)) {
+      Function* callee = module.function(call->idOperand(0));
+      if (!callee || callee->isDeclaration()) continue;
+      CL2VK_TRY(inlineCall(module, call));
+      changed = true;
+    }
+  }
+  // Remove what no entry point reaches any more.
+  std::unordered_set<uint32_t> entryPoints;
+  for (const Instruction& entry : module.section(ir::Section::kEntryPoint)) entryPoints.insert(entry.idOperand(1));
+  bool removedOne = true;
+  while (removedOne) {
+    removedOne = false;
+    for (Function& function : module.functions()) {
+      if (entryPoints.contains(function.id())) continue;
+      bool called = false;
+      for (const ir::Use& use : module.uses(function.id())) called |= use.user->opcode() == spv::Op::OpFunctionCall;
+      if (called) continue;
+      CL2VK_TRY(module.removeFunction(&function));
+      removedOne = changed = true;
+      break;
+    }
+  }
+  return changed ? PassResult::kChanged : PassResult::kUnchanged;
+}
+
+}  // namespace cl2vk

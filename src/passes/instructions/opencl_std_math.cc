@@ -1,0 +1,457 @@
+// Float math, common and geometric OpenCL.std instructions. Where GLSL.std.450 has the same
+// function with the same special cases it is used directly; where OpenCL pins down what GLSL
+// leaves undefined (NaN operands of fmin/fmax, round's halfway cases, pow of negative bases,
+// fract's upper bound, frexp/modf of infinities) the lowering adds the selects that make it so.
+// GLSL.std.450's transcendental functions take 16- and 32-bit floats only, so their 64-bit forms
+// are reported as unsupported rather than computed in single precision.
+#include <spirv/unified1/OpenCL.std.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "ir/types.h"
+#include "passes/instructions/opencl_std_lowerings.h"
+
+namespace cl2vk {
+namespace {
+
+using Lowered = Expected<uint32_t>;
+
+uint32_t arg(Emitter& e, const ExtCall& c, size_t index) { return argAs(e, c, index, c.type); }
+
+// The int type (of the result's shape) that OpenCL pairs with a float: ldexp's and pown's
+// exponent, frexp's exponent.
+uint32_t intArg(Emitter& e, const ExtCall& c, size_t index) {
+  return argAs(e, c, index, e.uintType(c.type, e.width(e.typeOf(c.args[index]))));
+}
+
+Lowered rejectDouble(Emitter& e, const ExtCall& c) {
+  return unsupported(e, c, " on 64-bit floats: GLSL.std.450 has it for 16- and 32-bit floats only");
+}
+
+bool isDouble(Emitter& e, const ExtCall& c) { return e.width(c.type) == 64; }
+
+uint32_t signMask(Emitter& e, uint32_t type) { return e.bits(e.uintType(type, e.width(type)), 1ull << (e.width(type) - 1)); }
+
+// The magnitude of `magnitude` with the sign of `sign` (bit operations: exact for NaN and zero).
+uint32_t withSignOf(Emitter& e, uint32_t magnitude, uint32_t sign) {
+  uint32_t type = e.typeOf(magnitude);
+  uint32_t uintType = e.uintType(type, e.width(type));
+  uint32_t mask = signMask(e, type);
+  uint32_t bits = e.bitOr(e.bitAnd(e.bitcast(uintType, magnitude), e.bitNot(mask)),
+                          e.bitAnd(e.bitcast(uintType, sign), mask));
+  return e.bitcast(type, bits);
+}
+
+uint32_t signBitSet(Emitter& e, uint32_t x) {
+  uint32_t type = e.typeOf(x);
+  uint32_t uintType = e.uintType(type, e.width(type));
+  return e.compare(spv::Op::OpINotEqual, e.bitAnd(e.bitcast(uintType, x), signMask(e, type)), e.bits(uintType, 0));
+}
+
+uint32_t either(Emitter& e, uint32_t a, uint32_t b) { return e.compare(spv::Op::OpLogicalOr, a, b); }
+uint32_t both(Emitter& e, uint32_t a, uint32_t b) { return e.compare(spv::Op::OpLogicalAnd, a, b); }
+uint32_t nan(Emitter& e, uint32_t type) { return e.real(type, std::nan("")); }
+uint32_t infinity(Emitter& e, uint32_t type) { return e.real(type, INFINITY); }
+
+template <GLSLstd450 kOp>
+Lowered glslAnyWidth(Emitter& e, const ExtCall& c) {
+  std::vector<uint32_t> args;
+  for (size_t i = 0; i < c.args.size(); ++i) args.push_back(arg(e, c, i));
+  return e.glsl(kOp, c.type, args);
+}
+
+// GLSL.std.450 instructions defined for 16- and 32-bit floats only (the transcendentals).
+template <GLSLstd450 kOp>
+Lowered glslNarrow(Emitter& e, const ExtCall& c) {
+  if (isDouble(e, c)) return rejectDouble(e, c);
+  return glslAnyWidth<kOp>(e, c);
+}
+
+Lowered lowerRound(Emitter& e, const ExtCall& c) {
+  // Halfway cases go away from zero; GLSL's Round leaves their direction open.
+  uint32_t x = c.args[0];
+  uint32_t truncated = e.glsl(GLSLstd450Trunc, c.type, {x});
+  uint32_t fraction = e.glsl(GLSLstd450FAbs, c.type, {e.fsub(x, truncated)});  // exact
+  uint32_t away = e.fadd(truncated, e.glsl(GLSLstd450FSign, c.type, {x}));
+  return e.select(e.compare(spv::Op::OpFOrdGreaterThanEqual, fraction, e.real(c.type, 0.5)), away, truncated);
+}
+
+Lowered lowerFract(Emitter& e, const ExtCall& c) {
+  uint32_t x = c.args[0];
+  uint32_t floor = e.glsl(GLSLstd450Floor, c.type, {x});
+  double belowOne = 1.0 - std::ldexp(1.0, -int(e.width(c.type) == 16 ? 11 : e.width(c.type) == 32 ? 24 : 53));
+  uint32_t fraction = e.glsl(GLSLstd450NMin, c.type, {e.fsub(x, floor), e.real(c.type, belowOne)});
+  fraction = e.select(e.test(spv::Op::OpIsInf, x), withSignOf(e, e.real(c.type, 0.0), x), fraction);
+  fraction = e.select(e.test(spv::Op::OpIsNan, x), x, fraction);
+  e.store(c.args[1], floor);
+  return fraction;
+}
+
+Lowered lowerModf(Emitter& e, const ExtCall& c) {
+  uint32_t x = c.args[0];
+  uint32_t integral = e.glsl(GLSLstd450Trunc, c.type, {x});
+  uint32_t fraction = e.select(e.test(spv::Op::OpIsInf, x), e.real(c.type, 0.0), e.fsub(x, integral));
+  e.store(c.args[1], integral);
+  return withSignOf(e, fraction, x);  // modf(-2.0) is -0.0
+}
+
+Lowered lowerFrexp(Emitter& e, const ExtCall& c) {
+  uint32_t x = c.args[0];
+  uint32_t intType = e.uintType(c.type, 32);
+  uint32_t structType = e.structType({c.type, intType});
+  uint32_t parts = e.glsl(GLSLstd450FrexpStruct, structType, {x});
+  uint32_t special = either(e, e.test(spv::Op::OpIsInf, x), e.test(spv::Op::OpIsNan, x));
+  uint32_t mantissa = e.select(special, x, e.extract(c.type, parts, 0));
+  e.store(c.args[1], e.select(special, e.bits(intType, 0), e.extract(intType, parts, 1)));
+  return mantissa;
+}
+
+Lowered lowerLdexp(Emitter& e, const ExtCall& c) {
+  return e.glsl(GLSLstd450Ldexp, c.type, {c.args[0], intArg(e, c, 1)});
+}
+
+Lowered lowerCopysign(Emitter& e, const ExtCall& c) { return withSignOf(e, c.args[0], arg(e, c, 1)); }
+
+Lowered lowerSign(Emitter& e, const ExtCall& c) {
+  uint32_t x = c.args[0];
+  uint32_t sign = e.glsl(GLSLstd450FSign, c.type, {x});
+  sign = e.select(e.test(spv::Op::OpIsNan, x), e.real(c.type, 0.0), sign);
+  return e.select(e.compare(spv::Op::OpFOrdEqual, x, e.real(c.type, 0.0)), x, sign);  // keeps -0.0
+}
+
+Lowered lowerDegrees(Emitter& e, const ExtCall& c) {
+  return e.fmul(c.args[0], e.real(c.type, 180.0 / std::numbers::pi));
+}
+
+Lowered lowerRadians(Emitter& e, const ExtCall& c) {
+  return e.fmul(c.args[0], e.real(c.type, std::numbers::pi / 180.0));
+}
+
+Lowered lowerFmod(Emitter& e, const ExtCall& c) { return e.op(spv::Op::OpFRem, c.type, {c.args[0], arg(e, c, 1)}); }
+
+Lowered lowerFdim(Emitter& e, const ExtCall& c) {
+  uint32_t x = c.args[0], y = arg(e, c, 1);
+  uint32_t difference = e.select(e.compare(spv::Op::OpFOrdGreaterThan, x, y), e.fsub(x, y), e.real(c.type, 0.0));
+  return e.select(either(e, e.test(spv::Op::OpIsNan, x), e.test(spv::Op::OpIsNan, y)), nan(e, c.type), difference);
+}
+
+template <bool kMax>
+Lowered lowerMagnitudeSelect(Emitter& e, const ExtCall& c) {
+  uint32_t x = c.args[0], y = arg(e, c, 1);
+  uint32_t ax = e.glsl(GLSLstd450FAbs, c.type, {x}), ay = e.glsl(GLSLstd450FAbs, c.type, {y});
+  spv::Op wins = kMax ? spv::Op::OpFOrdGreaterThan : spv::Op::OpFOrdLessThan;
+  uint32_t tie = e.glsl(kMax ? GLSLstd450NMax : GLSLstd450NMin, c.type, {x, y});
+  return e.select(e.compare(wins, ax, ay), x, e.select(e.compare(wins, ay, ax), y, tie));
+}
+
+Lowered lowerNan(Emitter& e, const ExtCall& c) {
+  uint32_t width = e.width(c.type);
+  uint32_t mantissaBits = width == 16 ? 10 : width == 32 ? 23 : 52;
+  uint32_t bitsType = e.uintType(c.type, width);
+  uint64_t quietNan = ((1ull << (width - 1 - mantissaBits)) - 1) << mantissaBits | 1ull << (mantissaBits - 1);
+  uint32_t code = e.bitAnd(e.resize(c.args[0], width), e.bits(bitsType, (1ull << mantissaBits) - 1));
+  return e.bitcast(c.type, e.bitOr(code, e.bits(bitsType, quietNan)));
+}
+
+Lowered lowerNextafter(Emitter& e, const ExtCall& c) {
+  uint32_t x = c.args[0], y = arg(e, c, 1);
+  uint32_t bitsType = e.uintType(c.type, e.width(c.type));
+  uint32_t zero = e.real(c.type, 0.0);
+  uint32_t ux = e.bitcast(bitsType, x);
+  // Away from zero when y lies beyond x on x's side; the integer order of the bits is the order of
+  // the magnitudes.
+  uint32_t grows = e.compare(spv::Op::OpLogicalEqual, e.compare(spv::Op::OpFOrdLessThan, x, y),
+                             e.compare(spv::Op::OpFOrdGreaterThan, x, zero));
+  uint32_t step = e.iadd(ux, e.select(grows, e.bits(bitsType, 1), e.bits(bitsType, ~0ull)));
+  uint32_t fromZero = e.bitOr(e.bitAnd(e.bitcast(bitsType, y), signMask(e, c.type)), e.bits(bitsType, 1));
+  uint32_t result = e.select(e.compare(spv::Op::OpFOrdEqual, x, zero), fromZero, step);
+  result = e.bitcast(c.type, result);
+  result = e.select(e.compare(spv::Op::OpFOrdEqual, x, y), y, result);
+  return e.select(either(e, e.test(spv::Op::OpIsNan, x), e.test(spv::Op::OpIsNan, y)), nan(e, c.type), result);
+}
+
+Lowered lowerHypot(Emitter& e, const ExtCall& c) {
+  // Scaled so that squaring neither overflows nor underflows.
+  uint32_t x = c.args[0], y = arg(e, c, 1);
+  uint32_t ax = e.glsl(GLSLstd450FAbs, c.type, {x}), ay = e.glsl(GLSLstd450FAbs, c.type, {y});
+  uint32_t large = e.glsl(GLSLstd450NMax, c.type, {ax, ay}), small = e.glsl(GLSLstd450NMin, c.type, {ax, ay});
+  uint32_t ratio = e.fdiv(small, large);
+  uint32_t one = e.real(c.type, 1.0);
+  uint32_t result = e.fmul(large, e.glsl(GLSLstd450Sqrt, c.type, {e.fadd(one, e.fmul(ratio, ratio))}));
+  result = e.select(e.compare(spv::Op::OpFOrdEqual, large, e.real(c.type, 0.0)), large, result);
+  result = e.select(either(e, e.test(spv::Op::OpIsNan, x), e.test(spv::Op::OpIsNan, y)), nan(e, c.type), result);
+  return e.select(either(e, e.test(spv::Op::OpIsInf, x), e.test(spv::Op::OpIsInf, y)), infinity(e, c.type), result);
+}
+
+// pow(|x|, y) with the sign and special cases OpenCL gives a negative or zero base, which GLSL's
+// Pow leaves undefined. `yIsInteger` and `yIsOdd` come from the caller (pown knows them exactly).
+uint32_t powWithSign(Emitter& e, uint32_t type, uint32_t x, uint32_t y, uint32_t yIsInteger, uint32_t yIsOdd) {
+  uint32_t zero = e.real(type, 0.0);
+  uint32_t ax = e.glsl(GLSLstd450FAbs, type, {x});
+  uint32_t result = e.glsl(GLSLstd450Pow, type, {ax, y});
+  uint32_t zeroBaseNegativePower =
+      both(e, e.compare(spv::Op::OpFOrdEqual, ax, zero), e.compare(spv::Op::OpFOrdLessThan, y, zero));
+  result = e.select(zeroBaseNegativePower, infinity(e, type), result);
+  result = e.select(both(e, signBitSet(e, x), yIsOdd), e.op(spv::Op::OpFNegate, type, {result}), result);
+  uint32_t negativeBase = e.compare(spv::Op::OpFOrdLessThan, x, zero);
+  result = e.select(both(e, negativeBase, e.test(spv::Op::OpLogicalNot, yIsInteger)), nan(e, type), result);
+  uint32_t one = e.real(type, 1.0);
+  result = e.select(e.compare(spv::Op::OpFOrdEqual, y, zero), one, result);
+  return e.select(e.compare(spv::Op::OpFOrdEqual, x, one), one, result);
+}
+
+Lowered lowerPow(Emitter& e, const ExtCall& c) {
+  if (isDouble(e, c)) return rejectDouble(e, c);
+  uint32_t x = c.args[0], y = arg(e, c, 1);
+  uint32_t isInteger = e.compare(spv::Op::OpFOrdEqual, e.glsl(GLSLstd450Trunc, c.type, {y}), y);
+  uint32_t halfY = e.fmul(y, e.real(c.type, 0.5));
+  uint32_t isOdd = both(e, isInteger, e.compare(spv::Op::OpFOrdNotEqual, e.glsl(GLSLstd450Trunc, c.type, {halfY}), halfY));
+  return powWithSign(e, c.type, x, y, isInteger, isOdd);
+}
+
+Lowered lowerPown(Emitter& e, const ExtCall& c) {
+  if (isDouble(e, c)) return rejectDouble(e, c);
+  uint32_t n = intArg(e, c, 1);
+  uint32_t intType = e.typeOf(n);
+  uint32_t y = e.op(spv::Op::OpConvertSToF, c.type, {n});
+  uint32_t isOdd = e.compare(spv::Op::OpINotEqual, e.bitAnd(n, e.bits(intType, 1)), e.bits(intType, 0));
+  uint32_t isInteger = e.splat(e.boolType(c.type), ir::constantBool(e.module(), true));
+  return powWithSign(e, c.type, c.args[0], y, isInteger, isOdd);
+}
+
+Lowered lowerRootn(Emitter& e, const ExtCall& c) {
+  if (isDouble(e, c)) return rejectDouble(e, c);
+  uint32_t x = c.args[0], n = intArg(e, c, 1);
+  uint32_t intType = e.typeOf(n);
+  uint32_t y = e.fdiv(e.real(c.type, 1.0), e.op(spv::Op::OpConvertSToF, c.type, {n}));
+  uint32_t isOdd = e.compare(spv::Op::OpINotEqual, e.bitAnd(n, e.bits(intType, 1)), e.bits(intType, 0));
+  uint32_t zero = e.real(c.type, 0.0);
+  uint32_t ax = e.glsl(GLSLstd450FAbs, c.type, {x});
+  uint32_t result = e.glsl(GLSLstd450Pow, c.type, {ax, y});
+  uint32_t negativePower = e.compare(spv::Op::OpSLessThan, n, e.bits(intType, 0));
+  result = e.select(both(e, e.compare(spv::Op::OpFOrdEqual, ax, zero), negativePower), infinity(e, c.type), result);
+  result = e.select(isOdd, withSignOf(e, result, x), result);
+  uint32_t noRoot = either(e, e.compare(spv::Op::OpIEqual, n, e.bits(intType, 0)),
+                           both(e, e.compare(spv::Op::OpFOrdLessThan, x, zero), e.test(spv::Op::OpLogicalNot, isOdd)));
+  return e.select(noRoot, nan(e, c.type), result);
+}
+
+Lowered lowerPowr(Emitter& e, const ExtCall& c) {
+  if (isDouble(e, c)) return rejectDouble(e, c);
+  uint32_t x = c.args[0], y = arg(e, c, 1);
+  uint32_t zero = e.real(c.type, 0.0);
+  uint32_t result = e.glsl(GLSLstd450Pow, c.type, {x, y});
+  uint32_t zeroBaseNegativePower =
+      both(e, e.compare(spv::Op::OpFOrdEqual, x, zero), e.compare(spv::Op::OpFOrdLessThan, y, zero));
+  result = e.select(zeroBaseNegativePower, infinity(e, c.type), result);
+  return e.select(e.compare(spv::Op::OpFOrdLessThan, x, zero), nan(e, c.type), result);
+}
+
+Lowered lowerCbrt(Emitter& e, const ExtCall& c) {
+  if (isDouble(e, c)) return rejectDouble(e, c);
+  uint32_t x = c.args[0];
+  uint32_t root = e.glsl(GLSLstd450Pow, c.type, {e.glsl(GLSLstd450FAbs, c.type, {x}), e.real(c.type, 1.0 / 3.0)});
+  return withSignOf(e, root, x);
+}
+
+// exp10 and log10 through the base-2 functions.
+Lowered lowerExp10(Emitter& e, const ExtCall& c) {
+  if (isDouble(e, c)) return rejectDouble(e, c);
+  return e.glsl(GLSLstd450Exp2, c.type, {e.fmul(c.args[0], e.real(c.type, std::log2(10.0)))});
+}
+
+Lowered lowerLog10(Emitter& e, const ExtCall& c) {
+  if (isDouble(e, c)) return rejectDouble(e, c);
+  return e.fmul(e.glsl(GLSLstd450Log2, c.type, {c.args[0]}), e.real(c.type, std::log10(2.0)));
+}
+
+// expm1 and log1p by Kahan's correction, which keeps the small-argument accuracy that
+// exp(x) - 1 and log(1 + x) lose.
+Lowered lowerExpm1(Emitter& e, const ExtCall& c) {
+  if (isDouble(e, c)) return rejectDouble(e, c);
+  uint32_t x = c.args[0];
+  uint32_t one = e.real(c.type, 1.0);
+  uint32_t u = e.glsl(GLSLstd450Exp, c.type, {x});
+  uint32_t um1 = e.fsub(u, one);
+  uint32_t result = e.fdiv(e.fmul(um1, x), e.glsl(GLSLstd450Log, c.type, {u}));
+  result = e.select(e.compare(spv::Op::OpFOrdEqual, u, one), x, result);
+  result = e.select(e.compare(spv::Op::OpFOrdEqual, um1, e.real(c.type, -1.0)), um1, result);
+  return e.select(e.compare(spv::Op::OpFOrdEqual, u, infinity(e, c.type)), u, result);
+}
+
+Lowered lowerLog1p(Emitter& e, const ExtCall& c) {
+  if (isDouble(e, c)) return rejectDouble(e, c);
+  uint32_t x = c.args[0];
+  uint32_t one = e.real(c.type, 1.0);
+  uint32_t u = e.fadd(one, x);
+  uint32_t logU = e.glsl(GLSLstd450Log, c.type, {u});
+  uint32_t result = e.fdiv(e.fmul(logU, x), e.fsub(u, one));
+  result = e.select(e.compare(spv::Op::OpFOrdEqual, u, one), x, result);
+  return e.select(either(e, e.test(spv::Op::OpIsInf, u), e.compare(spv::Op::OpFOrdLessThanEqual, u, e.real(c.type, 0.0))),
+                  logU, result);
+}
+
+// asinpi and friends: the GLSL function divided by pi.
+template <GLSLstd450 kOp>
+Lowered lowerOverPi(Emitter& e, const ExtCall& c) {
+  Lowered angle = glslNarrow<kOp>(e, c);
+  if (!angle) return angle;
+  return e.fmul(*angle, e.real(c.type, 1.0 / std::numbers::pi));
+}
+
+Lowered lowerSincos(Emitter& e, const ExtCall& c) {
+  if (isDouble(e, c)) return rejectDouble(e, c);
+  e.store(c.args[1], e.glsl(GLSLstd450Cos, c.type, {c.args[0]}));
+  return e.glsl(GLSLstd450Sin, c.type, {c.args[0]});
+}
+
+Lowered lowerDivide(Emitter& e, const ExtCall& c) { return e.fdiv(c.args[0], c.args[1]); }
+Lowered lowerRecip(Emitter& e, const ExtCall& c) { return e.fdiv(e.real(c.type, 1.0), c.args[0]); }
+
+Lowered lowerCross(Emitter& e, const ExtCall& c) {
+  if (e.componentCount(c.type) == 3) return e.glsl(GLSLstd450Cross, c.type, {c.args[0], c.args[1]});
+  // float4 cross: the xyz cross product and a zero w.
+  uint32_t component = e.componentType(c.type);
+  uint32_t vec3 = ir::typeVector(e.module(), component, 3);
+  std::vector<uint32_t> parts;
+  for (uint32_t v : {c.args[0], c.args[1]}) {
+    uint32_t x = e.extract(component, v, 0), y = e.extract(component, v, 1), z = e.extract(component, v, 2);
+    parts.push_back(e.op(spv::Op::OpCompositeConstruct, vec3, {x, y, z}));
+  }
+  uint32_t cross = e.glsl(GLSLstd450Cross, vec3, parts);
+  std::vector<uint32_t> components;
+  for (uint32_t i = 0; i < 3; ++i) components.push_back(e.extract(component, cross, i));
+  components.push_back(ir::constantFloat(e.module(), component, 0.0));
+  return e.op(spv::Op::OpCompositeConstruct, c.type, components);
+}
+
+// Length, distance and normalize of a scalar are |x|, |x - y| and sign(x) in GLSL too.
+template <GLSLstd450 kOp>
+Lowered lowerGeometric(Emitter& e, const ExtCall& c) {
+  return e.glsl(kOp, c.type, std::vector<uint32_t>(c.args.begin(), c.args.end()));
+}
+
+}  // namespace
+
+const ExtTable& mathLowerings() {
+  using namespace OpenCLLIB;
+  static const ExtTable table = {
+      {Acos, {"acos", glslNarrow<GLSLstd450Acos>}},
+      {Acosh, {"acosh", glslNarrow<GLSLstd450Acosh>}},
+      {Acospi, {"acospi", lowerOverPi<GLSLstd450Acos>}},
+      {Asin, {"asin", glslNarrow<GLSLstd450Asin>}},
+      {Asinh, {"asinh", glslNarrow<GLSLstd450Asinh>}},
+      {Asinpi, {"asinpi", lowerOverPi<GLSLstd450Asin>}},
+      {Atan, {"atan", glslNarrow<GLSLstd450Atan>}},
+      {Atan2, {"atan2", glslNarrow<GLSLstd450Atan2>}},
+      {Atanh, {"atanh", glslNarrow<GLSLstd450Atanh>}},
+      {Atanpi, {"atanpi", lowerOverPi<GLSLstd450Atan>}},
+      {Atan2pi, {"atan2pi", lowerOverPi<GLSLstd450Atan2>}},
+      {Cbrt, {"cbrt", lowerCbrt}},
+      {Ceil, {"ceil", glslAnyWidth<GLSLstd450Ceil>}},
+      {Copysign, {"copysign", lowerCopysign}},
+      {Cos, {"cos", glslNarrow<GLSLstd450Cos>}},
+      {Cosh, {"cosh", glslNarrow<GLSLstd450Cosh>}},
+      {Cospi, {"cospi", nullptr}},
+      {Erfc, {"erfc", nullptr}},
+      {Erf, {"erf", nullptr}},
+      {Exp, {"exp", glslNarrow<GLSLstd450Exp>}},
+      {Exp2, {"exp2", glslNarrow<GLSLstd450Exp2>}},
+      {Exp10, {"exp10", lowerExp10}},
+      {Expm1, {"expm1", lowerExpm1}},
+      {Fabs, {"fabs", glslAnyWidth<GLSLstd450FAbs>}},
+      {Fdim, {"fdim", lowerFdim}},
+      {Floor, {"floor", glslAnyWidth<GLSLstd450Floor>}},
+      {Fma, {"fma", glslAnyWidth<GLSLstd450Fma>}},
+      {Fmax, {"fmax", glslAnyWidth<GLSLstd450NMax>}},
+      {Fmin, {"fmin", glslAnyWidth<GLSLstd450NMin>}},
+      {Fmod, {"fmod", lowerFmod}},
+      {Fract, {"fract", lowerFract}},
+      {Frexp, {"frexp", lowerFrexp}},
+      {Hypot, {"hypot", lowerHypot}},
+      {Ilogb, {"ilogb", nullptr}},
+      {Ldexp, {"ldexp", lowerLdexp}},
+      {Lgamma, {"lgamma", nullptr}},
+      {Lgamma_r, {"lgamma_r", nullptr}},
+      {Log, {"log", glslNarrow<GLSLstd450Log>}},
+      {Log2, {"log2", glslNarrow<GLSLstd450Log2>}},
+      {Log10, {"log10", lowerLog10}},
+      {Log1p, {"log1p", lowerLog1p}},
+      {Logb, {"logb", nullptr}},
+      {Mad, {"mad", glslAnyWidth<GLSLstd450Fma>}},
+      {Maxmag, {"maxmag", lowerMagnitudeSelect<true>}},
+      {Minmag, {"minmag", lowerMagnitudeSelect<false>}},
+      {Modf, {"modf", lowerModf}},
+      {Nan, {"nan", lowerNan}},
+      {Nextafter, {"nextafter", lowerNextafter}},
+      {Pow, {"pow", lowerPow}},
+      {Pown, {"pown", lowerPown}},
+      {Powr, {"powr", lowerPowr}},
+      {Remainder, {"remainder", nullptr}},
+      {Remquo, {"remquo", nullptr}},
+      {Rint, {"rint", glslAnyWidth<GLSLstd450RoundEven>}},
+      {Rootn, {"rootn", lowerRootn}},
+      {Round, {"round", lowerRound}},
+      {Rsqrt, {"rsqrt", glslAnyWidth<GLSLstd450InverseSqrt>}},
+      {Sin, {"sin", glslNarrow<GLSLstd450Sin>}},
+      {Sincos, {"sincos", lowerSincos}},
+      {Sinh, {"sinh", glslNarrow<GLSLstd450Sinh>}},
+      {Sinpi, {"sinpi", nullptr}},
+      {Sqrt, {"sqrt", glslAnyWidth<GLSLstd450Sqrt>}},
+      {Tan, {"tan", glslNarrow<GLSLstd450Tan>}},
+      {Tanh, {"tanh", glslNarrow<GLSLstd450Tanh>}},
+      {Tanpi, {"tanpi", nullptr}},
+      {Tgamma, {"tgamma", nullptr}},
+      {Trunc, {"trunc", glslAnyWidth<GLSLstd450Trunc>}},
+      {Half_cos, {"half_cos", glslNarrow<GLSLstd450Cos>}},
+      {Half_divide, {"half_divide", lowerDivide}},
+      {Half_exp, {"half_exp", glslNarrow<GLSLstd450Exp>}},
+      {Half_exp2, {"half_exp2", glslNarrow<GLSLstd450Exp2>}},
+      {Half_exp10, {"half_exp10", lowerExp10}},
+      {Half_log, {"half_log", glslNarrow<GLSLstd450Log>}},
+      {Half_log2, {"half_log2", glslNarrow<GLSLstd450Log2>}},
+      {Half_log10, {"half_log10", lowerLog10}},
+      {Half_powr, {"half_powr", lowerPowr}},
+      {Half_recip, {"half_recip", lowerRecip}},
+      {Half_rsqrt, {"half_rsqrt", glslAnyWidth<GLSLstd450InverseSqrt>}},
+      {Half_sin, {"half_sin", glslNarrow<GLSLstd450Sin>}},
+      {Half_sqrt, {"half_sqrt", glslAnyWidth<GLSLstd450Sqrt>}},
+      {Half_tan, {"half_tan", glslNarrow<GLSLstd450Tan>}},
+      {Native_cos, {"native_cos", glslNarrow<GLSLstd450Cos>}},
+      {Native_divide, {"native_divide", lowerDivide}},
+      {Native_exp, {"native_exp", glslNarrow<GLSLstd450Exp>}},
+      {Native_exp2, {"native_exp2", glslNarrow<GLSLstd450Exp2>}},
+      {Native_exp10, {"native_exp10", lowerExp10}},
+      {Native_log, {"native_log", glslNarrow<GLSLstd450Log>}},
+      {Native_log2, {"native_log2", glslNarrow<GLSLstd450Log2>}},
+      {Native_log10, {"native_log10", lowerLog10}},
+      {Native_powr, {"native_powr", lowerPowr}},
+      {Native_recip, {"native_recip", lowerRecip}},
+      {Native_rsqrt, {"native_rsqrt", glslAnyWidth<GLSLstd450InverseSqrt>}},
+      {Native_sin, {"native_sin", glslNarrow<GLSLstd450Sin>}},
+      {Native_sqrt, {"native_sqrt", glslAnyWidth<GLSLstd450Sqrt>}},
+      {Native_tan, {"native_tan", glslNarrow<GLSLstd450Tan>}},
+      // Common.
+      {FClamp, {"fclamp", glslAnyWidth<GLSLstd450NClamp>}},
+      {Degrees, {"degrees", lowerDegrees}},
+      {FMax_common, {"fmax_common", glslAnyWidth<GLSLstd450FMax>}},
+      {FMin_common, {"fmin_common", glslAnyWidth<GLSLstd450FMin>}},
+      {Mix, {"mix", glslAnyWidth<GLSLstd450FMix>}},
+      {Radians, {"radians", lowerRadians}},
+      {Step, {"step", glslAnyWidth<GLSLstd450Step>}},
+      {Smoothstep, {"smoothstep", glslAnyWidth<GLSLstd450SmoothStep>}},
+      {Sign, {"sign", lowerSign}},
+      // Geometric.
+      {Cross, {"cross", lowerCross}},
+      {Distance, {"distance", lowerGeometric<GLSLstd450Distance>}},
+      {Length, {"length", lowerGeometric<GLSLstd450Length>}},
+      {Normalize, {"normalize", lowerGeometric<GLSLstd450Normalize>}},
+      {Fast_distance, {"fast_distance", lowerGeometric<GLSLstd450Distance>}},
+      {Fast_length, {"fast_length", lowerGeometric<GLSLstd450Length>}},
+      {Fast_normalize, {"fast_normalize", lowerGeometric<GLSLstd450Normalize>}},
+  };
+  return table;
+}
+
+}  // namespace cl2vk

@@ -1,0 +1,320 @@
+#include "passes/interface/work_item_builtins.h"
+
+#include <array>
+
+#include "ir/types.h"
+#include "cl2vk/reflection.h"
+
+namespace cl2vk {
+namespace {
+
+using ir::Builder;
+using ir::Instruction;
+using ir::Module;
+using ir::Operand;
+
+void decorateWith(Module& module, uint32_t id, spv::Decoration decoration, uint32_t value) {
+  spv_operand_type_t kind = decoration == spv::Decoration::BuiltIn ? SPV_OPERAND_TYPE_BUILT_IN : SPV_OPERAND_TYPE_LITERAL_INTEGER;
+  module.append(ir::Section::kAnnotation,
+                Instruction(spv::Op::OpDecorate, 0, 0,
+                            {Operand::id(id), Operand::enumerant(SPV_OPERAND_TYPE_DECORATION, static_cast<uint32_t>(decoration)),
+                             Operand::enumerant(kind, value)}));
+}
+
+// Vulkan builtin Input variables, created once per module.
+class VulkanInputs {
+ public:
+  explicit VulkanInputs(Module& module) : module_(module), uint_(ir::typeInt(module, 32)) {}
+
+  uint32_t uintType() const { return uint_; }
+
+  // A component of a uvec3 Vulkan builtin (WorkgroupId, LocalInvocationId).
+  uint32_t component(Builder& b, spv::BuiltIn builtin, uint32_t index) {
+    uint32_t vector = b.valueOfIds(spv::Op::OpLoad, ir::typeVector(module_, uint_, 3), {variable(builtin, true)});
+    return b.value(spv::Op::OpCompositeExtract, uint_, {Operand::id(vector), Operand::literal(index)});
+  }
+  // A scalar uint Vulkan builtin (LocalInvocationIndex, SubgroupSize ...).
+  uint32_t scalar(Builder& b, spv::BuiltIn builtin) {
+    return b.valueOfIds(spv::Op::OpLoad, uint_, {variable(builtin, false)});
+  }
+  // A component of the WorkgroupSize specialization constant (get_local_size).
+  uint32_t localSize(Builder& b, uint32_t index) {
+    return b.value(spv::Op::OpCompositeExtract, uint_, {Operand::id(workgroupSizeConstant(module_)), Operand::literal(index)});
+  }
+  // The enqueued work-group size: its own specialization constants, equal to the local size
+  // except in the remainder work-groups of a non-uniform NDRange.
+  uint32_t enqueuedSize(uint32_t index) {
+    return specConstant(module_, SpecIds::kEnqueuedWorkGroupSize + index);
+  }
+
+ private:
+  uint32_t variable(spv::BuiltIn builtin, bool vector) { return vulkanBuiltinVariable(module_, builtin, vector); }
+
+  Module& module_;
+  uint32_t uint_;
+};
+
+// Builds the value of one OpenCL builtin at a load of it.
+class BuiltinLowering {
+ public:
+  BuiltinLowering(Module& module, Builder& builder, VulkanInputs& inputs, const WordReader* dispatch)
+      : module_(module), b_(builder), in_(inputs), dispatch_(dispatch), uint_(inputs.uintType()),
+        ulong_(ir::typeInt(module, 64)) {}
+
+  // The value of `builtin` as OpenCL's `resultType` (v3ulong, ulong or uint).
+  Expected<uint32_t> value(spv::BuiltIn builtin, uint32_t resultType) {
+    using BI = spv::BuiltIn;
+    // Only a malformed module loads a builtin as another type; lowering it would make invalid code.
+    bool threeDimensions = isPerDimension(builtin);
+    if (!isSizeOrUint(resultType) && !(threeDimensions && isVectorOfThreeSizes(resultType)))
+      return Error(std::string("OpenCL gives this builtin the type ") +
+                   (threeDimensions ? "size_t, uint or a vector of three of them" : "size_t or uint") +
+                   ", and it is loaded as another");
+    switch (builtin) {
+      case BI::GlobalInvocationId: return perDimension(resultType, [&](uint32_t d) { return globalId(d); });
+      case BI::LocalInvocationId: return perDimension(resultType, [&](uint32_t d) { return in_.component(b_, BI::LocalInvocationId, d); });
+      case BI::WorkgroupId: return perDimension(resultType, [&](uint32_t d) { return groupId(d); });
+      case BI::WorkgroupSize: return perDimension(resultType, [&](uint32_t d) { return in_.localSize(b_, d); });
+      case BI::EnqueuedWorkgroupSize: return perDimension(resultType, [&](uint32_t d) { return in_.enqueuedSize(d); });
+      case BI::GlobalSize: return perDimension(resultType, [&](uint32_t d) { return globalSize(d); });
+      case BI::GlobalOffset: return perDimension(resultType, [&](uint32_t d) { return globalOffset(d); });
+      case BI::NumWorkgroups: return perDimension(resultType, [&](uint32_t d) { return numGroups(d); });
+      case BI::GlobalLinearId: return widen(globalLinearId(), resultType);
+      case BI::LocalInvocationIndex: return widen(in_.scalar(b_, BI::LocalInvocationIndex), resultType);
+      case BI::WorkDim: return widen(dispatch_->word(b_, DispatchInfoLayout::kWorkDim / 4), resultType);
+      case BI::SubgroupMaxSize: return widen(maxSubgroupSize(), resultType);
+      case BI::SubgroupSize: return widen(thisSubgroupSize(), resultType);
+      case BI::NumSubgroups:
+      case BI::NumEnqueuedSubgroups: return widen(subgroupCount(), resultType);
+      case BI::SubgroupId: return widen(in_.scalar(b_, BI::SubgroupId), resultType);
+      case BI::SubgroupLocalInvocationId: return widen(in_.scalar(b_, BI::SubgroupLocalInvocationId), resultType);
+      default: return Error("the OpenCL builtin " + std::to_string(static_cast<uint32_t>(builtin)) + " is not supported");
+    }
+  }
+
+ private:
+  uint32_t add(uint32_t type, uint32_t a, uint32_t c) { return b_.valueOfIds(spv::Op::OpIAdd, type, {a, c}); }
+  uint32_t mul(uint32_t type, uint32_t a, uint32_t c) { return b_.valueOfIds(spv::Op::OpIMul, type, {a, c}); }
+  uint32_t toUlong(uint32_t v) { return b_.valueOfIds(spv::Op::OpUConvert, ulong_, {v}); }
+
+  uint32_t dispatchWord(uint32_t byteOffset, uint32_t d) { return dispatch_->word(b_, byteOffset / 4 + d); }
+  uint32_t globalOffset(uint32_t d) { return dispatchWord(DispatchInfoLayout::kGlobalOffset, d); }
+  uint32_t globalSize(uint32_t d) { return dispatchWord(DispatchInfoLayout::kGlobalSize, d); }
+  uint32_t groupId(uint32_t d) {
+    return add(uint_, in_.component(b_, spv::BuiltIn::WorkgroupId, d), dispatchWord(DispatchInfoLayout::kGroupOffset, d));
+  }
+  uint32_t numGroups(uint32_t d) {
+    uint32_t size = in_.enqueuedSize(d);
+    uint32_t rounded = add(uint_, globalSize(d), b_.valueOfIds(spv::Op::OpISub, uint_, {size, ir::constantUint(module_, 32, 1)}));
+    return b_.valueOfIds(spv::Op::OpUDiv, uint_, {rounded, size});
+  }
+  // group_id * enqueued_local_size + local_id, in 64 bits: the id relative to the global offset.
+  uint32_t idFromOffset(uint32_t d) {
+    uint32_t base = mul(ulong_, toUlong(groupId(d)), toUlong(in_.enqueuedSize(d)));
+    return add(ulong_, base, toUlong(in_.component(b_, spv::BuiltIn::LocalInvocationId, d)));
+  }
+  uint32_t globalId(uint32_t d) { return add(ulong_, idFromOffset(d), toUlong(globalOffset(d))); }
+  uint32_t globalLinearId() {
+    uint32_t z = idFromOffset(2), y = idFromOffset(1), x = idFromOffset(0);
+    uint32_t zy = add(ulong_, mul(ulong_, z, toUlong(globalSize(1))), y);
+    return add(ulong_, mul(ulong_, zy, toUlong(globalSize(0))), x);
+  }
+
+  uint32_t localInvocations() {
+    uint32_t count = in_.localSize(b_, 0);
+    for (uint32_t d = 1; d < 3; ++d) count = mul(uint_, count, in_.localSize(b_, d));
+    return count;
+  }
+  // OpenCL's get_max_sub_group_size: no larger than the enqueued work-group (a work-group of 13
+  // has sub-groups of at most 13 even where Vulkan's SubgroupSize is 32), and the same in the
+  // remainder work-groups of the dispatch.
+  uint32_t maxSubgroupSize() {
+    uint32_t lanes = in_.scalar(b_, spv::BuiltIn::SubgroupSize);
+    uint32_t enqueued = in_.enqueuedSize(0);
+    for (uint32_t d = 1; d < 3; ++d) enqueued = mul(uint_, enqueued, in_.enqueuedSize(d));
+    uint32_t fewer = b_.valueOfIds(spv::Op::OpULessThan, ir::typeBool(module_), {enqueued, lanes});
+    return b_.valueOfIds(spv::Op::OpSelect, uint_, {fewer, enqueued, lanes});
+  }
+  // ceil(work-group size / subgroup size): Vulkan's NumSubgroups rounds down on some drivers
+  // (Mesa 22's lavapipe) when the last subgroup is partial.
+  uint32_t subgroupCount() {
+    uint32_t lanes = in_.scalar(b_, spv::BuiltIn::SubgroupSize);
+    uint32_t rounded = add(uint_, localInvocations(), b_.valueOfIds(spv::Op::OpISub, uint_, {lanes, ir::constantUint(module_, 32, 1)}));
+    return b_.valueOfIds(spv::Op::OpUDiv, uint_, {rounded, lanes});
+  }
+  // OpenCL's get_sub_group_size: the last subgroup may be partial.
+  uint32_t thisSubgroupSize() {
+    uint32_t lanes = in_.scalar(b_, spv::BuiltIn::SubgroupSize);
+    uint32_t first = mul(uint_, in_.scalar(b_, spv::BuiltIn::SubgroupId), lanes);
+    uint32_t left = b_.valueOfIds(spv::Op::OpISub, uint_, {localInvocations(), first});
+    uint32_t fewer = b_.valueOfIds(spv::Op::OpULessThan, ir::typeBool(module_), {left, lanes});
+    return b_.valueOfIds(spv::Op::OpSelect, uint_, {fewer, left, lanes});
+  }
+
+  static bool isPerDimension(spv::BuiltIn builtin) {
+    using BI = spv::BuiltIn;
+    switch (builtin) {
+      case BI::GlobalInvocationId:
+      case BI::LocalInvocationId:
+      case BI::WorkgroupId:
+      case BI::WorkgroupSize:
+      case BI::EnqueuedWorkgroupSize:
+      case BI::GlobalSize:
+      case BI::GlobalOffset:
+      case BI::NumWorkgroups:
+        return true;
+      default:
+        return false;
+    }
+  }
+  bool isSizeOrUint(uint32_t type) const {
+    const Instruction* def = module_.def(type);
+    return def && def->opcode() == spv::Op::OpTypeInt && (def->wordOperand(0) == 32 || def->wordOperand(0) == 64);
+  }
+  bool isVectorOfThreeSizes(uint32_t type) const {
+    const Instruction* def = module_.def(type);
+    return def && def->opcode() == spv::Op::OpTypeVector && def->wordOperand(1) == 3 && isSizeOrUint(def->idOperand(0));
+  }
+
+  // Converts a uint or ulong to `type` (uint or ulong).
+  uint32_t widen(uint32_t v, uint32_t type) {
+    const Instruction* def = module_.def(module_.def(v)->typeId());
+    uint32_t from = def->wordOperand(0), to = module_.def(type)->wordOperand(0);
+    return from == to ? v : b_.valueOfIds(spv::Op::OpUConvert, type, {v});
+  }
+
+  template <typename PerDimension>
+  Expected<uint32_t> perDimension(uint32_t type, PerDimension component) {
+    const Instruction* def = module_.def(type);
+    if (def->opcode() != spv::Op::OpTypeVector) return widen(component(0), type);
+    uint32_t element = def->idOperand(0);
+    std::vector<uint32_t> parts;
+    for (uint32_t d = 0; d < def->wordOperand(1); ++d) parts.push_back(widen(component(d), element));
+    return b_.valueOfIds(spv::Op::OpCompositeConstruct, type, parts);
+  }
+
+  Module& module_;
+  Builder& b_;
+  VulkanInputs& in_;
+  const WordReader* dispatch_;
+  uint32_t uint_, ulong_;
+};
+
+}  // namespace
+
+uint32_t vulkanBuiltinVariable(Module& module, spv::BuiltIn builtin, bool vector) {
+  uint32_t uintType = ir::typeInt(module, 32);
+  uint32_t type = vector ? ir::typeVector(module, uintType, 3) : uintType;
+  for (const Instruction& inst : module.section(ir::Section::kGlobal)) {
+    if (inst.opcode() != spv::Op::OpVariable || inst.wordOperand(0) != static_cast<uint32_t>(spv::StorageClass::Input)) continue;
+    const Instruction* decoration = module.findDecoration(inst.resultId(), spv::Decoration::BuiltIn);
+    // OpenCL's own builtin variables (imported, with LinkageAttributes) go away after lowering,
+    // even where their type is Vulkan's.
+    if (decoration && decoration->wordOperand(2) == static_cast<uint32_t>(builtin) && module.def(inst.typeId())->idOperand(1) == type &&
+        !module.findDecoration(inst.resultId(), spv::Decoration::LinkageAttributes))
+      return inst.resultId();
+  }
+  uint32_t id = module.takeId();
+  module.append(ir::Section::kGlobal,
+                Instruction(spv::Op::OpVariable, ir::typePointer(module, spv::StorageClass::Input, type), id,
+                            {Operand::enumerant(SPV_OPERAND_TYPE_STORAGE_CLASS, static_cast<uint32_t>(spv::StorageClass::Input))}));
+  decorateWith(module, id, spv::Decoration::BuiltIn, static_cast<uint32_t>(builtin));
+  return id;
+}
+
+uint32_t specConstant(Module& module, uint32_t specId) {
+  for (const Instruction& inst : module.section(ir::Section::kGlobal)) {
+    if (inst.opcode() != spv::Op::OpSpecConstant) continue;
+    const Instruction* decoration = module.findDecoration(inst.resultId(), spv::Decoration::SpecId);
+    if (decoration && decoration->wordOperand(2) == specId) return inst.resultId();
+  }
+  uint32_t id = module.takeId();
+  module.append(ir::Section::kGlobal, Instruction(spv::Op::OpSpecConstant, ir::typeInt(module, 32), id, {Operand::number({1})}));
+  decorateWith(module, id, spv::Decoration::SpecId, specId);
+  return id;
+}
+
+uint32_t workgroupSizeConstant(Module& module) {
+  for (const Instruction& inst : module.section(ir::Section::kGlobal)) {
+    if (inst.opcode() != spv::Op::OpSpecConstantComposite) continue;
+    const Instruction* decoration = module.findDecoration(inst.resultId(), spv::Decoration::BuiltIn);
+    if (decoration && decoration->wordOperand(2) == static_cast<uint32_t>(spv::BuiltIn::WorkgroupSize)) return inst.resultId();
+  }
+  std::vector<Operand> parts;
+  for (uint32_t i = 0; i < 3; ++i) parts.push_back(Operand::id(specConstant(module, SpecIds::kWorkGroupSize + i)));
+  uint32_t uintType = ir::typeInt(module, 32);
+  uint32_t id = module.takeId();
+  module.append(ir::Section::kGlobal,
+                Instruction(spv::Op::OpSpecConstantComposite, ir::typeVector(module, uintType, 3), id, std::move(parts)));
+  decorateWith(module, id, spv::Decoration::BuiltIn, static_cast<uint32_t>(spv::BuiltIn::WorkgroupSize));
+  return id;
+}
+
+bool builtinNeedsDispatchInfo(spv::BuiltIn builtin) {
+  switch (builtin) {
+    case spv::BuiltIn::GlobalInvocationId:
+    case spv::BuiltIn::WorkgroupId:
+    case spv::BuiltIn::GlobalSize:
+    case spv::BuiltIn::GlobalOffset:
+    case spv::BuiltIn::NumWorkgroups:
+    case spv::BuiltIn::GlobalLinearId:
+    case spv::BuiltIn::WorkDim:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::unordered_map<uint32_t, spv::BuiltIn> openclBuiltinVariables(const Module& module) {
+  std::unordered_map<uint32_t, spv::BuiltIn> builtins;
+  for (const Instruction& inst : module.section(ir::Section::kGlobal)) {
+    if (inst.opcode() != spv::Op::OpVariable || inst.wordOperand(0) != static_cast<uint32_t>(spv::StorageClass::Input))
+      continue;
+    if (const Instruction* decoration = module.findDecoration(inst.resultId(), spv::Decoration::BuiltIn))
+      builtins.emplace(inst.resultId(), static_cast<spv::BuiltIn>(decoration->wordOperand(2)));
+  }
+  return builtins;
+}
+
+Status lowerWorkItemBuiltins(Module& module, ir::Function& kernel, const std::unordered_map<uint32_t, spv::BuiltIn>& builtins,
+                             const WordReader* dispatch) {
+  std::vector<Instruction*> loads;
+  for (ir::Block& block : kernel.blocks()) {
+    for (Instruction& inst : block.instructions()) {
+      if (inst.opcode() == spv::Op::OpLoad && builtins.contains(inst.idOperand(0))) loads.push_back(&inst);
+    }
+  }
+  VulkanInputs inputs(module);
+  for (Instruction* load : loads) {
+    spv::BuiltIn builtin = builtins.at(load->idOperand(0));
+    if (builtinNeedsDispatchInfo(builtin) && !dispatch)
+      return Error("internal: " + module.describe(*load) + " needs the dispatch information");
+    Builder builder = Builder::before(module, load);
+    BuiltinLowering lowering(module, builder, inputs, dispatch);
+    Expected<uint32_t> value = lowering.value(builtin, load->typeId());
+    if (!value) {
+      std::string variable = module.name(load->idOperand(0));
+      if (variable.empty()) variable = "%" + std::to_string(load->idOperand(0));
+      return value.error().withContext(module.describe(*load) + " of '" + variable + "' (BuiltIn " +
+                                       std::to_string(static_cast<uint32_t>(builtin)) + ")");
+    }
+    module.replaceAllUses(load->resultId(), *value);
+    CL2VK_TRY(module.remove(load));
+  }
+  return okStatus();
+}
+
+Status removeOpenCLBuiltinVariables(Module& module, const std::unordered_map<uint32_t, spv::BuiltIn>& builtins) {
+  for (const auto& [variable, builtin] : builtins) {
+    for (const ir::Use& use : module.uses(variable)) {
+      spv::Op op = use.user->opcode();
+      if (op == spv::Op::OpEntryPoint || op == spv::Op::OpName || op == spv::Op::OpDecorate) continue;
+      return Error(module.describe(*use.user) + " uses the OpenCL builtin variable %" + std::to_string(variable) +
+                   " other than by loading it, which is not supported");
+    }
+    CL2VK_TRY(module.remove(module.def(variable)));
+  }
+  return okStatus();
+}
+
+}  // namespace cl2vk

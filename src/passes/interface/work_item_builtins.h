@@ -1,0 +1,41 @@
+// The OpenCL work-item functions (get_global_id, get_local_size, get_work_dim, the sub-group
+// queries ...) reach a Kernel module as loads of Input variables with OpenCL BuiltIn decorations
+// (v3ulong, ulong or uint). This part of lower-kernel-interface replaces each load with a value
+// built from Vulkan's builtins, the dispatch information in the push constants and the
+// work-group size specialization constants (docs/kernel-interface.md has the formulas).
+#pragma once
+
+#include <unordered_map>
+
+#include "ir/module.h"
+#include "passes/interface/word_reader.h"
+#include "cl2vk/expected.h"
+
+namespace cl2vk {
+
+// The Vulkan builtin Input variable for `builtin`, of type uint (or uvec3 when `vector`), created
+// if missing.
+uint32_t vulkanBuiltinVariable(ir::Module& module, spv::BuiltIn builtin, bool vector);
+
+// The uint specialization constant with `specId` (default 1), created if missing.
+uint32_t specConstant(ir::Module& module, uint32_t specId);
+// The WorkgroupSize-decorated composite of the work-group size specialization constants, created
+// if missing. Every translated module has it: it sets the local size of each pipeline.
+uint32_t workgroupSizeConstant(ir::Module& module);
+
+// Whether loads of this OpenCL builtin need the dispatch information in the push constants.
+bool builtinNeedsDispatchInfo(spv::BuiltIn builtin);
+
+// The BuiltIn-decorated Input variables of a Kernel module (all of them are OpenCL's), with the
+// builtin each stands for. Collect them before lowering adds Vulkan's own.
+std::unordered_map<uint32_t, spv::BuiltIn> openclBuiltinVariables(const ir::Module& module);
+
+// Rewrites every load of an OpenCL builtin variable inside `kernel`. `dispatch` reads the push
+// constants; it is only used for builtins that need the dispatch information.
+Status lowerWorkItemBuiltins(ir::Module& module, ir::Function& kernel,
+                             const std::unordered_map<uint32_t, spv::BuiltIn>& builtins, const WordReader* dispatch);
+
+// Removes the OpenCL builtin variables once nothing loads them; any other use is an error.
+Status removeOpenCLBuiltinVariables(ir::Module& module, const std::unordered_map<uint32_t, spv::BuiltIn>& builtins);
+
+}  // namespace cl2vk

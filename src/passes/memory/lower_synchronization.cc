@@ -1,0 +1,212 @@
+#include "passes/memory/lower_synchronization.h"
+
+#include "ir/builder.h"
+#include "ir/types.h"
+#include "analysis/data_layout.h"
+#include "passes/lowering.h"
+
+namespace cl2vk {
+namespace {
+
+using ir::Instruction;
+using ir::Module;
+using ir::Operand;
+
+constexpr uint32_t kCrossWorkgroupMemory = static_cast<uint32_t>(spv::MemorySemanticsMask::CrossWorkgroupMemory);
+constexpr uint32_t kUniformMemory = static_cast<uint32_t>(spv::MemorySemanticsMask::UniformMemory);
+
+// Where the scope and semantics operands of each instruction are (operand indices).
+struct SyncOperands {
+  int pointer = -1;
+  std::vector<int> scopes;
+  std::vector<int> semantics;
+};
+
+std::optional<SyncOperands> syncOperandsOf(spv::Op op) {
+  switch (op) {
+    case spv::Op::OpControlBarrier: return SyncOperands{-1, {0, 1}, {2}};
+    case spv::Op::OpMemoryBarrier: return SyncOperands{-1, {0}, {1}};
+    case spv::Op::OpAtomicLoad:
+    case spv::Op::OpAtomicIIncrement:
+    case spv::Op::OpAtomicIDecrement:
+    case spv::Op::OpAtomicFlagTestAndSet:
+    case spv::Op::OpAtomicFlagClear: return SyncOperands{0, {1}, {2}};
+    case spv::Op::OpAtomicStore:
+    case spv::Op::OpAtomicExchange:
+    case spv::Op::OpAtomicIAdd:
+    case spv::Op::OpAtomicISub:
+    case spv::Op::OpAtomicSMin:
+    case spv::Op::OpAtomicUMin:
+    case spv::Op::OpAtomicSMax:
+    case spv::Op::OpAtomicUMax:
+    case spv::Op::OpAtomicAnd:
+    case spv::Op::OpAtomicOr:
+    case spv::Op::OpAtomicXor: return SyncOperands{0, {1}, {2}};
+    case spv::Op::OpAtomicCompareExchange:
+    case spv::Op::OpAtomicCompareExchangeWeak: return SyncOperands{0, {1}, {2, 3}};
+    default: return std::nullopt;
+  }
+}
+
+constexpr uint32_t kAcquire = static_cast<uint32_t>(spv::MemorySemanticsMask::Acquire);
+constexpr uint32_t kRelease = static_cast<uint32_t>(spv::MemorySemanticsMask::Release);
+constexpr uint32_t kWorkgroupMemory = static_cast<uint32_t>(spv::MemorySemanticsMask::WorkgroupMemory);
+constexpr uint32_t kMemories = kUniformMemory | kWorkgroupMemory | kCrossWorkgroupMemory |
+                               static_cast<uint32_t>(spv::MemorySemanticsMask::SubgroupMemory) |
+                               static_cast<uint32_t>(spv::MemorySemanticsMask::ImageMemory);
+constexpr uint32_t kOrders = kAcquire | kRelease | static_cast<uint32_t>(spv::MemorySemanticsMask::AcquireRelease) |
+                             static_cast<uint32_t>(spv::MemorySemanticsMask::SequentiallyConsistent);
+
+// Vulkan allows an atomic load only Acquire ordering and an atomic store only Release; OpenCL C
+// 2.0's atomic_load and atomic_store default to memory_order_seq_cst. Vulkan's memory model reads
+// SequentiallyConsistent as AcquireRelease, and the half of it a load or a store can take part in
+// is Acquire or Release, so that is what they keep.
+uint64_t orderVulkanAllows(spv::Op opcode, uint64_t semantics) {
+  uint32_t allowed = opcode == spv::Op::OpAtomicLoad ? kAcquire : opcode == spv::Op::OpAtomicStore ? kRelease : 0;
+  if (!allowed || !(semantics & kOrders)) return semantics;
+  return (semantics & ~uint64_t{kOrders}) | allowed;
+}
+
+const Instruction& pointerType(const Module& module, uint32_t pointer) { return *module.def(module.def(pointer)->typeId()); }
+
+spv::StorageClass storageOf(const Module& module, uint32_t pointer) {
+  return static_cast<spv::StorageClass>(pointerType(module, pointer).wordOperand(0));
+}
+
+uint32_t pointeeOf(const Module& module, uint32_t pointer) { return pointerType(module, pointer).idOperand(1); }
+
+// An atomic on a work-item's private memory (OpenCL 2.0's atomics through a generic pointer may
+// reach one) has no other work-item to race with, and Vulkan allows atomics only on shared and
+// buffer memory: it becomes the load, operation and store it means. Integer atomics are scalar, so
+// the value, comparator and result share the pointee's type; a flag is a 32-bit integer.
+Expected<bool> lowerPrivateAtomic(Module& module, Instruction& inst) {
+  uint32_t pointer = inst.idOperand(0);
+  uint32_t type = pointeeOf(module, pointer);
+  ir::Builder b = ir::Builder::before(module, &inst);
+  auto store = [&](uint32_t value) { b.add(spv::Op::OpStore, 0, {Operand::id(pointer), Operand::id(value)}); };
+  auto constant = [&](uint64_t value) { return ir::constantBits(module, type, value); };
+  if (inst.opcode() == spv::Op::OpAtomicStore || inst.opcode() == spv::Op::OpAtomicFlagClear) {
+    store(inst.opcode() == spv::Op::OpAtomicStore ? inst.idOperand(3) : constant(0));
+    CL2VK_TRY(module.remove(&inst));
+    return true;
+  }
+  uint32_t old = b.valueOfIds(spv::Op::OpLoad, type, {pointer});
+  uint32_t boolType = ir::typeBool(module);
+  auto apply = [&](spv::Op op, uint32_t operand) { return b.valueOfIds(op, type, {old, operand}); };
+  auto pick = [&](spv::Op compare) {
+    uint32_t keep = b.valueOfIds(compare, boolType, {old, inst.idOperand(3)});
+    return b.valueOfIds(spv::Op::OpSelect, type, {keep, old, inst.idOperand(3)});
+  };
+  uint32_t result = old;
+  uint32_t next = 0;
+  switch (inst.opcode()) {
+    case spv::Op::OpAtomicLoad: break;
+    case spv::Op::OpAtomicExchange: next = inst.idOperand(3); break;
+    case spv::Op::OpAtomicIAdd: next = apply(spv::Op::OpIAdd, inst.idOperand(3)); break;
+    case spv::Op::OpAtomicISub: next = apply(spv::Op::OpISub, inst.idOperand(3)); break;
+    case spv::Op::OpAtomicAnd: next = apply(spv::Op::OpBitwiseAnd, inst.idOperand(3)); break;
+    case spv::Op::OpAtomicOr: next = apply(spv::Op::OpBitwiseOr, inst.idOperand(3)); break;
+    case spv::Op::OpAtomicXor: next = apply(spv::Op::OpBitwiseXor, inst.idOperand(3)); break;
+    case spv::Op::OpAtomicIIncrement: next = apply(spv::Op::OpIAdd, constant(1)); break;
+    case spv::Op::OpAtomicIDecrement: next = apply(spv::Op::OpISub, constant(1)); break;
+    case spv::Op::OpAtomicSMin: next = pick(spv::Op::OpSLessThan); break;
+    case spv::Op::OpAtomicUMin: next = pick(spv::Op::OpULessThan); break;
+    case spv::Op::OpAtomicSMax: next = pick(spv::Op::OpSGreaterThan); break;
+    case spv::Op::OpAtomicUMax: next = pick(spv::Op::OpUGreaterThan); break;
+    case spv::Op::OpAtomicCompareExchange:
+    case spv::Op::OpAtomicCompareExchangeWeak: {
+      uint32_t equal = b.valueOfIds(spv::Op::OpIEqual, boolType, {old, inst.idOperand(5)});
+      next = b.valueOfIds(spv::Op::OpSelect, type, {equal, inst.idOperand(4), old});
+      break;
+    }
+    case spv::Op::OpAtomicFlagTestAndSet:
+      result = b.valueOfIds(spv::Op::OpINotEqual, boolType, {old, constant(0)});
+      next = constant(1);
+      break;
+    default:
+      return Error(module.describe(inst) + ": an atomic on private memory that cl2vk cannot lower");
+  }
+  if (next) store(next);
+  module.replaceAllUses(inst.resultId(), result);
+  CL2VK_TRY(module.remove(&inst));
+  return true;
+}
+
+Expected<bool> lowerSync(Module& module, Instruction& inst);
+
+// OpenCL C 2.0's atomic_flag instructions are Kernel-only: a test-and-set becomes an exchange with
+// 1 compared with 0, a clear an atomic store of 0, with the same scope and semantics (which are
+// then lowered as any atomic's).
+Expected<bool> lowerAtomicFlag(Module& module, Instruction& inst) {
+  uint32_t pointer = inst.idOperand(0);
+  uint32_t type = pointeeOf(module, pointer);
+  ir::Builder b = ir::Builder::before(module, &inst);
+  std::vector<Operand> operands = {Operand::id(pointer), inst.operand(1), inst.operand(2)};
+  Instruction* atomic;
+  if (inst.opcode() == spv::Op::OpAtomicFlagClear) {
+    operands.push_back(Operand::id(ir::constantBits(module, type, 0)));
+    atomic = b.add(spv::Op::OpAtomicStore, 0, std::move(operands));
+  } else {
+    operands.push_back(Operand::id(ir::constantBits(module, type, 1)));
+    atomic = b.add(spv::Op::OpAtomicExchange, type, std::move(operands));
+    uint32_t wasSet = b.valueOfIds(spv::Op::OpINotEqual, inst.typeId(), {atomic->resultId(), ir::constantBits(module, type, 0)});
+    module.replaceAllUses(inst.resultId(), wasSet);
+  }
+  CL2VK_TRY(module.remove(&inst));
+  CL2VK_TRY(lowerSync(module, *atomic));
+  return true;
+}
+
+Expected<bool> lowerSync(Module& module, Instruction& inst) {
+  const SyncOperands where = *syncOperandsOf(inst.opcode());
+  std::optional<spv::StorageClass> storage;
+  if (where.pointer >= 0) storage = storageOf(module, inst.idOperand(where.pointer));
+  if (storage == spv::StorageClass::Function) return lowerPrivateAtomic(module, inst);
+  if (inst.opcode() == spv::Op::OpAtomicFlagTestAndSet || inst.opcode() == spv::Op::OpAtomicFlagClear)
+    return lowerAtomicFlag(module, inst);
+  bool global = storage == spv::StorageClass::PhysicalStorageBuffer || storage == spv::StorageClass::CrossWorkgroup;
+  uint32_t atomicMemory = where.pointer >= 0 ? kUniformMemory | kWorkgroupMemory : 0;
+  std::vector<Operand> operands = inst.operands();
+  bool changed = false;
+  for (int index : where.scopes) {
+    std::optional<uint64_t> scope = constantValue(module, inst.idOperand(index));
+    if (!scope) return Error(module.describe(inst) + ": the scope is not a constant, which Vulkan requires");
+    uint64_t wanted = *scope;
+    // OpenCL's barriers are work_group_barrier and sub_group_barrier; Vulkan has no other.
+    bool executionScope = inst.opcode() == spv::Op::OpControlBarrier && index == 0;
+    if (executionScope && wanted != static_cast<uint32_t>(spv::Scope::Workgroup) &&
+        wanted != static_cast<uint32_t>(spv::Scope::Subgroup))
+      return Error(module.describe(inst) + ": a barrier's execution scope must be Workgroup or Subgroup, not " +
+                   std::to_string(wanted));
+    if (wanted == static_cast<uint32_t>(spv::Scope::CrossDevice)) wanted = static_cast<uint32_t>(spv::Scope::Device);
+    if (global) wanted = static_cast<uint32_t>(spv::Scope::Device);
+    if (wanted == *scope) continue;
+    operands[index] = Operand::id(ir::constantUint(module, 32, wanted));
+    changed = true;
+  }
+  for (int index : where.semantics) {
+    std::optional<uint64_t> semantics = constantValue(module, inst.idOperand(index));
+    if (!semantics) return Error(module.describe(inst) + ": the memory semantics are not a constant, which Vulkan requires");
+    uint64_t wanted = *semantics;
+    if (wanted & kCrossWorkgroupMemory) wanted = (wanted & ~uint64_t{kCrossWorkgroupMemory}) | kUniformMemory;
+    wanted = orderVulkanAllows(inst.opcode(), wanted);
+    // OpenCL C 2.0's atomics carry their order and name no memory (llvm-spirv writes
+    // memory_order_seq_cst as SequentiallyConsistent alone), where OpenCL orders global and local
+    // memory both; Vulkan orders only the memory the semantics name, so both are named.
+    if ((wanted & kOrders) && !(wanted & kMemories)) wanted |= atomicMemory;
+    if (wanted == *semantics) continue;
+    operands[index] = Operand::id(ir::constantUint(module, 32, wanted));
+    changed = true;
+  }
+  if (changed) module.update(&inst, Instruction(inst.opcode(), inst.typeId(), inst.resultId(), std::move(operands)));
+  return changed;
+}
+
+}  // namespace
+
+Expected<PassResult> lowerSynchronization(Module& module, const Target&) {
+  return lowerInstructions(
+      module, [](const Instruction& inst) { return syncOperandsOf(inst.opcode()).has_value(); }, lowerSync);
+}
+
+}  // namespace cl2vk
