@@ -1,4 +1,4 @@
-# The CL2VK_FUZZ build: the translator's libraries (src/ir, src/passes, src/translator) and the
+# The CL2VK_FUZZ build: the translator's libraries (src/ir, src/analysis, src/passes, src/translator) and the
 # fuzz target in tests/fuzz/, all instrumented for libFuzzer's coverage, AddressSanitizer and
 # UndefinedBehaviorSanitizer. No Vulkan, OpenCL, runtime or test suites: the build stays small
 # enough for a CI pass. Included from the top-level CMakeLists.txt, which stops after it.
