@@ -335,7 +335,8 @@ std::string collectiveKernel(const std::string& body, const std::string& builtin
     declaration = "%builtin = OpFunction %uint None %fn_builtin\n";
     std::istringstream types(params);
     int n = 0;
-    for (std::string type; types >> type;) declaration += "%param" + std::to_string(n++) + " = OpFunctionParameter " + type + "\n";
+    for (std::string type; types >> type;)
+      declaration += "%param" + std::to_string(n++) + " = OpFunctionParameter " + type + "\n";
     declaration += "OpFunctionEnd";
   }
   return R"(
@@ -398,17 +399,18 @@ TEST(ResolveBuiltinCallsTest, WorkGroupReduceAndBecomesOpGroupBitwiseAndKHRAndTh
 
 // The mangled parameter type `i` (int) makes it the signed minimum; OpGroupSMin needs only Groups.
 TEST(ResolveBuiltinCallsTest, WorkGroupReduceMinOfIntBecomesOpGroupSMin) {
-  test::expectPassOutput("resolve-builtin-calls",
-                         collectiveKernel("%r = OpFunctionCall %uint %builtin %x", "_Z21work_group_reduce_mini"),
-                         collectiveKernel("%r = OpGroupSMin %uint %uint_2 Reduce %x", "", "%uint", "OpCapability Groups",
-                                          "%uint_2 = OpConstant %uint 2"),
-                         Target{}, SPV_ENV_OPENCL_2_2);
+  test::expectPassOutput(
+      "resolve-builtin-calls", collectiveKernel("%r = OpFunctionCall %uint %builtin %x", "_Z21work_group_reduce_mini"),
+      collectiveKernel("%r = OpGroupSMin %uint %uint_2 Reduce %x", "", "%uint", "OpCapability Groups",
+                       "%uint_2 = OpConstant %uint 2"),
+      Target{}, SPV_ENV_OPENCL_2_2);
 }
 
 // Subgroup scope (3); the int predicate becomes a bool (x != 0) and the bool result 1 or 0.
 TEST(ResolveBuiltinCallsTest, SubGroupLogicalXorScanGoesThroughBoolAtSubgroupScope) {
   test::expectPassOutput("resolve-builtin-calls",
-                         collectiveKernel("%r = OpFunctionCall %uint %builtin %x", "_Z36sub_group_scan_exclusive_logical_xori"),
+                         collectiveKernel("%r = OpFunctionCall %uint %builtin %x",
+                                          "_Z36sub_group_scan_exclusive_logical_xori"),
                          collectiveKernel(R"(
           %b = OpINotEqual %bool %x %uint_0
        %scan = OpGroupLogicalXorKHR %bool %uint_3 ExclusiveScan %b
