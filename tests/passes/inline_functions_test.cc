@@ -4,6 +4,7 @@
 
 #include "ir/reader.h"
 #include "ir/validate.h"
+#include "pass_test_util.h"
 #include "test_util.h"
 
 namespace cl2vk {
@@ -191,6 +192,195 @@ TEST(InlineFunctionsTest, ImportedDeclarationsAreLeftCalled) {
 )");
   EXPECT_NE(text.find("OpFunctionCall"), std::string::npos);
   EXPECT_NE(text.find("LinkageAttributes \"_Z21work_group_reduce_andi\" Import"), std::string::npos);
+}
+
+// --- Before/after: the whole module, as the pass writes it. ---
+
+// A kernel %k with a __global uint* %p, and the `functions` before it; `names` are the OpName and
+// OpDecorate lines of those functions (the pass drops them with the functions it removes).
+std::string kernelModule(const std::string& functions, const std::string& names = "") {
+  return R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Linkage
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+               OpName %k "k"
+               OpName %p "p"
+)" + names + R"(
+       %void = OpTypeVoid
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+     %uint_0 = OpConstant %uint 0
+     %uint_2 = OpConstant %uint 2
+%_ptr_Function_uint = OpTypePointer Function %uint
+%_ptr_CrossWorkgroup_uint = OpTypePointer CrossWorkgroup %uint
+    %fn_uint = OpTypeFunction %uint %uint
+  %fn_kernel = OpTypeFunction %void %_ptr_CrossWorkgroup_uint
+)" + functions;
+}
+
+// llvm-spirv writes each kernel as an exported function and an entry point that only calls it.
+TEST(InlineFunctionsTest, TheKernelsCallOfItsExportedBodyBecomesTheBodysBlocks) {
+  test::expectPassOutput("inline-functions", kernelModule(R"(
+       %body = OpFunction %void None %fn_kernel
+          %q = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+         %b0 = OpLabel
+          %x = OpLoad %uint %q Aligned 4
+          %y = OpIMul %uint %x %uint_2
+               OpStore %q %y Aligned 4
+               OpReturn
+               OpFunctionEnd
+          %k = OpFunction %void None %fn_kernel
+          %p = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+         %k0 = OpLabel
+       %call = OpFunctionCall %void %body %p
+               OpReturn
+               OpFunctionEnd
+)",
+                                                          R"(
+               OpName %body "body"
+               OpName %q "q"
+               OpDecorate %body LinkageAttributes "body" Export
+)"),
+                         kernelModule(R"(
+          %k = OpFunction %void None %fn_kernel
+          %p = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+         %k0 = OpLabel
+               OpBranch %b0
+         %b0 = OpLabel
+          %x = OpLoad %uint %p Aligned 4
+          %y = OpIMul %uint %x %uint_2
+               OpStore %p %y Aligned 4
+               OpBranch %after
+      %after = OpLabel
+               OpReturn
+               OpFunctionEnd
+)"),
+                         Target{}, SPV_ENV_OPENCL_2_2);
+}
+
+// Each return branches to the block after the call, where a phi picks the returned value.
+TEST(InlineFunctionsTest, AHelperWithTwoReturnsBecomesBranchesToAPhi) {
+  test::expectPassOutput("inline-functions", kernelModule(R"(
+     %helper = OpFunction %uint None %fn_uint
+          %v = OpFunctionParameter %uint
+         %h0 = OpLabel
+        %neg = OpSLessThan %bool %v %uint_0
+               OpBranchConditional %neg %h1 %h2
+         %h1 = OpLabel
+               OpReturnValue %uint_0
+         %h2 = OpLabel
+    %doubled = OpIMul %uint %v %uint_2
+               OpReturnValue %doubled
+               OpFunctionEnd
+          %k = OpFunction %void None %fn_kernel
+          %p = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+         %k0 = OpLabel
+          %x = OpLoad %uint %p Aligned 4
+          %r = OpFunctionCall %uint %helper %x
+               OpStore %p %r Aligned 4
+               OpReturn
+               OpFunctionEnd
+)",
+                                                          R"(OpName %helper "helper")"),
+                         kernelModule(R"(
+          %k = OpFunction %void None %fn_kernel
+          %p = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+         %k0 = OpLabel
+          %x = OpLoad %uint %p Aligned 4
+               OpBranch %h0
+         %h0 = OpLabel
+        %neg = OpSLessThan %bool %x %uint_0
+               OpBranchConditional %neg %h1 %h2
+         %h1 = OpLabel
+               OpBranch %after
+         %h2 = OpLabel
+    %doubled = OpIMul %uint %x %uint_2
+               OpBranch %after
+      %after = OpLabel
+          %r = OpPhi %uint %uint_0 %h1 %doubled %h2
+               OpStore %p %r Aligned 4
+               OpReturn
+               OpFunctionEnd
+)"),
+                         Target{}, SPV_ENV_OPENCL_2_2);
+}
+
+// OpVariable must open the entry block, so the helper's %tmp joins the kernel's %mine there.
+TEST(InlineFunctionsTest, AHelpersVariableMovesToTheKernelsEntryBlock) {
+  test::expectPassOutput("inline-functions", kernelModule(R"(
+     %helper = OpFunction %uint None %fn_uint
+          %v = OpFunctionParameter %uint
+         %h0 = OpLabel
+        %tmp = OpVariable %_ptr_Function_uint Function
+               OpStore %tmp %v Aligned 4
+         %ld = OpLoad %uint %tmp Aligned 4
+               OpReturnValue %ld
+               OpFunctionEnd
+          %k = OpFunction %void None %fn_kernel
+          %p = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+         %k0 = OpLabel
+       %mine = OpVariable %_ptr_Function_uint Function
+          %x = OpLoad %uint %p Aligned 4
+          %r = OpFunctionCall %uint %helper %x
+               OpStore %mine %r Aligned 4
+               OpReturn
+               OpFunctionEnd
+)",
+                                                          R"(OpName %helper "helper")"),
+                         kernelModule(R"(
+          %k = OpFunction %void None %fn_kernel
+          %p = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+         %k0 = OpLabel
+       %mine = OpVariable %_ptr_Function_uint Function
+        %tmp = OpVariable %_ptr_Function_uint Function
+          %x = OpLoad %uint %p Aligned 4
+               OpBranch %h0
+         %h0 = OpLabel
+               OpStore %tmp %x Aligned 4
+         %ld = OpLoad %uint %tmp Aligned 4
+               OpBranch %after
+      %after = OpLabel
+          %r = OpPhi %uint %ld %h0
+               OpStore %mine %r Aligned 4
+               OpReturn
+               OpFunctionEnd
+)"),
+                         Target{}, SPV_ENV_OPENCL_2_2);
+}
+
+// An imported function has no body to inline: its call stays. A function no kernel calls goes.
+TEST(InlineFunctionsTest, ImportsStayCalledAndFunctionsNoKernelReachesGo) {
+  const std::string external = R"(
+   %external = OpFunction %uint None %fn_uint
+         %e0 = OpFunctionParameter %uint
+               OpFunctionEnd
+)";
+  const std::string kernel = R"(
+          %k = OpFunction %void None %fn_kernel
+          %p = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+         %k0 = OpLabel
+          %x = OpLoad %uint %p Aligned 4
+          %r = OpFunctionCall %uint %external %x
+               OpStore %p %r Aligned 4
+               OpReturn
+               OpFunctionEnd
+)";
+  const std::string unused = R"(
+     %unused = OpFunction %uint None %fn_uint
+          %v = OpFunctionParameter %uint
+         %u0 = OpLabel
+               OpReturnValue %v
+               OpFunctionEnd
+)";
+  const std::string importName = R"(
+               OpName %external "external"
+               OpDecorate %external LinkageAttributes "external" Import
+)";
+  test::expectPassOutput("inline-functions", kernelModule(external + unused + kernel, importName),
+                         kernelModule(external + kernel, importName), Target{}, SPV_ENV_OPENCL_2_2);
 }
 
 TEST(InlineFunctionsTest, EveryCorpusModuleStaysValidOpenCL) {

@@ -9,6 +9,7 @@
 
 #include "ir/validate.h"
 #include "opencl_std_evaluator_test_util.h"
+#include "pass_test_util.h"
 #include "test_util.h"
 
 namespace cl2vk {
@@ -120,6 +121,129 @@ TEST(LowerConversionsTest, UndecoratedConversionsStayAsTheyAre) {
   Expected<PassResult> result = lowerConversions(*module, Target{});
   ASSERT_TRUE(result.ok());
   EXPECT_EQ(*result, PassResult::kUnchanged);
+}
+
+// --- Before/after: the whole module, as the pass writes it. ---
+
+// An llvm-spirv style kernel: out[i] = %r, which `body` computes from %x = in[i], `src` to `dst`.
+// `decorations` (of %r) follow the module's own, `imports` OpenCL.std's, `globals` its variable.
+std::string conversionKernel(const std::string& src, const std::string& dst, const std::string& body,
+                             const std::string& decorations = "", const std::string& imports = "",
+                             const std::string& globals = "") {
+  std::string text = R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Linkage
+               OpCapability Kernel
+               OpCapability Int64
+               OpCapability Int8
+        %std = OpExtInstImport "OpenCL.std"
+)" + imports + R"(
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k" %gid
+               OpName %gid "__spirv_BuiltInGlobalInvocationId"
+               OpName %k "k"
+               OpName %in "in"
+               OpName %out "out"
+               OpDecorate %gid LinkageAttributes "__spirv_BuiltInGlobalInvocationId" Import
+               OpDecorate %gid Constant
+               OpDecorate %gid BuiltIn GlobalInvocationId
+)" + decorations + R"(
+      %ulong = OpTypeInt 64 0
+       %uint = OpTypeInt 32 0
+      %uchar = OpTypeInt 8 0
+    %v3ulong = OpTypeVector %ulong 3
+%_ptr_Input_v3ulong = OpTypePointer Input %v3ulong
+       %void = OpTypeVoid
+      %float = OpTypeFloat 32
+%_ptr_CrossWorkgroup_SRC = OpTypePointer CrossWorkgroup %SRC
+%_ptr_CrossWorkgroup_DST = OpTypePointer CrossWorkgroup %DST
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_SRC %_ptr_CrossWorkgroup_DST
+        %gid = OpVariable %_ptr_Input_v3ulong Input
+)" + globals + R"(
+          %k = OpFunction %void None %fn
+         %in = OpFunctionParameter %_ptr_CrossWorkgroup_SRC
+        %out = OpFunctionParameter %_ptr_CrossWorkgroup_DST
+      %entry = OpLabel
+        %ids = OpLoad %v3ulong %gid Aligned 32
+          %i = OpCompositeExtract %ulong %ids 0
+         %pi = OpInBoundsPtrAccessChain %_ptr_CrossWorkgroup_SRC %in %i
+          %x = OpLoad %SRC %pi Aligned 4
+)" + body + R"(
+         %po = OpInBoundsPtrAccessChain %_ptr_CrossWorkgroup_DST %out %i
+               OpStore %po %r Aligned STORE_ALIGNMENT
+               OpReturn
+               OpFunctionEnd
+)";
+  text.replace(text.find("STORE_ALIGNMENT"), 15, dst == "uchar" ? "1" : "4");
+  for (size_t at = text.find("SRC"); at != std::string::npos; at = text.find("SRC", at)) text.replace(at, 3, src);
+  for (size_t at = text.find("DST"); at != std::string::npos; at = text.find("DST", at)) text.replace(at, 3, dst);
+  return text;
+}
+
+const std::string kGlslImport = R"(%glsl = OpExtInstImport "GLSL.std.450")";
+
+// convert_uchar_sat(int): clamped to [0, 255] as a signed value from below and unsigned from
+// above, then narrowed.
+TEST(LowerConversionsTest, SaturatingConvertClampsBeforeConverting) {
+  test::expectPassOutput("lower-conversions", conversionKernel("uint", "uchar", "%r = OpSatConvertSToU %uchar %x"),
+                         conversionKernel("uint", "uchar", R"(
+    %nonneg = OpExtInst %uint %glsl SMax %x %uint_0
+   %clamped = OpExtInst %uint %glsl UMin %nonneg %uint_255
+         %r = OpUConvert %uchar %clamped
+)",
+                                          "", kGlslImport, R"(
+     %uint_0 = OpConstant %uint 0
+   %uint_255 = OpConstant %uint 255
+)"),
+                         Target{}, SPV_ENV_OPENCL_2_2);
+}
+
+// convert_int_sat(float): NaN and values out of range are converted as 0, then the out-of-range
+// ones replaced by INT_MIN or INT_MAX.
+TEST(LowerConversionsTest, SaturatedFloatToIntConvertsInRangeValuesAndSelectsTheBoundsForTheRest) {
+  test::expectPassOutput("lower-conversions",
+                         conversionKernel("float", "uint", "%r = OpConvertFToS %uint %x",
+                                          "OpDecorate %r SaturatedConversion"),
+                         conversionKernel("float", "uint", R"(
+      %below = OpFOrdLessThan %bool %x %float_n2_14748365e_09
+      %above = OpFOrdGreaterThanEqual %bool %x %float_2_14748365e_09
+        %nan = OpIsNan %bool %x
+    %outside = OpLogicalOr %bool %below %above
+       %zero = OpLogicalOr %bool %outside %nan
+       %safe = OpSelect %float %zero %float_0 %x
+  %converted = OpConvertFToS %uint %safe
+        %low = OpSelect %uint %below %uint_2147483648 %converted
+          %r = OpSelect %uint %above %uint_2147483647 %low
+)",
+                                          "", "", R"(
+%float_n2_14748365e_09 = OpConstant %float -2147483648
+       %bool = OpTypeBool
+%float_2_14748365e_09 = OpConstant %float 2147483648
+    %float_0 = OpConstant %float 0
+%uint_2147483648 = OpConstant %uint 2147483648
+%uint_2147483647 = OpConstant %uint 2147483647
+)"),
+                         Target{}, SPV_ENV_OPENCL_2_2);
+}
+
+// convert_uint_rtn(float): rounding toward negative infinity is the floor, then the conversion
+// (which truncates) is exact; the decoration goes.
+TEST(LowerConversionsTest, RoundTowardNegativeFloatToUintTakesTheFloorFirst) {
+  test::expectPassOutput("lower-conversions",
+                         conversionKernel("float", "uint", "%r = OpConvertFToU %uint %x",
+                                          "OpDecorate %r FPRoundingMode RTN"),
+                         conversionKernel("float", "uint", R"(
+      %floor = OpExtInst %float %glsl Floor %x
+          %r = OpConvertFToU %uint %floor
+)",
+                                          "", kGlslImport),
+                         Target{}, SPV_ENV_OPENCL_2_2);
+}
+
+TEST(LowerConversionsTest, AnUndecoratedConversionComesOutUnchanged) {
+  std::string before = conversionKernel("float", "uint", "%r = OpConvertFToU %uint %x");
+  test::expectPassOutput("lower-conversions", before, before, Target{}, SPV_ENV_OPENCL_2_2);
 }
 
 // --- Semantics, through the evaluator, against C++ references. ---

@@ -8,6 +8,7 @@
 
 #include "ir/validate.h"
 #include "opencl_std_evaluator_test_util.h"
+#include "pass_test_util.h"
 #include "test_util.h"
 
 namespace cl2vk {
@@ -162,6 +163,110 @@ TEST(LowerOpenCLStdTest, FractStoresTheFloorThroughItsPointer) {
   std::string text = loweredBody(extModule("float", {"float", "_ptr_CrossWorkgroup_float"}, "fract %a %b"));
   EXPECT_NE(text.find("Floor %a"), std::string::npos) << text;
   EXPECT_NE(text.find("OpStore %b"), std::string::npos) << text;
+}
+
+// --- Before/after: the whole module, as the pass writes it. ---
+
+// An llvm-spirv style kernel: a[i] = %r, which `body` computes from %x = a[i] and %y = b[i], of
+// `type` (uint or float). `import` is the module's extended instruction set ("" for none),
+// `globals` follow its variable.
+std::string stdKernel(const std::string& type, const std::string& body, const std::string& import,
+                      const std::string& globals = "") {
+  std::string text = R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Linkage
+               OpCapability Kernel
+               OpCapability Int64
+)" + import + R"(
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k" %gid
+               OpName %gid "__spirv_BuiltInGlobalInvocationId"
+               OpName %k "k"
+               OpName %a "a"
+               OpName %b "b"
+               OpDecorate %gid LinkageAttributes "__spirv_BuiltInGlobalInvocationId" Import
+               OpDecorate %gid Constant
+               OpDecorate %gid BuiltIn GlobalInvocationId
+      %ulong = OpTypeInt 64 0
+       %uint = OpTypeInt 32 0
+    %v3ulong = OpTypeVector %ulong 3
+%_ptr_Input_v3ulong = OpTypePointer Input %v3ulong
+       %void = OpTypeVoid
+      %float = OpTypeFloat 32
+%_ptr_CrossWorkgroup_TYPE = OpTypePointer CrossWorkgroup %TYPE
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_TYPE %_ptr_CrossWorkgroup_TYPE
+        %gid = OpVariable %_ptr_Input_v3ulong Input
+)" + globals + R"(
+          %k = OpFunction %void None %fn
+          %a = OpFunctionParameter %_ptr_CrossWorkgroup_TYPE
+          %b = OpFunctionParameter %_ptr_CrossWorkgroup_TYPE
+      %entry = OpLabel
+        %ids = OpLoad %v3ulong %gid Aligned 32
+          %i = OpCompositeExtract %ulong %ids 0
+         %pa = OpInBoundsPtrAccessChain %_ptr_CrossWorkgroup_TYPE %a %i
+         %pb = OpInBoundsPtrAccessChain %_ptr_CrossWorkgroup_TYPE %b %i
+          %x = OpLoad %TYPE %pa Aligned 4
+          %y = OpLoad %TYPE %pb Aligned 4
+)" + body + R"(
+               OpStore %pa %r Aligned 4
+               OpReturn
+               OpFunctionEnd
+)";
+  for (size_t at = text.find("TYPE"); at != std::string::npos; at = text.find("TYPE", at)) text.replace(at, 4, type);
+  return text;
+}
+
+const std::string kOpenCLStd = R"(%std = OpExtInstImport "OpenCL.std")";
+const std::string kGlslStd = R"(%glsl = OpExtInstImport "GLSL.std.450")";
+
+// GLSL.std.450 takes OpenCL.std's place once nothing uses OpenCL.std any more.
+TEST(LowerOpenCLStdTest, UMaxBecomesGlslUMaxAndGlslTakesTheOpenCLImportsPlace) {
+  test::expectPassOutput("lower-opencl-std", stdKernel("uint", "%r = OpExtInst %uint %std u_max %x %y", kOpenCLStd),
+                         stdKernel("uint", "%r = OpExtInst %uint %glsl UMax %x %y", kGlslStd), Target{},
+                         SPV_ENV_OPENCL_2_2);
+}
+
+// OpenCL's fmin returns the other operand when one is a NaN, as NMin does (FMin leaves it undefined).
+TEST(LowerOpenCLStdTest, FminBecomesGlslNMin) {
+  test::expectPassOutput("lower-opencl-std", stdKernel("float", "%r = OpExtInst %float %std fmin %x %y", kOpenCLStd),
+                         stdKernel("float", "%r = OpExtInst %float %glsl NMin %x %y", kGlslStd), Target{},
+                         SPV_ENV_OPENCL_2_2);
+}
+
+// x + y wrapped around exactly when the sum is below x; then the result is UINT_MAX. No extended
+// instruction is left, so the import goes.
+TEST(LowerOpenCLStdTest, UnsignedAddSatBecomesAnAddAndASelectOnItsCarry) {
+  test::expectPassOutput("lower-opencl-std", stdKernel("uint", "%r = OpExtInst %uint %std u_add_sat %x %y", kOpenCLStd),
+                         stdKernel("uint", R"(
+        %sum = OpIAdd %uint %x %y
+      %carry = OpULessThan %bool %sum %x
+          %r = OpSelect %uint %carry %uint_4294967295 %sum
+)",
+                                   "", R"(
+       %bool = OpTypeBool
+%uint_4294967295 = OpConstant %uint 4294967295
+)"),
+                         Target{}, SPV_ENV_OPENCL_2_2);
+}
+
+// rotate(x, y) takes y modulo 32; the right shift's count is masked too, so that y = 0 shifts by 0
+// rather than by 32 (undefined in SPIR-V).
+TEST(LowerOpenCLStdTest, RotateBecomesMaskedShiftsInBothDirections) {
+  test::expectPassOutput("lower-opencl-std", stdKernel("uint", "%r = OpExtInst %uint %std rotate %x %y", kOpenCLStd),
+                         stdKernel("uint", R"(
+       %left = OpBitwiseAnd %uint %y %uint_31
+       %diff = OpISub %uint %uint_32 %left
+      %right = OpBitwiseAnd %uint %diff %uint_31
+         %lo = OpShiftRightLogical %uint %x %right
+         %hi = OpShiftLeftLogical %uint %x %left
+          %r = OpBitwiseOr %uint %hi %lo
+)",
+                                   "", R"(
+    %uint_31 = OpConstant %uint 31
+    %uint_32 = OpConstant %uint 32
+)"),
+                         Target{}, SPV_ENV_OPENCL_2_2);
 }
 
 TEST(LowerOpenCLStdTest, PrintfIsAnError) {

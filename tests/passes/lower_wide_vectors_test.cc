@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "ir/validate.h"
+#include "pass_test_util.h"
 #include "test_util.h"
 
 namespace cl2vk {
@@ -447,6 +448,217 @@ OpStore %41 %37 Aligned 16
 OpReturn
 OpFunctionEnd
 )"));
+}
+
+// --- Before/after: the whole module, as the pass writes it. ---
+
+// An llvm-spirv style kernel %k with the global id %i: `types` (with the kernel's type %fn) follow
+// %float, `globals` the module's variable; `params` are the kernel's parameters, `body` its code.
+// `capabilities` follow Int64 (Vector16, which the pass removes).
+std::string wideKernel(const std::string& capabilities, const std::string& types, const std::string& params,
+                       const std::string& body, const std::string& globals = "") {
+  return R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Linkage
+               OpCapability Kernel
+               OpCapability Int64
+)" + capabilities + R"(
+        %std = OpExtInstImport "OpenCL.std"
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k" %gid
+               OpName %gid "__spirv_BuiltInGlobalInvocationId"
+               OpName %k "k"
+               OpName %a "a"
+               OpName %out "out"
+               OpDecorate %gid LinkageAttributes "__spirv_BuiltInGlobalInvocationId" Import
+               OpDecorate %gid Constant
+               OpDecorate %gid BuiltIn GlobalInvocationId
+      %ulong = OpTypeInt 64 0
+       %uint = OpTypeInt 32 0
+    %v3ulong = OpTypeVector %ulong 3
+%_ptr_Input_v3ulong = OpTypePointer Input %v3ulong
+       %void = OpTypeVoid
+      %float = OpTypeFloat 32
+)" + types + R"(
+        %gid = OpVariable %_ptr_Input_v3ulong Input
+)" + globals + R"(
+          %k = OpFunction %void None %fn
+)" + params + R"(
+      %entry = OpLabel
+        %ids = OpLoad %v3ulong %gid Aligned 32
+          %i = OpCompositeExtract %ulong %ids 0
+)" + body + R"(
+               OpReturn
+               OpFunctionEnd
+)";
+}
+
+// A __global float8* becomes a pointer to an array of two float4; each float8 load, operation and
+// store becomes two, one per part.
+TEST(LowerWideVectorsTest, Float8InGlobalMemoryBecomesTwoFloat4PartsLoadedAddedAndStoredApart) {
+  test::expectPassOutput("lower-wide-vectors",
+                         wideKernel("OpCapability Vector16", R"(
+    %v8float = OpTypeVector %float 8
+%_ptr_CrossWorkgroup_v8float = OpTypePointer CrossWorkgroup %v8float
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_v8float %_ptr_CrossWorkgroup_v8float
+)",
+                                    R"(
+          %a = OpFunctionParameter %_ptr_CrossWorkgroup_v8float
+        %out = OpFunctionParameter %_ptr_CrossWorkgroup_v8float
+)",
+                                    R"(
+         %pa = OpInBoundsPtrAccessChain %_ptr_CrossWorkgroup_v8float %a %i
+          %x = OpLoad %v8float %pa Aligned 32
+          %y = OpFAdd %v8float %x %x
+         %po = OpInBoundsPtrAccessChain %_ptr_CrossWorkgroup_v8float %out %i
+               OpStore %po %y Aligned 32
+)"),
+                         wideKernel("", R"(
+    %v4float = OpTypeVector %float 4
+     %uint_2 = OpConstant %uint 2
+%_arr_v4float_uint_2 = OpTypeArray %v4float %uint_2
+%_ptr_CrossWorkgroup__arr_v4float_uint_2 = OpTypePointer CrossWorkgroup %_arr_v4float_uint_2
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup__arr_v4float_uint_2 %_ptr_CrossWorkgroup__arr_v4float_uint_2
+)",
+                                    R"(
+          %a = OpFunctionParameter %_ptr_CrossWorkgroup__arr_v4float_uint_2
+        %out = OpFunctionParameter %_ptr_CrossWorkgroup__arr_v4float_uint_2
+)",
+                                    R"(
+         %pa = OpInBoundsPtrAccessChain %_ptr_CrossWorkgroup__arr_v4float_uint_2 %a %i
+        %pa0 = OpInBoundsAccessChain %_ptr_CrossWorkgroup_v4float %pa %uint_0
+         %x0 = OpLoad %v4float %pa0 Aligned 16
+        %pa1 = OpInBoundsAccessChain %_ptr_CrossWorkgroup_v4float %pa %uint_1
+         %x1 = OpLoad %v4float %pa1 Aligned 16
+         %y0 = OpFAdd %v4float %x0 %x0
+         %y1 = OpFAdd %v4float %x1 %x1
+         %po = OpInBoundsPtrAccessChain %_ptr_CrossWorkgroup__arr_v4float_uint_2 %out %i
+        %po0 = OpInBoundsAccessChain %_ptr_CrossWorkgroup_v4float %po %uint_0
+               OpStore %po0 %y0 Aligned 16
+        %po1 = OpInBoundsAccessChain %_ptr_CrossWorkgroup_v4float %po %uint_1
+               OpStore %po1 %y1 Aligned 16
+)",
+                                    R"(
+     %uint_0 = OpConstant %uint 0
+%_ptr_CrossWorkgroup_v4float = OpTypePointer CrossWorkgroup %v4float
+     %uint_1 = OpConstant %uint 1
+)"),
+                         Target{}, SPV_ENV_OPENCL_2_2);
+}
+
+// A float8 argument arrives as an array of its two parts, taken apart at the entry; .hi is the
+// second part and .s7 its last component.
+TEST(LowerWideVectorsTest, HiAndS7OfAFloat8ArgumentComeFromItsSecondPart) {
+  test::expectPassOutput("lower-wide-vectors",
+                         wideKernel("OpCapability Vector16", R"(
+    %v4float = OpTypeVector %float 4
+    %v8float = OpTypeVector %float 8
+%_ptr_CrossWorkgroup_float = OpTypePointer CrossWorkgroup %float
+%_ptr_CrossWorkgroup_v4float = OpTypePointer CrossWorkgroup %v4float
+         %fn = OpTypeFunction %void %v8float %_ptr_CrossWorkgroup_v4float %_ptr_CrossWorkgroup_float
+)",
+                                    R"(
+          %a = OpFunctionParameter %v8float
+        %out = OpFunctionParameter %_ptr_CrossWorkgroup_v4float
+       %last = OpFunctionParameter %_ptr_CrossWorkgroup_float
+)",
+                                    R"(
+         %hi = OpVectorShuffle %v4float %a %a 4 5 6 7
+         %po = OpInBoundsPtrAccessChain %_ptr_CrossWorkgroup_v4float %out %i
+               OpStore %po %hi Aligned 16
+         %s7 = OpCompositeExtract %float %a 7
+               OpStore %last %s7 Aligned 4
+)"),
+                         R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Linkage
+               OpCapability Kernel
+               OpCapability Int64
+        %std = OpExtInstImport "OpenCL.std"
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k" %gid
+               OpName %gid "__spirv_BuiltInGlobalInvocationId"
+               OpName %k "k"
+               OpName %a "a"
+               OpName %out "out"
+               OpDecorate %gid LinkageAttributes "__spirv_BuiltInGlobalInvocationId" Import
+               OpDecorate %gid Constant
+               OpDecorate %gid BuiltIn GlobalInvocationId
+      %ulong = OpTypeInt 64 0
+       %uint = OpTypeInt 32 0
+    %v3ulong = OpTypeVector %ulong 3
+%_ptr_Input_v3ulong = OpTypePointer Input %v3ulong
+       %void = OpTypeVoid
+      %float = OpTypeFloat 32
+    %v4float = OpTypeVector %float 4
+%_ptr_CrossWorkgroup_float = OpTypePointer CrossWorkgroup %float
+%_ptr_CrossWorkgroup_v4float = OpTypePointer CrossWorkgroup %v4float
+     %uint_2 = OpConstant %uint 2
+%_arr_v4float_uint_2 = OpTypeArray %v4float %uint_2
+         %fn = OpTypeFunction %void %_arr_v4float_uint_2 %_ptr_CrossWorkgroup_v4float %_ptr_CrossWorkgroup_float
+        %gid = OpVariable %_ptr_Input_v3ulong Input
+          %k = OpFunction %void None %fn
+          %a = OpFunctionParameter %_arr_v4float_uint_2
+        %out = OpFunctionParameter %_ptr_CrossWorkgroup_v4float
+       %last = OpFunctionParameter %_ptr_CrossWorkgroup_float
+      %entry = OpLabel
+         %a0 = OpCompositeExtract %v4float %a 0
+         %a1 = OpCompositeExtract %v4float %a 1
+        %ids = OpLoad %v3ulong %gid Aligned 32
+          %i = OpCompositeExtract %ulong %ids 0
+         %po = OpInBoundsPtrAccessChain %_ptr_CrossWorkgroup_v4float %out %i
+               OpStore %po %a1 Aligned 16
+         %s7 = OpCompositeExtract %float %a1 3
+               OpStore %last %s7 Aligned 4
+               OpReturn
+               OpFunctionEnd
+)",
+                         Target{}, SPV_ENV_OPENCL_2_2);
+}
+
+// vload8(i, a) reads the floats at a + 8i: vload4 at offsets 2i and 2i + 1 (vstore8 likewise).
+TEST(LowerWideVectorsTest, Vload8AndVstore8BecomeTwoVload4AndVstore4AtDoubledOffsets) {
+  const std::string params = R"(
+          %a = OpFunctionParameter %_ptr_CrossWorkgroup_float
+        %out = OpFunctionParameter %_ptr_CrossWorkgroup_float
+)";
+  test::expectPassOutput("lower-wide-vectors",
+                         wideKernel("OpCapability Vector16", R"(
+    %v8float = OpTypeVector %float 8
+%_ptr_CrossWorkgroup_float = OpTypePointer CrossWorkgroup %float
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_float %_ptr_CrossWorkgroup_float
+)",
+                                    params, R"(
+          %x = OpExtInst %v8float %std vloadn %i %a 8
+          %y = OpFMul %v8float %x %x
+         %st = OpExtInst %void %std vstoren %y %i %out
+)"),
+                         wideKernel("", R"(
+%_ptr_CrossWorkgroup_float = OpTypePointer CrossWorkgroup %float
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_float %_ptr_CrossWorkgroup_float
+)",
+                                    params, R"(
+     %load0i = OpIMul %ulong %i %ulong_2
+         %x0 = OpExtInst %v4float %std vloadn %load0i %a 4
+     %load1i = OpIMul %ulong %i %ulong_2
+     %load1j = OpIAdd %ulong %load1i %ulong_1
+         %x1 = OpExtInst %v4float %std vloadn %load1j %a 4
+         %y0 = OpFMul %v4float %x0 %x0
+         %y1 = OpFMul %v4float %x1 %x1
+    %store0i = OpIMul %ulong %i %ulong_2
+        %st0 = OpExtInst %void %std vstoren %y0 %store0i %out
+    %store1i = OpIMul %ulong %i %ulong_2
+    %store1j = OpIAdd %ulong %store1i %ulong_1
+        %st1 = OpExtInst %void %std vstoren %y1 %store1j %out
+)",
+                                    R"(
+    %v4float = OpTypeVector %float 4
+    %ulong_2 = OpConstant %ulong 2
+    %ulong_1 = OpConstant %ulong 1
+)"),
+                         Target{}, SPV_ENV_OPENCL_2_2);
 }
 
 TEST(LowerWideVectorsTest, StructWhoseMemberOffsetsWouldMoveIsAnError) {

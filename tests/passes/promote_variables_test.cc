@@ -6,6 +6,7 @@
 #include "ir/reader.h"
 #include "ir/validate.h"
 #include "passes/functions/inline_functions.h"
+#include "pass_test_util.h"
 #include "test_util.h"
 
 namespace cl2vk {
@@ -155,6 +156,145 @@ TEST(PromoteVariablesTest, ALoadBeforeAnyStoreIsUndefined) {
 )");
   EXPECT_NE(text.find("OpStore %p %"), std::string::npos) << text;
   EXPECT_EQ(text.find("OpLoad"), std::string::npos) << text;
+}
+
+// --- Before/after: the whole module, as the pass writes it. ---
+
+// kHeader and `functions`; `names` are OpName lines for the ids they define.
+std::string promoteModule(const std::string& functions, const std::string& names = "") {
+  std::string header = kHeader;
+  header.replace(header.find("NAMES"), 5, names);
+  return header + functions;
+}
+
+// As clang writes at -O0: a parameter spilled to %x_addr, reloaded, updated and reloaded again.
+TEST(PromoteVariablesTest, ASpilledParameterBecomesTheValuesStoredToIt) {
+  test::expectPassOutput("promote-variables", promoteModule(R"(
+          %k = OpFunction %void None %fn
+          %x = OpFunctionParameter %uint
+          %c = OpFunctionParameter %bool
+          %p = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+      %entry = OpLabel
+     %x_addr = OpVariable %_ptr_Function_uint Function
+               OpStore %x_addr %x Aligned 4
+         %x0 = OpLoad %uint %x_addr Aligned 4
+        %add = OpIAdd %uint %x0 %uint_1
+               OpStore %x_addr %add Aligned 4
+         %x1 = OpLoad %uint %x_addr Aligned 4
+               OpStore %p %x1 Aligned 4
+               OpReturn
+               OpFunctionEnd
+)"),
+                         promoteModule(R"(
+          %k = OpFunction %void None %fn
+          %x = OpFunctionParameter %uint
+          %c = OpFunctionParameter %bool
+          %p = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+      %entry = OpLabel
+        %add = OpIAdd %uint %x %uint_1
+               OpStore %p %add Aligned 4
+               OpReturn
+               OpFunctionEnd
+)"),
+                         Target{}, SPV_ENV_OPENCL_2_2);
+}
+
+// The header's phi takes 0 from the entry and the incremented value from the body; the load after
+// the loop reads the phi too.
+TEST(PromoteVariablesTest, ALoopCounterBecomesAPhiInTheLoopHeader) {
+  const std::string names = "OpName %head \"head\"\nOpName %body \"body\"\nOpName %exit \"exit\"\n";
+  test::expectPassOutput("promote-variables", promoteModule(R"(
+          %k = OpFunction %void None %fn
+          %x = OpFunctionParameter %uint
+          %c = OpFunctionParameter %bool
+          %p = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+      %entry = OpLabel
+          %i = OpVariable %_ptr_Function_uint Function
+               OpStore %i %uint_0
+               OpBranch %head
+       %head = OpLabel
+         %iv = OpLoad %uint %i
+       %more = OpULessThan %bool %iv %x
+               OpBranchConditional %more %body %exit
+       %body = OpLabel
+       %next = OpIAdd %uint %iv %uint_1
+               OpStore %i %next
+               OpBranch %head
+       %exit = OpLabel
+       %last = OpLoad %uint %i
+               OpStore %p %last
+               OpReturn
+               OpFunctionEnd
+)",
+                                                            names),
+                         promoteModule(R"(
+          %k = OpFunction %void None %fn
+          %x = OpFunctionParameter %uint
+          %c = OpFunctionParameter %bool
+          %p = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+      %entry = OpLabel
+               OpBranch %head
+       %head = OpLabel
+          %i = OpPhi %uint %uint_0 %entry %next %body
+       %more = OpULessThan %bool %i %x
+               OpBranchConditional %more %body %exit
+       %body = OpLabel
+       %next = OpIAdd %uint %i %uint_1
+               OpBranch %head
+       %exit = OpLabel
+               OpStore %p %i
+               OpReturn
+               OpFunctionEnd
+)",
+                                       names),
+                         Target{}, SPV_ENV_OPENCL_2_2);
+}
+
+// Loading a variable nothing was stored to reads an undefined value, which becomes a global OpUndef.
+TEST(PromoteVariablesTest, ALoadBeforeAnyStoreBecomesOpUndef) {
+  test::expectPassOutput("promote-variables", promoteModule(R"(
+          %k = OpFunction %void None %fn
+          %x = OpFunctionParameter %uint
+          %c = OpFunctionParameter %bool
+          %p = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+      %entry = OpLabel
+          %v = OpVariable %_ptr_Function_uint Function
+         %ld = OpLoad %uint %v
+               OpStore %p %ld
+               OpReturn
+               OpFunctionEnd
+)"),
+                         promoteModule(R"(
+      %undef = OpUndef %uint
+          %k = OpFunction %void None %fn
+          %x = OpFunctionParameter %uint
+          %c = OpFunctionParameter %bool
+          %p = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+      %entry = OpLabel
+               OpStore %p %undef
+               OpReturn
+               OpFunctionEnd
+)"),
+                         Target{}, SPV_ENV_OPENCL_2_2);
+}
+
+// An array indexed through an access chain is not loaded and stored whole: it stays in memory.
+TEST(PromoteVariablesTest, AnArrayIndexedThroughAnAccessChainComesOutUnchanged) {
+  std::string before = promoteModule(R"(
+          %k = OpFunction %void None %fn
+          %x = OpFunctionParameter %uint
+          %c = OpFunctionParameter %bool
+          %p = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+      %entry = OpLabel
+        %arr = OpVariable %_ptr_Function__arr_uint_uint_4 Function
+       %elem = OpInBoundsPtrAccessChain %_ptr_Function_uint %arr %uint_0 %x
+               OpStore %elem %x
+         %ld = OpLoad %uint %elem
+               OpStore %p %ld
+               OpReturn
+               OpFunctionEnd
+)");
+  test::expectPassOutput("promote-variables", before, before, Target{}, SPV_ENV_OPENCL_2_2);
 }
 
 // -O0 keeps every local in a variable: after inlining and promotion, no promotable one is left and

@@ -2,10 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "ir/collectives.h"
 #include "ir/reader.h"
 #include "ir/validate.h"
 #include "passes/functions/inline_functions.h"
+#include "pass_test_util.h"
 #include "test_util.h"
 
 namespace cl2vk {
@@ -315,6 +318,132 @@ TEST(ResolveBuiltinCallsTest, UnrecognisedCollectiveNamesTheKernelTheCallAndTheN
   EXPECT_EQ(errorFor("_Z21work_group_reduce_andm"),
             "kernel 'k': %11 = OpFunctionCall in function 'helper': '_Z21work_group_reduce_andm' is not a collective "
             "builtin cl2vk recognises: argument 1 is not a 64-bit integer");
+}
+
+// --- Before/after: the whole module, as the pass writes it. ---
+
+// An llvm-spirv style kernel `k` that stores to out[i] the %r its `body` computes from %x = in[i].
+// With `builtin` (a mangled name) the module imports it as %builtin, a function of uint(`params`);
+// with "" only that function type is left, as the pass leaves it. `capabilities` (and extensions)
+// follow Int64, `globals` the module's variable.
+std::string collectiveKernel(const std::string& body, const std::string& builtin, const std::string& params = "%uint",
+                             const std::string& capabilities = "", const std::string& globals = "") {
+  std::string name, linkage, declaration;
+  if (!builtin.empty()) {
+    name = "OpName %builtin \"" + builtin + "\"";
+    linkage = "OpDecorate %builtin LinkageAttributes \"" + builtin + "\" Import";
+    declaration = "%builtin = OpFunction %uint None %fn_builtin\n";
+    std::istringstream types(params);
+    int n = 0;
+    for (std::string type; types >> type;)
+      declaration += "%param" + std::to_string(n++) + " = OpFunctionParameter " + type + "\n";
+    declaration += "OpFunctionEnd";
+  }
+  return R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Linkage
+               OpCapability Kernel
+               OpCapability Int64
+)" + capabilities + R"(
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k" %gid
+               OpName %gid "__spirv_BuiltInGlobalInvocationId"
+               OpName %k "k"
+               OpName %in "in"
+               OpName %out "out"
+)" + name + R"(
+               OpDecorate %gid LinkageAttributes "__spirv_BuiltInGlobalInvocationId" Import
+               OpDecorate %gid Constant
+               OpDecorate %gid BuiltIn GlobalInvocationId
+)" + linkage + R"(
+      %ulong = OpTypeInt 64 0
+       %uint = OpTypeInt 32 0
+    %v3ulong = OpTypeVector %ulong 3
+%_ptr_Input_v3ulong = OpTypePointer Input %v3ulong
+       %void = OpTypeVoid
+%_ptr_CrossWorkgroup_uint = OpTypePointer CrossWorkgroup %uint
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_uint %_ptr_CrossWorkgroup_uint
+ %fn_builtin = OpTypeFunction %uint )" + params + R"(
+        %gid = OpVariable %_ptr_Input_v3ulong Input
+)" + globals + "\n" + declaration + R"(
+          %k = OpFunction %void None %fn
+         %in = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+        %out = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+      %entry = OpLabel
+        %ids = OpLoad %v3ulong %gid Aligned 32
+          %i = OpCompositeExtract %ulong %ids 0
+         %pi = OpInBoundsPtrAccessChain %_ptr_CrossWorkgroup_uint %in %i
+          %x = OpLoad %uint %pi Aligned 4
+)" + body + R"(
+         %po = OpInBoundsPtrAccessChain %_ptr_CrossWorkgroup_uint %out %i
+               OpStore %po %r Aligned 4
+               OpReturn
+               OpFunctionEnd
+)";
+}
+
+const std::string kUniformGroupInstructions = R"(
+               OpCapability GroupUniformArithmeticKHR
+               OpExtension "SPV_KHR_uniform_group_instructions"
+)";
+
+TEST(ResolveBuiltinCallsTest, WorkGroupReduceAndBecomesOpGroupBitwiseAndKHRAndTheImportGoes) {
+  test::expectPassOutput(
+      "resolve-builtin-calls",
+      collectiveKernel("%r = OpFunctionCall %uint %builtin %x", "_Z21work_group_reduce_andj"),
+      collectiveKernel("%r = OpGroupBitwiseAndKHR %uint %uint_2 Reduce %x", "", "%uint", kUniformGroupInstructions,
+                       "%uint_2 = OpConstant %uint 2"),
+      Target{}, SPV_ENV_OPENCL_2_2);
+}
+
+// The mangled parameter type `i` (int) makes it the signed minimum; OpGroupSMin needs only Groups.
+TEST(ResolveBuiltinCallsTest, WorkGroupReduceMinOfIntBecomesOpGroupSMin) {
+  test::expectPassOutput(
+      "resolve-builtin-calls", collectiveKernel("%r = OpFunctionCall %uint %builtin %x", "_Z21work_group_reduce_mini"),
+      collectiveKernel("%r = OpGroupSMin %uint %uint_2 Reduce %x", "", "%uint", "OpCapability Groups",
+                       "%uint_2 = OpConstant %uint 2"),
+      Target{}, SPV_ENV_OPENCL_2_2);
+}
+
+// Subgroup scope (3); the int predicate becomes a bool (x != 0) and the bool result 1 or 0.
+TEST(ResolveBuiltinCallsTest, SubGroupLogicalXorScanGoesThroughBoolAtSubgroupScope) {
+  test::expectPassOutput("resolve-builtin-calls",
+                         collectiveKernel("%r = OpFunctionCall %uint %builtin %x",
+                                          "_Z36sub_group_scan_exclusive_logical_xori"),
+                         collectiveKernel(R"(
+          %b = OpINotEqual %bool %x %uint_0
+       %scan = OpGroupLogicalXorKHR %bool %uint_3 ExclusiveScan %b
+          %r = OpSelect %uint %scan %uint_1 %uint_0
+)",
+                                          "", "%uint", kUniformGroupInstructions, R"(
+     %uint_3 = OpConstant %uint 3
+     %uint_0 = OpConstant %uint 0
+       %bool = OpTypeBool
+     %uint_1 = OpConstant %uint 1
+)"),
+                         Target{}, SPV_ENV_OPENCL_2_2);
+}
+
+// work_group_broadcast(x, local_id_x, local_id_y): OpGroupBroadcast takes the ids as one vector.
+TEST(ResolveBuiltinCallsTest, WorkGroupBroadcastGathersTheLocalIdsIntoAVector) {
+  test::expectPassOutput("resolve-builtin-calls",
+                         collectiveKernel("%r = OpFunctionCall %uint %builtin %x %i %i", "_Z20work_group_broadcastjmm",
+                                          "%uint %ulong %ulong"),
+                         collectiveKernel(R"(
+        %lid = OpCompositeConstruct %v2ulong %i %i
+          %r = OpGroupBroadcast %uint %uint_2 %x %lid
+)",
+                                          "", "%uint %ulong %ulong", "OpCapability Groups", R"(
+     %uint_2 = OpConstant %uint 2
+    %v2ulong = OpTypeVector %ulong 2
+)"),
+                         Target{}, SPV_ENV_OPENCL_2_2);
+}
+
+TEST(ResolveBuiltinCallsTest, ACallToAnImportThatIsNoCollectiveComesOutUnchanged) {
+  std::string before = collectiveKernel("%r = OpFunctionCall %uint %builtin %x", "_Z3fooj");
+  test::expectPassOutput("resolve-builtin-calls", before, before, Target{}, SPV_ENV_OPENCL_2_2);
 }
 
 class ResolveBuiltinCallsCorpusTest : public testing::TestWithParam<std::filesystem::path> {};

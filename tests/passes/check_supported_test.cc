@@ -1,0 +1,144 @@
+// check-supported: before/after tests. The pass changes nothing: a module it accepts comes out as it
+// went in, and one it refuses fails with a message that names the construct (and, inside a
+// function, the kernel and the instruction). Messages name instructions by their ids, which the
+// assembler numbers in order of first appearance.
+#include <gtest/gtest.h>
+
+#include "pass_test_util.h"
+
+namespace cl2vk {
+namespace {
+
+// An llvm-spirv style module: the exported function `body` holds the code, with a __global float*
+// %p; the kernel `k` only calls it. `capabilities`, `globals` and `code` add to it.
+std::string module(const std::string& code, const std::string& globals = "", const std::string& capabilities = "") {
+  return R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Linkage
+               OpCapability Kernel
+               OpCapability Int64
+)" + capabilities + R"(
+        %std = OpExtInstImport "OpenCL.std"
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k" %gid
+               OpName %gid "__spirv_BuiltInGlobalInvocationId"
+               OpName %body "body"
+               OpName %p "p"
+               OpName %k "k"
+               OpName %q "q"
+               OpDecorate %gid LinkageAttributes "__spirv_BuiltInGlobalInvocationId" Import
+               OpDecorate %gid Constant
+               OpDecorate %gid BuiltIn GlobalInvocationId
+               OpDecorate %body LinkageAttributes "body" Export
+      %ulong = OpTypeInt 64 0
+       %uint = OpTypeInt 32 0
+    %v3ulong = OpTypeVector %ulong 3
+%_ptr_Input_v3ulong = OpTypePointer Input %v3ulong
+       %void = OpTypeVoid
+      %float = OpTypeFloat 32
+%_ptr_CrossWorkgroup_float = OpTypePointer CrossWorkgroup %float
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_float
+)" + globals + R"(
+        %gid = OpVariable %_ptr_Input_v3ulong Input
+       %body = OpFunction %void None %fn
+          %p = OpFunctionParameter %_ptr_CrossWorkgroup_float
+      %entry = OpLabel
+        %ids = OpLoad %v3ulong %gid Aligned 32
+          %i = OpCompositeExtract %ulong %ids 0
+       %elem = OpInBoundsPtrAccessChain %_ptr_CrossWorkgroup_float %p %i
+)" + code + R"(
+               OpReturn
+               OpFunctionEnd
+          %k = OpFunction %void None %fn
+          %q = OpFunctionParameter %_ptr_CrossWorkgroup_float
+         %kl = OpLabel
+       %call = OpFunctionCall %void %body %q
+               OpReturn
+               OpFunctionEnd
+)";
+}
+
+// p[i] = fabs(p[i]): OpenCL.std instructions other than printf are for later passes to lower.
+const std::string kAbsolute = R"(
+          %x = OpLoad %float %elem Aligned 4
+          %y = OpExtInst %float %std fabs %x
+               OpStore %elem %y Aligned 4
+)";
+
+TEST(CheckSupportedTest, ASupportedKernelComesOutUnchanged) {
+  std::string before = module(kAbsolute);
+  test::expectPassOutput("check-supported", before, before, Target{}, SPV_ENV_OPENCL_2_2);
+}
+
+TEST(CheckSupportedTest, DoubleComesOutUnchangedWhenTheTargetHasFloat64) {
+  std::string before = module(R"(
+          %x = OpLoad %float %elem Aligned 4
+          %d = OpFConvert %double %x
+          %s = OpFMul %double %d %d
+          %y = OpFConvert %float %s
+               OpStore %elem %y Aligned 4
+)",
+                              "%double = OpTypeFloat 64", "OpCapability Float64");
+  test::expectPassOutput("check-supported", before, before, Target{}, SPV_ENV_OPENCL_2_2);
+}
+
+TEST(CheckSupportedTest, PrintfIsRefusedNamingTheKernelAndTheCall) {
+  std::string before = module(R"(
+        %fmt = OpInBoundsPtrAccessChain %_ptr_UniformConstant_uchar %str %ulong_0 %ulong_0
+     %printf = OpExtInst %uint %std printf %fmt %i
+)",
+                              R"(
+      %uchar = OpTypeInt 8 0
+    %ulong_0 = OpConstant %ulong 0
+    %ulong_2 = OpConstant %ulong 2
+   %uchar_37 = OpConstant %uchar 37
+    %uchar_0 = OpConstant %uchar 0
+%_arr_uchar_ulong_2 = OpTypeArray %uchar %ulong_2
+%_ptr_UniformConstant__arr_uchar_ulong_2 = OpTypePointer UniformConstant %_arr_uchar_ulong_2
+%_ptr_UniformConstant_uchar = OpTypePointer UniformConstant %uchar
+   %contents = OpConstantComposite %_arr_uchar_ulong_2 %uchar_37 %uchar_0
+        %str = OpVariable %_ptr_UniformConstant__arr_uchar_ulong_2 UniformConstant %contents
+)",
+                              "OpCapability Int8");
+  EXPECT_EQ(test::runPass("check-supported", before).text(),
+            "error: kernel 'k': %30 = OpExtInst in function 'body': printf is not supported by cl2vk");
+}
+
+// A type of an unsupported kind is refused where it is declared, before any function is looked at.
+TEST(CheckSupportedTest, ImageSamplerPipeAndQueueTypesAreRefusedByName) {
+  struct Case {
+    std::string capability, type, message;
+  };
+  for (const Case& c : {
+           Case{"OpCapability ImageBasic", "%image = OpTypeImage %void 2D 0 0 0 0 Unknown ReadOnly",
+                "error: %15 = OpTypeImage: images are not supported by cl2vk"},
+           Case{"OpCapability ImageBasic", "%sampler = OpTypeSampler",
+                "error: %15 = OpTypeSampler: samplers are not supported by cl2vk"},
+           Case{"OpCapability Pipes", "%pipe = OpTypePipe ReadOnly",
+                "error: %15 = OpTypePipe: pipes are not supported by cl2vk"},
+           Case{"OpCapability DeviceEnqueue", "%queue = OpTypeQueue",
+                "error: %15 = OpTypeQueue: device-side enqueue is not supported by cl2vk"},
+       }) {
+    EXPECT_EQ(test::runPass("check-supported", module(kAbsolute, c.type, c.capability)).text(), c.message);
+  }
+}
+
+TEST(CheckSupportedTest, DoubleArithmeticIsRefusedWithoutFloat64NamingTheFirstInstruction) {
+  Target noFloat64;
+  noFloat64.float64 = false;
+  std::string before = module(R"(
+          %x = OpLoad %float %elem Aligned 4
+          %d = OpFConvert %double %x
+          %s = OpFMul %double %d %d
+          %y = OpFConvert %float %s
+               OpStore %elem %y Aligned 4
+)",
+                              "%double = OpTypeFloat 64", "OpCapability Float64");
+  EXPECT_EQ(test::runPass("check-supported", before, noFloat64).text(),
+            "error: kernel 'k': %21 = OpFConvert in function 'body': double (64-bit floating point) is not supported "
+            "on this device (no Vulkan shaderFloat64)");
+}
+
+}  // namespace
+}  // namespace cl2vk
