@@ -165,10 +165,13 @@ TEST(LowerCollectivesTest, SubgroupVoteBecomesNonUniformAll) {
 }
 
 // work_group_broadcast(x, 0): the invocation whose linear local id is 0 writes x into the
-// Workgroup partials, and after one barrier every invocation reads it. The partials are double
-// buffered (a Private parity flips at each collective) so that the next collective needs no
-// barrier before it writes. Their length is a specialization constant expression of the work-group
-// size (one slot per possible subgroup, plus room for the per-invocation path), in uint words.
+// subgroup partials in Workgroup memory, and after one barrier every invocation reads it. The
+// partials are double buffered (a Private parity flips at each collective) so that the next
+// collective needs no barrier before it writes. A half holds an element per subgroup the
+// dispatch's work-group can have (from the work-group size specialization constants), one
+// subgroup's worth more, and the slot of a work-group reduce's total (whose constant, `totalSlot`,
+// nothing reads here); an element is two words, room for 64-bit values. (The x size is read for
+// the linear id a 2D or 3D local id would need; a 1D one leaves it unused.)
 TEST(LowerCollectivesTest, WorkgroupBroadcastGoesThroughDoubleBufferedWorkgroupMemory) {
   test::expectPassOutput("lower-collectives", computeKernel("%r = OpGroupBroadcast %uint %uint_2 %x %uint_0"),
                          computeKernel(R"(
@@ -178,10 +181,10 @@ TEST(LowerCollectivesTest, WorkgroupBroadcastGoesThroughDoubleBufferedWorkgroupM
       %index = OpLoad %uint %gl_LocalInvocationIndex
     %index64 = OpUConvert %ulong %index
      %source = OpIEqual %bool %index64 %localId
-     %parity = OpLoad %uint %half
+     %parity = OpLoad %uint %parityVariable
     %flipped = OpBitwiseXor %uint %parity %uint_1
-               OpStore %half %flipped
-       %base = OpIMul %uint %parity %slots
+               OpStore %parityVariable %flipped
+       %base = OpIMul %uint %parity %halfLength
                OpBranchConditional %source %write %read
       %write = OpLabel
      %wordAt = OpIMul %uint %base %uint_2
@@ -197,22 +200,22 @@ TEST(LowerCollectivesTest, WorkgroupBroadcastGoesThroughDoubleBufferedWorkgroupM
       %after = OpLabel
 )",
                                        R"(
- %invocations_xy = OpSpecConstantOp %uint IMul %size_x %size_y
- %invocations = OpSpecConstantOp %uint IMul %invocations_xy %size_z
-    %rounded = OpSpecConstantOp %uint IAdd %invocations %uint_0
-  %subgroups = OpSpecConstantOp %uint UDiv %rounded %uint_1
-   %uint_129 = OpConstant %uint 129
-      %slots = OpSpecConstantOp %uint IAdd %subgroups %uint_129
-     %unused = OpSpecConstantOp %uint ISub %slots %uint_1
-    %halves = OpSpecConstantOp %uint IMul %slots %uint_2
-        %110 = OpSpecConstantOp %uint IMul %halves %uint_2
+  %invocationsXY = OpSpecConstantOp %uint IMul %size_x %size_y
+  %invocations = OpSpecConstantOp %uint IMul %invocationsXY %size_z
+    %roundedUp = OpSpecConstantOp %uint IAdd %invocations %uint_0
+    %subgroups = OpSpecConstantOp %uint UDiv %roundedUp %uint_1
+     %uint_129 = OpConstant %uint 129
+   %halfLength = OpSpecConstantOp %uint IAdd %subgroups %uint_129
+    %totalSlot = OpSpecConstantOp %uint ISub %halfLength %uint_1
+     %elements = OpSpecConstantOp %uint IMul %halfLength %uint_2
+          %110 = OpSpecConstantOp %uint IMul %elements %uint_2
   %_arr_uint_110 = OpTypeArray %uint %110
   %_ptr_Workgroup__arr_uint_110 = OpTypePointer Workgroup %_arr_uint_110
    %partials = OpVariable %_ptr_Workgroup__arr_uint_110 Workgroup
   %_ptr_Input_uint = OpTypePointer Input %uint
   %gl_LocalInvocationIndex = OpVariable %_ptr_Input_uint Input
   %_ptr_Private_uint = OpTypePointer Private %uint
-       %half = OpVariable %_ptr_Private_uint Private %uint_0
+  %parityVariable = OpVariable %_ptr_Private_uint Private %uint_0
   %_ptr_Workgroup_uint = OpTypePointer Workgroup %uint
    %uint_264 = OpConstant %uint 264
 )"));
