@@ -160,5 +160,25 @@ TEST(LowerPointersTest, ConstantTablesBecomePrivateVariables) {
                                        kBufferPointer));
 }
 
+// OpenCL C 2.0's generic pointers: one that space inference traces to global memory becomes a
+// buffer pointer too, and its cast from the global pointer goes (the generic type stays, unused,
+// for finalize-vulkan to drop).
+TEST(LowerPointersTest, GenericPointersIntoGlobalMemoryBecomeBufferPointers) {
+  std::string generic = "%_ptr_Generic_uint = OpTypePointer Generic %uint\n";
+  test::expectPassOutput("lower-pointers", computeKernel(R"(
+    %generic = OpPtrCastToGeneric %_ptr_Generic_uint %out
+       %wide = OpUConvert %ulong %x
+    %element = OpInBoundsPtrAccessChain %_ptr_Generic_uint %generic %wide
+          %r = OpLoad %uint %element Aligned 4
+)",
+                                                         generic),
+                         computeKernel(R"(
+       %wide = OpUConvert %ulong %x
+    %element = OpPtrAccessChain %_ptr_CrossWorkgroup_uint %out %wide
+          %r = OpLoad %uint %element Aligned 4
+)",
+                                       generic, kBufferPointer, "OpDecorate %_ptr_CrossWorkgroup_uint ArrayStride 4"));
+}
+
 }  // namespace
 }  // namespace cl2vk
