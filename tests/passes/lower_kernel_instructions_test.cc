@@ -82,20 +82,29 @@ std::string kernel(const std::string& body, const std::string& globals = "") {
 )";
 }
 
-// isfinite(x): Shader modules have OpIsNan and OpIsInf, not OpIsFinite.
-TEST(LowerKernelInstructionsTest, IsFiniteBecomesNeitherNanNorInf) {
+// isfinite(x) and isunordered(x, y): Shader modules have OpIsNan and OpIsInf, not OpIsFinite or
+// OpUnordered.
+TEST(LowerKernelInstructionsTest, IsFiniteAndIsUnorderedBecomeIsNanAndIsInf) {
   test::expectPassOutput("lower-kernel-instructions", kernel(R"(
-          %v = OpLoad %float %x Aligned 4
-     %finite = OpIsFinite %bool %v
-          %r = OpSelect %uint %finite %uint_1 %uint_0
+          %a = OpLoad %float %x Aligned 4
+          %b = OpLoad %float %x Aligned 4
+     %finite = OpIsFinite %bool %a
+  %unordered = OpUnordered %bool %a %b
+       %both = OpLogicalAnd %bool %finite %unordered
+          %r = OpSelect %uint %both %uint_1 %uint_0
 )"),
                          kernel(R"(
-          %v = OpLoad %float %x Aligned 4
-        %nan = OpIsNan %bool %v
-        %inf = OpIsInf %bool %v
+          %a = OpLoad %float %x Aligned 4
+          %b = OpLoad %float %x Aligned 4
+        %nan = OpIsNan %bool %a
+        %inf = OpIsInf %bool %a
      %either = OpLogicalOr %bool %nan %inf
      %finite = OpLogicalNot %bool %either
-          %r = OpSelect %uint %finite %uint_1 %uint_0
+       %nanA = OpIsNan %bool %a
+       %nanB = OpIsNan %bool %b
+  %unordered = OpLogicalOr %bool %nanA %nanB
+       %both = OpLogicalAnd %bool %finite %unordered
+          %r = OpSelect %uint %both %uint_1 %uint_0
 )"),
                          Target{}, SPV_ENV_OPENCL_2_2);
 }
@@ -126,25 +135,6 @@ TEST(LowerKernelInstructionsTest, SignBitAndIsNormalTestTheFloatsBits) {
                                 R"(
   %uint_0x80000000 = OpConstant %uint 0x80000000
   %uint_0x7f800000 = OpConstant %uint 0x7f800000
-)"),
-                         Target{}, SPV_ENV_OPENCL_2_2);
-}
-
-// isunordered(a, b): either operand is a NaN.
-TEST(LowerKernelInstructionsTest, UnorderedIsEitherOperandNan) {
-  test::expectPassOutput("lower-kernel-instructions", kernel(R"(
-          %a = OpLoad %float %x Aligned 4
-          %b = OpLoad %float %x Aligned 4
-  %unordered = OpUnordered %bool %a %b
-          %r = OpSelect %uint %unordered %uint_1 %uint_0
-)"),
-                         kernel(R"(
-          %a = OpLoad %float %x Aligned 4
-          %b = OpLoad %float %x Aligned 4
-       %nanA = OpIsNan %bool %a
-       %nanB = OpIsNan %bool %b
-  %unordered = OpLogicalOr %bool %nanA %nanB
-          %r = OpSelect %uint %unordered %uint_1 %uint_0
 )"),
                          Target{}, SPV_ENV_OPENCL_2_2);
 }
