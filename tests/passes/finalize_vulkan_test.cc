@@ -161,9 +161,8 @@ TEST(FinalizeVulkanTest, ContractionOffBecomesNoContractionOnFloatArithmetic) {
           %r = OpConvertFToU %uint %sum
                OpStore %out %r Aligned 4
 )";
-  test::expectPassOutput("finalize-vulkan",
-                         kernel(openclHeader("", "OpExecutionMode %k LocalSize 64 1 1\nOpExecutionMode %k ContractionOff\n"),
-                                body, "%float = OpTypeFloat 32\n"),
+  std::string modes = "OpExecutionMode %k LocalSize 64 1 1\nOpExecutionMode %k ContractionOff\n";
+  test::expectPassOutput("finalize-vulkan", kernel(openclHeader("", modes), body, "%float = OpTypeFloat 32\n"),
                          kernel(R"(
                OpCapability Shader
                OpCapability Int64

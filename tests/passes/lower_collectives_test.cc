@@ -244,7 +244,8 @@ TEST(LowerCollectivesTest, AsyncCopyBecomesAStridedLoopAndItsWaitABarrier) {
                OpGroupWaitEvents %uint_2 %uint_1 %events
           %r = OpLoad %uint %tile
 )",
-                                                            globals, "%events = OpVariable %_ptr_Function_Event Function"),
+                                                            globals,
+                                                            "%events = OpVariable %_ptr_Function_Event Function"),
                          computeKernel(R"(
        %tile = OpInBoundsAccessChain %_ptr_Workgroup_uint %tiles %uint_0
       %count = OpUConvert %uint %ulong_64

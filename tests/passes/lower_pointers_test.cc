@@ -7,13 +7,17 @@
 namespace cl2vk {
 namespace {
 
-// A kernel as lower-pointers sees it (after lower-kernel-interface): a GLCompute entry point that
-// reads `global uint* out` and `uint x` from push constants, computes %r in `body` and stores it to
-// *out. `globals` adds types, constants and variables; `pointerType` is how the global pointer type
-// is declared (the pass retypes it in place); `decorations` adds annotations.
+// The __global uint* type, before the pass.
+const std::string kGlobalPointer = "%_ptr_CrossWorkgroup_uint = OpTypePointer CrossWorkgroup %uint";
+
+// A kernel as lower-pointers sees it (after lower-kernel-interface and lower-collectives): a
+// GLCompute entry point that reads `global uint* out` and `uint x` from push constants, computes %r
+// in `body` and stores it to *out. `globals` adds types, constants and variables; `pointerType` is
+// how the global pointer type is declared (the pass retypes it in place); `decorations` adds
+// annotations.
+
 std::string computeKernel(const std::string& body, const std::string& globals = "",
-                          const std::string& pointerType = "%_ptr_CrossWorkgroup_uint = OpTypePointer CrossWorkgroup %uint",
-                          const std::string& decorations = "") {
+                          const std::string& pointerType = kGlobalPointer, const std::string& decorations = "") {
   return R"(
 ; Version: 1.2
                OpCapability Addresses
