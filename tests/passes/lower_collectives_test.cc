@@ -44,7 +44,8 @@ std::string kernelWith(const std::string& collective, const std::string& extra =
 // A kernel as lower-collectives sees it (after lower-kernel-interface): a GLCompute entry point
 // that reads `global uint* out` and `uint x` from push constants, computes %r from %x in `body`
 // and stores it to *out. `globals` adds types, constants and variables; `locals`, Function
-// variables; `capabilities`, capabilities and extensions.
+// variables; `capabilities`, capabilities and extensions. Where `globals` declares the
+// LocalInvocationIndex variable (as the pass does when it needs one), its BuiltIn decoration follows.
 std::string computeKernel(const std::string& body, const std::string& globals = "", const std::string& locals = "",
                           const std::string& capabilities = "") {
   return R"(
