@@ -4,6 +4,7 @@
 
 #include "ir/reader.h"
 #include "ir/validate.h"
+#include "pass_test_util.h"
 #include "test_util.h"
 
 namespace cl2vk {
@@ -40,6 +41,76 @@ std::string kernelWith(const std::string& collective, const std::string& extra =
 )";
 }
 
+// A kernel as lower-collectives sees it (after lower-kernel-interface): a GLCompute entry point
+// that reads `global uint* out` and `uint x` from push constants, computes %r from %x in `body`
+// and stores it to *out. `globals` adds types, constants and variables; `locals`, Function
+// variables; `capabilities`, capabilities and extensions. Where `globals` declares the
+// LocalInvocationIndex variable (as the pass does when it needs one), its BuiltIn decoration follows.
+std::string computeKernel(const std::string& body, const std::string& globals = "", const std::string& locals = "",
+                          const std::string& capabilities = "") {
+  return R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpCapability Groups
+)" + capabilities + R"(
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint GLCompute %k "k"
+               OpName %k "k"
+               OpDecorate %size_x SpecId 0
+               OpDecorate %size_y SpecId 1
+               OpDecorate %size_z SpecId 2
+               OpDecorate %gl_WorkGroupSize BuiltIn WorkgroupSize
+               OpDecorate %_arr_uint_uint_4 ArrayStride 4
+               OpMemberDecorate %100 0 Offset 0
+               OpDecorate %100 Block
+)" + (globals.find("%gl_LocalInvocationIndex") != std::string::npos
+          ? "               OpDecorate %gl_LocalInvocationIndex BuiltIn LocalInvocationIndex\n"
+          : "") +
+         R"(
+       %uint = OpTypeInt 32 0
+      %ulong = OpTypeInt 64 0
+       %bool = OpTypeBool
+     %uint_0 = OpConstant %uint 0
+     %uint_1 = OpConstant %uint 1
+     %uint_2 = OpConstant %uint 2
+     %uint_3 = OpConstant %uint 3
+     %uint_4 = OpConstant %uint 4
+       %void = OpTypeVoid
+   %noParams = OpTypeFunction %void
+  %_ptr_CrossWorkgroup_uint = OpTypePointer CrossWorkgroup %uint
+     %size_x = OpSpecConstant %uint 1
+     %size_y = OpSpecConstant %uint 1
+     %size_z = OpSpecConstant %uint 1
+     %v3uint = OpTypeVector %uint 3
+  %gl_WorkGroupSize = OpSpecConstantComposite %v3uint %size_x %size_y %size_z
+  %_arr_uint_uint_4 = OpTypeArray %uint %uint_4
+        %100 = OpTypeStruct %_arr_uint_uint_4
+  %_ptr_PushConstant__struct_100 = OpTypePointer PushConstant %100
+       %args = OpVariable %_ptr_PushConstant__struct_100 PushConstant
+  %_ptr_PushConstant_uint = OpTypePointer PushConstant %uint
+     %v2uint = OpTypeVector %uint 2
+)" + globals + R"(
+          %k = OpFunction %void None %noParams
+      %entry = OpLabel
+)" + locals + R"(
+        %low = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_0
+    %lowBits = OpLoad %uint %low
+       %high = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_1
+   %highBits = OpLoad %uint %high
+      %words = OpCompositeConstruct %v2uint %lowBits %highBits
+    %address = OpBitcast %ulong %words
+        %out = OpConvertUToPtr %_ptr_CrossWorkgroup_uint %address
+      %xWord = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_2
+          %x = OpLoad %uint %xWord
+)" + body + R"(
+               OpStore %out %r Aligned 4
+               OpReturn
+               OpFunctionEnd
+)";
+}
+
 PassContext lavapipeLike() {
   PassContext context;
   context.target.minSubgroupSize = context.target.maxSubgroupSize = 8;
@@ -70,20 +141,157 @@ size_t count(const std::string& text, const std::string& what) {
 }
 
 TEST(LowerCollectivesTest, SubgroupReduceBecomesOneNonUniformInstruction) {
-  std::string text = lowered(kernelWith("%r = OpGroupIAdd %uint %uint_3 Reduce %x"));
-  EXPECT_EQ(count(text, "OpGroupNonUniformIAdd %uint %uint_3 Reduce %x"), 1u) << text;
-  EXPECT_EQ(count(text, "OpGroupIAdd"), 0u);
-  EXPECT_EQ(count(text, "OpControlBarrier"), 0u);
+  test::expectPassOutput("lower-collectives", computeKernel("%r = OpGroupIAdd %uint %uint_3 Reduce %x"),
+                         computeKernel("%r = OpGroupNonUniformIAdd %uint %uint_3 Reduce %x"));
 }
 
 TEST(LowerCollectivesTest, SubgroupScansKeepTheirGroupOperation) {
-  std::string text = lowered(kernelWith("%r = OpGroupBitwiseXorKHR %uint %uint_3 ExclusiveScan %x"));
-  EXPECT_NE(text.find("OpGroupNonUniformBitwiseXor %uint %uint_3 ExclusiveScan %x"), std::string::npos) << text;
+  std::string khr = "OpCapability GroupUniformArithmeticKHR\nOpExtension \"SPV_KHR_uniform_group_instructions\"\n";
+  test::expectPassOutput("lower-collectives",
+                         computeKernel("%r = OpGroupBitwiseXorKHR %uint %uint_3 ExclusiveScan %x", "", "", khr),
+                         computeKernel("%r = OpGroupNonUniformBitwiseXor %uint %uint_3 ExclusiveScan %x", "", "", khr));
 }
 
 TEST(LowerCollectivesTest, SubgroupVoteBecomesNonUniformAll) {
-  std::string text = lowered(kernelWith("%p = OpINotEqual %bool %x %uint_2\n%r = OpGroupAll %bool %uint_3 %p"));
-  EXPECT_NE(text.find("OpGroupNonUniformAll %bool %uint_3 %"), std::string::npos) << text;
+  test::expectPassOutput("lower-collectives", computeKernel(R"(
+    %nonZero = OpINotEqual %bool %x %uint_0
+        %all = OpGroupAll %bool %uint_3 %nonZero
+          %r = OpSelect %uint %all %uint_1 %uint_0
+)"),
+                         computeKernel(R"(
+    %nonZero = OpINotEqual %bool %x %uint_0
+        %all = OpGroupNonUniformAll %bool %uint_3 %nonZero
+          %r = OpSelect %uint %all %uint_1 %uint_0
+)"));
+}
+
+// work_group_broadcast(x, 0): the invocation whose linear local id is 0 writes x into the
+// subgroup partials in Workgroup memory, and after one barrier every invocation reads it. The
+// partials are double buffered (a Private parity flips at each collective) so that the next
+// collective needs no barrier before it writes. A half holds an element per subgroup the
+// dispatch's work-group can have (from the work-group size specialization constants), one
+// subgroup's worth more, and the slot of a work-group reduce's total (whose constant, `totalSlot`,
+// nothing reads here); an element is two words, room for 64-bit values. (The x size is read for
+// the linear id a 2D or 3D local id would need; a 1D one leaves it unused.)
+TEST(LowerCollectivesTest, WorkgroupBroadcastGoesThroughDoubleBufferedWorkgroupMemory) {
+  test::expectPassOutput("lower-collectives", computeKernel("%r = OpGroupBroadcast %uint %uint_2 %x %uint_0"),
+                         computeKernel(R"(
+    %localId = OpUConvert %ulong %uint_0
+      %sizeX = OpCompositeExtract %uint %gl_WorkGroupSize 0
+     %sizeX64 = OpUConvert %ulong %sizeX
+      %index = OpLoad %uint %gl_LocalInvocationIndex
+    %index64 = OpUConvert %ulong %index
+     %source = OpIEqual %bool %index64 %localId
+     %parity = OpLoad %uint %parityVariable
+    %flipped = OpBitwiseXor %uint %parity %uint_1
+               OpStore %parityVariable %flipped
+       %base = OpIMul %uint %parity %halfLength
+               OpBranchConditional %source %write %read
+      %write = OpLabel
+     %wordAt = OpIMul %uint %base %uint_2
+       %slot = OpAccessChain %_ptr_Workgroup_uint %partials %wordAt
+               OpStore %slot %x
+               OpBranch %read
+       %read = OpLabel
+               OpControlBarrier %uint_2 %uint_2 %uint_264
+    %readAt = OpIMul %uint %base %uint_2
+  %readSlot = OpAccessChain %_ptr_Workgroup_uint %partials %readAt
+          %r = OpLoad %uint %readSlot
+               OpBranch %after
+      %after = OpLabel
+)",
+                                       R"(
+  %invocationsXY = OpSpecConstantOp %uint IMul %size_x %size_y
+  %invocations = OpSpecConstantOp %uint IMul %invocationsXY %size_z
+    %roundedUp = OpSpecConstantOp %uint IAdd %invocations %uint_0
+    %subgroups = OpSpecConstantOp %uint UDiv %roundedUp %uint_1
+     %uint_129 = OpConstant %uint 129
+   %halfLength = OpSpecConstantOp %uint IAdd %subgroups %uint_129
+    %totalSlot = OpSpecConstantOp %uint ISub %halfLength %uint_1
+     %elements = OpSpecConstantOp %uint IMul %halfLength %uint_2
+          %110 = OpSpecConstantOp %uint IMul %elements %uint_2
+  %_arr_uint_110 = OpTypeArray %uint %110
+  %_ptr_Workgroup__arr_uint_110 = OpTypePointer Workgroup %_arr_uint_110
+   %partials = OpVariable %_ptr_Workgroup__arr_uint_110 Workgroup
+  %_ptr_Input_uint = OpTypePointer Input %uint
+  %gl_LocalInvocationIndex = OpVariable %_ptr_Input_uint Input
+  %_ptr_Private_uint = OpTypePointer Private %uint
+  %parityVariable = OpVariable %_ptr_Private_uint Private %uint_0
+  %_ptr_Workgroup_uint = OpTypePointer Workgroup %uint
+   %uint_264 = OpConstant %uint 264
+)"));
+}
+
+// async_work_group_copy(tile, out, 64, 0) and its wait: the work-group copies the elements in a
+// loop strided by the work-group size, and the wait becomes a work-group barrier over Workgroup and
+// CrossWorkgroup memory (776). Events become uints nothing reads.
+TEST(LowerCollectivesTest, AsyncCopyBecomesAStridedLoopAndItsWaitABarrier) {
+  std::string globals = R"(
+      %Event = OpTypeEvent
+  %_ptr_Function_Event = OpTypePointer Function %Event
+   %no_event = OpConstantNull %Event
+    %ulong_1 = OpConstant %ulong 1
+   %ulong_64 = OpConstant %ulong 64
+    %uint_64 = OpConstant %uint 64
+  %_arr_uint_uint_64 = OpTypeArray %uint %uint_64
+  %_ptr_Workgroup__arr_uint_uint_64 = OpTypePointer Workgroup %_arr_uint_uint_64
+  %_ptr_Workgroup_uint = OpTypePointer Workgroup %uint
+      %tiles = OpVariable %_ptr_Workgroup__arr_uint_uint_64 Workgroup
+)";
+  test::expectPassOutput("lower-collectives", computeKernel(R"(
+       %tile = OpInBoundsAccessChain %_ptr_Workgroup_uint %tiles %uint_0
+      %event = OpGroupAsyncCopy %Event %uint_2 %tile %out %ulong_64 %ulong_1 %no_event
+               OpStore %events %event
+               OpGroupWaitEvents %uint_2 %uint_1 %events
+          %r = OpLoad %uint %tile
+)",
+                                                            globals,
+                                                            "%events = OpVariable %_ptr_Function_Event Function"),
+                         computeKernel(R"(
+       %tile = OpInBoundsAccessChain %_ptr_Workgroup_uint %tiles %uint_0
+      %count = OpUConvert %uint %ulong_64
+      %first = OpLoad %uint %gl_LocalInvocationIndex
+      %sizeX = OpCompositeExtract %uint %gl_WorkGroupSize 0
+      %sizeY = OpCompositeExtract %uint %gl_WorkGroupSize 1
+     %sizeXY = OpIMul %uint %sizeX %sizeY
+      %sizeZ = OpCompositeExtract %uint %gl_WorkGroupSize 2
+       %step = OpIMul %uint %sizeXY %sizeZ
+               OpBranch %header
+     %header = OpLabel
+          %i = OpPhi %uint %first %entry %next %body
+     %inside = OpULessThan %bool %i %count
+               OpBranchConditional %inside %body %exit
+       %body = OpLabel
+        %i64 = OpUConvert %ulong %i
+    %strided = OpIMul %ulong %i64 %ulong_1
+       %from = OpInBoundsPtrAccessChain %_ptr_CrossWorkgroup_uint %out %strided
+         %to = OpInBoundsPtrAccessChain %_ptr_Workgroup_uint %tile %i64
+    %element = OpLoad %uint %from
+               OpStore %to %element
+       %next = OpIAdd %uint %i %step
+               OpBranch %header
+       %exit = OpLabel
+               OpBranch %after
+      %after = OpLabel
+               OpStore %events %no_event
+               OpControlBarrier %uint_2 %uint_2 %uint_776
+          %r = OpLoad %uint %tile
+)",
+                                       R"(
+  %_ptr_Function_uint = OpTypePointer Function %uint
+   %no_event = OpConstantNull %uint
+    %ulong_1 = OpConstant %ulong 1
+   %ulong_64 = OpConstant %ulong 64
+    %uint_64 = OpConstant %uint 64
+  %_arr_uint_uint_64 = OpTypeArray %uint %uint_64
+  %_ptr_Workgroup__arr_uint_uint_64 = OpTypePointer Workgroup %_arr_uint_uint_64
+  %_ptr_Workgroup_uint = OpTypePointer Workgroup %uint
+      %tiles = OpVariable %_ptr_Workgroup__arr_uint_uint_64 Workgroup
+  %_ptr_Input_uint = OpTypePointer Input %uint
+  %gl_LocalInvocationIndex = OpVariable %_ptr_Input_uint Input
+   %uint_776 = OpConstant %uint 776
+)",
+                                       "%events = OpVariable %_ptr_Function_uint Function"));
 }
 
 // Target::shuffleScans: log2(subgroup size) shuffle-up steps instead of the scan instruction; an

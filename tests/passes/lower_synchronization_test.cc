@@ -44,5 +44,51 @@ TEST(LowerSynchronizationTest, GlobalMemoryFenceBecomesUniformMemory) {
                          kernel("OpControlBarrier %uint_2 %uint_2 %uint_336", "%uint_336 = OpConstant %uint 336"));
 }
 
+// atomic_fetch_add, atomic_load and atomic_store with memory_order_seq_cst (16, naming no memory)
+// on a __global int: buffer atomics take Device scope; the order names the memory OpenCL orders,
+// UniformMemory (64) and WorkgroupMemory (256); a load keeps only Acquire (2) and a store only
+// Release (4), which is what Vulkan allows them.
+TEST(LowerSynchronizationTest, GlobalAtomicsGetDeviceScopeAndNameTheMemoryTheyOrder) {
+  test::expectPassOutput("lower-synchronization", kernel(R"(
+        %old = OpAtomicIAdd %uint %p %uint_2 %uint_16 %uint_1
+     %loaded = OpAtomicLoad %uint %p %uint_2 %uint_16
+        %sum = OpIAdd %uint %old %loaded
+               OpAtomicStore %p %uint_2 %uint_16 %sum
+)",
+                                                         "%uint_16 = OpConstant %uint 16"),
+                         kernel(R"(
+        %old = OpAtomicIAdd %uint %p %uint_1 %uint_336 %uint_1
+     %loaded = OpAtomicLoad %uint %p %uint_1 %uint_322
+        %sum = OpIAdd %uint %old %loaded
+               OpAtomicStore %p %uint_1 %uint_324 %sum
+)",
+                                R"(
+    %uint_16 = OpConstant %uint 16
+   %uint_336 = OpConstant %uint 336
+   %uint_322 = OpConstant %uint 322
+   %uint_324 = OpConstant %uint 324
+)"));
+}
+
+// An atomic on a private variable (a generic pointer may reach one) has nothing to race with, and
+// Vulkan has no atomics on Function memory: it becomes a load, the operation and a store.
+TEST(LowerSynchronizationTest, PrivateAtomicBecomesLoadOperationAndStore) {
+  std::string types = "%uint_16 = OpConstant %uint 16\n%_ptr_Function_uint = OpTypePointer Function %uint\n";
+  test::expectPassOutput("lower-synchronization", kernel(R"(
+    %counter = OpVariable %_ptr_Function_uint Function
+        %old = OpAtomicIAdd %uint %counter %uint_2 %uint_16 %uint_1
+               OpStore %p %old Aligned 4
+)",
+                                                         types),
+                         kernel(R"(
+    %counter = OpVariable %_ptr_Function_uint Function
+        %old = OpLoad %uint %counter
+        %new = OpIAdd %uint %old %uint_1
+               OpStore %counter %new
+               OpStore %p %old Aligned 4
+)",
+                                types + "%bool = OpTypeBool\n"));
+}
+
 }  // namespace
 }  // namespace cl2vk

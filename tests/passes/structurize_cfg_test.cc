@@ -7,6 +7,7 @@
 
 #include "ir/reader.h"
 #include "ir/validate.h"
+#include "pass_test_util.h"
 #include "random_cfg_test_util.h"
 #include "spirv_interpreter_test_util.h"
 #include "test_util.h"
@@ -678,6 +679,139 @@ TEST(StructurizeCfgTest, LlvmSpirvLoopControlStaysWithItsLoop) {
 
 // Every module of the OpenCL corpus (clang -O0 and -O2 through llvm-spirv) is structurized and
 // stays a valid OpenCL module.
+// --- Before/after: whole kernels as structurize-cfg sees them -----------------------------------
+
+// A kernel after lower-synchronization: a GLCompute entry point that reads `global uint* out` (a
+// PhysicalStorageBuffer pointer by now) and `uint n` from push constants; `body` goes on from there.
+std::string computeKernel(const std::string& body) {
+  return R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint GLCompute %k "k"
+               OpName %k "k"
+               OpDecorate %size_x SpecId 0
+               OpDecorate %size_y SpecId 1
+               OpDecorate %size_z SpecId 2
+               OpDecorate %gl_WorkGroupSize BuiltIn WorkgroupSize
+               OpDecorate %_arr_uint_uint_4 ArrayStride 4
+               OpMemberDecorate %100 0 Offset 0
+               OpDecorate %100 Block
+               OpDecorate %_ptr_PhysicalStorageBuffer_uint ArrayStride 4
+       %uint = OpTypeInt 32 0
+      %ulong = OpTypeInt 64 0
+       %bool = OpTypeBool
+     %uint_0 = OpConstant %uint 0
+     %uint_1 = OpConstant %uint 1
+     %uint_2 = OpConstant %uint 2
+     %uint_4 = OpConstant %uint 4
+       %void = OpTypeVoid
+   %noParams = OpTypeFunction %void
+  %_ptr_PhysicalStorageBuffer_uint = OpTypePointer PhysicalStorageBuffer %uint
+     %size_x = OpSpecConstant %uint 1
+     %size_y = OpSpecConstant %uint 1
+     %size_z = OpSpecConstant %uint 1
+     %v3uint = OpTypeVector %uint 3
+  %gl_WorkGroupSize = OpSpecConstantComposite %v3uint %size_x %size_y %size_z
+  %_arr_uint_uint_4 = OpTypeArray %uint %uint_4
+        %100 = OpTypeStruct %_arr_uint_uint_4
+  %_ptr_PushConstant__struct_100 = OpTypePointer PushConstant %100
+       %args = OpVariable %_ptr_PushConstant__struct_100 PushConstant
+  %_ptr_PushConstant_uint = OpTypePointer PushConstant %uint
+     %v2uint = OpTypeVector %uint 2
+          %k = OpFunction %void None %noParams
+      %entry = OpLabel
+        %low = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_0
+    %lowBits = OpLoad %uint %low
+       %high = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_1
+   %highBits = OpLoad %uint %high
+      %words = OpCompositeConstruct %v2uint %lowBits %highBits
+    %address = OpBitcast %ulong %words
+        %out = OpConvertUToPtr %_ptr_PhysicalStorageBuffer_uint %address
+      %nWord = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_2
+          %n = OpLoad %uint %nWord
+)" + body + R"(
+               OpReturn
+               OpFunctionEnd
+)";
+}
+
+// if (1 < n) *out = n;: the conditional branch gets the block both paths reach as its merge.
+TEST(StructurizeCfgTest, KernelBoundsCheckGetsASelectionMerge) {
+  test::expectPassOutput("structurize-cfg", computeKernel(R"(
+    %inRange = OpULessThan %bool %uint_1 %n
+               OpBranchConditional %inRange %store %done
+      %store = OpLabel
+               OpStore %out %n Aligned 4
+               OpBranch %done
+       %done = OpLabel
+)"),
+                         computeKernel(R"(
+    %inRange = OpULessThan %bool %uint_1 %n
+               OpSelectionMerge %done None
+               OpBranchConditional %inRange %store %done
+      %store = OpLabel
+               OpStore %out %n Aligned 4
+               OpBranch %done
+       %done = OpLabel
+)"));
+}
+
+// for (i = 0; i < n; ++i) sum += out[i]; *out = sum; as clang rotates it: a guard, then a loop
+// whose single block branches back to itself. The header keeps the phis and gets the OpLoopMerge;
+// its body moves to a block of its own, the back edge goes through a new continue block, and the
+// exit through a new merge block, which the guard's merge (the old exit) now follows.
+TEST(StructurizeCfgTest, KernelLoopGetsALoopMergeAndAContinueBlock) {
+  test::expectPassOutput("structurize-cfg", computeKernel(R"(
+               OpBranch %body
+       %body = OpLabel
+      %empty = OpIEqual %bool %n %uint_0
+               OpBranchConditional %empty %exit %loop
+       %loop = OpLabel
+          %i = OpPhi %uint %next %loop %uint_0 %body
+        %sum = OpPhi %uint %sum2 %loop %uint_0 %body
+       %wide = OpUConvert %ulong %i
+    %element = OpPtrAccessChain %_ptr_PhysicalStorageBuffer_uint %out %wide
+      %value = OpLoad %uint %element Aligned 4
+       %sum2 = OpIAdd %uint %value %sum
+       %next = OpIAdd %uint %i %uint_1
+       %more = OpULessThan %bool %next %n
+               OpBranchConditional %more %loop %exit
+       %exit = OpLabel
+          %r = OpPhi %uint %uint_0 %body %sum2 %loop
+               OpStore %out %r Aligned 4
+)"),
+                         computeKernel(R"(
+               OpBranch %body
+       %body = OpLabel
+      %empty = OpIEqual %bool %n %uint_0
+               OpSelectionMerge %exit None
+               OpBranchConditional %empty %exit %loop
+       %loop = OpLabel
+          %i = OpPhi %uint %uint_0 %body %next %continue
+        %sum = OpPhi %uint %uint_0 %body %sum2 %continue
+               OpLoopMerge %merge %continue None
+               OpBranch %loopBody
+   %loopBody = OpLabel
+       %wide = OpUConvert %ulong %i
+    %element = OpPtrAccessChain %_ptr_PhysicalStorageBuffer_uint %out %wide
+      %value = OpLoad %uint %element Aligned 4
+       %sum2 = OpIAdd %uint %value %sum
+       %next = OpIAdd %uint %i %uint_1
+       %more = OpULessThan %bool %next %n
+               OpBranchConditional %more %continue %merge
+   %continue = OpLabel
+               OpBranch %loop
+      %merge = OpLabel
+               OpBranch %exit
+       %exit = OpLabel
+          %r = OpPhi %uint %uint_0 %body %sum2 %merge
+               OpStore %out %r Aligned 4
+)"));
+}
+
 TEST(StructurizeCfgTest, CorpusModulesStructurizeAndStayValid) {
   for (const auto& path : test::supportedCorpusModules()) {
     auto module = ir::readBinary(test::readWords(path));

@@ -1,0 +1,359 @@
+// lower-kernel-interface: before/after tests of kernels becoming GLCompute entry points, their
+// arguments read from push constants (or an argument buffer), and OpenCL's work-item builtins.
+#include <gtest/gtest.h>
+
+#include "pass_test_util.h"
+
+namespace cl2vk {
+namespace {
+
+// The capabilities and memory model of the modules here, as llvm-spirv writes them.
+const std::string kKernelHeader = R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Linkage
+               OpCapability Kernel
+               OpCapability Int64
+               OpMemoryModel Physical64 OpenCL
+)";
+
+// kernel void k(float a, global float* y) { *y = a; }: a scalar and a pointer, read from the
+// push-constant block at offsets 0 and 8 (a pointer is two words, 8-aligned); the pointer is
+// rebuilt from its address with OpConvertUToPtr. The work-group size spec constants (ids 0-2) and
+// the WorkgroupSize builtin are declared once per module.
+TEST(LowerKernelInterfaceTest, ArgumentsAreReadFromPushConstants) {
+  test::expectPassOutput("lower-kernel-interface", kKernelHeader + R"(
+               OpEntryPoint Kernel %k "k"
+               OpName %k "k"
+               OpName %a "a"
+               OpName %y "y"
+               OpDecorate %y FuncParamAttr NoCapture
+               OpDecorate %y Alignment 4
+       %uint = OpTypeInt 32 0
+       %void = OpTypeVoid
+      %float = OpTypeFloat 32
+  %_ptr_CrossWorkgroup_float = OpTypePointer CrossWorkgroup %float
+         %fn = OpTypeFunction %void %float %_ptr_CrossWorkgroup_float
+          %k = OpFunction %void None %fn
+          %a = OpFunctionParameter %float
+          %y = OpFunctionParameter %_ptr_CrossWorkgroup_float
+      %entry = OpLabel
+               OpStore %y %a Aligned 4
+               OpReturn
+               OpFunctionEnd
+)",
+                         kKernelHeader + R"(
+               OpEntryPoint GLCompute %k "k"
+               OpName %k "k"
+               OpDecorate %size_x SpecId 0
+               OpDecorate %size_y SpecId 1
+               OpDecorate %size_z SpecId 2
+               OpDecorate %gl_WorkGroupSize BuiltIn WorkgroupSize
+               OpDecorate %_arr_uint_uint_4 ArrayStride 4
+               OpMemberDecorate %17 0 Offset 0
+               OpDecorate %17 Block
+       %uint = OpTypeInt 32 0
+       %void = OpTypeVoid
+      %float = OpTypeFloat 32
+  %_ptr_CrossWorkgroup_float = OpTypePointer CrossWorkgroup %float
+         %fn = OpTypeFunction %void %float %_ptr_CrossWorkgroup_float
+     %size_x = OpSpecConstant %uint 1
+     %size_y = OpSpecConstant %uint 1
+     %size_z = OpSpecConstant %uint 1
+     %v3uint = OpTypeVector %uint 3
+  %gl_WorkGroupSize = OpSpecConstantComposite %v3uint %size_x %size_y %size_z
+     %uint_4 = OpConstant %uint 4
+  %_arr_uint_uint_4 = OpTypeArray %uint %uint_4
+         %17 = OpTypeStruct %_arr_uint_uint_4
+  %_ptr_PushConstant__struct_17 = OpTypePointer PushConstant %17
+       %args = OpVariable %_ptr_PushConstant__struct_17 PushConstant
+  %_ptr_PushConstant_uint = OpTypePointer PushConstant %uint
+     %uint_0 = OpConstant %uint 0
+      %ulong = OpTypeInt 64 0
+     %uint_2 = OpConstant %uint 2
+     %uint_3 = OpConstant %uint 3
+     %v2uint = OpTypeVector %uint 2
+   %noParams = OpTypeFunction %void
+          %k = OpFunction %void None %noParams
+      %entry = OpLabel
+      %aWord = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_0
+      %aBits = OpLoad %uint %aWord
+          %a = OpBitcast %float %aBits
+        %low = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_2
+    %lowBits = OpLoad %uint %low
+       %high = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_3
+   %highBits = OpLoad %uint %high
+      %words = OpCompositeConstruct %v2uint %lowBits %highBits
+    %address = OpBitcast %ulong %words
+          %y = OpConvertUToPtr %_ptr_CrossWorkgroup_float %address
+               OpStore %y %a Aligned 4
+               OpReturn
+               OpFunctionEnd
+)");
+}
+
+// A __local pointer argument: the host gives the size of its memory through a specialization
+// constant (ids from 7), which sizes a Workgroup array; the pointer is its first element.
+TEST(LowerKernelInterfaceTest, LocalPointerArgumentBecomesAWorkgroupArraySizedBySpecConstant) {
+  test::expectPassOutput("lower-kernel-interface", kKernelHeader + R"(
+               OpEntryPoint Kernel %k "k"
+               OpName %k "k"
+               OpName %out "out"
+               OpName %tile "tile"
+               OpDecorate %out FuncParamAttr NoCapture
+               OpDecorate %tile FuncParamAttr NoCapture
+       %uint = OpTypeInt 32 0
+     %uint_1 = OpConstant %uint 1
+       %void = OpTypeVoid
+  %_ptr_CrossWorkgroup_uint = OpTypePointer CrossWorkgroup %uint
+  %_ptr_Workgroup_uint = OpTypePointer Workgroup %uint
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_uint %_ptr_Workgroup_uint
+          %k = OpFunction %void None %fn
+        %out = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+       %tile = OpFunctionParameter %_ptr_Workgroup_uint
+      %entry = OpLabel
+               OpStore %tile %uint_1 Aligned 4
+          %v = OpLoad %uint %tile Aligned 4
+               OpStore %out %v Aligned 4
+               OpReturn
+               OpFunctionEnd
+)",
+                         kKernelHeader + R"(
+               OpEntryPoint GLCompute %k "k"
+               OpName %k "k"
+               OpDecorate %size_x SpecId 0
+               OpDecorate %size_y SpecId 1
+               OpDecorate %size_z SpecId 2
+               OpDecorate %gl_WorkGroupSize BuiltIn WorkgroupSize
+               OpDecorate %_arr_uint_uint_2 ArrayStride 4
+               OpMemberDecorate %19 0 Offset 0
+               OpDecorate %19 Block
+               OpDecorate %34 SpecId 7
+       %uint = OpTypeInt 32 0
+     %uint_1 = OpConstant %uint 1
+       %void = OpTypeVoid
+  %_ptr_CrossWorkgroup_uint = OpTypePointer CrossWorkgroup %uint
+  %_ptr_Workgroup_uint = OpTypePointer Workgroup %uint
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_uint %_ptr_Workgroup_uint
+     %size_x = OpSpecConstant %uint 1
+     %size_y = OpSpecConstant %uint 1
+     %size_z = OpSpecConstant %uint 1
+     %v3uint = OpTypeVector %uint 3
+  %gl_WorkGroupSize = OpSpecConstantComposite %v3uint %size_x %size_y %size_z
+     %uint_2 = OpConstant %uint 2
+  %_arr_uint_uint_2 = OpTypeArray %uint %uint_2
+         %19 = OpTypeStruct %_arr_uint_uint_2
+  %_ptr_PushConstant__struct_19 = OpTypePointer PushConstant %19
+       %args = OpVariable %_ptr_PushConstant__struct_19 PushConstant
+      %ulong = OpTypeInt 64 0
+  %_ptr_PushConstant_uint = OpTypePointer PushConstant %uint
+     %uint_0 = OpConstant %uint 0
+     %v2uint = OpTypeVector %uint 2
+         %34 = OpSpecConstant %uint 1
+  %_arr_uint_34 = OpTypeArray %uint %34
+  %_ptr_Workgroup__arr_uint_34 = OpTypePointer Workgroup %_arr_uint_34
+  %tileMemory = OpVariable %_ptr_Workgroup__arr_uint_34 Workgroup
+   %noParams = OpTypeFunction %void
+          %k = OpFunction %void None %noParams
+      %entry = OpLabel
+        %low = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_0
+    %lowBits = OpLoad %uint %low
+       %high = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_1
+   %highBits = OpLoad %uint %high
+      %words = OpCompositeConstruct %v2uint %lowBits %highBits
+    %address = OpBitcast %ulong %words
+        %out = OpConvertUToPtr %_ptr_CrossWorkgroup_uint %address
+       %tile = OpInBoundsAccessChain %_ptr_Workgroup_uint %tileMemory %uint_0
+               OpStore %tile %uint_1 Aligned 4
+          %v = OpLoad %uint %tile Aligned 4
+               OpStore %out %v Aligned 4
+               OpReturn
+               OpFunctionEnd
+)");
+}
+
+// get_local_id: OpenCL's builtin variable of 64-bit ids becomes Vulkan's LocalInvocationId of
+// 32-bit ones, each component widened.
+TEST(LowerKernelInterfaceTest, LocalIdBecomesVulkansWidenedTo64Bits) {
+  test::expectPassOutput("lower-kernel-interface", kKernelHeader + R"(
+               OpEntryPoint Kernel %k "k" %__spirv_BuiltInLocalInvocationId
+               OpName %k "k"
+               OpName %__spirv_BuiltInLocalInvocationId "__spirv_BuiltInLocalInvocationId"
+               OpName %out "out"
+               OpDecorate %__spirv_BuiltInLocalInvocationId LinkageAttributes "__spirv_BuiltInLocalInvocationId" Import
+               OpDecorate %__spirv_BuiltInLocalInvocationId Constant
+               OpDecorate %__spirv_BuiltInLocalInvocationId BuiltIn LocalInvocationId
+      %ulong = OpTypeInt 64 0
+    %v3ulong = OpTypeVector %ulong 3
+  %_ptr_Input_v3ulong = OpTypePointer Input %v3ulong
+       %void = OpTypeVoid
+  %_ptr_CrossWorkgroup_ulong = OpTypePointer CrossWorkgroup %ulong
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_ulong
+  %__spirv_BuiltInLocalInvocationId = OpVariable %_ptr_Input_v3ulong Input
+          %k = OpFunction %void None %fn
+        %out = OpFunctionParameter %_ptr_CrossWorkgroup_ulong
+      %entry = OpLabel
+        %ids = OpLoad %v3ulong %__spirv_BuiltInLocalInvocationId Aligned 32
+         %id = OpCompositeExtract %ulong %ids 0
+               OpStore %out %id Aligned 8
+               OpReturn
+               OpFunctionEnd
+)",
+                         kKernelHeader + R"(
+               OpEntryPoint GLCompute %k "k"
+               OpName %k "k"
+               OpDecorate %size_x SpecId 0
+               OpDecorate %size_y SpecId 1
+               OpDecorate %size_z SpecId 2
+               OpDecorate %gl_WorkGroupSize BuiltIn WorkgroupSize
+               OpDecorate %_arr_uint_uint_2 ArrayStride 4
+               OpMemberDecorate %21 0 Offset 0
+               OpDecorate %21 Block
+               OpDecorate %gl_LocalInvocationID BuiltIn LocalInvocationId
+      %ulong = OpTypeInt 64 0
+    %v3ulong = OpTypeVector %ulong 3
+  %_ptr_Input_v3ulong = OpTypePointer Input %v3ulong
+       %void = OpTypeVoid
+  %_ptr_CrossWorkgroup_ulong = OpTypePointer CrossWorkgroup %ulong
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_ulong
+       %uint = OpTypeInt 32 0
+     %size_x = OpSpecConstant %uint 1
+     %size_y = OpSpecConstant %uint 1
+     %size_z = OpSpecConstant %uint 1
+     %v3uint = OpTypeVector %uint 3
+  %gl_WorkGroupSize = OpSpecConstantComposite %v3uint %size_x %size_y %size_z
+     %uint_2 = OpConstant %uint 2
+  %_arr_uint_uint_2 = OpTypeArray %uint %uint_2
+         %21 = OpTypeStruct %_arr_uint_uint_2
+  %_ptr_PushConstant__struct_21 = OpTypePointer PushConstant %21
+       %args = OpVariable %_ptr_PushConstant__struct_21 PushConstant
+  %_ptr_PushConstant_uint = OpTypePointer PushConstant %uint
+     %uint_0 = OpConstant %uint 0
+     %uint_1 = OpConstant %uint 1
+     %v2uint = OpTypeVector %uint 2
+   %noParams = OpTypeFunction %void
+  %_ptr_Input_v3uint = OpTypePointer Input %v3uint
+  %gl_LocalInvocationID = OpVariable %_ptr_Input_v3uint Input
+          %k = OpFunction %void None %noParams
+      %entry = OpLabel
+        %low = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_0
+    %lowBits = OpLoad %uint %low
+       %high = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_1
+   %highBits = OpLoad %uint %high
+      %words = OpCompositeConstruct %v2uint %lowBits %highBits
+    %address = OpBitcast %ulong %words
+        %out = OpConvertUToPtr %_ptr_CrossWorkgroup_ulong %address
+       %ids0 = OpLoad %v3uint %gl_LocalInvocationID
+         %x0 = OpCompositeExtract %uint %ids0 0
+         %x1 = OpUConvert %ulong %x0
+       %ids1 = OpLoad %v3uint %gl_LocalInvocationID
+         %y0 = OpCompositeExtract %uint %ids1 1
+         %y1 = OpUConvert %ulong %y0
+       %ids2 = OpLoad %v3uint %gl_LocalInvocationID
+         %z0 = OpCompositeExtract %uint %ids2 2
+         %z1 = OpUConvert %ulong %z0
+        %ids = OpCompositeConstruct %v3ulong %x1 %y1 %z1
+         %id = OpCompositeExtract %ulong %ids 0
+               OpStore %out %id Aligned 8
+               OpReturn
+               OpFunctionEnd
+)");
+}
+
+// With more arguments than the push constants hold (a device with 8 bytes of them, here), the push
+// constants hold the address of an argument buffer (the same words, without Block: it is read
+// through a CrossWorkgroup pointer, which lower-pointers makes a buffer address), and the
+// arguments are read from there at the same offsets.
+TEST(LowerKernelInterfaceTest, ArgumentsBeyondThePushConstantLimitGoThroughAnArgumentBuffer) {
+  Target small;
+  small.maxPushConstantsSize = 8;
+  test::PassRun run = test::expectPassOutput("lower-kernel-interface", kKernelHeader + R"(
+               OpEntryPoint Kernel %k "k"
+               OpName %k "k"
+               OpName %a "a"
+               OpName %y "y"
+               OpDecorate %y FuncParamAttr NoCapture
+               OpDecorate %y Alignment 4
+       %uint = OpTypeInt 32 0
+       %void = OpTypeVoid
+      %float = OpTypeFloat 32
+  %_ptr_CrossWorkgroup_float = OpTypePointer CrossWorkgroup %float
+         %fn = OpTypeFunction %void %float %_ptr_CrossWorkgroup_float
+          %k = OpFunction %void None %fn
+          %a = OpFunctionParameter %float
+          %y = OpFunctionParameter %_ptr_CrossWorkgroup_float
+      %entry = OpLabel
+               OpStore %y %a Aligned 4
+               OpReturn
+               OpFunctionEnd
+)",
+                                                     kKernelHeader + R"(
+               OpEntryPoint GLCompute %k "k"
+               OpName %k "k"
+               OpDecorate %size_x SpecId 0
+               OpDecorate %size_y SpecId 1
+               OpDecorate %size_z SpecId 2
+               OpDecorate %gl_WorkGroupSize BuiltIn WorkgroupSize
+               OpDecorate %_arr_uint_uint_2 ArrayStride 4
+               OpMemberDecorate %17 0 Offset 0
+               OpDecorate %17 Block
+               OpDecorate %_arr_uint_uint_4 ArrayStride 4
+               OpMemberDecorate %33 0 Offset 0
+       %uint = OpTypeInt 32 0
+       %void = OpTypeVoid
+      %float = OpTypeFloat 32
+  %_ptr_CrossWorkgroup_float = OpTypePointer CrossWorkgroup %float
+         %fn = OpTypeFunction %void %float %_ptr_CrossWorkgroup_float
+     %size_x = OpSpecConstant %uint 1
+     %size_y = OpSpecConstant %uint 1
+     %size_z = OpSpecConstant %uint 1
+     %v3uint = OpTypeVector %uint 3
+  %gl_WorkGroupSize = OpSpecConstantComposite %v3uint %size_x %size_y %size_z
+     %uint_2 = OpConstant %uint 2
+  %_arr_uint_uint_2 = OpTypeArray %uint %uint_2
+         %17 = OpTypeStruct %_arr_uint_uint_2
+  %_ptr_PushConstant__struct_17 = OpTypePointer PushConstant %17
+  %pushConstants = OpVariable %_ptr_PushConstant__struct_17 PushConstant
+      %ulong = OpTypeInt 64 0
+  %_ptr_PushConstant_uint = OpTypePointer PushConstant %uint
+     %uint_0 = OpConstant %uint 0
+     %uint_1 = OpConstant %uint 1
+     %v2uint = OpTypeVector %uint 2
+     %uint_4 = OpConstant %uint 4
+  %_arr_uint_uint_4 = OpTypeArray %uint %uint_4
+         %33 = OpTypeStruct %_arr_uint_uint_4
+  %_ptr_CrossWorkgroup__struct_33 = OpTypePointer CrossWorkgroup %33
+  %_ptr_CrossWorkgroup_uint = OpTypePointer CrossWorkgroup %uint
+     %uint_3 = OpConstant %uint 3
+   %noParams = OpTypeFunction %void
+          %k = OpFunction %void None %noParams
+      %entry = OpLabel
+     %bufLow = OpAccessChain %_ptr_PushConstant_uint %pushConstants %uint_0 %uint_0
+ %bufLowBits = OpLoad %uint %bufLow
+    %bufHigh = OpAccessChain %_ptr_PushConstant_uint %pushConstants %uint_0 %uint_1
+%bufHighBits = OpLoad %uint %bufHigh
+   %bufWords = OpCompositeConstruct %v2uint %bufLowBits %bufHighBits
+ %bufAddress = OpBitcast %ulong %bufWords
+       %args = OpConvertUToPtr %_ptr_CrossWorkgroup__struct_33 %bufAddress
+      %aWord = OpAccessChain %_ptr_CrossWorkgroup_uint %args %uint_0 %uint_0
+      %aBits = OpLoad %uint %aWord Aligned 4
+          %a = OpBitcast %float %aBits
+        %low = OpAccessChain %_ptr_CrossWorkgroup_uint %args %uint_0 %uint_2
+    %lowBits = OpLoad %uint %low Aligned 4
+       %high = OpAccessChain %_ptr_CrossWorkgroup_uint %args %uint_0 %uint_3
+   %highBits = OpLoad %uint %high Aligned 4
+      %words = OpCompositeConstruct %v2uint %lowBits %highBits
+    %address = OpBitcast %ulong %words
+          %y = OpConvertUToPtr %_ptr_CrossWorkgroup_float %address
+               OpStore %y %a Aligned 4
+               OpReturn
+               OpFunctionEnd
+)",
+                                                     small);
+  ASSERT_EQ(run.context.reflection.kernels.size(), 1u);
+  EXPECT_TRUE(run.context.reflection.kernels[0].argumentBuffer);
+  EXPECT_EQ(run.context.reflection.kernels[0].pushConstantSize, 8u);
+}
+
+}  // namespace
+}  // namespace cl2vk

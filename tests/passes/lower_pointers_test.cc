@@ -1,0 +1,188 @@
+// lower-pointers: before/after tests of __global pointers becoming PhysicalStorageBuffer ones and
+// __local, __private and __constant ones becoming access chains from their variable.
+#include <gtest/gtest.h>
+
+#include "pass_test_util.h"
+
+namespace cl2vk {
+namespace {
+
+// The __global uint* type, before the pass.
+const std::string kGlobalPointer = "%_ptr_CrossWorkgroup_uint = OpTypePointer CrossWorkgroup %uint";
+
+// A kernel as lower-pointers sees it (after lower-kernel-interface and lower-collectives): a
+// GLCompute entry point that reads `global uint* out` and `uint x` from push constants, computes %r
+// in `body` and stores it to *out. `globals` adds types, constants and variables; `pointerType` is
+// how the global pointer type is declared (the pass retypes it in place); `decorations` adds
+// annotations.
+
+std::string computeKernel(const std::string& body, const std::string& globals = "",
+                          const std::string& pointerType = kGlobalPointer, const std::string& decorations = "") {
+  return R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint GLCompute %k "k"
+               OpName %k "k"
+               OpDecorate %size_x SpecId 0
+               OpDecorate %size_y SpecId 1
+               OpDecorate %size_z SpecId 2
+               OpDecorate %gl_WorkGroupSize BuiltIn WorkgroupSize
+               OpDecorate %_arr_uint_uint_4 ArrayStride 4
+               OpMemberDecorate %100 0 Offset 0
+               OpDecorate %100 Block
+)" + decorations + R"(
+       %uint = OpTypeInt 32 0
+      %ulong = OpTypeInt 64 0
+       %bool = OpTypeBool
+     %uint_0 = OpConstant %uint 0
+     %uint_1 = OpConstant %uint 1
+     %uint_2 = OpConstant %uint 2
+     %uint_3 = OpConstant %uint 3
+     %uint_4 = OpConstant %uint 4
+       %void = OpTypeVoid
+   %noParams = OpTypeFunction %void
+)" + pointerType + R"(
+     %size_x = OpSpecConstant %uint 1
+     %size_y = OpSpecConstant %uint 1
+     %size_z = OpSpecConstant %uint 1
+     %v3uint = OpTypeVector %uint 3
+  %gl_WorkGroupSize = OpSpecConstantComposite %v3uint %size_x %size_y %size_z
+  %_arr_uint_uint_4 = OpTypeArray %uint %uint_4
+        %100 = OpTypeStruct %_arr_uint_uint_4
+  %_ptr_PushConstant__struct_100 = OpTypePointer PushConstant %100
+       %args = OpVariable %_ptr_PushConstant__struct_100 PushConstant
+  %_ptr_PushConstant_uint = OpTypePointer PushConstant %uint
+     %v2uint = OpTypeVector %uint 2
+)" + globals + R"(
+          %k = OpFunction %void None %noParams
+      %entry = OpLabel
+        %low = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_0
+    %lowBits = OpLoad %uint %low
+       %high = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_1
+   %highBits = OpLoad %uint %high
+      %words = OpCompositeConstruct %v2uint %lowBits %highBits
+    %address = OpBitcast %ulong %words
+        %out = OpConvertUToPtr %_ptr_CrossWorkgroup_uint %address
+      %xWord = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_2
+          %x = OpLoad %uint %xWord
+)" + body + R"(
+               OpStore %out %r Aligned 4
+               OpReturn
+               OpFunctionEnd
+)";
+}
+
+// The pointer type after the pass: the same id, now PhysicalStorageBuffer (named as before here,
+// so that the rest of the module reads the same; the comparison is of the disassembly).
+const std::string kBufferPointer = "%_ptr_CrossWorkgroup_uint = OpTypePointer PhysicalStorageBuffer %uint";
+
+// out[x]: the CrossWorkgroup pointer type becomes a PhysicalStorageBuffer one in place, pointer
+// arithmetic becomes OpPtrAccessChain (Vulkan has no in-bounds form for it) and the pointer type
+// it steps through gets its ArrayStride; a load without an alignment gets the type's.
+TEST(LowerPointersTest, GlobalPointersBecomePhysicalStorageBufferPointers) {
+  test::expectPassOutput("lower-pointers", computeKernel(R"(
+       %wide = OpUConvert %ulong %x
+    %element = OpInBoundsPtrAccessChain %_ptr_CrossWorkgroup_uint %out %wide
+          %r = OpLoad %uint %element
+)"),
+                         computeKernel(R"(
+       %wide = OpUConvert %ulong %x
+    %element = OpPtrAccessChain %_ptr_CrossWorkgroup_uint %out %wide
+          %r = OpLoad %uint %element Aligned 4
+)",
+                                       "", kBufferPointer, "OpDecorate %_ptr_CrossWorkgroup_uint ArrayStride 4"));
+}
+
+// (tile + 1)[x] and tile[1] on a __local uint tile[16]: Workgroup memory has no addresses in
+// Vulkan, so each access gets an access chain from the variable with the indices summed.
+TEST(LowerPointersTest, LocalPointerArithmeticBecomesAccessChainsFromTheVariable) {
+  std::string globals = R"(
+   %ulong_16 = OpConstant %ulong 16
+    %ulong_0 = OpConstant %ulong 0
+    %ulong_1 = OpConstant %ulong 1
+  %_arr_uint_ulong_16 = OpTypeArray %uint %ulong_16
+  %_ptr_Workgroup__arr_uint_ulong_16 = OpTypePointer Workgroup %_arr_uint_ulong_16
+  %_ptr_Workgroup_uint = OpTypePointer Workgroup %uint
+       %tile = OpVariable %_ptr_Workgroup__arr_uint_ulong_16 Workgroup
+)";
+  test::expectPassOutput("lower-pointers", computeKernel(R"(
+       %wide = OpUConvert %ulong %x
+     %second = OpInBoundsPtrAccessChain %_ptr_Workgroup_uint %tile %ulong_0 %ulong_1
+    %element = OpInBoundsPtrAccessChain %_ptr_Workgroup_uint %second %wide
+               OpStore %element %x Aligned 4
+          %r = OpLoad %uint %second Aligned 4
+)",
+                                                         globals),
+                         computeKernel(R"(
+       %wide = OpUConvert %ulong %x
+      %index = OpIAdd %ulong %ulong_1 %wide
+    %element = OpAccessChain %_ptr_Workgroup_uint %tile %index
+               OpStore %element %x Aligned 4
+     %second = OpAccessChain %_ptr_Workgroup_uint %tile %ulong_1
+          %r = OpLoad %uint %second Aligned 4
+)",
+                                       globals, kBufferPointer));
+}
+
+// constant uint table[4] at program scope: Vulkan has no UniformConstant memory for it, so the
+// table becomes a Private variable with the same initializer, read through an access chain.
+TEST(LowerPointersTest, ConstantTablesBecomePrivateVariables) {
+  std::string types = R"(
+    %ulong_0 = OpConstant %ulong 0
+    %ulong_4 = OpConstant %ulong 4
+     %uint_5 = OpConstant %uint 5
+  %_arr_uint_ulong_4 = OpTypeArray %uint %ulong_4
+  %_ptr_UniformConstant__arr_uint_ulong_4 = OpTypePointer UniformConstant %_arr_uint_ulong_4
+  %_ptr_UniformConstant_uint = OpTypePointer UniformConstant %uint
+     %values = OpConstantComposite %_arr_uint_ulong_4 %uint_1 %uint_2 %uint_3 %uint_5
+)";
+  test::expectPassOutput("lower-pointers", computeKernel(R"(
+          %i = OpBitwiseAnd %uint %x %uint_3
+       %wide = OpUConvert %ulong %i
+    %element = OpInBoundsPtrAccessChain %_ptr_UniformConstant_uint %table %ulong_0 %wide
+          %r = OpLoad %uint %element Aligned 4
+)",
+                                                         types + R"(
+      %table = OpVariable %_ptr_UniformConstant__arr_uint_ulong_4 UniformConstant %values
+)"),
+                         // The variable keeps its place; the Private pointer types come after it
+                         // (finalize-vulkan sorts the globals).
+                         computeKernel(R"(
+          %i = OpBitwiseAnd %uint %x %uint_3
+       %wide = OpUConvert %ulong %i
+    %element = OpAccessChain %_ptr_Private_uint %table %wide
+          %r = OpLoad %uint %element Aligned 4
+)",
+                                       types + R"(
+      %table = OpVariable %_ptr_Private__arr_uint_ulong_4 Private %values
+  %_ptr_Private_uint = OpTypePointer Private %uint
+  %_ptr_Private__arr_uint_ulong_4 = OpTypePointer Private %_arr_uint_ulong_4
+)",
+                                       kBufferPointer));
+}
+
+// OpenCL C 2.0's generic pointers: one that space inference traces to global memory becomes a
+// buffer pointer too, and its cast from the global pointer goes (the generic type stays, unused,
+// for finalize-vulkan to drop).
+TEST(LowerPointersTest, GenericPointersIntoGlobalMemoryBecomeBufferPointers) {
+  std::string generic = "%_ptr_Generic_uint = OpTypePointer Generic %uint\n";
+  test::expectPassOutput("lower-pointers", computeKernel(R"(
+    %generic = OpPtrCastToGeneric %_ptr_Generic_uint %out
+       %wide = OpUConvert %ulong %x
+    %element = OpInBoundsPtrAccessChain %_ptr_Generic_uint %generic %wide
+          %r = OpLoad %uint %element Aligned 4
+)",
+                                                         generic),
+                         computeKernel(R"(
+       %wide = OpUConvert %ulong %x
+    %element = OpPtrAccessChain %_ptr_CrossWorkgroup_uint %out %wide
+          %r = OpLoad %uint %element Aligned 4
+)",
+                                       generic, kBufferPointer, "OpDecorate %_ptr_CrossWorkgroup_uint ArrayStride 4"));
+}
+
+}  // namespace
+}  // namespace cl2vk
