@@ -1,7 +1,7 @@
-// The OpenCL entry points for memory objects. Buffers are supported; images, pipes, samplers and
-// shared virtual memory are not (CL_DEVICE_IMAGE_SUPPORT, CL_DEVICE_PIPE_SUPPORT and
-// CL_DEVICE_SVM_CAPABILITIES say so), and their entry points return the errors the specification
-// gives for a context whose devices lack them.
+// The OpenCL entry points for memory objects: creating buffers and sub-buffers (section 5.2 of the
+// OpenCL 3.0 API specification) and retaining, releasing and querying memory objects (5.5). The
+// commands on buffers are in api_enqueue_memory.cc and api_enqueue_rect.cc. Buffers are the only
+// memory objects: images, pipes and shared virtual memory are not supported (api_unsupported.cc).
 #include "runtime/api_util.h"
 #include "runtime/memory.h"
 
@@ -77,73 +77,5 @@ CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem memobj,
   found->addDestructorCallback(pfn_notify, user_data);
   return CL_SUCCESS;
 }
-
-// Images: no device of the platform supports them.
-
-CL_API_ENTRY cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags, cl_mem_object_type,
-                                                           cl_uint, cl_image_format*, cl_uint* num_image_formats) {
-  if (!Context::find(context)) return CL_INVALID_CONTEXT;
-  if (num_image_formats != nullptr) *num_image_formats = 0;
-  return CL_SUCCESS;
-}
-
-CL_API_ENTRY cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags, const cl_image_format*,
-                                              const cl_image_desc*, void*, cl_int* errcode_ret) {
-  return withError<cl_mem>(errcode_ret, Context::find(context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT, nullptr);
-}
-
-CL_API_ENTRY cl_mem CL_API_CALL clCreateImageWithProperties(cl_context context, const cl_mem_properties*,
-                                                            cl_mem_flags, const cl_image_format*,
-                                                            const cl_image_desc*, void*, cl_int* errcode_ret) {
-  return withError<cl_mem>(errcode_ret, Context::find(context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT, nullptr);
-}
-
-CL_API_ENTRY cl_mem CL_API_CALL clCreateImage2D(cl_context context, cl_mem_flags, const cl_image_format*, size_t,
-                                                size_t, size_t, void*, cl_int* errcode_ret) {
-  return withError<cl_mem>(errcode_ret, Context::find(context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT, nullptr);
-}
-
-CL_API_ENTRY cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags, const cl_image_format*, size_t,
-                                                size_t, size_t, size_t, size_t, void*, cl_int* errcode_ret) {
-  return withError<cl_mem>(errcode_ret, Context::find(context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT, nullptr);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clGetImageInfo(cl_mem, cl_image_info, size_t, void*, size_t*) {
-  return CL_INVALID_MEM_OBJECT;  // every memory object is a buffer
-}
-
-// Pipes and samplers: not supported.
-
-CL_API_ENTRY cl_mem CL_API_CALL clCreatePipe(cl_context context, cl_mem_flags, cl_uint, cl_uint,
-                                             const cl_pipe_properties*, cl_int* errcode_ret) {
-  return withError<cl_mem>(errcode_ret, Context::find(context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT, nullptr);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clGetPipeInfo(cl_mem, cl_pipe_info, size_t, void*, size_t*) {
-  return CL_INVALID_MEM_OBJECT;  // every memory object is a buffer
-}
-
-CL_API_ENTRY cl_sampler CL_API_CALL clCreateSamplerWithProperties(cl_context context, const cl_sampler_properties*,
-                                                                  cl_int* errcode_ret) {
-  return withError<cl_sampler>(errcode_ret, Context::find(context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT,
-                               nullptr);
-}
-
-CL_API_ENTRY cl_sampler CL_API_CALL clCreateSampler(cl_context context, cl_bool, cl_addressing_mode, cl_filter_mode,
-                                                    cl_int* errcode_ret) {
-  return withError<cl_sampler>(errcode_ret, Context::find(context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT,
-                               nullptr);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clRetainSampler(cl_sampler) { return CL_INVALID_SAMPLER; }
-CL_API_ENTRY cl_int CL_API_CALL clReleaseSampler(cl_sampler) { return CL_INVALID_SAMPLER; }
-CL_API_ENTRY cl_int CL_API_CALL clGetSamplerInfo(cl_sampler, cl_sampler_info, size_t, void*, size_t*) {
-  return CL_INVALID_SAMPLER;
-}
-
-// Shared virtual memory: CL_DEVICE_SVM_CAPABILITIES is 0.
-
-CL_API_ENTRY void* CL_API_CALL clSVMAlloc(cl_context, cl_svm_mem_flags, size_t, cl_uint) { return nullptr; }
-CL_API_ENTRY void CL_API_CALL clSVMFree(cl_context, void*) {}
 
 }  // extern "C"

@@ -1,4 +1,6 @@
-// The OpenCL entry points for command queues and events.
+// The OpenCL entry points for command queues (section 5.1 of the OpenCL 3.0 API specification) and
+// for flushing and finishing them (5.15). No device has device-side queues
+// (clSetDefaultDeviceCommandQueue is in api_unsupported.cc).
 #include "runtime/api_util.h"
 #include "runtime/queue.h"
 
@@ -73,9 +75,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue command_q
                                   param_name, param_value_size, param_value, param_value_size_ret);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id, cl_command_queue) {
-  // No device supports device-side queues.
-  return Context::find(context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT;
+CL_API_ENTRY cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue command_queue, cl_command_queue_properties,
+                                                          cl_bool, cl_command_queue_properties*) {
+  // Deprecated since OpenCL 1.1: properties are set when the queue is created.
+  return CommandQueue::find(command_queue) ? CL_INVALID_OPERATION : CL_INVALID_COMMAND_QUEUE;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clFlush(cl_command_queue command_queue) {
@@ -89,68 +92,6 @@ CL_API_ENTRY cl_int CL_API_CALL clFinish(cl_command_queue command_queue) {
   found->finish();
   // Its commands have ended; on a lost device they failed (their events say so).
   return found->context().lost() ? CL_OUT_OF_RESOURCES : CL_SUCCESS;
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_event* event_list) {
-  if (num_events == 0 || event_list == nullptr) return CL_INVALID_VALUE;
-  std::vector<std::shared_ptr<Event>> events;
-  for (cl_uint i = 0; i < num_events; ++i) {
-    std::shared_ptr<Event> event = Event::find(event_list[i]);
-    if (!event) return CL_INVALID_EVENT;
-    if (!events.empty() && &event->context() != &events.front()->context()) return CL_INVALID_CONTEXT;
-    events.push_back(std::move(event));
-  }
-  bool failed = false;
-  for (const std::shared_ptr<Event>& event : events) failed |= event->wait() < 0;
-  return failed ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS;
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clGetEventInfo(cl_event event, cl_event_info param_name, size_t param_value_size,
-                                               void* param_value, size_t* param_value_size_ret) {
-  return objectInfo<Event>(event, CL_INVALID_EVENT, param_name, param_value_size, param_value, param_value_size_ret);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name,
-                                                        size_t param_value_size, void* param_value,
-                                                        size_t* param_value_size_ret) {
-  std::shared_ptr<Event> found = Event::find(event);
-  if (!found) return CL_INVALID_EVENT;
-  return found->getProfilingInfo(param_name, InfoOut{param_value_size, param_value, param_value_size_ret});
-}
-
-CL_API_ENTRY cl_event CL_API_CALL clCreateUserEvent(cl_context context, cl_int* errcode_ret) {
-  std::shared_ptr<Context> found = Context::find(context);
-  if (!found) return withError<cl_event>(errcode_ret, CL_INVALID_CONTEXT, nullptr);
-  auto event = std::shared_ptr<Event>(new Event(found, nullptr, CL_COMMAND_USER));
-  return withError(errcode_ret, CL_SUCCESS, Event::publish(event));
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clSetUserEventStatus(cl_event event, cl_int execution_status) {
-  std::shared_ptr<Event> found = Event::find(event);
-  if (!found || !found->isUserEvent()) return CL_INVALID_EVENT;
-  if (execution_status != CL_COMPLETE && execution_status >= 0) return CL_INVALID_VALUE;
-  if (found->status() <= CL_COMPLETE) return CL_INVALID_OPERATION;  // set once only
-  found->setStatus(execution_status);
-  return CL_SUCCESS;
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clSetEventCallback(cl_event event, cl_int command_exec_callback_type,
-                                                   EventCallback pfn_notify, void* user_data) {
-  std::shared_ptr<Event> found = Event::find(event);
-  if (!found) return CL_INVALID_EVENT;
-  if (pfn_notify == nullptr || (command_exec_callback_type != CL_SUBMITTED && command_exec_callback_type != CL_RUNNING &&
-                                command_exec_callback_type != CL_COMPLETE))
-    return CL_INVALID_VALUE;
-  found->addCallback(command_exec_callback_type, pfn_notify, user_data);
-  return CL_SUCCESS;
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clRetainEvent(cl_event event) {
-  return retainObject<Event>(event, CL_INVALID_EVENT);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clReleaseEvent(cl_event event) {
-  return releaseObject<Event>(event, CL_INVALID_EVENT);
 }
 
 }  // extern "C"

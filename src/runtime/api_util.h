@@ -1,5 +1,5 @@
 // Helpers shared by the OpenCL entry points (api_*.cc): handle lookups, error returns, event wait
-// lists and returned events.
+// lists and returned events; and the declarations of the extension entry points.
 #pragma once
 
 #include <memory>
@@ -78,3 +78,12 @@ inline CommandOutcome commandFailure(const std::string& what, const Error& error
 cl_int submit(Enqueue& enqueue, cl_command_type type, CommandWork work, bool blocking, cl_event* event);
 
 }  // namespace cl2vk::runtime
+
+// The extension entry points the library defines, for the dispatch table and
+// clGetExtensionFunctionAddress.
+extern "C" {
+CL_API_ENTRY cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint, cl_platform_id*, cl_uint*);
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(cl_kernel, cl_device_id, cl_kernel_sub_group_info, size_t,
+                                                           const void*, size_t, void*, size_t*);
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithILKHR(cl_context, const void*, size_t, cl_int*);
+}  // extern "C"

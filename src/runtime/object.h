@@ -54,7 +54,7 @@ struct _cl_sampler {
 
 namespace cl2vk::runtime {
 
-// The table of every entry point, filled in api_icd.cc.
+// The table of every entry point, filled in dispatch_table.cc.
 const cl_icd_dispatch* dispatchTable();
 
 // The memory of the objects: freed memory is filled with dispatch table pointers and kept in a

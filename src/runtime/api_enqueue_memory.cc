@@ -1,10 +1,11 @@
-// The OpenCL entry points that enqueue commands: buffer transfers, maps, kernels, markers and
-// barriers. Each checks its arguments on the caller's thread (the error codes of the
+// The OpenCL entry points that enqueue commands on buffers: reads, writes, copies, fills and maps
+// (section 5.2 of the OpenCL 3.0 API specification), unmaps and migrations (5.5). The rectangular
+// transfers are in api_enqueue_rect.cc, kernels in api_enqueue_kernel.cc, markers and barriers in
+// api_event.cc. Each checks its arguments on the caller's thread (the error codes of the
 // specification) and queues the work for the queue's worker (queue.h).
 #include <cstring>
 
 #include "runtime/api_util.h"
-#include "runtime/kernel.h"
 #include "runtime/memory.h"
 #include "runtime/queue.h"
 
@@ -54,55 +55,6 @@ bool validPatternSize(size_t size) {
 bool hostMayRead(const Memory& memory) { return !(memory.flags() & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)); }
 bool hostMayWrite(const Memory& memory) { return !(memory.flags() & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)); }
 
-// The work-group size checks of clEnqueueNDRangeKernel that do not need the translated kernel.
-cl_int checkWorkSizes(const Kernel& kernel, Device& device, cl_uint dimensions, const size_t* offset,
-                      const size_t* global, const size_t* local, bool uniform) {
-  const auto& limits = device.info().limits;
-  size_t items = 1;
-  for (cl_uint d = 0; d < dimensions; ++d) {
-    if (global[d] > UINT32_MAX) return CL_INVALID_GLOBAL_WORK_SIZE;
-    if (offset != nullptr && (offset[d] > UINT32_MAX || global[d] + offset[d] > (size_t{1} << 32)))
-      return CL_INVALID_GLOBAL_OFFSET;
-    if (local == nullptr) continue;
-    if (local[d] == 0 || local[d] > limits.maxComputeWorkGroupSize[d]) return CL_INVALID_WORK_ITEM_SIZE;
-    items *= local[d];
-    if (uniform && global[d] % local[d] != 0) return CL_INVALID_WORK_GROUP_SIZE;
-  }
-  const auto& required = kernel.reflection().requiredWorkGroupSize;
-  if (local != nullptr) {
-    if (items > device.maxWorkGroupSize()) return CL_INVALID_WORK_GROUP_SIZE;
-    if (required) {
-      for (cl_uint d = 0; d < 3; ++d) {
-        if ((*required)[d] != (d < dimensions ? local[d] : 1)) return CL_INVALID_WORK_GROUP_SIZE;
-      }
-    }
-  }
-  return CL_SUCCESS;
-}
-
-// The arguments of a launch on `device`: buffer addresses are resolved there.
-Expected<std::vector<cl2vk::launch::KernelArg>> launchArguments(const std::vector<ArgumentValue>& values,
-                                                                 Device& device) {
-  std::vector<cl2vk::launch::KernelArg> args;
-  for (const ArgumentValue& value : values) {
-    cl2vk::launch::KernelArg arg;
-    if (value.localSize > 0) {
-      arg = cl2vk::launch::KernelArg::local(value.localSize);
-    } else if (!value.bytes.empty()) {
-      arg = cl2vk::launch::KernelArg::raw(value.bytes.data(), value.bytes.size());
-    } else {
-      arg.kind = cl2vk::launch::KernelArg::Kind::kBuffer;
-      if (value.memory) {
-        Expected<Memory::Location> location = value.memory->locate(device);
-        if (!location) return location.error();
-        arg = cl2vk::launch::KernelArg::buffer(*location->buffer, location->offset);
-      }
-    }
-    args.push_back(std::move(arg));
-  }
-  return args;
-}
-
 // clEnqueueReadBuffer (`toHost`) and clEnqueueWriteBuffer.
 cl_int hostTransfer(cl_command_queue command_queue, cl_mem buffer, bool toHost, bool blocking, size_t offset, size_t size,
                     void* ptr, cl_uint num_events_in_wait_list, const cl_event* event_wait_list, cl_event* event) {
@@ -122,15 +74,6 @@ cl_int hostTransfer(cl_command_queue command_queue, cl_mem buffer, bool toHost, 
     });
   };
   return submit(enqueue, toHost ? CL_COMMAND_READ_BUFFER : CL_COMMAND_WRITE_BUFFER, work, blocking, event);
-}
-
-cl_int enqueueMarker(cl_command_queue command_queue, cl_command_type type, cl_uint num_events_in_wait_list,
-                     const cl_event* event_wait_list, cl_event* event) {
-  Enqueue enqueue;
-  if (cl_int status = prepareEnqueue(command_queue, num_events_in_wait_list, event_wait_list, &enqueue); status != CL_SUCCESS)
-    return status;
-  // The queue runs in order, so every earlier command is done before this one starts.
-  return submit(enqueue, type, [] { return CommandOutcome{}; }, false, event);
 }
 
 }  // namespace
@@ -253,103 +196,6 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command
   return submit(enqueue, CL_COMMAND_UNMAP_MEM_OBJECT, work, false, event);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel,
-                                                       cl_uint work_dim, const size_t* global_work_offset,
-                                                       const size_t* global_work_size, const size_t* local_work_size,
-                                                       cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
-                                                       cl_event* event) {
-  Enqueue enqueue;
-  if (cl_int status = prepareEnqueue(command_queue, num_events_in_wait_list, event_wait_list, &enqueue); status != CL_SUCCESS)
-    return status;
-  std::shared_ptr<Kernel> found = Kernel::find(kernel);
-  if (!found) return CL_INVALID_KERNEL;
-  if (&found->program().context() != &enqueue.queue->context()) return CL_INVALID_CONTEXT;
-  Device& device = enqueue.queue->device();
-  if (!found->program().translation(&device)) return CL_INVALID_PROGRAM_EXECUTABLE;
-  if (work_dim < 1 || work_dim > 3) return CL_INVALID_WORK_DIMENSION;
-  if (global_work_size == nullptr) return CL_INVALID_GLOBAL_WORK_SIZE;
-  if (found->firstUnsetArgument()) return CL_INVALID_KERNEL_ARGS;
-  if (cl_int status = checkWorkSizes(*found, device, work_dim, global_work_offset, global_work_size, local_work_size,
-                                     found->program().uniformWorkGroups(&device));
-      status != CL_SUCCESS)
-    return status;
-  if (found->localArgumentBytes() + found->reflection().collectives.scratchBytes >
-      device.info().limits.maxComputeSharedMemorySize)
-    return CL_OUT_OF_RESOURCES;
-
-  cl2vk::launch::NDRange range;
-  range.dimensions = work_dim;
-  range.uniformWorkGroups = found->program().uniformWorkGroups(&device);
-  bool empty = false;
-  for (cl_uint d = 0; d < work_dim; ++d) {
-    range.globalSize[d] = global_work_size[d];
-    range.globalOffset[d] = global_work_offset != nullptr ? global_work_offset[d] : 0;
-    empty |= global_work_size[d] == 0;  // allowed since OpenCL 2.1: nothing runs
-  }
-  if (local_work_size != nullptr) {
-    std::array<uint32_t, 3> local{1, 1, 1};
-    for (cl_uint d = 0; d < work_dim; ++d) local[d] = static_cast<uint32_t>(local_work_size[d]);
-    range.localSize = local;
-  }
-  std::vector<ArgumentValue> arguments = found->arguments();
-  auto work = [found, &device, range, arguments = std::move(arguments), empty]() -> CommandOutcome {
-    if (empty) return CommandOutcome{};
-    std::string what = "kernel '" + found->name() + "'";
-    Expected<cl2vk::launch::LaunchableKernel*> launcher = found->launcher(device);
-    if (!launcher) return commandFailure(what, launcher.error());
-    Expected<std::vector<cl2vk::launch::KernelArg>> args = launchArguments(arguments, device);
-    if (!args) return commandFailure(what, args.error(), CL_MEM_OBJECT_ALLOCATION_FAILURE);
-    Expected<std::vector<cl2vk::vulkan::GpuTime>> times = (*launcher)->launch(range, *args);
-    if (!times) return commandFailure(what, times.error());
-    CommandOutcome outcome;
-    double total = 0;
-    bool timed = true;
-    for (const cl2vk::vulkan::GpuTime& time : *times) {
-      timed &= time.nanoseconds.has_value();
-      total += time.nanoseconds.value_or(0);
-    }
-    if (timed) outcome.deviceNanoseconds = total;
-    return outcome;
-  };
-  return submit(enqueue, CL_COMMAND_NDRANGE_KERNEL, work, false, event);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
-                                              cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
-                                              cl_event* event) {
-  const size_t one = 1;
-  return clEnqueueNDRangeKernel(command_queue, kernel, 1, nullptr, &one, &one, num_events_in_wait_list,
-                                event_wait_list, event);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue command_queue,
-                                                            cl_uint num_events_in_wait_list,
-                                                            const cl_event* event_wait_list, cl_event* event) {
-  return enqueueMarker(command_queue, CL_COMMAND_MARKER, num_events_in_wait_list, event_wait_list, event);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue command_queue,
-                                                             cl_uint num_events_in_wait_list,
-                                                             const cl_event* event_wait_list, cl_event* event) {
-  return enqueueMarker(command_queue, CL_COMMAND_BARRIER, num_events_in_wait_list, event_wait_list, event);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueMarker(cl_command_queue command_queue, cl_event* event) {
-  if (event == nullptr) return CommandQueue::find(command_queue) ? CL_INVALID_VALUE : CL_INVALID_COMMAND_QUEUE;
-  return enqueueMarker(command_queue, CL_COMMAND_MARKER, 0, nullptr, event);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue command_queue) {
-  return enqueueMarker(command_queue, CL_COMMAND_BARRIER, 0, nullptr, nullptr);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events,
-                                                       const cl_event* event_list) {
-  if (num_events == 0 || event_list == nullptr)
-    return CommandQueue::find(command_queue) ? CL_INVALID_VALUE : CL_INVALID_COMMAND_QUEUE;
-  return enqueueMarker(command_queue, CL_COMMAND_BARRIER, num_events, event_list, nullptr);
-}
-
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_mem_objects,
                                                            const cl_mem* mem_objects, cl_mem_migration_flags flags,
                                                            cl_uint num_events_in_wait_list,
@@ -377,13 +223,6 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue comm
     return CommandOutcome{};
   };
   return submit(enqueue, CL_COMMAND_MIGRATE_MEM_OBJECTS, work, false, event);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue command_queue, void(CL_CALLBACK*)(void*), void*,
-                                                      size_t, cl_uint, const cl_mem*, const void**, cl_uint,
-                                                      const cl_event*, cl_event*) {
-  // CL_DEVICE_EXECUTION_CAPABILITIES has no CL_EXEC_NATIVE_KERNEL.
-  return CommandQueue::find(command_queue) ? CL_INVALID_OPERATION : CL_INVALID_COMMAND_QUEUE;
 }
 
 }  // extern "C"
