@@ -1,0 +1,49 @@
+// The pointer helpers of lower-pointers (pointer_values.h).
+#include "passes/memory/pointer_values.h"
+
+namespace cl2vk::pointers {
+namespace {
+
+const Instruction* pointerType(const Module& module, uint32_t type) {
+  const Instruction* def = module.def(type);
+  return def && def->opcode() == spv::Op::OpTypePointer ? def : nullptr;
+}
+
+bool isAccessChain(spv::Op op) {
+  return op == spv::Op::OpAccessChain || op == spv::Op::OpInBoundsAccessChain || op == spv::Op::OpPtrAccessChain ||
+         op == spv::Op::OpInBoundsPtrAccessChain;
+}
+
+std::string kernelOf(const Module& module, const Instruction& inst) {
+  return inst.function() ? module.functionName(*inst.function()) : "?";
+}
+
+}  // namespace
+
+Operand storageOperand(SC storage) {
+  return Operand::enumerant(SPV_OPERAND_TYPE_STORAGE_CLASS, static_cast<uint32_t>(storage));
+}
+
+bool isPointerValue(const Module& module, const Instruction& inst) {
+  return inst.typeId() && pointerType(module, inst.typeId());
+}
+
+SC storageOf(const Module& module, uint32_t type) { return static_cast<SC>(pointerType(module, type)->wordOperand(0)); }
+uint32_t pointeeOf(const Module& module, uint32_t type) { return pointerType(module, type)->idOperand(1); }
+
+bool isLogical(SC storage) {
+  return storage == SC::Workgroup || storage == SC::Function || storage == SC::Private;
+}
+
+bool isPtrAccessChain(spv::Op op) { return op == spv::Op::OpPtrAccessChain || op == spv::Op::OpInBoundsPtrAccessChain; }
+
+bool forwardsPointer(spv::Op op) {
+  return isAccessChain(op) || op == spv::Op::OpBitcast || op == spv::Op::OpCopyObject || op == spv::Op::OpPtrCastToGeneric ||
+         op == spv::Op::OpGenericCastToPtr || op == spv::Op::OpGenericCastToPtrExplicit;
+}
+
+Error unsupported(const Module& module, const Instruction& inst, const std::string& why) {
+  return Error("kernel '" + kernelOf(module, inst) + "': " + module.describe(inst) + ": " + why);
+}
+
+}  // namespace cl2vk::pointers

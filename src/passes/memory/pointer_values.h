@@ -1,0 +1,38 @@
+// What lower-pointers asks of pointer types and values (storage class, pointee, whether a value
+// is a pointer, which instructions forward one), and the error it reports when a pointer cannot
+// be expressed in Vulkan. Shared by the address-space inference, the logical-pointer rewrite and
+// the pass.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "ir/module.h"
+#include "cl2vk/expected.h"
+
+namespace cl2vk::pointers {
+
+using ir::Block;
+using ir::Function;
+using ir::Instruction;
+using ir::Module;
+using ir::Operand;
+using SC = spv::StorageClass;
+
+Operand storageOperand(SC storage);
+
+bool isPointerValue(const Module& module, const Instruction& inst);
+
+SC storageOf(const Module& module, uint32_t type);
+uint32_t pointeeOf(const Module& module, uint32_t type);
+
+bool isLogical(SC storage);
+
+bool isPtrAccessChain(spv::Op op);
+
+// Instructions whose result points where their first operand points.
+bool forwardsPointer(spv::Op op);
+
+Error unsupported(const Module& module, const Instruction& inst, const std::string& why);
+
+}  // namespace cl2vk::pointers
