@@ -111,11 +111,11 @@ class CollectiveLowering {
     bool broadcast = inst.opcode() == spv::Op::OpGroupBroadcast;
     bool vote = !broadcast && collectiveOf(inst.opcode())->vote;
     uint32_t value = inst.idOperand(broadcast || vote ? 1 : 2);
-    if (typeOf(value) != inst.typeId())
+    if (ir::typeOf(module_, value) != inst.typeId())
       return fail(inst, (broadcast ? "the value" : vote ? "the predicate" : "the operand X") +
                             std::string(" must have the result's type (SPIR-V requires it)"));
     if (broadcast) {
-      const Instruction* localId = module_.def(typeOf(inst.idOperand(2)));
+      const Instruction* localId = module_.def(ir::typeOf(module_, inst.idOperand(2)));
       bool integer = localId && localId->opcode() == spv::Op::OpTypeInt;
       bool vector = localId && localId->opcode() == spv::Op::OpTypeVector &&
                     (localId->wordOperand(1) == 2 || localId->wordOperand(1) == 3) &&
@@ -123,11 +123,6 @@ class CollectiveLowering {
       if (!integer && !vector) return fail(inst, "the local id must be an integer or a vector of two or three integers");
     }
     return okStatus();
-  }
-
-  uint32_t typeOf(uint32_t id) const {
-    const Instruction* def = module_.def(id);
-    return def ? def->typeId() : 0;
   }
 
   // Subgroup operations on 8/16-bit types and 64-bit integers need shaderSubgroupExtendedTypes
@@ -205,11 +200,8 @@ class CollectiveLowering {
   // Everything after `inst` continues in a block of its own, returned; the code emitted for `inst`
   // goes between, from the end of its block.
   Block* emitBlocksAfter(Instruction* inst) {
-    auto& list = inst->block()->instructions();
-    auto at = std::find_if(list.begin(), list.end(), [inst](const Instruction& i) { return &i == inst; });
-    Block* rest = module_.splitBlockBefore(&*std::next(at));
-    cursor_ = inst->block();
-    layoutAfter_ = cursor_;
+    auto [builder, rest] = Builder::splitAfter(module_, inst);
+    builder_ = builder;
     return rest;
   }
 
@@ -241,11 +233,11 @@ class CollectiveLowering {
       // The subgroup path needs subgroups of consecutive linear local ids, which the runtime
       // knows per dispatch: a specialization constant picks the path, and the driver folds the
       // branch away.
-      value = inMemory ? inMemoryPath() : ifElseValue(linearSubgroups(), op.type, subgroupPath, inMemoryPath);
+      value = inMemory ? inMemoryPath() : at().ifElseValue(linearSubgroups(), op.type, subgroupPath, inMemoryPath);
       Builder end = this->at();
       value = op.result(end, value);
     }
-    branchTo(rest);
+    at().branchTo(rest);
     module_.replaceAllUses(inst->resultId(), value);
     return module_.remove(inst);
   }
@@ -259,16 +251,16 @@ class CollectiveLowering {
   // others is the barrier wait_group_events becomes.
   Status lowerAsyncCopy(Instruction* inst) {
     uint32_t destination = inst->idOperand(1), source = inst->idOperand(2);
-    const Instruction* destinationType = module_.def(typeOf(destination));
-    const Instruction* sourceType = module_.def(typeOf(source));
+    const Instruction* destinationType = module_.def(ir::typeOf(module_, destination));
+    const Instruction* sourceType = module_.def(ir::typeOf(module_, source));
     // SPIRV-Tools 2023.1 checks none of these operands.
     auto isPointer = [](const Instruction* type) { return type && type->opcode() == spv::Op::OpTypePointer; };
     if (!isPointer(destinationType) || !isPointer(sourceType))
       return fail(*inst, "the destination and the source of an async copy must be pointers");
-    uint32_t sizeType = typeOf(inst->idOperand(3));
+    uint32_t sizeType = ir::typeOf(module_, inst->idOperand(3));
     const Instruction* size = module_.def(sizeType);
-    if (!size || size->opcode() != spv::Op::OpTypeInt || typeOf(inst->idOperand(4)) != sizeType ||
-        typeOf(inst->idOperand(5)) != inst->typeId() || module_.def(inst->typeId())->opcode() != spv::Op::OpTypeEvent)
+    if (!size || size->opcode() != spv::Op::OpTypeInt || ir::typeOf(module_, inst->idOperand(4)) != sizeType ||
+        ir::typeOf(module_, inst->idOperand(5)) != inst->typeId() || module_.def(inst->typeId())->opcode() != spv::Op::OpTypeEvent)
       return fail(*inst, "an async copy needs integers of one type for the count and the stride, and an event");
     auto storage = [](const Instruction* type) { return static_cast<spv::StorageClass>(type->wordOperand(0)); };
     bool toLocal = storage(destinationType) == spv::StorageClass::Workgroup &&
@@ -291,7 +283,7 @@ class CollectiveLowering {
     uint32_t element = destinationType->idOperand(1);
     uint32_t first = builtin(spv::BuiltIn::LocalInvocationIndex);
     uint32_t step = localInvocations();
-    loop(first, count, [&](uint32_t i) { return at().valueOfIds(spv::Op::OpIAdd, uint_, {i, step}); }, 0, 0,
+    at().loop(first, count, [&](uint32_t i) { return at().valueOfIds(spv::Op::OpIAdd, uint_, {i, step}); }, 0, 0,
          [&](uint32_t, uint32_t i) {
            uint32_t local = asSize(i);
            uint32_t global = at().valueOfIds(spv::Op::OpIMul, sizeType, {local, stride});
@@ -302,7 +294,7 @@ class CollectiveLowering {
            at().add(spv::Op::OpStore, 0, {Operand::id(to), Operand::id(at().valueOfIds(spv::Op::OpLoad, element, {from}))});
            return 0u;
          });
-    branchTo(rest);
+    at().branchTo(rest);
     module_.replaceAllUses(inst->resultId(), inst->idOperand(5));
     return module_.remove(inst);
   }
@@ -315,35 +307,8 @@ class CollectiveLowering {
     return module_.remove(inst);
   }
 
-  Builder at() { return Builder::atEnd(module_, *cursor_); }
-
-  Block* newBlock() {
-    Block* block = module_.addBlock(kernel_, layoutAfter_);
-    layoutAfter_ = block;
-    module_.append(block->instructions(), Instruction(spv::Op::OpLabel, 0, module_.takeId()));
-    return block;
-  }
-
-  void branchTo(Block* target) { at().add(spv::Op::OpBranch, 0, {Operand::id(target->id())}); }
-
-  // condition ? whenTrue() : whenFalse(), each emitting its own code; the code continues after it.
-  uint32_t ifElseValue(uint32_t condition, uint32_t type, const std::function<uint32_t()>& whenTrue,
-                       const std::function<uint32_t()>& whenFalse) {
-    Block* trueBlock = newBlock();
-    Block* falseBlock = newBlock();
-    Block* merge = newBlock();
-    at().add(spv::Op::OpBranchConditional, 0, {Operand::id(condition), Operand::id(trueBlock->id()), Operand::id(falseBlock->id())});
-    cursor_ = trueBlock;
-    uint32_t a = whenTrue();
-    Block* aEnd = cursor_;
-    branchTo(merge);
-    cursor_ = falseBlock;
-    uint32_t b = whenFalse();
-    Block* bEnd = cursor_;
-    branchTo(merge);
-    cursor_ = merge;
-    return at().value(spv::Op::OpPhi, type, {Operand::id(a), Operand::id(aEnd->id()), Operand::id(b), Operand::id(bEnd->id())});
-  }
+  // The builder at the end of the current block, whose control-flow helpers emit the new blocks.
+  Builder& at() { return *builder_; }
 
   // The specialization constant that says whether subgroups hold consecutive linear local ids.
   uint32_t linearSubgroups() {
@@ -359,62 +324,6 @@ class CollectiveLowering {
                                {Operand::id(id), Operand::enumerant(SPV_OPERAND_TYPE_DECORATION, static_cast<uint32_t>(spv::Decoration::SpecId)),
                                 Operand::literal(SpecIds::kLinearSubgroups)}));
     return id;
-  }
-
-  // if (condition) { then(); } — the code continues after it.
-  void ifThen(uint32_t condition, const std::function<void()>& then) {
-    Block* thenBlock = newBlock();
-    Block* merge = newBlock();
-    at().add(spv::Op::OpBranchConditional, 0, {Operand::id(condition), Operand::id(thenBlock->id()), Operand::id(merge->id())});
-    cursor_ = thenBlock;
-    then();
-    branchTo(merge);
-    cursor_ = merge;
-  }
-
-  // acc = init; for (i = start; i < end; i += step) acc = body(acc, i); returns acc.
-  uint32_t foldLoop(uint32_t start, uint32_t end, uint32_t step, uint32_t type, uint32_t init,
-                    const std::function<uint32_t(uint32_t acc, uint32_t i)>& body) {
-    return loop(start, end, [&](uint32_t i) { return at().valueOfIds(spv::Op::OpIAdd, uint_, {i, step}); }, type, init, body);
-  }
-
-  // for (stride = 1; stride < end; stride *= 2) body(stride); the steps of the trees and scans.
-  void forEachStride(uint32_t end, const std::function<void(uint32_t stride)>& body) {
-    loop(constant32(1), end, [&](uint32_t i) { return twice(i); }, 0, 0, [&](uint32_t, uint32_t stride) {
-      body(stride);
-      return 0u;
-    });
-  }
-
-  uint32_t twice(uint32_t value) { return at().valueOfIds(spv::Op::OpShiftLeftLogical, uint_, {value, constant32(1)}); }
-
-  // acc = init; for (i = start; i < end; i = advance(i)) acc = body(acc, i); returns acc. With
-  // `type` 0 there is no accumulator.
-  uint32_t loop(uint32_t start, uint32_t end, const std::function<uint32_t(uint32_t i)>& advance, uint32_t type, uint32_t init,
-                const std::function<uint32_t(uint32_t acc, uint32_t i)>& body) {
-    Block* before = cursor_;
-    Block* header = newBlock();
-    Block* loop = newBlock();
-    Block* exit = newBlock();
-    branchTo(header);
-    uint32_t i = module_.takeId(), acc = type ? module_.takeId() : 0;
-    Instruction* iPhi = module_.append(header->instructions(), Instruction(spv::Op::OpPhi, uint_, i));
-    Instruction* accPhi = type ? module_.append(header->instructions(), Instruction(spv::Op::OpPhi, type, acc)) : nullptr;
-    cursor_ = header;
-    uint32_t more = at().valueOfIds(spv::Op::OpULessThan, ir::typeBool(module_), {i, end});
-    at().add(spv::Op::OpBranchConditional, 0, {Operand::id(more), Operand::id(loop->id()), Operand::id(exit->id())});
-    cursor_ = loop;
-    uint32_t next = body(acc, i);
-    uint32_t nextI = advance(i);
-    Block* latch = cursor_;
-    branchTo(header);
-    module_.update(iPhi, Instruction(spv::Op::OpPhi, uint_, i, {Operand::id(start), Operand::id(before->id()),
-                                                                Operand::id(nextI), Operand::id(latch->id())}));
-    if (accPhi)
-      module_.update(accPhi, Instruction(spv::Op::OpPhi, type, acc, {Operand::id(init), Operand::id(before->id()),
-                                                                     Operand::id(next), Operand::id(latch->id())}));
-    cursor_ = exit;
-    return acc;
   }
 
   uint32_t builtin(spv::BuiltIn which) {
@@ -715,7 +624,7 @@ class CollectiveLowering {
   // One lane of each subgroup writes `partial` at the subgroup's index of the half at `base`.
   void publishPartial(uint32_t base, uint32_t type, uint32_t partial, uint32_t subgroup) {
     uint32_t elected = at().valueOfIds(spv::Op::OpGroupNonUniformElect, ir::typeBool(module_), {constant32(kSubgroup)});
-    ifThen(elected, [&] { store(scratch(), type, offset(base, subgroup), partial); });
+    at().ifThen(elected, [&] { store(scratch(), type, offset(base, subgroup), partial); });
   }
 
   // The combination of the partials of subgroups 0 .. limit-1, in every invocation: each of the
@@ -726,7 +635,7 @@ class CollectiveLowering {
   uint32_t combinePartials(uint32_t half, const Collective& c, uint32_t type, uint32_t limit) {
     uint32_t lane = builtin(spv::BuiltIn::SubgroupLocalInvocationId);
     uint32_t lanes = activeLanes();
-    uint32_t folded = foldLoop(constant32(0), limit, lanes, type, identity(c.combine, type), [&](uint32_t acc, uint32_t first) {
+    uint32_t folded = at().foldLoop(constant32(0), limit, lanes, type, identity(c.combine, type), [&](uint32_t acc, uint32_t first) {
       uint32_t index = at().valueOfIds(spv::Op::OpIAdd, uint_, {first, lane});
       uint32_t partial = load(scratch(), type, offset(half, index));
       uint32_t present = at().valueOfIds(spv::Op::OpULessThan, ir::typeBool(module_), {index, limit});
@@ -756,14 +665,14 @@ class CollectiveLowering {
     // subgroup folds them and shares the total through the half's last slot.
     if (maxSubgroups() <= std::max<uint32_t>(target_.minSubgroupSize, 1)) return combinePartials(base, c, type, count);
     uint32_t many = at().valueOfIds(spv::Op::OpUGreaterThan, ir::typeBool(module_), {count, builtin(spv::BuiltIn::SubgroupSize)});
-    return ifElseValue(
+    return at().ifElseValue(
         many, type,
         [&] {
           uint32_t first = at().valueOfIds(spv::Op::OpIEqual, ir::typeBool(module_), {subgroup, constant32(0)});
-          ifThen(first, [&] {
+          at().ifThen(first, [&] {
             uint32_t total = combinePartials(base, c, type, count);
             uint32_t elected = at().valueOfIds(spv::Op::OpGroupNonUniformElect, ir::typeBool(module_), {constant32(kSubgroup)});
-            ifThen(elected, [&] { store(scratch(), type, offset(base, totalSlotConstant_), total); });
+            at().ifThen(elected, [&] { store(scratch(), type, offset(base, totalSlotConstant_), total); });
           });
           barrier();
           return load(scratch(), type, offset(base, totalSlotConstant_));
@@ -781,7 +690,7 @@ class CollectiveLowering {
     uint32_t lastLane = at().valueOfIds(spv::Op::OpISub, uint_, {activeLanes(), constant32(1)});
     uint32_t isLast = at().valueOfIds(spv::Op::OpIEqual, ir::typeBool(module_),
                                       {builtin(spv::BuiltIn::SubgroupLocalInvocationId), lastLane});
-    ifThen(isLast, [&] { store(scratch(), type, offset(base, subgroup), through); });
+    at().ifThen(isLast, [&] { store(scratch(), type, offset(base, subgroup), through); });
     barrier();
     uint32_t prefix = combinePartials(base, c, type, subgroup);
     return combine(c.combine, type, prefix, scanned);
@@ -811,7 +720,7 @@ class CollectiveLowering {
     // is not, and keeps its second barrier before the next collective may write it.
     bool doubleBuffered = array == scratch_;
     uint32_t slot = doubleBuffered ? beginPartials() : constant32(0);
-    ifThen(owner, [&] { store(array, type, slot, value); });
+    at().ifThen(owner, [&] { store(array, type, slot, value); });
     barrier();
     uint32_t result = load(array, type, slot);
     if (!doubleBuffered) barrier();
@@ -849,13 +758,13 @@ class CollectiveLowering {
     uint32_t mine = element(slice, slice.position);
     store(values, type, mine, x);
     barrier(slice.scope);
-    forEachStride(slice.size, [&](uint32_t stride) {
-      uint32_t span = twice(stride);
+    at().forEachStride(slice.size, [&](uint32_t stride) {
+      uint32_t span = at().twice(stride);
       uint32_t aligned = at().valueOfIds(spv::Op::OpIEqual, ir::typeBool(module_),
                                          {at().valueOfIds(spv::Op::OpUMod, uint_, {slice.position, span}), constant32(0)});
       uint32_t partner = at().valueOfIds(spv::Op::OpIAdd, uint_, {slice.position, stride});
       uint32_t inside = at().valueOfIds(spv::Op::OpULessThan, ir::typeBool(module_), {partner, slice.size});
-      ifThen(at().valueOfIds(spv::Op::OpLogicalAnd, ir::typeBool(module_), {aligned, inside}), [&] {
+      at().ifThen(at().valueOfIds(spv::Op::OpLogicalAnd, ir::typeBool(module_), {aligned, inside}), [&] {
         uint32_t joined = combine(c.combine, type, load(values, type, mine), load(values, type, element(slice, partner)));
         store(values, type, mine, joined);
       });
@@ -880,7 +789,7 @@ class CollectiveLowering {
       return std::pair{has, load(values, type, from)};
     };
     // for (stride = 1; stride < size; stride *= 2), carrying this position's running value.
-    uint32_t scanned = loop(constant32(1), slice.size, [&](uint32_t i) { return twice(i); }, type, x,
+    uint32_t scanned = at().loop(constant32(1), slice.size, [&](uint32_t i) { return at().twice(i); }, type, x,
                             [&](uint32_t running, uint32_t stride) {
                               auto [has, earlier] = before(stride);
                               uint32_t joined = combine(c.combine, type, earlier, running);
@@ -922,8 +831,7 @@ class CollectiveLowering {
   uint32_t scratchHalfConstant_ = 0;
   uint32_t totalSlotConstant_ = 0;  // the last element of each half
   CollectiveStats stats_;
-  Block* cursor_ = nullptr;
-  Block* layoutAfter_ = nullptr;
+  std::optional<Builder> builder_;  // at the end of the current block, from emitBlocksAfter()
 };
 
 }  // namespace

@@ -365,7 +365,7 @@ class WideVectorLowering {
     uint32_t source = inst.idOperand(0);
     bool wideSource = parts_.isWide(source), wideResult = parts_.isWideType(inst.typeId());
     if (wideSource && wideResult &&
-        parts_.wideType(inst.typeId()).count == parts_.componentCount(parts_.typeOf(source)))
+        parts_.wideType(inst.typeId()).count == ir::componentCount(module_, ir::typeOf(module_, source)))
       return componentWise(inst);
     Builder b = Builder::before(module_, &inst);
     Expected<std::vector<uint32_t>> words = parts_.words(b, source);
@@ -476,7 +476,7 @@ class WideVectorLowering {
       return okStatus();
     }
     std::vector<Operand> path(inst.operands().begin() + 1, inst.operands().end());
-    bool changed = splitLiteralPath(parts_.typeOf(composite), path);
+    bool changed = splitLiteralPath(ir::typeOf(module_, composite), path);
     if (parts_.isWideType(inst.typeId())) {
       // A wide member of an aggregate: take out its array, then the parts.
       std::vector<Operand> operands = {Operand::id(composite)};
@@ -512,7 +512,7 @@ class WideVectorLowering {
       return okStatus();
     }
     std::vector<Operand> path(inst.operands().begin() + 2, inst.operands().end());
-    bool changed = splitLiteralPath(parts_.typeOf(composite), path);
+    bool changed = splitLiteralPath(ir::typeOf(module_, composite), path);
     if (!changed && !parts_.isWide(object)) return okStatus();
     uint32_t stored = parts_.isWide(object) ? parts_.memoryValue(b, object) : object;
     std::vector<Operand> operands = {Operand::id(stored), Operand::id(composite)};
@@ -557,7 +557,7 @@ class WideVectorLowering {
         continue;
       }
       uint32_t isPart = b.valueOfIds(spv::Op::OpIEqual, ir::typeBool(module_),
-                                     {part, ir::constantBits(module_, parts_.typeOf(index), k)});
+                                     {part, ir::constantBits(module_, ir::typeOf(module_, index), k)});
       result = b.valueOfIds(spv::Op::OpSelect, inst.typeId(), {isPart, component, result});
     }
     replaceByValue(inst, result);
@@ -576,7 +576,7 @@ class WideVectorLowering {
     for (uint32_t k = 0; k < parts->size(); ++k) {
       uint32_t inserted = b.valueOfIds(spv::Op::OpVectorInsertDynamic, type.part, {parts->at(k), object, lane});
       uint32_t isPart = b.valueOfIds(spv::Op::OpIEqual, ir::typeBool(module_),
-                                     {part, ir::constantBits(module_, parts_.typeOf(index), k)});
+                                     {part, ir::constantBits(module_, ir::typeOf(module_, index), k)});
       uint32_t mask = b.valueOfIds(spv::Op::OpCompositeConstruct, bool4, {isPart, isPart, isPart, isPart});
       updated.push_back(b.valueOfIds(spv::Op::OpSelect, type.part, {mask, inserted, parts->at(k)}));
     }
@@ -648,7 +648,7 @@ class WideVectorLowering {
     if (!parts_.pointsToWideMemory(pointer)) return unsupported(inst, "expected a pointer to a vector of 8 or 16 components");
     Builder b = Builder::before(module_, &inst);
     for (uint32_t k = 0; k < parts->size(); ++k) {
-      std::vector<Operand> operands = parts_.partMemoryAccess(inst.operands(), 2, parts_.typeOf(parts->at(k)));
+      std::vector<Operand> operands = parts_.partMemoryAccess(inst.operands(), 2, ir::typeOf(module_, parts->at(k)));
       operands.insert(operands.begin(), {Operand::id(parts_.partPointer(b, pointer, k)), Operand::id(parts->at(k))});
       b.add(spv::Op::OpStore, 0, std::move(operands));
     }
@@ -659,7 +659,7 @@ class WideVectorLowering {
   // An index into a wide vector in memory, now an array of parts, becomes two indices.
   Status accessChain(Instruction& inst) {
     size_t first = inst.opcode() == spv::Op::OpPtrAccessChain || inst.opcode() == spv::Op::OpInBoundsPtrAccessChain ? 2 : 1;
-    uint32_t type = parts_.pointee(parts_.typeOf(inst.idOperand(0)));
+    uint32_t type = parts_.pointee(ir::typeOf(module_, inst.idOperand(0)));
     std::vector<Operand> operands(inst.operands().begin(), inst.operands().begin() + first);
     bool changed = false;
     Builder b = Builder::before(module_, &inst);
