@@ -40,6 +40,21 @@ uint32_t scalarWidth(const Module& module, uint32_t type) {
   return def->wordOperand(0);
 }
 
+uint32_t typeOf(const Module& module, uint32_t value) {
+  const Instruction* def = module.def(value);
+  return def ? def->typeId() : 0;
+}
+
+uint32_t componentType(const Module& module, uint32_t type) {
+  const Instruction* def = module.def(type);
+  return def && def->opcode() == spv::Op::OpTypeVector ? def->idOperand(0) : type;
+}
+
+uint32_t componentCount(const Module& module, uint32_t type) {
+  const Instruction* def = module.def(type);
+  return def && def->opcode() == spv::Op::OpTypeVector ? def->wordOperand(1) : 1;
+}
+
 uint32_t constantBits(Module& module, uint32_t type, uint64_t bits) {
   uint32_t width = scalarWidth(module, type);
   assert(width != 0 && "constantBits needs an integer or float type");

@@ -32,6 +32,13 @@ uint32_t constantComposite(Module& module, uint32_t type, const std::vector<uint
 // The width of an OpTypeInt or OpTypeFloat, or 0 for anything else.
 uint32_t scalarWidth(const Module& module, uint32_t type);
 
+// The result type of `value`, or 0 when it has none (or no definition).
+uint32_t typeOf(const Module& module, uint32_t value);
+// A vector type's component type; any other type itself.
+uint32_t componentType(const Module& module, uint32_t type);
+// A vector type's component count; 1 for any other type.
+uint32_t componentCount(const Module& module, uint32_t type);
+
 // IEEE binary16 bits of `value`, rounded to nearest even (overflow gives infinity).
 uint16_t floatToHalfBits(double value);
 

@@ -24,12 +24,12 @@ struct Conversion {
 uint64_t maxUnsigned(uint32_t width) { return width == 64 ? ~0ull : (1ull << width) - 1; }
 uint64_t maxSigned(uint32_t width) { return maxUnsigned(width) >> 1; }
 
-uint32_t convert(Emitter& e, spv::Op opcode, uint32_t type, uint32_t value) {
+uint32_t convert(ir::Builder& e, spv::Op opcode, uint32_t type, uint32_t value) {
   if (e.typeOf(value) == type) return value;
   return e.op(opcode, type, {value});
 }
 
-uint32_t lowerFloatToInt(Emitter& e, const Conversion& c) {
+uint32_t lowerFloatToInt(ir::Builder& e, const Conversion& c) {
   bool isSigned = c.inst.opcode() == spv::Op::OpConvertFToS;
   uint32_t type = c.inst.typeId();
   uint32_t x = c.inst.idOperand(0);
@@ -59,14 +59,14 @@ uint32_t lowerFloatToInt(Emitter& e, const Conversion& c) {
   return e.select(tooHigh, e.bits(type, isSigned ? maxSigned(width) : maxUnsigned(width)), result);
 }
 
-uint32_t lowerIntToFloat(Emitter& e, const Conversion& c) {
+uint32_t lowerIntToFloat(ir::Builder& e, const Conversion& c) {
   bool isSigned = c.inst.opcode() == spv::Op::OpConvertSToF;
   uint32_t x = c.inst.idOperand(0);
   if (!c.rounding) return e.op(c.inst.opcode(), c.inst.typeId(), {x});
   return intToFloat(e, x, isSigned, c.inst.typeId(), *c.rounding);
 }
 
-uint32_t lowerFloatConvert(Emitter& e, const Conversion& c) {
+uint32_t lowerFloatConvert(ir::Builder& e, const Conversion& c) {
   uint32_t x = c.inst.idOperand(0);
   uint32_t type = c.inst.typeId();
   if (!c.rounding || e.width(type) > e.width(e.typeOf(x))) return e.op(spv::Op::OpFConvert, type, {x});
@@ -74,7 +74,7 @@ uint32_t lowerFloatConvert(Emitter& e, const Conversion& c) {
 }
 
 // OpSConvert / OpUConvert, clamped to the destination's range first when saturated.
-uint32_t lowerIntConvert(Emitter& e, const Conversion& c) {
+uint32_t lowerIntConvert(ir::Builder& e, const Conversion& c) {
   bool isSigned = c.inst.opcode() == spv::Op::OpSConvert;
   uint32_t x = c.inst.idOperand(0);
   uint32_t type = c.inst.typeId();
@@ -88,7 +88,7 @@ uint32_t lowerIntConvert(Emitter& e, const Conversion& c) {
   return e.op(c.inst.opcode(), type, {x});
 }
 
-uint32_t lowerSatSignedToUnsigned(Emitter& e, const Conversion& c) {
+uint32_t lowerSatSignedToUnsigned(ir::Builder& e, const Conversion& c) {
   uint32_t x = c.inst.idOperand(0);
   uint32_t type = c.inst.typeId();
   uint32_t sourceType = e.typeOf(x);
@@ -98,7 +98,7 @@ uint32_t lowerSatSignedToUnsigned(Emitter& e, const Conversion& c) {
   return convert(e, spv::Op::OpUConvert, type, clamped);
 }
 
-uint32_t lowerSatUnsignedToSigned(Emitter& e, const Conversion& c) {
+uint32_t lowerSatUnsignedToSigned(ir::Builder& e, const Conversion& c) {
   uint32_t x = c.inst.idOperand(0);
   uint32_t type = c.inst.typeId();
   uint32_t sourceType = e.typeOf(x);
@@ -107,7 +107,7 @@ uint32_t lowerSatUnsignedToSigned(Emitter& e, const Conversion& c) {
   return convert(e, spv::Op::OpUConvert, type, x);
 }
 
-using ConversionLowering = uint32_t (*)(Emitter&, const Conversion&);
+using ConversionLowering = uint32_t (*)(ir::Builder&, const Conversion&);
 
 const std::unordered_map<spv::Op, ConversionLowering>& conversionLowerings() {
   static const std::unordered_map<spv::Op, ConversionLowering> table = {
@@ -132,8 +132,8 @@ Expected<bool> lowerConversion(Module& module, Instruction& inst) {
                rounding ? std::optional(roundingFromSpirv(rounding->wordOperand(2))) : std::nullopt};
   bool isSatOpcode = inst.opcode() == spv::Op::OpSatConvertSToU || inst.opcode() == spv::Op::OpSatConvertUToS;
   if (!c.saturated && !c.rounding && !isSatOpcode) return false;
-  Emitter emitter(module, &inst);
-  uint32_t replacement = conversionLowerings().at(inst.opcode())(emitter, c);
+  ir::Builder builder = ir::Builder::before(module, &inst);
+  uint32_t replacement = conversionLowerings().at(inst.opcode())(builder, c);
   module.replaceAllUses(inst.resultId(), replacement);
   CL2VK_TRY(module.remove(&inst));
   return true;

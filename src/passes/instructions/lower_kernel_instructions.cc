@@ -11,37 +11,16 @@ using ir::Builder;
 using ir::Instruction;
 using ir::Module;
 
-// The component type and count of a scalar or vector type.
-std::pair<uint32_t, uint32_t> componentsOf(const Module& module, uint32_t type) {
-  const Instruction* def = module.def(type);
-  if (def->opcode() == spv::Op::OpTypeVector) return {def->idOperand(0), def->wordOperand(1)};
-  return {type, 1};
-}
-
-uint32_t shaped(Module& module, uint32_t scalar, uint32_t count) {
-  return count == 1 ? scalar : ir::typeVector(module, scalar, count);
-}
-
-// A constant of `scalarType` with `bits`, broadcast to `count` components.
-uint32_t splat(Module& module, uint32_t scalarType, uint32_t count, uint64_t bits) {
-  uint32_t scalar = ir::constantBits(module, scalarType, bits);
-  if (count == 1) return scalar;
-  return ir::constantComposite(module, ir::typeVector(module, scalarType, count), std::vector<uint32_t>(count, scalar));
-}
-
 Status finish(Module& module, Instruction& inst, uint32_t value) {
   module.replaceAllUses(inst.resultId(), value);
   return module.remove(&inst);
 }
 
-// The float operand's bits as an unsigned integer of the same width.
-uint32_t bitsOf(Module& module, Builder& b, uint32_t value, uint32_t& intType, uint32_t& width, uint32_t& count) {
-  uint32_t type = module.def(value)->typeId();
-  auto [component, n] = componentsOf(module, type);
-  width = module.def(component)->wordOperand(0);
-  count = n;
-  intType = ir::typeInt(module, width);
-  return b.valueOfIds(spv::Op::OpBitcast, shaped(module, intType, n), {value});
+// The float operand's bits as unsigned integers of the same width and shape (`intType`).
+uint32_t bitsOf(Builder& b, uint32_t value, uint32_t& intType) {
+  uint32_t type = b.typeOf(value);
+  intType = b.uintType(type, b.width(type));
+  return b.bitcast(intType, value);
 }
 
 Expected<bool> lowerClassification(Module& module, Instruction& inst) {
@@ -57,23 +36,22 @@ Expected<bool> lowerClassification(Module& module, Instruction& inst) {
     }
     case spv::Op::OpIsNormal: {
       // Normal: the exponent field is neither all zeros nor all ones.
-      uint32_t intType, width, count;
-      uint32_t bits = bitsOf(module, b, inst.idOperand(0), intType, width, count);
+      uint32_t intType;
+      uint32_t bits = bitsOf(b, inst.idOperand(0), intType);
+      uint32_t width = b.width(intType);
       uint32_t mantissa = width == 16 ? 10 : width == 32 ? 23 : 52;
       uint64_t exponentMask = ((uint64_t{1} << (width - 1 - mantissa)) - 1) << mantissa;
-      uint32_t exponent = b.valueOfIds(spv::Op::OpBitwiseAnd, shaped(module, intType, count),
-                                       {bits, splat(module, intType, count, exponentMask)});
-      uint32_t notZero = b.valueOfIds(spv::Op::OpINotEqual, resultType, {exponent, splat(module, intType, count, 0)});
-      uint32_t notMax = b.valueOfIds(spv::Op::OpINotEqual, resultType, {exponent, splat(module, intType, count, exponentMask)});
+      uint32_t exponent = b.bitAnd(bits, b.bits(intType, exponentMask));
+      uint32_t notZero = b.valueOfIds(spv::Op::OpINotEqual, resultType, {exponent, b.bits(intType, 0)});
+      uint32_t notMax = b.valueOfIds(spv::Op::OpINotEqual, resultType, {exponent, b.bits(intType, exponentMask)});
       CL2VK_TRY(finish(module, inst, b.valueOfIds(spv::Op::OpLogicalAnd, resultType, {notZero, notMax})));
       return true;
     }
     case spv::Op::OpSignBitSet: {
-      uint32_t intType, width, count;
-      uint32_t bits = bitsOf(module, b, inst.idOperand(0), intType, width, count);
-      uint32_t sign = b.valueOfIds(spv::Op::OpBitwiseAnd, shaped(module, intType, count),
-                                   {bits, splat(module, intType, count, uint64_t{1} << (width - 1))});
-      CL2VK_TRY(finish(module, inst, b.valueOfIds(spv::Op::OpINotEqual, resultType, {sign, splat(module, intType, count, 0)})));
+      uint32_t intType;
+      uint32_t bits = bitsOf(b, inst.idOperand(0), intType);
+      uint32_t sign = b.bitAnd(bits, b.bits(intType, uint64_t{1} << (b.width(intType) - 1)));
+      CL2VK_TRY(finish(module, inst, b.valueOfIds(spv::Op::OpINotEqual, resultType, {sign, b.bits(intType, 0)})));
       return true;
     }
     case spv::Op::OpLessOrGreater:
@@ -98,14 +76,12 @@ Expected<bool> lowerClassification(Module& module, Instruction& inst) {
 // converted to the Result's.
 Expected<bool> lowerBitCount(Module& module, Instruction& inst) {
   uint32_t value = inst.idOperand(0);
-  uint32_t baseType = module.def(value)->typeId();
-  auto [component, count] = componentsOf(module, baseType);
-  uint32_t width = module.def(component)->wordOperand(0);
-  uint32_t resultWidth = module.def(componentsOf(module, inst.typeId()).first)->wordOperand(0);
-  if (width == 32 && resultWidth == 32) return false;
   Builder b = Builder::before(module, &inst);
-  uint32_t uint32 = ir::typeInt(module, 32);
-  uint32_t wide = shaped(module, uint32, count);
+  uint32_t baseType = b.typeOf(value);
+  uint32_t width = b.width(baseType);
+  uint32_t resultWidth = b.width(inst.typeId());
+  if (width == 32 && resultWidth == 32) return false;
+  uint32_t wide = b.uintType(baseType, 32);
   uint32_t counted;
   if (width == 32) {
     counted = b.valueOfIds(spv::Op::OpBitCount, wide, {value});
@@ -114,7 +90,7 @@ Expected<bool> lowerBitCount(Module& module, Instruction& inst) {
     counted = b.valueOfIds(spv::Op::OpBitCount, wide, {extended});
   } else {
     uint32_t low = b.valueOfIds(spv::Op::OpUConvert, wide, {value});
-    uint32_t shifted = b.valueOfIds(spv::Op::OpShiftRightLogical, baseType, {value, splat(module, component, count, 32)});
+    uint32_t shifted = b.valueOfIds(spv::Op::OpShiftRightLogical, baseType, {value, b.bits(baseType, 32)});
     uint32_t high = b.valueOfIds(spv::Op::OpUConvert, wide, {shifted});
     counted = b.valueOfIds(spv::Op::OpIAdd, wide,
                            {b.valueOfIds(spv::Op::OpBitCount, wide, {low}), b.valueOfIds(spv::Op::OpBitCount, wide, {high})});
@@ -127,11 +103,10 @@ Expected<bool> lowerBitCount(Module& module, Instruction& inst) {
 // Kernel SPIR-V has only unsigned-typed integers; the opcode carries the sign. Signed division
 // runs on signed types (through bitcasts, which cost nothing), as Shader modules have it.
 Expected<bool> lowerSignedDivision(Module& module, Instruction& inst) {
-  auto [component, count] = componentsOf(module, inst.typeId());
-  const Instruction* def = module.def(component);
-  if (def->opcode() != spv::Op::OpTypeInt || def->wordOperand(1) == 1) return false;
-  uint32_t signedType = shaped(module, ir::typeInt(module, def->wordOperand(0), true), count);
   Builder b = Builder::before(module, &inst);
+  const Instruction* def = module.def(b.componentType(inst.typeId()));
+  if (def->opcode() != spv::Op::OpTypeInt || def->wordOperand(1) == 1) return false;
+  uint32_t signedType = b.shaped(inst.typeId(), ir::typeInt(module, def->wordOperand(0), true));
   uint32_t a = b.valueOfIds(spv::Op::OpBitcast, signedType, {inst.idOperand(0)});
   uint32_t c = b.valueOfIds(spv::Op::OpBitcast, signedType, {inst.idOperand(1)});
   uint32_t result = b.valueOfIds(inst.opcode(), signedType, {a, c});
@@ -144,10 +119,9 @@ Expected<bool> lowerSignedDivision(Module& module, Instruction& inst) {
 // magnitudes: srem takes the dividend's sign, smod the divisor's.
 Expected<bool> lowerSignedRemainder(Module& module, Instruction& inst) {
   uint32_t type = inst.typeId();
-  auto [component, count] = componentsOf(module, type);
-  uint32_t boolType = shaped(module, ir::typeBool(module), count);
-  uint32_t zero = splat(module, component, count, 0);
   Builder b = Builder::before(module, &inst);
+  uint32_t boolType = b.boolType(type);
+  uint32_t zero = b.bits(type, 0);
   auto negative = [&](uint32_t v) { return b.valueOfIds(spv::Op::OpSLessThan, boolType, {v, zero}); };
   auto magnitude = [&](uint32_t v, uint32_t isNegative) {
     return b.valueOfIds(spv::Op::OpSelect, type, {isNegative, b.valueOfIds(spv::Op::OpSNegate, type, {v}), v});

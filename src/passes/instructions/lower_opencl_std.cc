@@ -5,12 +5,12 @@
 
 namespace cl2vk {
 
-Error unsupported(Emitter& e, const ExtCall& call, const std::string& detail) {
+Error unsupported(ir::Builder& e, const ExtCall& call, const std::string& detail) {
   if (call.name == "printf") return Error(e.module().describe(call.inst) + ": printf is not supported");
   return Error(e.module().describe(call.inst) + ": OpenCL.std " + call.name + " is not supported" + detail);
 }
 
-uint32_t argAs(Emitter& e, const ExtCall& call, size_t index, uint32_t type) {
+uint32_t argAs(ir::Builder& e, const ExtCall& call, size_t index, uint32_t type) {
   return e.splat(type, call.args[index]);
 }
 
@@ -36,9 +36,9 @@ Expected<bool> lowerExtInst(ir::Module& module, ir::Instruction& inst) {
   const ExtEntry* entry = findEntry(instruction);
   ExtCall call{inst, entry ? entry->name : "instruction " + std::to_string(instruction), inst.typeId(), {}};
   for (size_t i = 2; i < inst.numOperands(); ++i) call.args.push_back(inst.operand(i).words.at(0));
-  Emitter emitter(module, &inst);
-  if (!entry || !entry->lower) return unsupported(emitter, call);
-  Expected<uint32_t> replacement = entry->lower(emitter, call);
+  ir::Builder builder = ir::Builder::before(module, &inst);
+  if (!entry || !entry->lower) return unsupported(builder, call);
+  Expected<uint32_t> replacement = entry->lower(builder, call);
   if (!replacement) return replacement.error();
   if (*replacement != 0) module.replaceAllUses(inst.resultId(), *replacement);
   CL2VK_TRY(module.remove(&inst));

@@ -25,7 +25,7 @@ FloatFormat formatOf(uint32_t width) {
 
 // Whether the magnitude `kept` (the bits kept after shifting, as an unsigned integer) must go up
 // by one, given the bits shifted out (`rem`) and the value of half a unit in the last kept place.
-uint32_t roundsUp(Emitter& e, uint32_t kept, uint32_t rem, uint32_t half, uint32_t negative, Rounding mode) {
+uint32_t roundsUp(ir::Builder& e, uint32_t kept, uint32_t rem, uint32_t half, uint32_t negative, Rounding mode) {
   uint32_t type = e.typeOf(kept);
   uint32_t inexact = e.compare(spv::Op::OpINotEqual, rem, e.bits(type, 0));
   switch (mode) {
@@ -48,7 +48,7 @@ uint32_t roundsUp(Emitter& e, uint32_t kept, uint32_t rem, uint32_t half, uint32
 
 // `bits` (a magnitude in format `dst`, possibly past the largest finite value) with overflow
 // resolved as `mode` says: infinity, or the largest finite value when rounding goes toward it.
-uint32_t resolveOverflow(Emitter& e, uint32_t bits, uint32_t negative, const FloatFormat& dst, Rounding mode) {
+uint32_t resolveOverflow(ir::Builder& e, uint32_t bits, uint32_t negative, const FloatFormat& dst, Rounding mode) {
   uint32_t type = e.typeOf(bits);
   uint32_t infinity = e.bits(type, dst.infinityBits());
   uint32_t largest = e.bits(type, dst.infinityBits() - 1);
@@ -60,7 +60,7 @@ uint32_t resolveOverflow(Emitter& e, uint32_t bits, uint32_t negative, const Flo
   return e.select(overflow, overflowValue, bits);
 }
 
-uint32_t withSign(Emitter& e, uint32_t magnitude, uint32_t negative, const FloatFormat& dst) {
+uint32_t withSign(ir::Builder& e, uint32_t magnitude, uint32_t negative, const FloatFormat& dst) {
   uint32_t type = e.typeOf(magnitude);
   return e.bitOr(magnitude, e.select(negative, e.bits(type, dst.signBit()), e.bits(type, 0)));
 }
@@ -76,7 +76,7 @@ Rounding roundingFromSpirv(uint32_t mode) {
   }
 }
 
-uint32_t findMsb(Emitter& e, uint32_t value) {
+uint32_t findMsb(ir::Builder& e, uint32_t value) {
   uint32_t type = e.typeOf(value);
   if (e.width(type) <= 32) return e.glsl(GLSLstd450FindUMsb, type, {value});
   uint32_t type32 = e.uintType(type, 32);
@@ -88,7 +88,7 @@ uint32_t findMsb(Emitter& e, uint32_t value) {
   return e.resizeSigned(msb, 64);
 }
 
-uint32_t narrowFloatBits(Emitter& e, uint32_t value, uint32_t dstWidth, Rounding mode) {
+uint32_t narrowFloatBits(ir::Builder& e, uint32_t value, uint32_t dstWidth, Rounding mode) {
   uint32_t floatType = e.typeOf(value);
   FloatFormat src = formatOf(e.width(floatType)), dst = formatOf(dstWidth);
   uint32_t type = e.uintType(floatType, src.width);
@@ -129,13 +129,13 @@ uint32_t narrowFloatBits(Emitter& e, uint32_t value, uint32_t dstWidth, Rounding
   return withSign(e, rounded, negative, dst);
 }
 
-uint32_t narrowFloat(Emitter& e, uint32_t value, uint32_t dstType, Rounding mode) {
+uint32_t narrowFloat(ir::Builder& e, uint32_t value, uint32_t dstType, Rounding mode) {
   uint32_t dstWidth = e.width(dstType);
   uint32_t bits = e.resize(narrowFloatBits(e, value, dstWidth, mode), dstWidth);
   return e.bitcast(dstType, bits);
 }
 
-uint32_t intToFloat(Emitter& e, uint32_t value, bool isSigned, uint32_t dstType, Rounding mode) {
+uint32_t intToFloat(ir::Builder& e, uint32_t value, bool isSigned, uint32_t dstType, Rounding mode) {
   uint32_t srcType = e.typeOf(value);
   uint32_t srcWidth = e.width(srcType);
   FloatFormat dst = formatOf(e.width(dstType));
@@ -166,7 +166,7 @@ uint32_t intToFloat(Emitter& e, uint32_t value, bool isSigned, uint32_t dstType,
   return e.bitcast(dstType, e.resize(bits, dst.width));
 }
 
-uint32_t halfBitsToFloat(Emitter& e, uint32_t bits, uint32_t dstType) {
+uint32_t halfBitsToFloat(ir::Builder& e, uint32_t bits, uint32_t dstType) {
   uint32_t b = e.resize(bits, 32);
   uint32_t type = e.typeOf(b);
   auto k = [&](uint64_t value) { return e.bits(type, value); };

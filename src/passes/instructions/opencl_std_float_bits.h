@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "passes/instructions/opencl_std_emitter.h"
+#include "ir/builder.h"
 
 namespace cl2vk {
 
@@ -19,21 +19,21 @@ Rounding roundingFromSpirv(uint32_t mode);
 // The bits of float `value` rounded to the float format of `dstWidth` bits (16 or 32, narrower
 // than the value's), held in an unsigned integer of the value's own width. Overflow gives infinity
 // or the largest finite value as the mode says; NaN stays NaN (quiet), denormals are produced.
-uint32_t narrowFloatBits(Emitter& e, uint32_t value, uint32_t dstWidth, Rounding mode);
+uint32_t narrowFloatBits(ir::Builder& e, uint32_t value, uint32_t dstWidth, Rounding mode);
 
 // `value` rounded to the narrower float type `dstType` (a scalar or vector float type).
-uint32_t narrowFloat(Emitter& e, uint32_t value, uint32_t dstType, Rounding mode);
+uint32_t narrowFloat(ir::Builder& e, uint32_t value, uint32_t dstType, Rounding mode);
 
 // Integer `value` (two's complement when `isSigned`) converted to the float type `dstType` with
 // `mode`, exactly: plain OpConvert*ToF where every value of the source is representable.
-uint32_t intToFloat(Emitter& e, uint32_t value, bool isSigned, uint32_t dstType, Rounding mode);
+uint32_t intToFloat(ir::Builder& e, uint32_t value, bool isSigned, uint32_t dstType, Rounding mode);
 
 // IEEE half bits (an integer of 16 or more bits) as a value of the float type `dstType` (32 or 64
 // bits), exactly, denormals, infinities and NaNs included.
-uint32_t halfBitsToFloat(Emitter& e, uint32_t bits, uint32_t dstType);
+uint32_t halfBitsToFloat(ir::Builder& e, uint32_t bits, uint32_t dstType);
 
 // The index of the most significant set bit of a 32- or 64-bit unsigned value, as an integer of
 // the value's width; -1 for zero (GLSL.std.450 FindUMsb, which takes 32 bits, on each half).
-uint32_t findMsb(Emitter& e, uint32_t value);
+uint32_t findMsb(ir::Builder& e, uint32_t value);
 
 }  // namespace cl2vk

@@ -13,37 +13,37 @@ namespace {
 
 using Lowered = Expected<uint32_t>;
 
-uint32_t arg(Emitter& e, const ExtCall& c, size_t index) { return argAs(e, c, index, c.type); }
+uint32_t arg(ir::Builder& e, const ExtCall& c, size_t index) { return argAs(e, c, index, c.type); }
 
 uint64_t maxUnsigned(uint32_t width) { return width == 64 ? ~0ull : (1ull << width) - 1; }
 uint64_t maxSigned(uint32_t width) { return maxUnsigned(width) >> 1; }
 uint64_t minSigned(uint32_t width) { return 1ull << (width - 1); }
 
-uint32_t isNegative(Emitter& e, uint32_t x) { return e.compare(spv::Op::OpSLessThan, x, e.bits(e.typeOf(x), 0)); }
+uint32_t isNegative(ir::Builder& e, uint32_t x) { return e.compare(spv::Op::OpSLessThan, x, e.bits(e.typeOf(x), 0)); }
 
 // INT_MIN for negative `x`, INT_MAX otherwise: where a signed result saturates.
-uint32_t saturationFor(Emitter& e, uint32_t negative, uint32_t type) {
+uint32_t saturationFor(ir::Builder& e, uint32_t negative, uint32_t type) {
   uint32_t width = e.width(type);
   return e.select(negative, e.bits(type, minSigned(width)), e.bits(type, maxSigned(width)));
 }
 
 template <GLSLstd450 kOp>
-Lowered glslInt(Emitter& e, const ExtCall& c) {
+Lowered glslInt(ir::Builder& e, const ExtCall& c) {
   std::vector<uint32_t> args;
   for (size_t i = 0; i < c.args.size(); ++i) args.push_back(arg(e, c, i));
   return e.glsl(kOp, c.type, args);
 }
 
-Lowered lowerUAbs(Emitter&, const ExtCall& c) { return c.args[0]; }
+Lowered lowerUAbs(ir::Builder&, const ExtCall& c) { return c.args[0]; }
 
 template <bool kSigned>
-Lowered lowerAbsDiff(Emitter& e, const ExtCall& c) {
+Lowered lowerAbsDiff(ir::Builder& e, const ExtCall& c) {
   uint32_t x = c.args[0], y = c.args[1];
   uint32_t greater = e.compare(kSigned ? spv::Op::OpSGreaterThan : spv::Op::OpUGreaterThan, x, y);
   return e.select(greater, e.isub(x, y), e.isub(y, x));  // the difference is exact modulo 2^w
 }
 
-Lowered lowerSAddSat(Emitter& e, const ExtCall& c) {
+Lowered lowerSAddSat(ir::Builder& e, const ExtCall& c) {
   uint32_t x = c.args[0], y = c.args[1];
   uint32_t sum = e.iadd(x, y);
   // Overflow: both operands have the sign the sum lacks.
@@ -51,13 +51,13 @@ Lowered lowerSAddSat(Emitter& e, const ExtCall& c) {
   return e.select(overflow, saturationFor(e, isNegative(e, x), c.type), sum);
 }
 
-Lowered lowerUAddSat(Emitter& e, const ExtCall& c) {
+Lowered lowerUAddSat(ir::Builder& e, const ExtCall& c) {
   uint32_t sum = e.iadd(c.args[0], c.args[1]);
   uint32_t wrapped = e.compare(spv::Op::OpULessThan, sum, c.args[0]);
   return e.select(wrapped, e.bits(c.type, maxUnsigned(e.width(c.type))), sum);
 }
 
-Lowered lowerSSubSat(Emitter& e, const ExtCall& c) {
+Lowered lowerSSubSat(ir::Builder& e, const ExtCall& c) {
   uint32_t x = c.args[0], y = c.args[1];
   uint32_t difference = e.isub(x, y);
   // Overflow: the operands differ in sign and the difference has y's sign.
@@ -65,14 +65,14 @@ Lowered lowerSSubSat(Emitter& e, const ExtCall& c) {
   return e.select(overflow, saturationFor(e, isNegative(e, x), c.type), difference);
 }
 
-Lowered lowerUSubSat(Emitter& e, const ExtCall& c) {
+Lowered lowerUSubSat(ir::Builder& e, const ExtCall& c) {
   uint32_t x = c.args[0], y = c.args[1];
   return e.select(e.compare(spv::Op::OpULessThan, x, y), e.bits(c.type, 0), e.isub(x, y));
 }
 
 // (x + y) >> 1 and (x + y + 1) >> 1 without the intermediate overflow.
 template <bool kSigned, bool kRounded>
-Lowered lowerHalfAdd(Emitter& e, const ExtCall& c) {
+Lowered lowerHalfAdd(ir::Builder& e, const ExtCall& c) {
   uint32_t x = c.args[0], y = c.args[1];
   uint32_t one = e.bits(c.type, 1);
   spv::Op shift = kSigned ? spv::Op::OpShiftRightArithmetic : spv::Op::OpShiftRightLogical;
@@ -82,23 +82,23 @@ Lowered lowerHalfAdd(Emitter& e, const ExtCall& c) {
 }
 
 // {low, high} halves of the full product.
-std::pair<uint32_t, uint32_t> fullProduct(Emitter& e, bool isSigned, uint32_t x, uint32_t y) {
+std::pair<uint32_t, uint32_t> fullProduct(ir::Builder& e, bool isSigned, uint32_t x, uint32_t y) {
   uint32_t type = e.typeOf(x);
   uint32_t product = e.op(isSigned ? spv::Op::OpSMulExtended : spv::Op::OpUMulExtended, e.structType({type, type}), {x, y});
   return {e.extract(type, product, 0), e.extract(type, product, 1)};
 }
 
 template <bool kSigned>
-Lowered lowerMulHi(Emitter& e, const ExtCall& c) {
+Lowered lowerMulHi(ir::Builder& e, const ExtCall& c) {
   return fullProduct(e, kSigned, c.args[0], c.args[1]).second;
 }
 
 template <bool kSigned>
-Lowered lowerMadHi(Emitter& e, const ExtCall& c) {
+Lowered lowerMadHi(ir::Builder& e, const ExtCall& c) {
   return e.iadd(fullProduct(e, kSigned, c.args[0], c.args[1]).second, c.args[2]);
 }
 
-Lowered lowerSMadSat(Emitter& e, const ExtCall& c) {
+Lowered lowerSMadSat(ir::Builder& e, const ExtCall& c) {
   // The exact double-width sum high:low = x * y + z, saturated when it does not fit in one word.
   uint32_t width = e.width(c.type);
   uint32_t z = c.args[2];
@@ -111,7 +111,7 @@ Lowered lowerSMadSat(Emitter& e, const ExtCall& c) {
   return e.select(fits, sum, saturationFor(e, isNegative(e, sumHigh), c.type));
 }
 
-Lowered lowerUMadSat(Emitter& e, const ExtCall& c) {
+Lowered lowerUMadSat(ir::Builder& e, const ExtCall& c) {
   auto [low, high] = fullProduct(e, false, c.args[0], c.args[1]);
   uint32_t sum = e.iadd(low, c.args[2]);
   uint32_t overflow = e.compare(spv::Op::OpLogicalOr, e.compare(spv::Op::OpINotEqual, high, e.bits(c.type, 0)),
@@ -119,10 +119,10 @@ Lowered lowerUMadSat(Emitter& e, const ExtCall& c) {
   return e.select(overflow, e.bits(c.type, maxUnsigned(e.width(c.type))), sum);
 }
 
-Lowered lowerMul24(Emitter& e, const ExtCall& c) { return e.imul(c.args[0], c.args[1]); }
-Lowered lowerMad24(Emitter& e, const ExtCall& c) { return e.iadd(e.imul(c.args[0], c.args[1]), c.args[2]); }
+Lowered lowerMul24(ir::Builder& e, const ExtCall& c) { return e.imul(c.args[0], c.args[1]); }
+Lowered lowerMad24(ir::Builder& e, const ExtCall& c) { return e.iadd(e.imul(c.args[0], c.args[1]), c.args[2]); }
 
-Lowered lowerRotate(Emitter& e, const ExtCall& c) {
+Lowered lowerRotate(ir::Builder& e, const ExtCall& c) {
   // Shifting by the full width is undefined in SPIR-V: the right shift wraps to 0 instead, and
   // v | v is v.
   uint32_t width = e.width(c.type);
@@ -133,7 +133,7 @@ Lowered lowerRotate(Emitter& e, const ExtCall& c) {
   return e.bitOr(e.shl(v, left), e.lshr(v, right));
 }
 
-Lowered lowerClz(Emitter& e, const ExtCall& c) {
+Lowered lowerClz(ir::Builder& e, const ExtCall& c) {
   uint32_t width = e.width(c.type);
   uint32_t wide = e.resize(c.args[0], width < 32 ? 32 : width);
   uint32_t msb = findMsb(e, wide);  // -1 for zero gives clz = width
@@ -142,12 +142,12 @@ Lowered lowerClz(Emitter& e, const ExtCall& c) {
 
 // FindILsb of a 32-bit value, with the `limit` where it has no set bit (FindILsb gives -1, which
 // UMin turns into the limit).
-uint32_t lowestBit(Emitter& e, uint32_t value32, uint32_t limit) {
+uint32_t lowestBit(ir::Builder& e, uint32_t value32, uint32_t limit) {
   uint32_t type = e.typeOf(value32);
   return e.glsl(GLSLstd450UMin, type, {e.glsl(GLSLstd450FindILsb, type, {value32}), e.bits(type, limit)});
 }
 
-Lowered lowerCtz(Emitter& e, const ExtCall& c) {
+Lowered lowerCtz(ir::Builder& e, const ExtCall& c) {
   uint32_t width = e.width(c.type);
   uint32_t x = c.args[0];
   if (width <= 32) return e.resize(lowestBit(e, e.resize(x, 32), width), width);
@@ -158,7 +158,7 @@ Lowered lowerCtz(Emitter& e, const ExtCall& c) {
   return e.resize(e.select(lowIsZero, fromHigh, lowestBit(e, low, 32)), 64);
 }
 
-Lowered lowerPopcount(Emitter& e, const ExtCall& c) {
+Lowered lowerPopcount(ir::Builder& e, const ExtCall& c) {
   uint32_t width = e.width(c.type);
   uint32_t x = c.args[0];
   uint32_t type32 = e.uintType(c.type, 32);
@@ -169,13 +169,13 @@ Lowered lowerPopcount(Emitter& e, const ExtCall& c) {
 }
 
 // (hi << w) | lo; the sign of a signed hi is shifted out, so both forms are the same bits.
-Lowered lowerUpsample(Emitter& e, const ExtCall& c) {
+Lowered lowerUpsample(ir::Builder& e, const ExtCall& c) {
   uint32_t width = e.width(c.type);
   uint32_t high = e.resize(c.args[0], width), low = e.resize(c.args[1], width);
   return e.bitOr(e.shl(high, e.bits(c.type, width / 2)), low);
 }
 
-Lowered lowerBitselect(Emitter& e, const ExtCall& c) {
+Lowered lowerBitselect(ir::Builder& e, const ExtCall& c) {
   // Each result bit comes from b where c has a 1, else from a; floats go through their bits.
   uint32_t bitsType = e.uintType(c.type, e.width(c.type));
   auto asBits = [&](uint32_t v) { return e.isFloat(c.type) ? e.bitcast(bitsType, v) : v; };
@@ -184,7 +184,7 @@ Lowered lowerBitselect(Emitter& e, const ExtCall& c) {
   return e.isFloat(c.type) ? e.bitcast(c.type, bits) : bits;
 }
 
-Lowered lowerSelect(Emitter& e, const ExtCall& c) {
+Lowered lowerSelect(ir::Builder& e, const ExtCall& c) {
   // Scalars test c != 0; vectors test the most significant bit of each component of c.
   uint32_t condition = c.args[2];
   uint32_t conditionType = e.typeOf(condition);

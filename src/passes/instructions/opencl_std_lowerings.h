@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "passes/instructions/opencl_std_emitter.h"
+#include "ir/builder.h"
 #include "cl2vk/expected.h"
 
 namespace cl2vk {
@@ -24,7 +24,7 @@ struct ExtCall {
 
 // Builds the replacement; returns the value that replaces the instruction's result (0 when the
 // instruction has no result worth keeping, as for stores), or why it cannot be lowered.
-using ExtLowering = Expected<uint32_t> (*)(Emitter&, const ExtCall&);
+using ExtLowering = Expected<uint32_t> (*)(ir::Builder&, const ExtCall&);
 
 struct ExtEntry {
   const char* name;
@@ -37,10 +37,10 @@ const ExtTable& integerLowerings();   // opencl_std_integer.cc: integer and rela
 const ExtTable& memoryLowerings();    // opencl_std_memory.cc: vloadn, vstoren, the half forms, printf
 
 // "%22 = OpExtInst ... in function 'k': OpenCL.std <name> is not supported<detail>".
-Error unsupported(Emitter& e, const ExtCall& call, const std::string& detail = "");
+Error unsupported(ir::Builder& e, const ExtCall& call, const std::string& detail = "");
 
 // Argument `index` of the call, with a scalar widened to the shape of `type` (OpenCL lets a
 // scalar stand for every component in clamp, mix, step, ldexp and friends).
-uint32_t argAs(Emitter& e, const ExtCall& call, size_t index, uint32_t type);
+uint32_t argAs(ir::Builder& e, const ExtCall& call, size_t index, uint32_t type);
 
 }  // namespace cl2vk

@@ -17,24 +17,24 @@ namespace {
 
 using Lowered = Expected<uint32_t>;
 
-uint32_t arg(Emitter& e, const ExtCall& c, size_t index) { return argAs(e, c, index, c.type); }
+uint32_t arg(ir::Builder& e, const ExtCall& c, size_t index) { return argAs(e, c, index, c.type); }
 
 // The int type (of the result's shape) that OpenCL pairs with a float: ldexp's and pown's
 // exponent, frexp's exponent.
-uint32_t intArg(Emitter& e, const ExtCall& c, size_t index) {
+uint32_t intArg(ir::Builder& e, const ExtCall& c, size_t index) {
   return argAs(e, c, index, e.uintType(c.type, e.width(e.typeOf(c.args[index]))));
 }
 
-Lowered rejectDouble(Emitter& e, const ExtCall& c) {
+Lowered rejectDouble(ir::Builder& e, const ExtCall& c) {
   return unsupported(e, c, " on 64-bit floats: GLSL.std.450 has it for 16- and 32-bit floats only");
 }
 
-bool isDouble(Emitter& e, const ExtCall& c) { return e.width(c.type) == 64; }
+bool isDouble(ir::Builder& e, const ExtCall& c) { return e.width(c.type) == 64; }
 
-uint32_t signMask(Emitter& e, uint32_t type) { return e.bits(e.uintType(type, e.width(type)), 1ull << (e.width(type) - 1)); }
+uint32_t signMask(ir::Builder& e, uint32_t type) { return e.bits(e.uintType(type, e.width(type)), 1ull << (e.width(type) - 1)); }
 
 // The magnitude of `magnitude` with the sign of `sign` (bit operations: exact for NaN and zero).
-uint32_t withSignOf(Emitter& e, uint32_t magnitude, uint32_t sign) {
+uint32_t withSignOf(ir::Builder& e, uint32_t magnitude, uint32_t sign) {
   uint32_t type = e.typeOf(magnitude);
   uint32_t uintType = e.uintType(type, e.width(type));
   uint32_t mask = signMask(e, type);
@@ -43,19 +43,19 @@ uint32_t withSignOf(Emitter& e, uint32_t magnitude, uint32_t sign) {
   return e.bitcast(type, bits);
 }
 
-uint32_t signBitSet(Emitter& e, uint32_t x) {
+uint32_t signBitSet(ir::Builder& e, uint32_t x) {
   uint32_t type = e.typeOf(x);
   uint32_t uintType = e.uintType(type, e.width(type));
   return e.compare(spv::Op::OpINotEqual, e.bitAnd(e.bitcast(uintType, x), signMask(e, type)), e.bits(uintType, 0));
 }
 
-uint32_t either(Emitter& e, uint32_t a, uint32_t b) { return e.compare(spv::Op::OpLogicalOr, a, b); }
-uint32_t both(Emitter& e, uint32_t a, uint32_t b) { return e.compare(spv::Op::OpLogicalAnd, a, b); }
-uint32_t nan(Emitter& e, uint32_t type) { return e.real(type, std::nan("")); }
-uint32_t infinity(Emitter& e, uint32_t type) { return e.real(type, INFINITY); }
+uint32_t either(ir::Builder& e, uint32_t a, uint32_t b) { return e.compare(spv::Op::OpLogicalOr, a, b); }
+uint32_t both(ir::Builder& e, uint32_t a, uint32_t b) { return e.compare(spv::Op::OpLogicalAnd, a, b); }
+uint32_t nan(ir::Builder& e, uint32_t type) { return e.real(type, std::nan("")); }
+uint32_t infinity(ir::Builder& e, uint32_t type) { return e.real(type, INFINITY); }
 
 template <GLSLstd450 kOp>
-Lowered glslAnyWidth(Emitter& e, const ExtCall& c) {
+Lowered glslAnyWidth(ir::Builder& e, const ExtCall& c) {
   std::vector<uint32_t> args;
   for (size_t i = 0; i < c.args.size(); ++i) args.push_back(arg(e, c, i));
   return e.glsl(kOp, c.type, args);
@@ -63,12 +63,12 @@ Lowered glslAnyWidth(Emitter& e, const ExtCall& c) {
 
 // GLSL.std.450 instructions defined for 16- and 32-bit floats only (the transcendentals).
 template <GLSLstd450 kOp>
-Lowered glslNarrow(Emitter& e, const ExtCall& c) {
+Lowered glslNarrow(ir::Builder& e, const ExtCall& c) {
   if (isDouble(e, c)) return rejectDouble(e, c);
   return glslAnyWidth<kOp>(e, c);
 }
 
-Lowered lowerRound(Emitter& e, const ExtCall& c) {
+Lowered lowerRound(ir::Builder& e, const ExtCall& c) {
   // Halfway cases go away from zero; GLSL's Round leaves their direction open.
   uint32_t x = c.args[0];
   uint32_t truncated = e.glsl(GLSLstd450Trunc, c.type, {x});
@@ -77,7 +77,7 @@ Lowered lowerRound(Emitter& e, const ExtCall& c) {
   return e.select(e.compare(spv::Op::OpFOrdGreaterThanEqual, fraction, e.real(c.type, 0.5)), away, truncated);
 }
 
-Lowered lowerFract(Emitter& e, const ExtCall& c) {
+Lowered lowerFract(ir::Builder& e, const ExtCall& c) {
   uint32_t x = c.args[0];
   uint32_t floor = e.glsl(GLSLstd450Floor, c.type, {x});
   double belowOne = 1.0 - std::ldexp(1.0, -int(e.width(c.type) == 16 ? 11 : e.width(c.type) == 32 ? 24 : 53));
@@ -88,7 +88,7 @@ Lowered lowerFract(Emitter& e, const ExtCall& c) {
   return fraction;
 }
 
-Lowered lowerModf(Emitter& e, const ExtCall& c) {
+Lowered lowerModf(ir::Builder& e, const ExtCall& c) {
   uint32_t x = c.args[0];
   uint32_t integral = e.glsl(GLSLstd450Trunc, c.type, {x});
   uint32_t fraction = e.select(e.test(spv::Op::OpIsInf, x), e.real(c.type, 0.0), e.fsub(x, integral));
@@ -96,7 +96,7 @@ Lowered lowerModf(Emitter& e, const ExtCall& c) {
   return withSignOf(e, fraction, x);  // modf(-2.0) is -0.0
 }
 
-Lowered lowerFrexp(Emitter& e, const ExtCall& c) {
+Lowered lowerFrexp(ir::Builder& e, const ExtCall& c) {
   uint32_t x = c.args[0];
   uint32_t intType = e.uintType(c.type, 32);
   uint32_t structType = e.structType({c.type, intType});
@@ -107,37 +107,37 @@ Lowered lowerFrexp(Emitter& e, const ExtCall& c) {
   return mantissa;
 }
 
-Lowered lowerLdexp(Emitter& e, const ExtCall& c) {
+Lowered lowerLdexp(ir::Builder& e, const ExtCall& c) {
   return e.glsl(GLSLstd450Ldexp, c.type, {c.args[0], intArg(e, c, 1)});
 }
 
-Lowered lowerCopysign(Emitter& e, const ExtCall& c) { return withSignOf(e, c.args[0], arg(e, c, 1)); }
+Lowered lowerCopysign(ir::Builder& e, const ExtCall& c) { return withSignOf(e, c.args[0], arg(e, c, 1)); }
 
-Lowered lowerSign(Emitter& e, const ExtCall& c) {
+Lowered lowerSign(ir::Builder& e, const ExtCall& c) {
   uint32_t x = c.args[0];
   uint32_t sign = e.glsl(GLSLstd450FSign, c.type, {x});
   sign = e.select(e.test(spv::Op::OpIsNan, x), e.real(c.type, 0.0), sign);
   return e.select(e.compare(spv::Op::OpFOrdEqual, x, e.real(c.type, 0.0)), x, sign);  // keeps -0.0
 }
 
-Lowered lowerDegrees(Emitter& e, const ExtCall& c) {
+Lowered lowerDegrees(ir::Builder& e, const ExtCall& c) {
   return e.fmul(c.args[0], e.real(c.type, 180.0 / std::numbers::pi));
 }
 
-Lowered lowerRadians(Emitter& e, const ExtCall& c) {
+Lowered lowerRadians(ir::Builder& e, const ExtCall& c) {
   return e.fmul(c.args[0], e.real(c.type, std::numbers::pi / 180.0));
 }
 
-Lowered lowerFmod(Emitter& e, const ExtCall& c) { return e.op(spv::Op::OpFRem, c.type, {c.args[0], arg(e, c, 1)}); }
+Lowered lowerFmod(ir::Builder& e, const ExtCall& c) { return e.op(spv::Op::OpFRem, c.type, {c.args[0], arg(e, c, 1)}); }
 
-Lowered lowerFdim(Emitter& e, const ExtCall& c) {
+Lowered lowerFdim(ir::Builder& e, const ExtCall& c) {
   uint32_t x = c.args[0], y = arg(e, c, 1);
   uint32_t difference = e.select(e.compare(spv::Op::OpFOrdGreaterThan, x, y), e.fsub(x, y), e.real(c.type, 0.0));
   return e.select(either(e, e.test(spv::Op::OpIsNan, x), e.test(spv::Op::OpIsNan, y)), nan(e, c.type), difference);
 }
 
 template <bool kMax>
-Lowered lowerMagnitudeSelect(Emitter& e, const ExtCall& c) {
+Lowered lowerMagnitudeSelect(ir::Builder& e, const ExtCall& c) {
   uint32_t x = c.args[0], y = arg(e, c, 1);
   uint32_t ax = e.glsl(GLSLstd450FAbs, c.type, {x}), ay = e.glsl(GLSLstd450FAbs, c.type, {y});
   spv::Op wins = kMax ? spv::Op::OpFOrdGreaterThan : spv::Op::OpFOrdLessThan;
@@ -145,7 +145,7 @@ Lowered lowerMagnitudeSelect(Emitter& e, const ExtCall& c) {
   return e.select(e.compare(wins, ax, ay), x, e.select(e.compare(wins, ay, ax), y, tie));
 }
 
-Lowered lowerNan(Emitter& e, const ExtCall& c) {
+Lowered lowerNan(ir::Builder& e, const ExtCall& c) {
   uint32_t width = e.width(c.type);
   uint32_t mantissaBits = width == 16 ? 10 : width == 32 ? 23 : 52;
   uint32_t bitsType = e.uintType(c.type, width);
@@ -154,7 +154,7 @@ Lowered lowerNan(Emitter& e, const ExtCall& c) {
   return e.bitcast(c.type, e.bitOr(code, e.bits(bitsType, quietNan)));
 }
 
-Lowered lowerNextafter(Emitter& e, const ExtCall& c) {
+Lowered lowerNextafter(ir::Builder& e, const ExtCall& c) {
   uint32_t x = c.args[0], y = arg(e, c, 1);
   uint32_t bitsType = e.uintType(c.type, e.width(c.type));
   uint32_t zero = e.real(c.type, 0.0);
@@ -171,7 +171,7 @@ Lowered lowerNextafter(Emitter& e, const ExtCall& c) {
   return e.select(either(e, e.test(spv::Op::OpIsNan, x), e.test(spv::Op::OpIsNan, y)), nan(e, c.type), result);
 }
 
-Lowered lowerHypot(Emitter& e, const ExtCall& c) {
+Lowered lowerHypot(ir::Builder& e, const ExtCall& c) {
   // Scaled so that squaring neither overflows nor underflows.
   uint32_t x = c.args[0], y = arg(e, c, 1);
   uint32_t ax = e.glsl(GLSLstd450FAbs, c.type, {x}), ay = e.glsl(GLSLstd450FAbs, c.type, {y});
@@ -186,7 +186,7 @@ Lowered lowerHypot(Emitter& e, const ExtCall& c) {
 
 // pow(|x|, y) with the sign and special cases OpenCL gives a negative or zero base, which GLSL's
 // Pow leaves undefined. `yIsInteger` and `yIsOdd` come from the caller (pown knows them exactly).
-uint32_t powWithSign(Emitter& e, uint32_t type, uint32_t x, uint32_t y, uint32_t yIsInteger, uint32_t yIsOdd) {
+uint32_t powWithSign(ir::Builder& e, uint32_t type, uint32_t x, uint32_t y, uint32_t yIsInteger, uint32_t yIsOdd) {
   uint32_t zero = e.real(type, 0.0);
   uint32_t ax = e.glsl(GLSLstd450FAbs, type, {x});
   uint32_t result = e.glsl(GLSLstd450Pow, type, {ax, y});
@@ -201,7 +201,7 @@ uint32_t powWithSign(Emitter& e, uint32_t type, uint32_t x, uint32_t y, uint32_t
   return e.select(e.compare(spv::Op::OpFOrdEqual, x, one), one, result);
 }
 
-Lowered lowerPow(Emitter& e, const ExtCall& c) {
+Lowered lowerPow(ir::Builder& e, const ExtCall& c) {
   if (isDouble(e, c)) return rejectDouble(e, c);
   uint32_t x = c.args[0], y = arg(e, c, 1);
   uint32_t isInteger = e.compare(spv::Op::OpFOrdEqual, e.glsl(GLSLstd450Trunc, c.type, {y}), y);
@@ -210,7 +210,7 @@ Lowered lowerPow(Emitter& e, const ExtCall& c) {
   return powWithSign(e, c.type, x, y, isInteger, isOdd);
 }
 
-Lowered lowerPown(Emitter& e, const ExtCall& c) {
+Lowered lowerPown(ir::Builder& e, const ExtCall& c) {
   if (isDouble(e, c)) return rejectDouble(e, c);
   uint32_t n = intArg(e, c, 1);
   uint32_t intType = e.typeOf(n);
@@ -220,7 +220,7 @@ Lowered lowerPown(Emitter& e, const ExtCall& c) {
   return powWithSign(e, c.type, c.args[0], y, isInteger, isOdd);
 }
 
-Lowered lowerRootn(Emitter& e, const ExtCall& c) {
+Lowered lowerRootn(ir::Builder& e, const ExtCall& c) {
   if (isDouble(e, c)) return rejectDouble(e, c);
   uint32_t x = c.args[0], n = intArg(e, c, 1);
   uint32_t intType = e.typeOf(n);
@@ -237,7 +237,7 @@ Lowered lowerRootn(Emitter& e, const ExtCall& c) {
   return e.select(noRoot, nan(e, c.type), result);
 }
 
-Lowered lowerPowr(Emitter& e, const ExtCall& c) {
+Lowered lowerPowr(ir::Builder& e, const ExtCall& c) {
   if (isDouble(e, c)) return rejectDouble(e, c);
   uint32_t x = c.args[0], y = arg(e, c, 1);
   uint32_t zero = e.real(c.type, 0.0);
@@ -248,7 +248,7 @@ Lowered lowerPowr(Emitter& e, const ExtCall& c) {
   return e.select(e.compare(spv::Op::OpFOrdLessThan, x, zero), nan(e, c.type), result);
 }
 
-Lowered lowerCbrt(Emitter& e, const ExtCall& c) {
+Lowered lowerCbrt(ir::Builder& e, const ExtCall& c) {
   if (isDouble(e, c)) return rejectDouble(e, c);
   uint32_t x = c.args[0];
   uint32_t root = e.glsl(GLSLstd450Pow, c.type, {e.glsl(GLSLstd450FAbs, c.type, {x}), e.real(c.type, 1.0 / 3.0)});
@@ -256,19 +256,19 @@ Lowered lowerCbrt(Emitter& e, const ExtCall& c) {
 }
 
 // exp10 and log10 through the base-2 functions.
-Lowered lowerExp10(Emitter& e, const ExtCall& c) {
+Lowered lowerExp10(ir::Builder& e, const ExtCall& c) {
   if (isDouble(e, c)) return rejectDouble(e, c);
   return e.glsl(GLSLstd450Exp2, c.type, {e.fmul(c.args[0], e.real(c.type, std::log2(10.0)))});
 }
 
-Lowered lowerLog10(Emitter& e, const ExtCall& c) {
+Lowered lowerLog10(ir::Builder& e, const ExtCall& c) {
   if (isDouble(e, c)) return rejectDouble(e, c);
   return e.fmul(e.glsl(GLSLstd450Log2, c.type, {c.args[0]}), e.real(c.type, std::log10(2.0)));
 }
 
 // expm1 and log1p by Kahan's correction, which keeps the small-argument accuracy that
 // exp(x) - 1 and log(1 + x) lose.
-Lowered lowerExpm1(Emitter& e, const ExtCall& c) {
+Lowered lowerExpm1(ir::Builder& e, const ExtCall& c) {
   if (isDouble(e, c)) return rejectDouble(e, c);
   uint32_t x = c.args[0];
   uint32_t one = e.real(c.type, 1.0);
@@ -280,7 +280,7 @@ Lowered lowerExpm1(Emitter& e, const ExtCall& c) {
   return e.select(e.compare(spv::Op::OpFOrdEqual, u, infinity(e, c.type)), u, result);
 }
 
-Lowered lowerLog1p(Emitter& e, const ExtCall& c) {
+Lowered lowerLog1p(ir::Builder& e, const ExtCall& c) {
   if (isDouble(e, c)) return rejectDouble(e, c);
   uint32_t x = c.args[0];
   uint32_t one = e.real(c.type, 1.0);
@@ -294,22 +294,22 @@ Lowered lowerLog1p(Emitter& e, const ExtCall& c) {
 
 // asinpi and friends: the GLSL function divided by pi.
 template <GLSLstd450 kOp>
-Lowered lowerOverPi(Emitter& e, const ExtCall& c) {
+Lowered lowerOverPi(ir::Builder& e, const ExtCall& c) {
   Lowered angle = glslNarrow<kOp>(e, c);
   if (!angle) return angle;
   return e.fmul(*angle, e.real(c.type, 1.0 / std::numbers::pi));
 }
 
-Lowered lowerSincos(Emitter& e, const ExtCall& c) {
+Lowered lowerSincos(ir::Builder& e, const ExtCall& c) {
   if (isDouble(e, c)) return rejectDouble(e, c);
   e.store(c.args[1], e.glsl(GLSLstd450Cos, c.type, {c.args[0]}));
   return e.glsl(GLSLstd450Sin, c.type, {c.args[0]});
 }
 
-Lowered lowerDivide(Emitter& e, const ExtCall& c) { return e.fdiv(c.args[0], c.args[1]); }
-Lowered lowerRecip(Emitter& e, const ExtCall& c) { return e.fdiv(e.real(c.type, 1.0), c.args[0]); }
+Lowered lowerDivide(ir::Builder& e, const ExtCall& c) { return e.fdiv(c.args[0], c.args[1]); }
+Lowered lowerRecip(ir::Builder& e, const ExtCall& c) { return e.fdiv(e.real(c.type, 1.0), c.args[0]); }
 
-Lowered lowerCross(Emitter& e, const ExtCall& c) {
+Lowered lowerCross(ir::Builder& e, const ExtCall& c) {
   if (e.componentCount(c.type) == 3) return e.glsl(GLSLstd450Cross, c.type, {c.args[0], c.args[1]});
   // float4 cross: the xyz cross product and a zero w.
   uint32_t component = e.componentType(c.type);
@@ -328,7 +328,7 @@ Lowered lowerCross(Emitter& e, const ExtCall& c) {
 
 // Length, distance and normalize of a scalar are |x|, |x - y| and sign(x) in GLSL too.
 template <GLSLstd450 kOp>
-Lowered lowerGeometric(Emitter& e, const ExtCall& c) {
+Lowered lowerGeometric(ir::Builder& e, const ExtCall& c) {
   return e.glsl(kOp, c.type, std::vector<uint32_t>(c.args.begin(), c.args.end()));
 }
 

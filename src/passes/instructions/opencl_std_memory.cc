@@ -16,18 +16,18 @@ namespace {
 using Lowered = Expected<uint32_t>;
 
 // Component `index` of the vector that starts at element `offset * stride` of `pointer`.
-uint32_t elementPointer(Emitter& e, uint32_t pointer, uint32_t offset, uint32_t stride, uint32_t index) {
+uint32_t elementPointer(ir::Builder& e, uint32_t pointer, uint32_t offset, uint32_t stride, uint32_t index) {
   uint32_t indexType = e.typeOf(offset);
   uint32_t element = e.iadd(e.imul(offset, e.bits(indexType, stride)), e.bits(indexType, index));
   return e.op(spv::Op::OpInBoundsPtrAccessChain, e.typeOf(pointer), {pointer, element});
 }
 
-uint32_t pointeeType(Emitter& e, uint32_t pointer) { return e.module().def(e.typeOf(pointer))->idOperand(1); }
+uint32_t pointeeType(ir::Builder& e, uint32_t pointer) { return e.module().def(e.typeOf(pointer))->idOperand(1); }
 
 // vloada_halfn and vstorea_halfn step by 4 elements for 3-component vectors.
 uint32_t alignedStride(uint32_t count) { return count == 3 ? 4 : count; }
 
-std::vector<uint32_t> loadElements(Emitter& e, uint32_t pointer, uint32_t offset, uint32_t stride, uint32_t count) {
+std::vector<uint32_t> loadElements(ir::Builder& e, uint32_t pointer, uint32_t offset, uint32_t stride, uint32_t count) {
   uint32_t element = pointeeType(e, pointer);
   std::vector<uint32_t> values;
   for (uint32_t i = 0; i < count; ++i)
@@ -35,7 +35,7 @@ std::vector<uint32_t> loadElements(Emitter& e, uint32_t pointer, uint32_t offset
   return values;
 }
 
-void storeElements(Emitter& e, uint32_t data, uint32_t pointer, uint32_t offset, uint32_t stride) {
+void storeElements(ir::Builder& e, uint32_t data, uint32_t pointer, uint32_t offset, uint32_t stride) {
   uint32_t dataType = e.typeOf(data);
   uint32_t count = e.componentCount(dataType);
   uint32_t element = pointeeType(e, pointer);
@@ -45,22 +45,22 @@ void storeElements(Emitter& e, uint32_t data, uint32_t pointer, uint32_t offset,
   }
 }
 
-uint32_t gather(Emitter& e, uint32_t type, const std::vector<uint32_t>& components) {
+uint32_t gather(ir::Builder& e, uint32_t type, const std::vector<uint32_t>& components) {
   return components.size() == 1 ? components[0] : e.op(spv::Op::OpCompositeConstruct, type, components);
 }
 
-Lowered lowerVloadn(Emitter& e, const ExtCall& c) {
+Lowered lowerVloadn(ir::Builder& e, const ExtCall& c) {
   uint32_t count = c.args[2];
   return gather(e, c.type, loadElements(e, c.args[1], c.args[0], count, count));
 }
 
-Lowered lowerVstoren(Emitter& e, const ExtCall& c) {
+Lowered lowerVstoren(ir::Builder& e, const ExtCall& c) {
   storeElements(e, c.args[0], c.args[2], c.args[1], e.componentCount(e.typeOf(c.args[0])));
   return 0;
 }
 
 // The half elements as the float result type, through their bits.
-Lowered loadHalves(Emitter& e, const ExtCall& c, uint32_t stride, uint32_t count) {
+Lowered loadHalves(ir::Builder& e, const ExtCall& c, uint32_t stride, uint32_t count) {
   std::vector<uint32_t> halves = loadElements(e, c.args[1], c.args[0], stride, count);
   e.requireCapability(spv::Capability::Int16);  // the halves' bits are 16-bit integers
   uint32_t bitsType = ir::typeInt(e.module(), 16);
@@ -70,12 +70,12 @@ Lowered loadHalves(Emitter& e, const ExtCall& c, uint32_t stride, uint32_t count
   return halfBitsToFloat(e, bitsVector, c.type);
 }
 
-Lowered lowerVloadHalf(Emitter& e, const ExtCall& c) { return loadHalves(e, c, 1, 1); }
-Lowered lowerVloadHalfn(Emitter& e, const ExtCall& c) { return loadHalves(e, c, c.args[2], c.args[2]); }
-Lowered lowerVloadaHalfn(Emitter& e, const ExtCall& c) { return loadHalves(e, c, alignedStride(c.args[2]), c.args[2]); }
+Lowered lowerVloadHalf(ir::Builder& e, const ExtCall& c) { return loadHalves(e, c, 1, 1); }
+Lowered lowerVloadHalfn(ir::Builder& e, const ExtCall& c) { return loadHalves(e, c, c.args[2], c.args[2]); }
+Lowered lowerVloadaHalfn(ir::Builder& e, const ExtCall& c) { return loadHalves(e, c, alignedStride(c.args[2]), c.args[2]); }
 
 // Rounds the float data to half with `mode` and stores the halves.
-Lowered storeHalves(Emitter& e, const ExtCall& c, Rounding mode, bool aligned) {
+Lowered storeHalves(ir::Builder& e, const ExtCall& c, Rounding mode, bool aligned) {
   uint32_t data = c.args[0];
   uint32_t count = e.componentCount(e.typeOf(data));
   uint32_t half = pointeeType(e, c.args[2]);
@@ -86,18 +86,18 @@ Lowered storeHalves(Emitter& e, const ExtCall& c, Rounding mode, bool aligned) {
   return 0;
 }
 
-Lowered lowerVstoreHalf(Emitter& e, const ExtCall& c) { return storeHalves(e, c, Rounding::kNearestEven, false); }
-Lowered lowerVstoreHalfR(Emitter& e, const ExtCall& c) {
+Lowered lowerVstoreHalf(ir::Builder& e, const ExtCall& c) { return storeHalves(e, c, Rounding::kNearestEven, false); }
+Lowered lowerVstoreHalfR(ir::Builder& e, const ExtCall& c) {
   return storeHalves(e, c, roundingFromSpirv(c.args[3]), false);
 }
-Lowered lowerVstoreaHalf(Emitter& e, const ExtCall& c) { return storeHalves(e, c, Rounding::kNearestEven, true); }
-Lowered lowerVstoreaHalfR(Emitter& e, const ExtCall& c) {
+Lowered lowerVstoreaHalf(ir::Builder& e, const ExtCall& c) { return storeHalves(e, c, Rounding::kNearestEven, true); }
+Lowered lowerVstoreaHalfR(ir::Builder& e, const ExtCall& c) {
   return storeHalves(e, c, roundingFromSpirv(c.args[3]), true);
 }
 
 // Component i of the result is component mask[i] of x (shuffle) or of x then y (shuffle2), the
 // mask read modulo the number of candidates as OpenCL specifies.
-Lowered lowerShuffle(Emitter& e, const ExtCall& c, bool twoInputs) {
+Lowered lowerShuffle(ir::Builder& e, const ExtCall& c, bool twoInputs) {
   uint32_t x = c.args[0], y = twoInputs ? c.args[1] : 0, mask = c.args[twoInputs ? 2 : 1];
   uint32_t inputCount = e.componentCount(e.typeOf(x));
   uint32_t component = e.componentType(c.type);
@@ -117,10 +117,10 @@ Lowered lowerShuffle(Emitter& e, const ExtCall& c, bool twoInputs) {
   return gather(e, c.type, components);
 }
 
-Lowered lowerShuffle1(Emitter& e, const ExtCall& c) { return lowerShuffle(e, c, false); }
-Lowered lowerShuffle2(Emitter& e, const ExtCall& c) { return lowerShuffle(e, c, true); }
+Lowered lowerShuffle1(ir::Builder& e, const ExtCall& c) { return lowerShuffle(e, c, false); }
+Lowered lowerShuffle2(ir::Builder& e, const ExtCall& c) { return lowerShuffle(e, c, true); }
 
-Lowered lowerPrefetch(Emitter&, const ExtCall&) { return 0u; }  // a hint Vulkan has no use for
+Lowered lowerPrefetch(ir::Builder&, const ExtCall&) { return 0u; }  // a hint Vulkan has no use for
 
 }  // namespace
 

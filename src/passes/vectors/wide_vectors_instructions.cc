@@ -154,7 +154,7 @@ Status WideVectorLowering::bitcast(Instruction& inst) {
   uint32_t source = inst.idOperand(0);
   bool wideSource = parts_.isWide(source), wideResult = parts_.isWideType(inst.typeId());
   if (wideSource && wideResult &&
-      parts_.wideType(inst.typeId()).count == parts_.componentCount(parts_.typeOf(source)))
+      parts_.wideType(inst.typeId()).count == ir::componentCount(module_, ir::typeOf(module_, source)))
     return componentWise(inst);
   Builder b = Builder::before(module_, &inst);
   Expected<std::vector<uint32_t>> words = parts_.words(b, source);
@@ -266,7 +266,7 @@ Status WideVectorLowering::compositeExtract(Instruction& inst) {
     return okStatus();
   }
   std::vector<Operand> path(inst.operands().begin() + 1, inst.operands().end());
-  bool changed = splitLiteralPath(parts_.typeOf(composite), path);
+  bool changed = splitLiteralPath(ir::typeOf(module_, composite), path);
   if (parts_.isWideType(inst.typeId())) {
     // A wide member of an aggregate: take out its array, then the parts.
     std::vector<Operand> operands = {Operand::id(composite)};
@@ -302,7 +302,7 @@ Status WideVectorLowering::compositeInsert(Instruction& inst) {
     return okStatus();
   }
   std::vector<Operand> path(inst.operands().begin() + 2, inst.operands().end());
-  bool changed = splitLiteralPath(parts_.typeOf(composite), path);
+  bool changed = splitLiteralPath(ir::typeOf(module_, composite), path);
   if (!changed && !parts_.isWide(object)) return okStatus();
   uint32_t stored = parts_.isWide(object) ? parts_.memoryValue(b, object) : object;
   std::vector<Operand> operands = {Operand::id(stored), Operand::id(composite)};
@@ -347,7 +347,7 @@ Status WideVectorLowering::vectorExtractDynamic(Instruction& inst) {
       continue;
     }
     uint32_t isPart = b.valueOfIds(spv::Op::OpIEqual, ir::typeBool(module_),
-                                   {part, ir::constantBits(module_, parts_.typeOf(index), k)});
+                                   {part, ir::constantBits(module_, ir::typeOf(module_, index), k)});
     result = b.valueOfIds(spv::Op::OpSelect, inst.typeId(), {isPart, component, result});
   }
   replaceByValue(inst, result);
@@ -366,7 +366,7 @@ Status WideVectorLowering::vectorInsertDynamic(Instruction& inst) {
   for (uint32_t k = 0; k < parts->size(); ++k) {
     uint32_t inserted = b.valueOfIds(spv::Op::OpVectorInsertDynamic, type.part, {parts->at(k), object, lane});
     uint32_t isPart = b.valueOfIds(spv::Op::OpIEqual, ir::typeBool(module_),
-                                   {part, ir::constantBits(module_, parts_.typeOf(index), k)});
+                                   {part, ir::constantBits(module_, ir::typeOf(module_, index), k)});
     uint32_t mask = b.valueOfIds(spv::Op::OpCompositeConstruct, bool4, {isPart, isPart, isPart, isPart});
     updated.push_back(b.valueOfIds(spv::Op::OpSelect, type.part, {mask, inserted, parts->at(k)}));
   }

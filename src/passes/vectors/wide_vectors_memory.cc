@@ -75,7 +75,7 @@ Status WideVectorLowering::store(Instruction& inst) {
   if (!parts_.pointsToWideMemory(pointer)) return unsupported(inst, "expected a pointer to a vector of 8 or 16 components");
   Builder b = Builder::before(module_, &inst);
   for (uint32_t k = 0; k < parts->size(); ++k) {
-    std::vector<Operand> operands = parts_.partMemoryAccess(inst.operands(), 2, parts_.typeOf(parts->at(k)));
+    std::vector<Operand> operands = parts_.partMemoryAccess(inst.operands(), 2, ir::typeOf(module_, parts->at(k)));
     operands.insert(operands.begin(), {Operand::id(parts_.partPointer(b, pointer, k)), Operand::id(parts->at(k))});
     b.add(spv::Op::OpStore, 0, std::move(operands));
   }
@@ -86,7 +86,7 @@ Status WideVectorLowering::store(Instruction& inst) {
 // An index into a wide vector in memory, now an array of parts, becomes two indices.
 Status WideVectorLowering::accessChain(Instruction& inst) {
   size_t first = inst.opcode() == spv::Op::OpPtrAccessChain || inst.opcode() == spv::Op::OpInBoundsPtrAccessChain ? 2 : 1;
-  uint32_t type = parts_.pointee(parts_.typeOf(inst.idOperand(0)));
+  uint32_t type = parts_.pointee(ir::typeOf(module_, inst.idOperand(0)));
   std::vector<Operand> operands(inst.operands().begin(), inst.operands().begin() + first);
   bool changed = false;
   Builder b = Builder::before(module_, &inst);

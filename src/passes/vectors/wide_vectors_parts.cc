@@ -56,19 +56,9 @@ Expected<std::vector<uint32_t>> WideParts::partsOf(uint32_t value) const {
 uint32_t WideParts::memoryValue(Builder& b, uint32_t value) {
   if (auto it = memoryValues_.find(value); it != memoryValues_.end()) return it->second;
   std::vector<uint32_t> parts = parts_.at(value);
-  uint32_t array = b.valueOfIds(spv::Op::OpCompositeConstruct, memoryType(typeOf(value)), parts);
+  uint32_t array = b.valueOfIds(spv::Op::OpCompositeConstruct, memoryType(ir::typeOf(module_, value)), parts);
   memoryValues_[value] = array;
   return array;
-}
-
-uint32_t WideParts::typeOf(uint32_t value) const {
-  const Instruction* def = module_.def(value);
-  return def ? def->typeId() : 0;
-}
-
-uint32_t WideParts::componentCount(uint32_t type) const {
-  const Instruction* def = module_.def(type);
-  return def && def->opcode() == spv::Op::OpTypeVector ? def->wordOperand(1) : 1;
 }
 
 uint32_t WideParts::pointee(uint32_t pointerType) const {
@@ -91,10 +81,10 @@ uint32_t WideParts::elementType(uint32_t type, uint32_t index) const {
   }
 }
 
-bool WideParts::pointsToWideMemory(uint32_t pointer) const { return isMemoryType(pointee(typeOf(pointer))); }
+bool WideParts::pointsToWideMemory(uint32_t pointer) const { return isMemoryType(pointee(ir::typeOf(module_, pointer))); }
 
 uint32_t WideParts::partPointer(Builder& b, uint32_t pointer, uint32_t k) {
-  const Instruction* pointerType = module_.def(typeOf(pointer));
+  const Instruction* pointerType = module_.def(ir::typeOf(module_, pointer));
   auto storage = static_cast<spv::StorageClass>(pointerType->wordOperand(0));
   uint32_t part = module_.def(pointerType->idOperand(1))->idOperand(0);
   return b.valueOfIds(spv::Op::OpInBoundsAccessChain, ir::typePointer(module_, storage, part),
@@ -114,7 +104,7 @@ std::vector<Operand> WideParts::partMemoryAccess(const std::vector<Operand>& ope
 }
 
 std::pair<uint32_t, uint32_t> WideParts::splitIndex(Builder& b, uint32_t index) {
-  uint32_t type = typeOf(index);
+  uint32_t type = ir::typeOf(module_, index);
   if (std::optional<uint64_t> constant = constantValue(module_, index)) {
     return {ir::constantBits(module_, type, *constant >> 2), ir::constantBits(module_, type, *constant & 3)};
   }
@@ -150,7 +140,7 @@ Expected<std::vector<Component>> WideParts::components(uint32_t value) const {
     }
     return components;
   }
-  uint32_t type = typeOf(value);
+  uint32_t type = ir::typeOf(module_, value);
   const Instruction* def = module_.def(type);
   if (def && def->opcode() == spv::Op::OpTypeVector) {
     for (uint32_t i = 0; i < def->wordOperand(1); ++i) components.push_back({value, i});
@@ -163,7 +153,7 @@ Expected<std::vector<Component>> WideParts::components(uint32_t value) const {
 uint32_t WideParts::assemble(Builder& b, const std::vector<Component>& components, uint32_t type) {
   uint32_t count = static_cast<uint32_t>(components.size());
   uint32_t first = components[0].vector;
-  bool whole = first != 0 && typeOf(first) == type;
+  bool whole = first != 0 && ir::typeOf(module_, first) == type;
   for (uint32_t i = 0; i < count && whole; ++i) whole = components[i] == Component{first, i};
   if (whole) return first;
 
@@ -176,7 +166,7 @@ uint32_t WideParts::assemble(Builder& b, const std::vector<Component>& component
   }
   if (allFromVectors && !sources.empty() && sources.size() <= 2) {
     uint32_t second = sources.size() == 2 ? sources[1] : sources[0];
-    uint32_t firstCount = componentCount(typeOf(sources[0]));
+    uint32_t firstCount = ir::componentCount(module_, ir::typeOf(module_, sources[0]));
     std::vector<Operand> operands = {Operand::id(sources[0]), Operand::id(second)};
     for (const Component& c : components) {
       uint32_t literal = c.vector == 0 ? 0xFFFFFFFF : c.vector == sources[0] ? c.index : firstCount + c.index;
@@ -217,8 +207,8 @@ Expected<std::vector<uint32_t>> WideParts::words(Builder& b, uint32_t value) {
 
 // A piece of 32, 64, 128 or 256 bits as words.
 Expected<std::vector<uint32_t>> WideParts::pieceWords(Builder& b, uint32_t piece) {
-  uint32_t type = typeOf(piece);
-  uint32_t count = componentCount(type);
+  uint32_t type = ir::typeOf(module_, piece);
+  uint32_t count = ir::componentCount(module_, type);
   uint32_t scalar = count == 1 ? type : module_.def(type)->idOperand(0);
   uint32_t bits = count * ir::scalarWidth(module_, scalar);
   uint32_t uintType = ir::typeInt(module_, 32);
@@ -248,7 +238,7 @@ Expected<std::vector<uint32_t>> WideParts::pieceWords(Builder& b, uint32_t piece
 }
 
 Expected<uint32_t> WideParts::fromWords(Builder& b, const std::vector<uint32_t>& words, size_t first, uint32_t type) {
-  uint32_t count = componentCount(type);
+  uint32_t count = ir::componentCount(module_, type);
   uint32_t scalar = count == 1 ? type : module_.def(type)->idOperand(0);
   uint32_t bits = count * ir::scalarWidth(module_, scalar);
   uint32_t uintType = ir::typeInt(module_, 32);

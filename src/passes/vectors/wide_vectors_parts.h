@@ -57,9 +57,6 @@ class WideParts {
   uint32_t memoryValue(ir::Builder& b, uint32_t value);
   void setMemoryValue(uint32_t value, uint32_t array) { memoryValues_[value] = array; }
 
-  uint32_t typeOf(uint32_t value) const;
-  // 1 for a scalar.
-  uint32_t componentCount(uint32_t type) const;
   uint32_t pointee(uint32_t pointerType) const;
   // The type of member or element `index` of an aggregate or vector type.
   uint32_t elementType(uint32_t type, uint32_t index) const;
