@@ -369,6 +369,53 @@ TEST(BuilderTest, SplitAfterContinuesTheRestInABlockOfItsOwn) {
 )");
 }
 
+TEST(BuilderTest, NewBlocksAreLaidOutInTheOrderTheyAreMade) {
+  expectBuilt(kStoreKernel, [](Module& module) {
+    uint32_t p = idNamed(module, "p"), a = idNamed(module, "a");
+    auto [b, rest] = Builder::splitAfter(module, module.def(idNamed(module, "c")));
+    Block* first = b.newBlock();
+    Block* second = b.newBlock();
+    b.branchTo(first);
+    // A builder at the end of a new block appends after its label.
+    Builder inFirst = Builder::atEnd(module, *first);
+    inFirst.store(p, inFirst.iadd(a, a));
+    inFirst.branchTo(second);
+    Builder::atEnd(module, *second).branchTo(rest);
+  }, R"(
+               OpName %k "k"
+               OpName %p "p"
+               OpName %x "x"
+               OpName %n "n"
+               OpName %entry "entry"
+               OpName %a "a"
+               OpName %c "c"
+       %void = OpTypeVoid
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+     %uint_1 = OpConstant %uint 1
+        %ptr = OpTypePointer CrossWorkgroup %uint
+         %fn = OpTypeFunction %void %ptr %uint %uint
+          %k = OpFunction %void None %fn
+          %p = OpFunctionParameter %ptr
+          %x = OpFunctionParameter %uint
+          %n = OpFunctionParameter %uint
+      %entry = OpLabel
+          %a = OpIAdd %uint %x %uint_1
+          %c = OpULessThan %bool %a %n
+               OpBranch %first
+      %first = OpLabel
+        %sum = OpIAdd %uint %a %a
+               OpStore %p %sum
+               OpBranch %second
+     %second = OpLabel
+               OpBranch %rest
+       %rest = OpLabel
+               OpStore %p %a
+               OpReturn
+               OpFunctionEnd
+)");
+}
+
 TEST(BuilderTest, IfThenContinuesInTheMergeBlock) {
   expectBuilt(kStoreKernel, [](Module& module) {
     buildAfterC(module, [&](Builder& b) {
