@@ -3,10 +3,10 @@
 
 #include <regex>
 
+#include "cl2vk/translator.h"
 #include "ir/reader.h"
 #include "ir/writer.h"
 #include "test_util.h"
-#include "cl2vk/translator.h"
 
 namespace cl2vk {
 namespace {

@@ -26,7 +26,8 @@ std::string refusal(std::span<const uint32_t> input, const Target& target = Targ
 }
 
 // EXPECT_CONTAINS(error, "words") prints the whole text when the words are not in it.
-#define EXPECT_CONTAINS(text, part) EXPECT_NE((text).find(part), std::string::npos) << "expected '" << (part) << "' in: " << (text)
+#define EXPECT_CONTAINS(text, part) \
+  EXPECT_NE((text).find(part), std::string::npos) << "expected '" << (part) << "' in: " << (text)
 
 TEST(BadInput, TheValidKernelTranslates) {
   std::vector<uint32_t> valid = assembleWords(kStoreOneKernel);
@@ -34,9 +35,7 @@ TEST(BadInput, TheValidKernelTranslates) {
   EXPECT_TRUE(translation.ok()) << translation.error().message();
 }
 
-TEST(BadInput, EmptyInputIsRefused) {
-  EXPECT_EQ(refusal({}), "the input is empty");
-}
+TEST(BadInput, EmptyInputIsRefused) { EXPECT_EQ(refusal({}), "the input is empty"); }
 
 TEST(BadInput, WrongMagicIsRefused) {
   std::vector<uint32_t> module = assembleWords(kStoreOneKernel);
@@ -93,22 +92,26 @@ TEST(BadInput, UseOfAnUndefinedIdIsRefusedNamingTheInstruction) {
   for (size_t at = 5; at < module.size(); at += module[at] >> 16) {
     if ((module[at] & 0xffff) == static_cast<uint32_t>(spv::Op::OpStore)) module[at + 2] = undefined;
   }
-  EXPECT_EQ(refusal(module), "instruction 25 (OpStore) uses %" + std::to_string(undefined) + ", which is never defined");
+  EXPECT_EQ(refusal(module),
+            "instruction 25 (OpStore) uses %" + std::to_string(undefined) + ", which is never defined");
 }
 
 TEST(BadInput, TypeMismatchIsRefusedByTheValidatorNamingTheInstruction) {
-  std::string text = replaced(kStoreOneKernel, "%x = OpCompositeExtract %ulong %ids 0", "%x = OpCompositeExtract %uint %ids 0");
+  std::string text =
+      replaced(kStoreOneKernel, "%x = OpCompositeExtract %ulong %ids 0", "%x = OpCompositeExtract %uint %ids 0");
   std::string error = refusal(assembleWords(text));
-  EXPECT_CONTAINS(error, "the input is not valid SPIR-V: SPIRV-Tools validation (spv1.6) failed: Result type (OpTypeInt) "
-                         "does not match the type that results from indexing into the composite");
+  EXPECT_CONTAINS(error,
+                  "the input is not valid SPIR-V: SPIRV-Tools validation (spv1.6) failed: Result type (OpTypeInt) "
+                  "does not match the type that results from indexing into the composite");
   EXPECT_CONTAINS(error, "OpCompositeExtract %uint");
 }
 
 TEST(BadInput, ShaderModuleIsRefused) {
   std::string text = replaced(replaced(kStoreOneKernel, "OpCapability Kernel", "OpCapability Shader"),
                               "OpMemoryModel Physical64 OpenCL", "OpMemoryModel Logical GLSL450");
-  EXPECT_EQ(refusal(assembleWords(text)), "not an OpenCL module: it does not declare the Kernel capability (cl2vk reads what "
-                                  "clang -target spir64 and llvm-spirv produce, not Vulkan or GLSL shaders)");
+  EXPECT_EQ(refusal(assembleWords(text)),
+            "not an OpenCL module: it does not declare the Kernel capability (cl2vk reads what "
+            "clang -target spir64 and llvm-spirv produce, not Vulkan or GLSL shaders)");
 }
 
 TEST(BadInput, ModuleWithoutKernelsIsRefused) {
@@ -138,7 +141,8 @@ TEST(BadInput, DoubleOnADeviceWithoutFloat64IsRefusedNamingTheKernel) {
 TEST(BadInput, UnusedCapabilitiesOfUnsupportedFeaturesAreHarmless) {
   // Declared but unused: nothing needs them in the translation, which drops them.
   for (const char* capability : {"Pipes", "DeviceEnqueue", "ImageBasic", "Float64"}) {
-    std::string text = replaced(kStoreOneKernel, "OpCapability Int64\n", std::string("OpCapability Int64\nOpCapability ") + capability + "\n");
+    std::string text = replaced(kStoreOneKernel, "OpCapability Int64\n",
+                                std::string("OpCapability Int64\nOpCapability ") + capability + "\n");
     Expected<Translation> translation = translate(assembleWords(text), Target{});
     EXPECT_TRUE(translation.ok()) << capability << ": " << translation.error().message();
   }

@@ -35,7 +35,8 @@ const char* const kStoreOneKernel = R"(
                OpStore %slot %uint_1 Aligned 4
                OpReturn
                OpFunctionEnd
-)";;
+)";
+;
 
 std::vector<uint32_t> assembleWords(const std::string& text) {
   std::unique_ptr<ir::Module> module = assemble(text);

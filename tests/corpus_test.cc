@@ -108,8 +108,7 @@ TEST(CorpusManifestTest, HandWrittenAssemblyMatchesItsBuild) {
     std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
     auto module = ir::readAssembly(text);
     ASSERT_TRUE(module.ok()) << entry.path() << ": " << module.error().message();
-    std::vector<uint32_t> built =
-        test::readWords(test::corpusDir() / (entry.path().stem().string() + ".spv"));
+    std::vector<uint32_t> built = test::readWords(test::corpusDir() / (entry.path().stem().string() + ".spv"));
     std::vector<uint32_t> ours = ir::writeBinary(**module);
     ASSERT_EQ(ours.size(), built.size()) << entry.path();
     ours[2] = built[2];

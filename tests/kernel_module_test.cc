@@ -2,11 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include "cl2vk/translator.h"
 #include "ir/reader.h"
 #include "ir/validate.h"
 #include "ir/writer.h"
 #include "test_util.h"
-#include "cl2vk/translator.h"
 
 namespace cl2vk {
 namespace {
@@ -23,7 +23,8 @@ size_t workgroupVariables(const ir::Module& module) {
 
 // work_group_vote.cl's two kernels each have their own collectives scratch in Workgroup memory.
 TEST(KernelModuleTest, KeepsTheKernelAndOnlyWhatItUses) {
-  Expected<Translation> translation = translate(test::readWords(test::corpusDir() / "work_group_vote.O2.spv"), Target{});
+  Expected<Translation> translation =
+      translate(test::readWords(test::corpusDir() / "work_group_vote.O2.spv"), Target{});
   ASSERT_TRUE(translation.ok()) << translation.error().message();
   auto whole = ir::readBinary(translation->spirv);
   ASSERT_TRUE(whole.ok());
@@ -95,7 +96,8 @@ TEST(KernelModuleTest, DropsTheOtherKernelsNamesDecorationsAndGroupTargets) {
     std::string kernel;
     std::vector<std::string> present, absent;
   } cases[] = {{"a", {"%sharedA = OpVariable", "OpGroupDecorate %group %sharedA\n"}, {"sharedB", "helperB", "\"b\""}},
-               {"b", {"%sharedB = OpVariable", "OpGroupDecorate %group %sharedB\n", "OpFunctionCall %void %helperB"},
+               {"b",
+                {"%sharedB = OpVariable", "OpGroupDecorate %group %sharedB\n", "OpFunctionCall %void %helperB"},
                 {"sharedA", "\"a\""}}};
   for (const Case& c : cases) {
     SCOPED_TRACE(c.kernel);
@@ -106,13 +108,15 @@ TEST(KernelModuleTest, DropsTheOtherKernelsNamesDecorationsAndGroupTargets) {
     Status valid = ir::validate(**cut, SPV_ENV_VULKAN_1_2);
     EXPECT_TRUE(valid.ok()) << valid.error().message();
     std::string text = test::disassemble(**cut);
-    for (const std::string& expected : c.present) EXPECT_NE(text.find(expected), std::string::npos) << expected << "\n" << text;
+    for (const std::string& expected : c.present)
+      EXPECT_NE(text.find(expected), std::string::npos) << expected << "\n" << text;
     for (const std::string& gone : c.absent) EXPECT_EQ(text.find(gone), std::string::npos) << gone << "\n" << text;
   }
 }
 
 TEST(KernelModuleTest, UnknownKernelIsAnError) {
-  Expected<Translation> translation = translate(test::readWords(test::corpusDir() / "work_group_vote.O2.spv"), Target{});
+  Expected<Translation> translation =
+      translate(test::readWords(test::corpusDir() / "work_group_vote.O2.spv"), Target{});
   ASSERT_TRUE(translation.ok()) << translation.error().message();
   Expected<std::vector<uint32_t>> words = kernelModule(translation->spirv, "no_such_kernel");
   ASSERT_FALSE(words.ok());

@@ -114,8 +114,8 @@ TempDir::~TempDir() {
 CommandResult runCommand(const std::string& command, const std::string& input) {
   TempDir dir;
   writeFile(dir.path("stdin"), input.data(), input.size());
-  std::string full = command + " < '" + dir.path("stdin").string() + "' > '" + dir.path("stdout").string() +
-                     "' 2> '" + dir.path("stderr").string() + "'";
+  std::string full = command + " < '" + dir.path("stdin").string() + "' > '" + dir.path("stdout").string() + "' 2> '" +
+                     dir.path("stderr").string() + "'";
   int status = std::system(full.c_str());
   CommandResult result;
   result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

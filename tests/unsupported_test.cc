@@ -5,9 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include "cl2vk/translator.h"
 #include "ir/writer.h"
 #include "test_util.h"
-#include "cl2vk/translator.h"
 
 namespace cl2vk {
 namespace {
@@ -29,16 +29,20 @@ TEST_P(UnsupportedTest, IsRefusedWithAClearError) {
 
 INSTANTIATE_TEST_SUITE_P(
     Constructs, UnsupportedTest,
-    testing::Values(
-        Unsupported{"printf.O0.spv", "kernel 'prints': "}, Unsupported{"printf.O2.spv", "= OpExtInst in function 'prints': printf is not supported"},
-        Unsupported{"image.O0.spv", "images are not supported"}, Unsupported{"image.O2.spv", "images are not supported"},
-        Unsupported{"sampler.O0.spv", "samplers are not supported"}, Unsupported{"sampler.O2.spv", "samplers are not supported"},
-        Unsupported{"pipe.O0.spv", "pipes are not supported"}, Unsupported{"pipe.O2.spv", "pipes are not supported"},
-        Unsupported{"enqueue.O0.spv", "device-side enqueue is not supported"},
-        Unsupported{"enqueue.O2.spv", "device-side enqueue is not supported"},
-        Unsupported{"recursion.O0.spv", "kernel 'recursion': recursion is not supported: 'fib' calls 'fib'"},
-        Unsupported{"function_pointers.spv", "kernel 'function_pointers': %"},
-        Unsupported{"function_pointers.spv", "function pointers are not supported"}),
+    testing::Values(Unsupported{"printf.O0.spv", "kernel 'prints': "},
+                    Unsupported{"printf.O2.spv", "= OpExtInst in function 'prints': printf is not supported"},
+                    Unsupported{"image.O0.spv", "images are not supported"},
+                    Unsupported{"image.O2.spv", "images are not supported"},
+                    Unsupported{"sampler.O0.spv", "samplers are not supported"},
+                    Unsupported{"sampler.O2.spv", "samplers are not supported"},
+                    Unsupported{"pipe.O0.spv", "pipes are not supported"},
+                    Unsupported{"pipe.O2.spv", "pipes are not supported"},
+                    Unsupported{"enqueue.O0.spv", "device-side enqueue is not supported"},
+                    Unsupported{"enqueue.O2.spv", "device-side enqueue is not supported"},
+                    Unsupported{"recursion.O0.spv",
+                                "kernel 'recursion': recursion is not supported: 'fib' calls 'fib'"},
+                    Unsupported{"function_pointers.spv", "kernel 'function_pointers': %"},
+                    Unsupported{"function_pointers.spv", "function pointers are not supported"}),
     [](const testing::TestParamInfo<Unsupported>& info) {
       std::string name = info.param.module;
       for (char& c : name) {
@@ -153,7 +157,8 @@ TEST(UnsupportedModuleTest, VstoreHalfDataThatIsNoFloatIsRefused) {
     %pointer = OpVariable %ptr_float Function
    %variable = OpVariable %ptr_struct Function
        %pair = OpLoad %struct %variable
-          %x = OpExtInst %void %std )" + c.instruction + " " + c.data + " %ulong_0 %out" + rounding + R"(
+          %x = OpExtInst %void %std )" + c.instruction + " " +
+                                                        c.data + " %ulong_0 %out" + rounding + R"(
                OpReturn
                OpFunctionEnd
 )");
@@ -202,9 +207,11 @@ TEST(UnsupportedModuleTest, PrivateAndLocalPointersConvertedToIntegersAreRefused
     Expected<Translation> translation = translate(ir::writeBinary(*module), Target{});
     ASSERT_FALSE(translation.ok()) << "the address of a " << storage << " variable was translated";
     EXPECT_NE(translation.error().message().find("kernel 'k'"), std::string::npos) << translation.error().message();
-    EXPECT_NE(translation.error().message().find("OpConvertPtrToU"), std::string::npos) << translation.error().message();
-    EXPECT_NE(translation.error().message().find("a __local or __private pointer converted to an integer is not supported"),
-              std::string::npos)
+    EXPECT_NE(translation.error().message().find("OpConvertPtrToU"), std::string::npos)
+        << translation.error().message();
+    EXPECT_NE(
+        translation.error().message().find("a __local or __private pointer converted to an integer is not supported"),
+        std::string::npos)
         << translation.error().message();
   }
 }
@@ -218,11 +225,14 @@ TEST(UnsupportedModuleTest, IntegerWidthsTheDeviceLacksAreRefused) {
     std::string expected;
     bool namesKernel;
   } cases[] = {
-      {[](Target& t) { t.int64 = false; }, "64-bit integers (long, size_t and pointers) need Vulkan's shaderInt64", true},
+      {[](Target& t) { t.int64 = false; }, "64-bit integers (long, size_t and pointers) need Vulkan's shaderInt64",
+       true},
       {[](Target& t) { t.int8 = false; }, "8-bit integers (char) need Vulkan's shaderInt8", true},
       {[](Target& t) { t.int16 = false; }, "16-bit integers (short) need Vulkan's shaderInt16", true},
-      {[](Target& t) { t.storage8 = false; }, "8-bit values in buffers (char) need Vulkan's storageBuffer8BitAccess", false},
-      {[](Target& t) { t.storage16 = false; }, "need Vulkan's storageBuffer16BitAccess, which this device lacks", false},
+      {[](Target& t) { t.storage8 = false; }, "8-bit values in buffers (char) need Vulkan's storageBuffer8BitAccess",
+       false},
+      {[](Target& t) { t.storage16 = false; }, "need Vulkan's storageBuffer16BitAccess, which this device lacks",
+       false},
   };
   for (const Case& c : cases) {
     Target target;

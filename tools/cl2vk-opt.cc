@@ -108,7 +108,8 @@ std::optional<Options> parseArguments(int argc, char** argv, int& exitCode) {
       options.output = argv[++i];
     } else if (arg.starts_with("--emit=")) {
       std::string_view kind = arg.substr(7);
-      if (kind != "binary" && kind != "text") return usageError("--emit must be binary or text, not '" + std::string(kind) + "'");
+      if (kind != "binary" && kind != "text")
+        return usageError("--emit must be binary or text, not '" + std::string(kind) + "'");
       options.emitText = kind == "text";
     } else if (arg.starts_with("--target-env=")) {
       auto env = cl2vk::parseVulkanEnvironment(arg.substr(13));
@@ -136,7 +137,8 @@ std::optional<Options> parseArguments(int argc, char** argv, int& exitCode) {
     } else if (arg.starts_with("-") && arg != "-") {
       return usageError("unknown option '" + std::string(arg) + "'");
     } else {
-      if (haveInput) return usageError("more than one input file ('" + options.input + "' and '" + std::string(arg) + "')");
+      if (haveInput)
+        return usageError("more than one input file ('" + options.input + "' and '" + std::string(arg) + "')");
       options.input = arg;
       haveInput = true;
     }
@@ -226,7 +228,8 @@ int run(const Options& options) {
   }
   if (auto status = writeOutput(options.output, data); !status) return fail(name, status.error());
   if (!options.reflectPath.empty()) {
-    if (auto status = writeOutput(options.reflectPath, cl2vk::toJson(result.reflection)); !status) return fail(name, status.error());
+    if (auto status = writeOutput(options.reflectPath, cl2vk::toJson(result.reflection)); !status)
+      return fail(name, status.error());
   }
 
   if (options.stats) {

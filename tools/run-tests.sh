@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The test command: installs what is missing (Debian 12 packages), then
+# The test command: installs what is missing (Debian 12 packages), checks that the C++ sources
+# are laid out as .clang-format says (clang-format-15; run it with -i to fix), then
 #  1. builds all of cl2vk under AddressSanitizer + UndefinedBehaviorSanitizer, with warnings as
 #     errors (build/), and runs every test suite through ctest, each test under the Vulkan
 #     validation layer, which stops it at the first error or warning;
@@ -22,6 +23,9 @@ timed() {
 }
 
 timed "install-deps" bash tools/install-deps.sh
+
+timed "format (clang-format-15 --dry-run)" bash -c \
+  "git ls-files -z '*.cc' '*.h' | xargs -0 clang-format-15 --dry-run --Werror"
 
 timed "configure build/" cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCL2VK_WERROR=ON \
   -DCL2VK_SANITIZE=address,undefined -DCL2VK_TEST_VALIDATION=ON

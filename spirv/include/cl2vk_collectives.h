@@ -15,25 +15,25 @@
 
 #define CL2VK_OVERLOAD __attribute__((overloadable, const))
 
-#define CL2VK_DECLARE_REDUCE_AND_SCANS(scope, op, T)           \
-  T CL2VK_OVERLOAD scope##_reduce_##op(T value);               \
-  T CL2VK_OVERLOAD scope##_scan_inclusive_##op(T value);       \
+#define CL2VK_DECLARE_REDUCE_AND_SCANS(scope, op, T)     \
+  T CL2VK_OVERLOAD scope##_reduce_##op(T value);         \
+  T CL2VK_OVERLOAD scope##_scan_inclusive_##op(T value); \
   T CL2VK_OVERLOAD scope##_scan_exclusive_##op(T value);
 
-#define CL2VK_DECLARE_INTEGER_OPS(scope, op)        \
-  CL2VK_DECLARE_REDUCE_AND_SCANS(scope, op, int)    \
-  CL2VK_DECLARE_REDUCE_AND_SCANS(scope, op, uint)   \
-  CL2VK_DECLARE_REDUCE_AND_SCANS(scope, op, long)   \
+#define CL2VK_DECLARE_INTEGER_OPS(scope, op)      \
+  CL2VK_DECLARE_REDUCE_AND_SCANS(scope, op, int)  \
+  CL2VK_DECLARE_REDUCE_AND_SCANS(scope, op, uint) \
+  CL2VK_DECLARE_REDUCE_AND_SCANS(scope, op, long) \
   CL2VK_DECLARE_REDUCE_AND_SCANS(scope, op, ulong)
 
-#define CL2VK_DECLARE_SCOPE(scope)                              \
-  CL2VK_DECLARE_INTEGER_OPS(scope, mul)                         \
-  CL2VK_DECLARE_REDUCE_AND_SCANS(scope, mul, float)             \
-  CL2VK_DECLARE_INTEGER_OPS(scope, and)                         \
-  CL2VK_DECLARE_INTEGER_OPS(scope, or)                          \
-  CL2VK_DECLARE_INTEGER_OPS(scope, xor)                         \
-  CL2VK_DECLARE_REDUCE_AND_SCANS(scope, logical_and, int)       \
-  CL2VK_DECLARE_REDUCE_AND_SCANS(scope, logical_or, int)        \
+#define CL2VK_DECLARE_SCOPE(scope)                        \
+  CL2VK_DECLARE_INTEGER_OPS(scope, mul)                   \
+  CL2VK_DECLARE_REDUCE_AND_SCANS(scope, mul, float)       \
+  CL2VK_DECLARE_INTEGER_OPS(scope, and)                   \
+  CL2VK_DECLARE_INTEGER_OPS(scope, or)                    \
+  CL2VK_DECLARE_INTEGER_OPS(scope, xor)                   \
+  CL2VK_DECLARE_REDUCE_AND_SCANS(scope, logical_and, int) \
+  CL2VK_DECLARE_REDUCE_AND_SCANS(scope, logical_or, int)  \
   CL2VK_DECLARE_REDUCE_AND_SCANS(scope, logical_xor, int)
 
 CL2VK_DECLARE_SCOPE(work_group)

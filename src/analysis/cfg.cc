@@ -44,9 +44,7 @@ std::vector<int> immediateDominators(const std::vector<std::vector<int>>& preds)
 std::vector<uint32_t> successorLabels(const ir::Instruction& terminator) {
   std::vector<uint32_t> labels;
   switch (terminator.opcode()) {
-    case spv::Op::OpBranch:
-      labels.push_back(terminator.idOperand(0));
-      break;
+    case spv::Op::OpBranch: labels.push_back(terminator.idOperand(0)); break;
     case spv::Op::OpBranchConditional:
       labels.push_back(terminator.idOperand(1));
       labels.push_back(terminator.idOperand(2));
@@ -57,8 +55,7 @@ std::vector<uint32_t> successorLabels(const ir::Instruction& terminator) {
         if (terminator.operand(i).isId()) labels.push_back(terminator.idOperand(i));
       }
       break;
-    default:
-      break;
+    default: break;
   }
   return labels;
 }

@@ -35,8 +35,7 @@ Expected<TypeLayout> layoutOf(const ir::Module& module, uint32_t type) {
       uint32_t bytes = def->wordOperand(0) / 8;
       return TypeLayout{bytes, bytes};
     }
-    case spv::Op::OpTypePointer:
-      return TypeLayout{8, 8};
+    case spv::Op::OpTypePointer: return TypeLayout{8, 8};
     case spv::Op::OpTypeVector: {
       Expected<TypeLayout> component = layoutOf(module, def->idOperand(0));
       if (!component) return component.error();
@@ -50,7 +49,8 @@ Expected<TypeLayout> layoutOf(const ir::Module& module, uint32_t type) {
       if (!element) return element.error();
       std::optional<uint64_t> length = constantValue(module, def->idOperand(1));
       if (!length) return Error("array %" + std::to_string(type) + " has no constant length");
-      return TypeLayout{static_cast<uint32_t>(alignUp(element->size, element->alignment) * *length), element->alignment};
+      return TypeLayout{static_cast<uint32_t>(alignUp(element->size, element->alignment) * *length),
+                        element->alignment};
     }
     case spv::Op::OpTypeStruct: {
       bool packed = isPacked(module, type);
@@ -64,14 +64,14 @@ Expected<TypeLayout> layoutOf(const ir::Module& module, uint32_t type) {
       }
       return TypeLayout{alignUp(offset, alignment), alignment};
     }
-    default:
-      return Error(ir::opcodeName(def->opcode()) + " %" + std::to_string(type) + " has no memory layout");
+    default: return Error(ir::opcodeName(def->opcode()) + " %" + std::to_string(type) + " has no memory layout");
   }
 }
 
 Expected<std::vector<uint32_t>> memberOffsets(const ir::Module& module, uint32_t structType) {
   const ir::Instruction* def = module.def(structType);
-  if (!def || def->opcode() != spv::Op::OpTypeStruct) return Error("%" + std::to_string(structType) + " is not a struct");
+  if (!def || def->opcode() != spv::Op::OpTypeStruct)
+    return Error("%" + std::to_string(structType) + " is not a struct");
   bool packed = isPacked(module, structType);
   std::vector<uint32_t> offsets;
   uint32_t offset = 0;

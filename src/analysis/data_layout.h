@@ -8,8 +8,8 @@
 #include <optional>
 #include <vector>
 
-#include "ir/module.h"
 #include "cl2vk/expected.h"
+#include "ir/module.h"
 
 namespace cl2vk {
 

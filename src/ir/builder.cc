@@ -22,13 +22,9 @@ Instruction* Builder::add(spv::Op opcode, uint32_t typeId, std::vector<Operand> 
   uint32_t resultId = hasResultId(opcode) ? module_->takeId() : 0;
   Instruction inst(opcode, typeId, resultId, std::move(operands));
   switch (mode_) {
-    case Mode::kBefore:
-      return module_->insertBefore(anchor_, std::move(inst));
-    case Mode::kAfter:
-      anchor_ = module_->insertAfter(anchor_, std::move(inst));
-      return anchor_;
-    case Mode::kAtEnd:
-      return module_->append(block_->instructions(), std::move(inst));
+    case Mode::kBefore: return module_->insertBefore(anchor_, std::move(inst));
+    case Mode::kAfter: anchor_ = module_->insertAfter(anchor_, std::move(inst)); return anchor_;
+    case Mode::kAtEnd: return module_->append(block_->instructions(), std::move(inst));
   }
   return nullptr;
 }

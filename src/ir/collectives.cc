@@ -24,10 +24,8 @@ bool isGroupCollective(spv::Op opcode) {
     case spv::Op::OpGroupBitwiseXorKHR:
     case spv::Op::OpGroupLogicalAndKHR:
     case spv::Op::OpGroupLogicalOrKHR:
-    case spv::Op::OpGroupLogicalXorKHR:
-      return true;
-    default:
-      return false;
+    case spv::Op::OpGroupLogicalXorKHR: return true;
+    default: return false;
   }
 }
 

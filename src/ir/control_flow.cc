@@ -31,7 +31,8 @@ void Builder::branchTo(Block* target) { add(spv::Op::OpBranch, 0, {Operand::id(t
 void Builder::ifThen(uint32_t condition, const std::function<void()>& then) {
   Block* thenBlock = newBlock();
   Block* merge = newBlock();
-  add(spv::Op::OpBranchConditional, 0, {Operand::id(condition), Operand::id(thenBlock->id()), Operand::id(merge->id())});
+  add(spv::Op::OpBranchConditional, 0,
+      {Operand::id(condition), Operand::id(thenBlock->id()), Operand::id(merge->id())});
   block_ = thenBlock;
   then();
   branchTo(merge);
@@ -43,7 +44,8 @@ uint32_t Builder::ifElseValue(uint32_t condition, uint32_t type, const std::func
   Block* trueBlock = newBlock();
   Block* falseBlock = newBlock();
   Block* merge = newBlock();
-  add(spv::Op::OpBranchConditional, 0, {Operand::id(condition), Operand::id(trueBlock->id()), Operand::id(falseBlock->id())});
+  add(spv::Op::OpBranchConditional, 0,
+      {Operand::id(condition), Operand::id(trueBlock->id()), Operand::id(falseBlock->id())});
   block_ = trueBlock;
   uint32_t a = whenTrue();
   Block* aEnd = block_;
@@ -53,7 +55,8 @@ uint32_t Builder::ifElseValue(uint32_t condition, uint32_t type, const std::func
   Block* bEnd = block_;
   branchTo(merge);
   block_ = merge;
-  return value(spv::Op::OpPhi, type, {Operand::id(a), Operand::id(aEnd->id()), Operand::id(b), Operand::id(bEnd->id())});
+  return value(spv::Op::OpPhi, type,
+               {Operand::id(a), Operand::id(aEnd->id()), Operand::id(b), Operand::id(bEnd->id())});
 }
 
 uint32_t Builder::loop(uint32_t start, uint32_t end, const std::function<uint32_t(uint32_t i)>& advance, uint32_t type,
@@ -66,7 +69,8 @@ uint32_t Builder::loop(uint32_t start, uint32_t end, const std::function<uint32_
   branchTo(header);
   uint32_t i = module_->takeId(), acc = type ? module_->takeId() : 0;
   Instruction* iPhi = module_->append(header->instructions(), Instruction(spv::Op::OpPhi, uint, i));
-  Instruction* accPhi = type ? module_->append(header->instructions(), Instruction(spv::Op::OpPhi, type, acc)) : nullptr;
+  Instruction* accPhi =
+      type ? module_->append(header->instructions(), Instruction(spv::Op::OpPhi, type, acc)) : nullptr;
   block_ = header;
   uint32_t more = valueOfIds(spv::Op::OpULessThan, typeBool(*module_), {i, end});
   add(spv::Op::OpBranchConditional, 0, {Operand::id(more), Operand::id(loop->id()), Operand::id(exit->id())});
@@ -75,25 +79,34 @@ uint32_t Builder::loop(uint32_t start, uint32_t end, const std::function<uint32_
   uint32_t nextI = advance(i);
   Block* latch = block_;
   branchTo(header);
-  module_->update(iPhi, Instruction(spv::Op::OpPhi, uint, i, {Operand::id(start), Operand::id(before->id()),
-                                                              Operand::id(nextI), Operand::id(latch->id())}));
+  module_->update(
+      iPhi, Instruction(spv::Op::OpPhi, uint, i,
+                        {Operand::id(start), Operand::id(before->id()), Operand::id(nextI), Operand::id(latch->id())}));
   if (accPhi)
-    module_->update(accPhi, Instruction(spv::Op::OpPhi, type, acc, {Operand::id(init), Operand::id(before->id()),
-                                                                   Operand::id(next), Operand::id(latch->id())}));
+    module_->update(accPhi, Instruction(spv::Op::OpPhi, type, acc,
+                                        {Operand::id(init), Operand::id(before->id()), Operand::id(next),
+                                         Operand::id(latch->id())}));
   block_ = exit;
   return acc;
 }
 
 uint32_t Builder::foldLoop(uint32_t start, uint32_t end, uint32_t step, uint32_t type, uint32_t init,
                            const std::function<uint32_t(uint32_t acc, uint32_t i)>& body) {
-  return loop(start, end, [&](uint32_t i) { return valueOfIds(spv::Op::OpIAdd, uint32(), {i, step}); }, type, init, body);
+  return loop(
+      start, end,
+      [&](uint32_t i) {
+        return valueOfIds(spv::Op::OpIAdd, uint32(), {i, step});
+      },
+      type, init, body);
 }
 
 void Builder::forEachStride(uint32_t end, const std::function<void(uint32_t stride)>& body) {
-  loop(constantUint(*module_, 32, 1), end, [&](uint32_t i) { return twice(i); }, 0, 0, [&](uint32_t, uint32_t stride) {
-    body(stride);
-    return 0u;
-  });
+  loop(
+      constantUint(*module_, 32, 1), end, [&](uint32_t i) { return twice(i); }, 0, 0,
+      [&](uint32_t, uint32_t stride) {
+        body(stride);
+        return 0u;
+      });
 }
 
 uint32_t Builder::twice(uint32_t value) {

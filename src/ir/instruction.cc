@@ -68,16 +68,12 @@ bool isIdKind(spv_operand_type_t kind) {
     case SPV_OPERAND_TYPE_RESULT_ID:
     case SPV_OPERAND_TYPE_MEMORY_SEMANTICS_ID:
     case SPV_OPERAND_TYPE_SCOPE_ID:
-    case SPV_OPERAND_TYPE_OPTIONAL_ID:
-      return true;
-    default:
-      return false;
+    case SPV_OPERAND_TYPE_OPTIONAL_ID: return true;
+    default: return false;
   }
 }
 
-spv_operand_type_t normalizedKind(spv_operand_type_t kind) {
-  return isIdKind(kind) ? SPV_OPERAND_TYPE_ID : kind;
-}
+spv_operand_type_t normalizedKind(spv_operand_type_t kind) { return isIdKind(kind) ? SPV_OPERAND_TYPE_ID : kind; }
 
 bool Operand::operator==(const Operand& other) const {
   return normalizedKind(kind) == normalizedKind(other.kind) && words == other.words;

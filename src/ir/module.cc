@@ -27,10 +27,8 @@ bool isNameOrDecoration(spv::Op opcode) {
     case spv::Op::OpDecorateId:
     case spv::Op::OpDecorateString:
     case spv::Op::OpMemberDecorate:
-    case spv::Op::OpMemberDecorateString:
-      return true;
-    default:
-      return false;
+    case spv::Op::OpMemberDecorateString: return true;
+    default: return false;
   }
 }
 
@@ -43,13 +41,10 @@ bool isAnnotationOf(const Instruction& user, int operandIndex) {
 // Operands from this index on are lists of ids that a removed id can simply be dropped from.
 int droppableListStart(spv::Op opcode) {
   switch (opcode) {
-    case spv::Op::OpEntryPoint:
-      return 3;  // interface variables
+    case spv::Op::OpEntryPoint: return 3;  // interface variables
     case spv::Op::OpGroupDecorate:
-    case spv::Op::OpGroupMemberDecorate:
-      return 1;  // decoration targets
-    default:
-      return -1;
+    case spv::Op::OpGroupMemberDecorate: return 1;  // decoration targets
+    default: return -1;
   }
 }
 
@@ -91,26 +86,21 @@ bool isShareableGlobal(spv::Op opcode) {
     case spv::Op::OpConstantFalse:
     case spv::Op::OpConstant:
     case spv::Op::OpConstantComposite:
-    case spv::Op::OpConstantNull:
-      return true;
-    default:
-      return false;
+    case spv::Op::OpConstantNull: return true;
+    default: return false;
   }
 }
 
 // --- Indexes ---
 
-void Module::addUse(uint32_t id, Instruction* user, int operandIndex) {
-  uses_[id].push_back(Use{user, operandIndex});
-}
+void Module::addUse(uint32_t id, Instruction* user, int operandIndex) { uses_[id].push_back(Use{user, operandIndex}); }
 
 void Module::dropUse(uint32_t id, Instruction* user, int operandIndex) {
   auto it = uses_.find(id);
   if (it == uses_.end()) return;
   auto& list = it->second;
-  auto found = std::find_if(list.begin(), list.end(), [&](const Use& u) {
-    return u.user == user && u.operandIndex == operandIndex;
-  });
+  auto found = std::find_if(list.begin(), list.end(),
+                            [&](const Use& u) { return u.user == user && u.operandIndex == operandIndex; });
   if (found != list.end()) {
     *found = list.back();
     list.pop_back();
@@ -315,8 +305,8 @@ Status Module::removeFunction(Function* function) {
     for (const Use& use : uses(inst->resultId())) {
       if (use.user->function() == function) continue;
       if (!isNameOrDecoration(use.user->opcode()) || use.operandIndex != 0)
-        return Error("cannot remove function '" + functionName(*function) + "': " +
-                     (inst == &function->definition() ? std::string("it") : describe(*inst)) +
+        return Error("cannot remove function '" + functionName(*function) +
+                     "': " + (inst == &function->definition() ? std::string("it") : describe(*inst)) +
                      " is still used by " + describe(*use.user));
       annotations.push_back(use.user);
     }

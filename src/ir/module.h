@@ -13,8 +13,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "ir/instruction.h"
 #include "cl2vk/expected.h"
+#include "ir/instruction.h"
 
 namespace cl2vk::ir {
 

@@ -14,10 +14,8 @@ bool isBlockTerminator(spv::Op opcode) {
     case spv::Op::OpTerminateInvocation:
     case spv::Op::OpIgnoreIntersectionKHR:
     case spv::Op::OpTerminateRayKHR:
-    case spv::Op::OpEmitMeshTasksEXT:
-      return true;
-    default:
-      return false;
+    case spv::Op::OpEmitMeshTasksEXT: return true;
+    default: return false;
   }
 }
 
@@ -40,10 +38,8 @@ bool isAtomic(spv::Op opcode) {
     case spv::Op::OpAtomicOr:
     case spv::Op::OpAtomicXor:
     case spv::Op::OpAtomicFlagTestAndSet:
-    case spv::Op::OpAtomicFlagClear:
-      return true;
-    default:
-      return false;
+    case spv::Op::OpAtomicFlagClear: return true;
+    default: return false;
   }
 }
 

@@ -131,8 +131,9 @@ class ModuleBuilder {
     uint32_t bound = module_->bound();
     auto where = [&] { return module_->describe(inst); };
     if (uint32_t id = inst.resultId()) {
-      if (id >= bound) return fail(opcodeName(inst.opcode()) + " defines %" + std::to_string(id) +
-                                   ", which is not below the header's id bound " + std::to_string(bound));
+      if (id >= bound)
+        return fail(opcodeName(inst.opcode()) + " defines %" + std::to_string(id) +
+                    ", which is not below the header's id bound " + std::to_string(bound));
       defined_.insert(id);  // spvBinaryParse has already refused a second definition
     }
     auto checkUse = [&](uint32_t id) -> spv_result_t {
@@ -156,9 +157,9 @@ class ModuleBuilder {
     spv::Op opcode = inst.opcode();
     if (auto section = moduleSectionOf(opcode)) return placeInSection(*section, std::move(inst));
     if (opcode == spv::Op::OpFunction) {
-      if (currentFunction_) return fail("OpFunction %" + std::to_string(inst.resultId()) +
-                                        " starts inside function '" +
-                                        module_->functionName(*currentFunction_) + "'");
+      if (currentFunction_)
+        return fail("OpFunction %" + std::to_string(inst.resultId()) + " starts inside function '" +
+                    module_->functionName(*currentFunction_) + "'");
       inFunctions_ = true;
       currentFunction_ = module_->addFunction();
       module_->append(currentFunction_->header(), std::move(inst));
@@ -176,7 +177,8 @@ class ModuleBuilder {
     auto index = static_cast<int>(section);
     if (inFunctions_ || index < lastSection_)
       return fail(opcodeName(inst.opcode()) + " belongs to the " + sectionName(section) +
-                  " section but appears after " + (inFunctions_ ? "the functions" : sectionName(static_cast<Section>(lastSection_))) +
+                  " section but appears after " +
+                  (inFunctions_ ? "the functions" : sectionName(static_cast<Section>(lastSection_))) +
                   " (SPIR-V 2.4 logical layout)");
     if (section == Section::kMemoryModel && !module_->section(section).empty())
       return fail("a second OpMemoryModel (SPIR-V 2.4 allows exactly one)");
@@ -205,8 +207,7 @@ class ModuleBuilder {
         module_->append(function.end(), std::move(inst));
         currentFunction_ = nullptr;
         return SPV_SUCCESS;
-      default:
-        break;
+      default: break;
     }
     if (!currentBlock_) return fail(opcodeName(inst.opcode()) + " in " + where + " is outside any block");
     bool terminates = isBlockTerminator(inst.opcode());
@@ -229,8 +230,8 @@ class ModuleBuilder {
   std::optional<Error> error_;
 };
 
-spv_result_t headerCallback(void* user, spv_endianness_t endian, uint32_t magic, uint32_t version,
-                            uint32_t generator, uint32_t bound, uint32_t schema) {
+spv_result_t headerCallback(void* user, spv_endianness_t endian, uint32_t magic, uint32_t version, uint32_t generator,
+                            uint32_t bound, uint32_t schema) {
   (void)magic;  // spvBinaryParse has already checked it
   return static_cast<ModuleBuilder*>(user)->onHeader(endian, version, generator, bound, schema);
 }
@@ -244,7 +245,8 @@ spv_result_t instructionCallback(void* user, const spv_parsed_instruction_t* par
 Expected<std::unique_ptr<Module>> readBinary(std::span<const uint32_t> words) {
   if (words.empty()) return Error("the input is empty");
   if (words[0] != kMagic && byteSwap(words[0]) != kMagic) return Error("not a SPIR-V binary: wrong magic number");
-  if (words.size() < 5) return Error("the SPIR-V header is truncated (" + std::to_string(words.size()) + " of 5 words)");
+  if (words.size() < 5)
+    return Error("the SPIR-V header is truncated (" + std::to_string(words.size()) + " of 5 words)");
   // Checked here: spvBinaryParse reports an unknown version only as an internal error.
   uint32_t version = words[0] == kMagic ? words[1] : byteSwap(words[1]);
   uint32_t major = version >> 16, minor = (version >> 8) & 0xff;
@@ -255,8 +257,8 @@ Expected<std::unique_ptr<Module>> readBinary(std::span<const uint32_t> words) {
   spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
   spv_diagnostic diagnostic = nullptr;
   ModuleBuilder builder(words.size());
-  spv_result_t result = spvBinaryParse(context, &builder, words.data(), words.size(), headerCallback,
-                                       instructionCallback, &diagnostic);
+  spv_result_t result =
+      spvBinaryParse(context, &builder, words.data(), words.size(), headerCallback, instructionCallback, &diagnostic);
   std::optional<Error> parseError;
   if (builder.error()) {
     parseError = *builder.error();
@@ -293,10 +295,10 @@ Expected<std::unique_ptr<Module>> readAssembly(std::string_view text) {
   }
   spvtools::SpirvTools tools(env);
   std::string diagnostics;
-  tools.SetMessageConsumer([&diagnostics](spv_message_level_t, const char*, const spv_position_t& position,
-                                          const char* message) {
-    diagnostics += "line " + std::to_string(position.line + 1) + ": " + message;
-  });
+  tools.SetMessageConsumer(
+      [&diagnostics](spv_message_level_t, const char*, const spv_position_t& position, const char* message) {
+        diagnostics += "line " + std::to_string(position.line + 1) + ": " + message;
+      });
   std::vector<uint32_t> words;
   if (!tools.Assemble(text.data(), text.size(), &words, SPV_TEXT_TO_BINARY_OPTION_PRESERVE_NUMERIC_IDS))
     return Error("cannot assemble the SPIR-V text: " + diagnostics);

@@ -7,8 +7,8 @@
 #include <span>
 #include <string_view>
 
-#include "ir/module.h"
 #include "cl2vk/expected.h"
+#include "ir/module.h"
 
 namespace cl2vk::ir {
 

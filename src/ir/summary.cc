@@ -28,7 +28,8 @@ ModuleSummary summarize(const Module& module) {
   summary.versionMajor = (module.header().version >> 16) & 0xff;
   summary.versionMinor = (module.header().version >> 8) & 0xff;
   summary.words = writeBinary(module).size();
-  for (const Instruction& entry : module.section(Section::kEntryPoint)) summary.kernels.push_back(entry.stringOperand(2));
+  for (const Instruction& entry : module.section(Section::kEntryPoint))
+    summary.kernels.push_back(entry.stringOperand(2));
   for (const Function& function : module.functions()) {
     if (function.isDeclaration()) continue;
     ++summary.functions;

@@ -23,9 +23,9 @@ uint32_t typeVector(Module& module, uint32_t componentType, uint32_t count) {
 }
 
 uint32_t typePointer(Module& module, spv::StorageClass storage, uint32_t pointee) {
-  return module.getOrAddGlobal(spv::Op::OpTypePointer, 0,
-                               {Operand::enumerant(SPV_OPERAND_TYPE_STORAGE_CLASS, static_cast<uint32_t>(storage)),
-                                Operand::id(pointee)});
+  return module.getOrAddGlobal(
+      spv::Op::OpTypePointer, 0,
+      {Operand::enumerant(SPV_OPERAND_TYPE_STORAGE_CLASS, static_cast<uint32_t>(storage)), Operand::id(pointee)});
 }
 
 uint32_t typeFunction(Module& module, uint32_t returnType, const std::vector<uint32_t>& parameterTypes) {

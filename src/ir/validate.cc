@@ -1,7 +1,7 @@
 #include "ir/validate.h"
 
-#include <spirv-tools/libspirv.hpp>
 #include <spirv/unified1/OpenCL.std.h>
+#include <spirv-tools/libspirv.hpp>
 
 #include "ir/opcode_classes.h"
 #include "ir/writer.h"
@@ -15,22 +15,22 @@ struct NamedEnvironment {
 };
 
 constexpr NamedEnvironment kEnvironments[] = {
-    {SPV_ENV_VULKAN_1_1, "vulkan1.1"},       {SPV_ENV_VULKAN_1_2, "vulkan1.2"},
-    {SPV_ENV_VULKAN_1_3, "vulkan1.3"},       {SPV_ENV_OPENCL_2_0, "opencl2.0"},
-    {SPV_ENV_OPENCL_2_1, "opencl2.1"},       {SPV_ENV_OPENCL_2_2, "opencl2.2"},
-    {SPV_ENV_UNIVERSAL_1_0, "spv1.0"},       {SPV_ENV_UNIVERSAL_1_1, "spv1.1"},
-    {SPV_ENV_UNIVERSAL_1_2, "spv1.2"},       {SPV_ENV_UNIVERSAL_1_3, "spv1.3"},
-    {SPV_ENV_UNIVERSAL_1_4, "spv1.4"},       {SPV_ENV_UNIVERSAL_1_5, "spv1.5"},
+    {SPV_ENV_VULKAN_1_1, "vulkan1.1"}, {SPV_ENV_VULKAN_1_2, "vulkan1.2"}, {SPV_ENV_VULKAN_1_3, "vulkan1.3"},
+    {SPV_ENV_OPENCL_2_0, "opencl2.0"}, {SPV_ENV_OPENCL_2_1, "opencl2.1"}, {SPV_ENV_OPENCL_2_2, "opencl2.2"},
+    {SPV_ENV_UNIVERSAL_1_0, "spv1.0"}, {SPV_ENV_UNIVERSAL_1_1, "spv1.1"}, {SPV_ENV_UNIVERSAL_1_2, "spv1.2"},
+    {SPV_ENV_UNIVERSAL_1_3, "spv1.3"}, {SPV_ENV_UNIVERSAL_1_4, "spv1.4"}, {SPV_ENV_UNIVERSAL_1_5, "spv1.5"},
     {SPV_ENV_UNIVERSAL_1_6, "spv1.6"},
 };
 
 bool isVstoreHalf(uint32_t instruction) {
   switch (instruction) {
-    case OpenCLLIB::Vstore_half: case OpenCLLIB::Vstore_half_r: case OpenCLLIB::Vstore_halfn:
-    case OpenCLLIB::Vstore_halfn_r: case OpenCLLIB::Vstorea_halfn: case OpenCLLIB::Vstorea_halfn_r:
-      return true;
-    default:
-      return false;
+    case OpenCLLIB::Vstore_half:
+    case OpenCLLIB::Vstore_half_r:
+    case OpenCLLIB::Vstore_halfn:
+    case OpenCLLIB::Vstore_halfn_r:
+    case OpenCLLIB::Vstorea_halfn:
+    case OpenCLLIB::Vstorea_halfn_r: return true;
+    default: return false;
   }
 }
 
@@ -111,11 +111,11 @@ Status validate(const Module& module, spv_target_env env) {
     return checked.error().withContext("validation (" + environmentName(env) + ") failed");
   spvtools::SpirvTools tools(env);
   std::string diagnostics;
-  tools.SetMessageConsumer([&diagnostics](spv_message_level_t, const char*, const spv_position_t&,
-                                          const char* message) {
-    if (!diagnostics.empty()) diagnostics += "; ";
-    diagnostics += message;
-  });
+  tools.SetMessageConsumer(
+      [&diagnostics](spv_message_level_t, const char*, const spv_position_t&, const char* message) {
+        if (!diagnostics.empty()) diagnostics += "; ";
+        diagnostics += message;
+      });
   std::vector<uint32_t> words = writeBinary(module);
   spvtools::ValidatorOptions options;
   if (!tools.Validate(words.data(), words.size(), options))

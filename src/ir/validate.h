@@ -3,9 +3,9 @@
 
 #include <spirv-tools/libspirv.h>
 
+#include "cl2vk/expected.h"
 #include "ir/capabilities.h"
 #include "ir/module.h"
-#include "cl2vk/expected.h"
 
 namespace cl2vk::ir {
 

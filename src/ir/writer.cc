@@ -31,10 +31,10 @@ std::vector<uint32_t> writeBinary(const Module& module) {
 Expected<std::string> disassemble(const std::vector<uint32_t>& words, TextOptions options) {
   spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_6);
   std::string diagnostics;
-  tools.SetMessageConsumer([&diagnostics](spv_message_level_t, const char*, const spv_position_t& position,
-                                          const char* message) {
-    diagnostics += "word " + std::to_string(position.index) + ": " + message;
-  });
+  tools.SetMessageConsumer(
+      [&diagnostics](spv_message_level_t, const char*, const spv_position_t& position, const char* message) {
+        diagnostics += "word " + std::to_string(position.index) + ": " + message;
+      });
   uint32_t flags = SPV_BINARY_TO_TEXT_OPTION_INDENT;
   if (options.friendlyNames) flags |= SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES;
   if (!options.header) flags |= SPV_BINARY_TO_TEXT_OPTION_NO_HEADER;

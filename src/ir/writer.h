@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "ir/module.h"
 #include "cl2vk/expected.h"
+#include "ir/module.h"
 
 namespace cl2vk::ir {
 

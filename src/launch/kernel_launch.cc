@@ -35,14 +35,16 @@ bool shuffleScansFor(const vulkan::DeviceInfo& info) {
   return info.vendorId == kNvidia;
 }
 
-void printStatistics(const std::string& kernel, const vulkan::Pipeline& pipeline, const std::array<uint32_t, 3>& local) {
+void printStatistics(const std::string& kernel, const vulkan::Pipeline& pipeline,
+                     const std::array<uint32_t, 3>& local) {
   Expected<std::vector<std::string>> statistics = pipeline.statistics();
   std::string line;
-  if (!statistics) line = statistics.error().message();
+  if (!statistics)
+    line = statistics.error().message();
   else
     for (const std::string& statistic : *statistics) line += (line.empty() ? "" : "; ") + statistic;
-  std::fprintf(stderr, "cl2vk: pipeline statistics: kernel '%s' local %ux%ux%u: %s\n", kernel.c_str(), local[0], local[1],
-               local[2], line.c_str());
+  std::fprintf(stderr, "cl2vk: pipeline statistics: kernel '%s' local %ux%ux%u: %s\n", kernel.c_str(), local[0],
+               local[1], local[2], line.c_str());
 }
 
 }  // namespace
@@ -100,7 +102,8 @@ Expected<std::unique_ptr<LaunchableKernel>> LaunchableKernel::create(vulkan::Dev
   if (!found) return Error("the module has no kernel named '" + name + "'");
   Expected<std::vector<uint32_t>> spirv = kernelModule(translation->spirv, name);
   if (!spirv) return spirv.error();
-  return std::unique_ptr<LaunchableKernel>(new LaunchableKernel(device, std::move(translation), found, std::move(*spirv)));
+  return std::unique_ptr<LaunchableKernel>(
+      new LaunchableKernel(device, std::move(translation), found, std::move(*spirv)));
 }
 
 std::array<uint32_t, 3> LaunchableKernel::chooseLocalSize(const NDRange& range) const {
@@ -127,7 +130,8 @@ Status LaunchableKernel::checkArguments(std::span<const KernelArg> args) const {
   for (size_t i = 0; i < args.size(); ++i) {
     const KernelArgument& param = params[i];
     const KernelArg& arg = args[i];
-    std::string where = "kernel '" + reflection_->name + "', argument " + std::to_string(i) + " ('" + param.name + "'): ";
+    std::string where =
+        "kernel '" + reflection_->name + "', argument " + std::to_string(i) + " ('" + param.name + "'): ";
     switch (param.kind) {
       case ArgumentKind::kGlobalPointer:
       case ArgumentKind::kConstantPointer:
@@ -166,13 +170,16 @@ Expected<const vulkan::Pipeline*> LaunchableKernel::pipelineFor(const std::array
   desc.pushConstantSize = reflection_->pushConstantSize;
   for (uint32_t d = 0; d < 3; ++d) {
     desc.specializationConstants.push_back(vulkan::SpecializationConstant::of(SpecIds::kWorkGroupSize + d, local[d]));
-    desc.specializationConstants.push_back(vulkan::SpecializationConstant::of(SpecIds::kEnqueuedWorkGroupSize + d, enqueued[d]));
+    desc.specializationConstants.push_back(
+        vulkan::SpecializationConstant::of(SpecIds::kEnqueuedWorkGroupSize + d, enqueued[d]));
   }
-  desc.specializationConstants.push_back(vulkan::SpecializationConstant::of(SpecIds::kLinearSubgroups, linearSubgroups));
+  desc.specializationConstants.push_back(
+      vulkan::SpecializationConstant::of(SpecIds::kLinearSubgroups, linearSubgroups));
   size_t localIndex = 0;
   for (const KernelArgument& param : reflection_->arguments) {
     if (param.kind == ArgumentKind::kLocalPointer)
-      desc.specializationConstants.push_back(vulkan::SpecializationConstant::of(param.localSpecId, localCounts[localIndex++]));
+      desc.specializationConstants.push_back(
+          vulkan::SpecializationConstant::of(param.localSpecId, localCounts[localIndex++]));
   }
   desc.captureStatistics = pipelineStatisticsRequested() && device_.info().features.pipelineExecutableInfo;
   Expected<vulkan::Pipeline> pipeline = vulkan::Pipeline::create(device_, desc);
@@ -197,8 +204,8 @@ Expected<std::vector<vulkan::GpuTime>> LaunchableKernel::launch(const NDRange& r
     if (global > UINT32_MAX || range.globalOffset[d] + global > (uint64_t{1} << 32))
       return Error("dimension " + std::to_string(d) + ": the global size and offset must stay below 2^32");
     if (local[d] > limits.maxComputeWorkGroupSize[d])
-      return Error("dimension " + std::to_string(d) + ": local size " + std::to_string(local[d]) + " is above the device's " +
-                   std::to_string(limits.maxComputeWorkGroupSize[d]));
+      return Error("dimension " + std::to_string(d) + ": local size " + std::to_string(local[d]) +
+                   " is above the device's " + std::to_string(limits.maxComputeWorkGroupSize[d]));
     invocations *= local[d];
   }
   if (invocations > limits.maxComputeWorkGroupInvocations)
@@ -274,7 +281,8 @@ Expected<std::vector<vulkan::GpuTime>> LaunchableKernel::launch(const NDRange& r
     for (const Region& region : regions) {
       for (uint64_t start = 0; start < region.groups[d]; start += limits.maxComputeWorkGroupCount[d]) {
         Region r = region;
-        r.groups[d] = static_cast<uint32_t>(std::min<uint64_t>(region.groups[d] - start, limits.maxComputeWorkGroupCount[d]));
+        r.groups[d] =
+            static_cast<uint32_t>(std::min<uint64_t>(region.groups[d] - start, limits.maxComputeWorkGroupCount[d]));
         r.groupOffset[d] = region.groupOffset[d] + static_cast<uint32_t>(start);
         next.push_back(r);
       }
@@ -292,7 +300,8 @@ Expected<std::vector<vulkan::GpuTime>> LaunchableKernel::launch(const NDRange& r
     if (reflection_->usesDispatchInfo) {
       for (uint32_t d = 0; d < 3; ++d) {
         put32(bytes, DispatchInfoLayout::kGlobalOffset + 4 * d, static_cast<uint32_t>(range.globalOffset[d]));
-        put32(bytes, DispatchInfoLayout::kGlobalSize + 4 * d, static_cast<uint32_t>(d < range.dimensions ? range.globalSize[d] : 1));
+        put32(bytes, DispatchInfoLayout::kGlobalSize + 4 * d,
+              static_cast<uint32_t>(d < range.dimensions ? range.globalSize[d] : 1));
         put32(bytes, DispatchInfoLayout::kGroupOffset + 4 * d, region.groupOffset[d]);
       }
       put32(bytes, DispatchInfoLayout::kWorkDim, range.dimensions);

@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "cl2vk/target.h"
 #include "cl2vk/expected.h"
+#include "cl2vk/target.h"
 #include "cl2vk/translator.h"
 #include "vulkan/buffer.h"
 #include "vulkan/device.h"
@@ -73,11 +73,12 @@ class LaunchableKernel {
   Expected<std::vector<vulkan::GpuTime>> launch(const NDRange& range, std::span<const KernelArg> args);
 
  private:
-  LaunchableKernel(vulkan::Device& device, std::shared_ptr<const Translation> translation, const KernelReflection* reflection,
-                   std::vector<uint32_t> spirv)
+  LaunchableKernel(vulkan::Device& device, std::shared_ptr<const Translation> translation,
+                   const KernelReflection* reflection, std::vector<uint32_t> spirv)
       : device_(device), translation_(std::move(translation)), reflection_(reflection), spirv_(std::move(spirv)) {}
 
-  Expected<const vulkan::Pipeline*> pipelineFor(const std::array<uint32_t, 3>& local, const std::array<uint32_t, 3>& enqueued,
+  Expected<const vulkan::Pipeline*> pipelineFor(const std::array<uint32_t, 3>& local,
+                                                const std::array<uint32_t, 3>& enqueued,
                                                 const std::vector<uint32_t>& localCounts);
   Status checkArguments(std::span<const KernelArg> args) const;
 

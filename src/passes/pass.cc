@@ -1,19 +1,19 @@
 #include "passes/pass.h"
 
+#include "passes/collectives/lower_collectives.h"
+#include "passes/control_flow/structurize_cfg.h"
 #include "passes/environment/check_supported.h"
 #include "passes/environment/finalize_vulkan.h"
 #include "passes/functions/inline_functions.h"
-#include "passes/interface/lower_kernel_interface.h"
-#include "passes/collectives/lower_collectives.h"
+#include "passes/functions/resolve_builtin_calls.h"
 #include "passes/instructions/lower_conversions.h"
 #include "passes/instructions/lower_kernel_instructions.h"
 #include "passes/instructions/lower_opencl_std.h"
+#include "passes/interface/lower_kernel_interface.h"
 #include "passes/memory/lower_pointers.h"
 #include "passes/memory/lower_synchronization.h"
-#include "passes/vectors/lower_wide_vectors.h"
 #include "passes/memory/promote_variables.h"
-#include "passes/functions/resolve_builtin_calls.h"
-#include "passes/control_flow/structurize_cfg.h"
+#include "passes/vectors/lower_wide_vectors.h"
 
 namespace cl2vk {
 namespace {
@@ -28,9 +28,11 @@ Expected<PassResult> withTarget(ir::Module& module, PassContext& context) {
 
 const std::vector<PassInfo>& registeredPasses() {
   static const std::vector<PassInfo> passes = {
-      {"check-supported", "Fail early, naming the kernel, on printf, images, samplers, pipes, enqueue, function pointers.",
+      {"check-supported",
+       "Fail early, naming the kernel, on printf, images, samplers, pipes, enqueue, function pointers.",
        withTarget<checkSupported>},
-      {"resolve-builtin-calls", "Calls to imported collective builtins (work_group_reduce_and ...) become OpGroup* instructions.",
+      {"resolve-builtin-calls",
+       "Calls to imported collective builtins (work_group_reduce_and ...) become OpGroup* instructions.",
        withTarget<resolveBuiltinCalls>},
       {"inline-functions", "Inline every call to a defined function; remove functions no kernel reaches.",
        withTarget<inlineFunctions>},
@@ -38,11 +40,14 @@ const std::vector<PassInfo>& registeredPasses() {
        withTarget<promoteVariables>},
       {"lower-wide-vectors", "Vectors of 8 and 16 components become their 4-component parts, in values and in memory.",
        withTarget<lowerWideVectors>},
-      {"lower-opencl-std", "OpenCL.std extended instructions become GLSL.std.450 or core instructions with OpenCL's semantics.",
+      {"lower-opencl-std",
+       "OpenCL.std extended instructions become GLSL.std.450 or core instructions with OpenCL's semantics.",
        withTarget<lowerOpenclStd>},
-      {"lower-conversions", "Saturating and rounding-mode conversions become plain instructions that compute them exactly.",
+      {"lower-conversions",
+       "Saturating and rounding-mode conversions become plain instructions that compute them exactly.",
        withTarget<lowerConversions>},
-      {"lower-kernel-instructions", "Kernel-only classification instructions and non-32-bit OpBitCount, with Shader ones.",
+      {"lower-kernel-instructions",
+       "Kernel-only classification instructions and non-32-bit OpBitCount, with Shader ones.",
        withTarget<lowerKernelInstructions>},
       {"lower-kernel-interface",
        "Kernels become GLCompute entry points: arguments via push constants, work-item builtins via Vulkan's.",

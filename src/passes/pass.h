@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "ir/module.h"
 #include "cl2vk/expected.h"
 #include "cl2vk/reflection.h"
 #include "cl2vk/target.h"
+#include "ir/module.h"
 
 namespace cl2vk {
 

@@ -36,7 +36,8 @@ cl_context createContext(const cl_context_properties* properties, std::vector<De
   std::vector<cl_context_properties> copy;
   if (cl_int status = checkContextProperties(properties, &copy); status != CL_SUCCESS)
     return withError<cl_context>(error, status, nullptr);
-  cl2vk::Expected<std::shared_ptr<Context>> context = Context::create(std::move(devices), std::move(copy), notify, userData);
+  cl2vk::Expected<std::shared_ptr<Context>> context =
+      Context::create(std::move(devices), std::move(copy), notify, userData);
   if (!context) {
     if (notify != nullptr) notify(context.error().message().c_str(), nullptr, 0, userData);
     return withError<cl_context>(error, CL_DEVICE_NOT_AVAILABLE, nullptr);
@@ -65,7 +66,8 @@ CL_API_ENTRY cl_context CL_API_CALL clCreateContext(const cl_context_properties*
 CL_API_ENTRY cl_context CL_API_CALL clCreateContextFromType(const cl_context_properties* properties,
                                                             cl_device_type device_type, ContextNotify pfn_notify,
                                                             void* user_data, cl_int* errcode_ret) {
-  if (pfn_notify == nullptr && user_data != nullptr) return withError<cl_context>(errcode_ret, CL_INVALID_VALUE, nullptr);
+  if (pfn_notify == nullptr && user_data != nullptr)
+    return withError<cl_context>(errcode_ret, CL_INVALID_VALUE, nullptr);
   cl_uint count = 0;
   cl_int status = clGetDeviceIDs(&Platform::get(), device_type, 0, nullptr, &count);
   if (status != CL_SUCCESS) return withError<cl_context>(errcode_ret, status, nullptr);
@@ -87,12 +89,11 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseContext(cl_context context) {
 CL_API_ENTRY cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_info param_name,
                                                  size_t param_value_size, void* param_value,
                                                  size_t* param_value_size_ret) {
-  return objectInfo<Context>(context, CL_INVALID_CONTEXT,
-                             param_name, param_value_size, param_value, param_value_size_ret);
+  return objectInfo<Context>(context, CL_INVALID_CONTEXT, param_name, param_value_size, param_value,
+                             param_value_size_ret);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clSetContextDestructorCallback(cl_context context,
-                                                               ContextDestructorCallback pfn_notify,
+CL_API_ENTRY cl_int CL_API_CALL clSetContextDestructorCallback(cl_context context, ContextDestructorCallback pfn_notify,
                                                                void* user_data) {
   std::shared_ptr<Context> found = Context::find(context);
   if (!found) return CL_INVALID_CONTEXT;

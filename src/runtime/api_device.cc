@@ -17,14 +17,15 @@ bool matchesType(const Device& device, bool isDefault, cl_device_type type) {
 
 extern "C" {
 
-CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type,
-                                               cl_uint num_entries, cl_device_id* devices, cl_uint* num_devices) {
+CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_uint num_entries,
+                                               cl_device_id* devices, cl_uint* num_devices) {
   Platform* found = platform == nullptr ? &Platform::get() : Platform::find(platform);
   if (found == nullptr) return CL_INVALID_PLATFORM;
   constexpr cl_device_type kKnown = CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU |
                                     CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM;
   if (device_type != CL_DEVICE_TYPE_ALL && (device_type & ~kKnown) != 0) return CL_INVALID_DEVICE_TYPE;
-  if ((num_entries == 0 && devices != nullptr) || (devices == nullptr && num_devices == nullptr)) return CL_INVALID_VALUE;
+  if ((num_entries == 0 && devices != nullptr) || (devices == nullptr && num_devices == nullptr))
+    return CL_INVALID_VALUE;
   std::vector<cl_device_id> matching;
   const auto& all = found->devices();
   for (size_t i = 0; i < all.size(); ++i) {
@@ -38,9 +39,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_devic
   return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
-                                                size_t param_value_size, void* param_value,
-                                                size_t* param_value_size_ret) {
+CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_value_size,
+                                                void* param_value, size_t* param_value_size_ret) {
   Device* found = Device::find(device);
   if (found == nullptr) return CL_INVALID_DEVICE;
   return found->getInfo(param_name, InfoOut{param_value_size, param_value, param_value_size_ret});

@@ -40,7 +40,7 @@ cl_int checkWorkSizes(const Kernel& kernel, Device& device, cl_uint dimensions, 
 
 // The arguments of a launch on `device`: buffer addresses are resolved there.
 Expected<std::vector<cl2vk::launch::KernelArg>> launchArguments(const std::vector<ArgumentValue>& values,
-                                                                 Device& device) {
+                                                                Device& device) {
   std::vector<cl2vk::launch::KernelArg> args;
   for (const ArgumentValue& value : values) {
     cl2vk::launch::KernelArg arg;
@@ -71,7 +71,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_
                                                        cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
                                                        cl_event* event) {
   Enqueue enqueue;
-  if (cl_int status = prepareEnqueue(command_queue, num_events_in_wait_list, event_wait_list, &enqueue); status != CL_SUCCESS)
+  if (cl_int status = prepareEnqueue(command_queue, num_events_in_wait_list, event_wait_list, &enqueue);
+      status != CL_SUCCESS)
     return status;
   std::shared_ptr<Kernel> found = Kernel::find(kernel);
   if (!found) return CL_INVALID_KERNEL;
@@ -130,8 +131,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl
                                               cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
                                               cl_event* event) {
   const size_t one = 1;
-  return clEnqueueNDRangeKernel(command_queue, kernel, 1, nullptr, &one, &one, num_events_in_wait_list,
-                                event_wait_list, event);
+  return clEnqueueNDRangeKernel(command_queue, kernel, 1, nullptr, &one, &one, num_events_in_wait_list, event_wait_list,
+                                event);
 }
 
 }  // extern "C"

@@ -35,7 +35,8 @@ CommandOutcome fill(Memory& memory, Device& device, std::vector<std::byte> patte
     size_t start = base + offset;
     if (pattern.size() <= 4 && start % 4 == 0 && size % 4 == 0) {
       uint32_t word = 0;
-      for (size_t i = 0; i < 4; ++i) std::memcpy(reinterpret_cast<std::byte*>(&word) + i, &pattern[i % pattern.size()], 1);
+      for (size_t i = 0; i < 4; ++i)
+        std::memcpy(reinterpret_cast<std::byte*>(&word) + i, &pattern[i % pattern.size()], 1);
       return buffer.fill(word, start, size);
     }
     std::vector<std::byte> bytes(size);
@@ -56,10 +57,12 @@ bool hostMayRead(const Memory& memory) { return !(memory.flags() & (CL_MEM_HOST_
 bool hostMayWrite(const Memory& memory) { return !(memory.flags() & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)); }
 
 // clEnqueueReadBuffer (`toHost`) and clEnqueueWriteBuffer.
-cl_int hostTransfer(cl_command_queue command_queue, cl_mem buffer, bool toHost, bool blocking, size_t offset, size_t size,
-                    void* ptr, cl_uint num_events_in_wait_list, const cl_event* event_wait_list, cl_event* event) {
+cl_int hostTransfer(cl_command_queue command_queue, cl_mem buffer, bool toHost, bool blocking, size_t offset,
+                    size_t size, void* ptr, cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+                    cl_event* event) {
   Enqueue enqueue;
-  if (cl_int status = prepareEnqueue(command_queue, num_events_in_wait_list, event_wait_list, &enqueue); status != CL_SUCCESS)
+  if (cl_int status = prepareEnqueue(command_queue, num_events_in_wait_list, event_wait_list, &enqueue);
+      status != CL_SUCCESS)
     return status;
   std::shared_ptr<Memory> memory;
   if (cl_int status = findBuffer(buffer, *enqueue.queue, &memory); status != CL_SUCCESS) return status;
@@ -80,8 +83,8 @@ cl_int hostTransfer(cl_command_queue command_queue, cl_mem buffer, bool toHost, 
 
 extern "C" {
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read,
-                                                    size_t offset, size_t size, void* ptr,
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer,
+                                                    cl_bool blocking_read, size_t offset, size_t size, void* ptr,
                                                     cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
                                                     cl_event* event) {
   return hostTransfer(command_queue, buffer, true, blocking_read, offset, size, ptr, num_events_in_wait_list,
@@ -101,7 +104,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_que
                                                     size_t size, cl_uint num_events_in_wait_list,
                                                     const cl_event* event_wait_list, cl_event* event) {
   Enqueue enqueue;
-  if (cl_int status = prepareEnqueue(command_queue, num_events_in_wait_list, event_wait_list, &enqueue); status != CL_SUCCESS)
+  if (cl_int status = prepareEnqueue(command_queue, num_events_in_wait_list, event_wait_list, &enqueue);
+      status != CL_SUCCESS)
     return status;
   std::shared_ptr<Memory> source, destination;
   if (cl_int status = findBuffer(src_buffer, *enqueue.queue, &source); status != CL_SUCCESS) return status;
@@ -131,7 +135,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_que
                                                     cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
                                                     cl_event* event) {
   Enqueue enqueue;
-  if (cl_int status = prepareEnqueue(command_queue, num_events_in_wait_list, event_wait_list, &enqueue); status != CL_SUCCESS)
+  if (cl_int status = prepareEnqueue(command_queue, num_events_in_wait_list, event_wait_list, &enqueue);
+      status != CL_SUCCESS)
     return status;
   std::shared_ptr<Memory> memory;
   if (cl_int status = findBuffer(buffer, *enqueue.queue, &memory); status != CL_SUCCESS) return status;
@@ -150,7 +155,8 @@ CL_API_ENTRY void* CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue
                                                   cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
                                                   cl_event* event, cl_int* errcode_ret) {
   Enqueue enqueue;
-  if (cl_int status = prepareEnqueue(command_queue, num_events_in_wait_list, event_wait_list, &enqueue); status != CL_SUCCESS)
+  if (cl_int status = prepareEnqueue(command_queue, num_events_in_wait_list, event_wait_list, &enqueue);
+      status != CL_SUCCESS)
     return withError<void*>(errcode_ret, status, nullptr);
   std::shared_ptr<Memory> memory;
   if (cl_int status = findBuffer(buffer, *enqueue.queue, &memory); status != CL_SUCCESS)
@@ -176,10 +182,11 @@ CL_API_ENTRY void* CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, void* mapped_ptr,
-                                                        cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
-                                                        cl_event* event) {
+                                                        cl_uint num_events_in_wait_list,
+                                                        const cl_event* event_wait_list, cl_event* event) {
   Enqueue enqueue;
-  if (cl_int status = prepareEnqueue(command_queue, num_events_in_wait_list, event_wait_list, &enqueue); status != CL_SUCCESS)
+  if (cl_int status = prepareEnqueue(command_queue, num_events_in_wait_list, event_wait_list, &enqueue);
+      status != CL_SUCCESS)
     return status;
   std::shared_ptr<Memory> memory;
   if (cl_int status = findBuffer(memobj, *enqueue.queue, &memory); status != CL_SUCCESS) return status;
@@ -201,7 +208,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue comm
                                                            cl_uint num_events_in_wait_list,
                                                            const cl_event* event_wait_list, cl_event* event) {
   Enqueue enqueue;
-  if (cl_int status = prepareEnqueue(command_queue, num_events_in_wait_list, event_wait_list, &enqueue); status != CL_SUCCESS)
+  if (cl_int status = prepareEnqueue(command_queue, num_events_in_wait_list, event_wait_list, &enqueue);
+      status != CL_SUCCESS)
     return status;
   if (num_mem_objects == 0 || mem_objects == nullptr ||
       (flags & ~(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)) != 0)
@@ -218,7 +226,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue comm
     for (const std::shared_ptr<Memory>& memory : memories) {
       if (!toDevice) continue;  // the host reaches buffers through copies; nothing to move
       Expected<Memory::Location> location = memory->locate(device);
-      if (!location) return commandFailure("clEnqueueMigrateMemObjects", location.error(), CL_MEM_OBJECT_ALLOCATION_FAILURE);
+      if (!location)
+        return commandFailure("clEnqueueMigrateMemObjects", location.error(), CL_MEM_OBJECT_ALLOCATION_FAILURE);
     }
     return CommandOutcome{};
   };

@@ -74,12 +74,14 @@ cl_int hostRect(cl_command_queue command_queue, cl_mem buffer, bool toHost, bool
                 size_t host_row_pitch, size_t host_slice_pitch, void* ptr, cl_uint num_events,
                 const cl_event* wait_list, cl_event* event) {
   Enqueue command;
-  if (cl_int status = prepareEnqueue(command_queue, num_events, wait_list, &command); status != CL_SUCCESS) return status;
+  if (cl_int status = prepareEnqueue(command_queue, num_events, wait_list, &command); status != CL_SUCCESS)
+    return status;
   std::shared_ptr<Memory> memory;
   if (cl_int status = findBuffer(buffer, *command.queue, &memory); status != CL_SUCCESS) return status;
   RectLayout device{}, host{};
   if (ptr == nullptr) return CL_INVALID_VALUE;
-  if (cl_int status = makeLayout(buffer_origin, region, buffer_row_pitch, buffer_slice_pitch, &device); status != CL_SUCCESS)
+  if (cl_int status = makeLayout(buffer_origin, region, buffer_row_pitch, buffer_slice_pitch, &device);
+      status != CL_SUCCESS)
     return status;
   if (cl_int status = makeLayout(host_origin, region, host_row_pitch, host_slice_pitch, &host); status != CL_SUCCESS)
     return status;
@@ -126,19 +128,17 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue comman
                                                          const void* ptr, cl_uint num_events_in_wait_list,
                                                          const cl_event* event_wait_list, cl_event* event) {
   return hostRect(command_queue, buffer, false, blocking_write, buffer_origin, host_origin, region, buffer_row_pitch,
-                  buffer_slice_pitch, host_row_pitch, host_slice_pitch, const_cast<void*>(ptr),
-                  num_events_in_wait_list, event_wait_list, event);
+                  buffer_slice_pitch, host_row_pitch, host_slice_pitch, const_cast<void*>(ptr), num_events_in_wait_list,
+                  event_wait_list, event);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer,
-                                                        cl_mem dst_buffer, const size_t* src_origin,
-                                                        const size_t* dst_origin, const size_t* region,
-                                                        size_t src_row_pitch, size_t src_slice_pitch,
-                                                        size_t dst_row_pitch, size_t dst_slice_pitch,
-                                                        cl_uint num_events_in_wait_list,
-                                                        const cl_event* event_wait_list, cl_event* event) {
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
+    cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer, const size_t* src_origin,
+    const size_t* dst_origin, const size_t* region, size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch,
+    size_t dst_slice_pitch, cl_uint num_events_in_wait_list, const cl_event* event_wait_list, cl_event* event) {
   Enqueue command;
-  if (cl_int status = prepareEnqueue(command_queue, num_events_in_wait_list, event_wait_list, &command); status != CL_SUCCESS)
+  if (cl_int status = prepareEnqueue(command_queue, num_events_in_wait_list, event_wait_list, &command);
+      status != CL_SUCCESS)
     return status;
   std::shared_ptr<Memory> source, destination;
   if (cl_int status = findBuffer(src_buffer, *command.queue, &source); status != CL_SUCCESS) return status;

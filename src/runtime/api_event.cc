@@ -11,10 +11,12 @@ namespace {
 cl_int enqueueMarker(cl_command_queue command_queue, cl_command_type type, cl_uint num_events_in_wait_list,
                      const cl_event* event_wait_list, cl_event* event) {
   Enqueue enqueue;
-  if (cl_int status = prepareEnqueue(command_queue, num_events_in_wait_list, event_wait_list, &enqueue); status != CL_SUCCESS)
+  if (cl_int status = prepareEnqueue(command_queue, num_events_in_wait_list, event_wait_list, &enqueue);
+      status != CL_SUCCESS)
     return status;
   // The queue runs in order, so every earlier command is done before this one starts.
-  return submit(enqueue, type, [] { return CommandOutcome{}; }, false, event);
+  return submit(
+      enqueue, type, [] { return CommandOutcome{}; }, false, event);
 }
 
 }  // namespace
@@ -68,20 +70,16 @@ CL_API_ENTRY cl_int CL_API_CALL clSetEventCallback(cl_event event, cl_int comman
                                                    EventCallback pfn_notify, void* user_data) {
   std::shared_ptr<Event> found = Event::find(event);
   if (!found) return CL_INVALID_EVENT;
-  if (pfn_notify == nullptr || (command_exec_callback_type != CL_SUBMITTED && command_exec_callback_type != CL_RUNNING &&
-                                command_exec_callback_type != CL_COMPLETE))
+  if (pfn_notify == nullptr || (command_exec_callback_type != CL_SUBMITTED &&
+                                command_exec_callback_type != CL_RUNNING && command_exec_callback_type != CL_COMPLETE))
     return CL_INVALID_VALUE;
   found->addCallback(command_exec_callback_type, pfn_notify, user_data);
   return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clRetainEvent(cl_event event) {
-  return retainObject<Event>(event, CL_INVALID_EVENT);
-}
+CL_API_ENTRY cl_int CL_API_CALL clRetainEvent(cl_event event) { return retainObject<Event>(event, CL_INVALID_EVENT); }
 
-CL_API_ENTRY cl_int CL_API_CALL clReleaseEvent(cl_event event) {
-  return releaseObject<Event>(event, CL_INVALID_EVENT);
-}
+CL_API_ENTRY cl_int CL_API_CALL clReleaseEvent(cl_event event) { return releaseObject<Event>(event, CL_INVALID_EVENT); }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue command_queue,
                                                             cl_uint num_events_in_wait_list,

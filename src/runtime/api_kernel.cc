@@ -65,8 +65,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_ind
 
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param_value_size,
                                                 void* param_value, size_t* param_value_size_ret) {
-  return objectInfo<Kernel>(kernel, CL_INVALID_KERNEL,
-                            param_name, param_value_size, param_value, param_value_size_ret);
+  return objectInfo<Kernel>(kernel, CL_INVALID_KERNEL, param_name, param_value_size, param_value, param_value_size_ret);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_indx, cl_kernel_arg_info param_name,
@@ -109,10 +108,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_dev
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(cl_kernel kernel, cl_device_id device,
-                                                           cl_kernel_sub_group_info param_name,
-                                                           size_t input_value_size, const void* input_value,
-                                                           size_t param_value_size, void* param_value,
-                                                           size_t* param_value_size_ret) {
+                                                           cl_kernel_sub_group_info param_name, size_t input_value_size,
+                                                           const void* input_value, size_t param_value_size,
+                                                           void* param_value, size_t* param_value_size_ret) {
   return clGetKernelSubGroupInfo(kernel, device, param_name, input_value_size, input_value, param_value_size,
                                  param_value, param_value_size_ret);
 }

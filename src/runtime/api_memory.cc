@@ -64,12 +64,11 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj) {
 
 CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_value_size,
                                                    void* param_value, size_t* param_value_size_ret) {
-  return objectInfo<Memory>(memobj, CL_INVALID_MEM_OBJECT,
-                            param_name, param_value_size, param_value, param_value_size_ret);
+  return objectInfo<Memory>(memobj, CL_INVALID_MEM_OBJECT, param_name, param_value_size, param_value,
+                            param_value_size_ret);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem memobj,
-                                                                 MemoryDestructorCallback pfn_notify,
+CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem memobj, MemoryDestructorCallback pfn_notify,
                                                                  void* user_data) {
   std::shared_ptr<Memory> found = Memory::find(memobj);
   if (!found) return CL_INVALID_MEM_OBJECT;

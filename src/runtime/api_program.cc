@@ -120,7 +120,8 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num
   std::shared_ptr<Program> found = Program::find(program);
   if (!found) return CL_INVALID_PROGRAM;
   if (pfn_notify == nullptr && user_data != nullptr) return CL_INVALID_VALUE;
-  if ((num_input_headers == 0) != (input_headers == nullptr) || (num_input_headers == 0) != (header_include_names == nullptr))
+  if ((num_input_headers == 0) != (input_headers == nullptr) ||
+      (num_input_headers == 0) != (header_include_names == nullptr))
     return CL_INVALID_VALUE;
   std::vector<Device*> devices;
   if (cl_int status = resolveDevices(found->context(), num_devices, device_list, &devices); status != CL_SUCCESS)
@@ -155,7 +156,8 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint nu
   std::vector<std::shared_ptr<Program>> inputs;
   for (cl_uint i = 0; i < num_input_programs; ++i) {
     std::shared_ptr<Program> input = Program::find(input_programs[i]);
-    if (!input || &input->context() != found.get()) return withError<cl_program>(errcode_ret, CL_INVALID_PROGRAM, nullptr);
+    if (!input || &input->context() != found.get())
+      return withError<cl_program>(errcode_ret, CL_INVALID_PROGRAM, nullptr);
     inputs.push_back(std::move(input));
   }
   cl_int error = CL_SUCCESS;
@@ -169,8 +171,8 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint nu
 CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param_name,
                                                  size_t param_value_size, void* param_value,
                                                  size_t* param_value_size_ret) {
-  return objectInfo<Program>(program, CL_INVALID_PROGRAM,
-                             param_name, param_value_size, param_value, param_value_size_ret);
+  return objectInfo<Program>(program, CL_INVALID_PROGRAM, param_name, param_value_size, param_value,
+                             param_value_size_ret);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_device_id device,

@@ -71,8 +71,8 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue command_q
 CL_API_ENTRY cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_info param_name,
                                                       size_t param_value_size, void* param_value,
                                                       size_t* param_value_size_ret) {
-  return objectInfo<CommandQueue>(command_queue, CL_INVALID_COMMAND_QUEUE,
-                                  param_name, param_value_size, param_value, param_value_size_ret);
+  return objectInfo<CommandQueue>(command_queue, CL_INVALID_COMMAND_QUEUE, param_name, param_value_size, param_value,
+                                  param_value_size_ret);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue command_queue, cl_command_queue_properties,

@@ -15,8 +15,8 @@ using namespace cl2vk::runtime;
 
 extern "C" {
 
-CL_API_ENTRY cl_int CL_API_CALL clCreateSubDevices(cl_device_id in_device, const cl_device_partition_property*,
-                                                   cl_uint, cl_device_id*, cl_uint*) {
+CL_API_ENTRY cl_int CL_API_CALL clCreateSubDevices(cl_device_id in_device, const cl_device_partition_property*, cl_uint,
+                                                   cl_device_id*, cl_uint*) {
   // CL_DEVICE_PARTITION_PROPERTIES is empty: no partition type is supported.
   return Device::find(in_device) == nullptr ? CL_INVALID_DEVICE : CL_INVALID_VALUE;
 }
@@ -40,9 +40,9 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags, 
   return withError<cl_mem>(errcode_ret, Context::find(context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT, nullptr);
 }
 
-CL_API_ENTRY cl_mem CL_API_CALL clCreateImageWithProperties(cl_context context, const cl_mem_properties*,
-                                                            cl_mem_flags, const cl_image_format*,
-                                                            const cl_image_desc*, void*, cl_int* errcode_ret) {
+CL_API_ENTRY cl_mem CL_API_CALL clCreateImageWithProperties(cl_context context, const cl_mem_properties*, cl_mem_flags,
+                                                            const cl_image_format*, const cl_image_desc*, void*,
+                                                            cl_int* errcode_ret) {
   return withError<cl_mem>(errcode_ret, Context::find(context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT, nullptr);
 }
 

@@ -44,7 +44,8 @@ class TemporaryDirectory {
     fs::path base = fs::absolute(tmpdir && *tmpdir ? tmpdir : "/tmp", error);
     if (error) return Error("cannot find the temporary directory: " + error.message());
     std::string pattern = (base / "cl2vk-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) return Error("cannot create a directory like " + pattern + ": " + errnoMessage(errno));
+    if (!mkdtemp(pattern.data()))
+      return Error("cannot create a directory like " + pattern + ": " + errnoMessage(errno));
     return TemporaryDirectory(pattern);
   }
   TemporaryDirectory(TemporaryDirectory&& other) noexcept : path_(std::exchange(other.path_, {})) {}

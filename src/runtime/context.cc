@@ -28,12 +28,14 @@ Expected<std::shared_ptr<Context>> Context::create(std::vector<Device*> devices,
 }
 
 bool Context::lost() const {
-  return std::any_of(vulkanDevices_.begin(), vulkanDevices_.end(), [](const auto& entry) { return entry.second->lost(); });
+  return std::any_of(vulkanDevices_.begin(), vulkanDevices_.end(),
+                     [](const auto& entry) { return entry.second->lost(); });
 }
 
 cl_int Context::checkNotLost(const char* call) const {
   if (!lost()) return CL_SUCCESS;
-  report(std::string(call) + ": the context's Vulkan device was lost (VK_ERROR_DEVICE_LOST); the context runs "
+  report(std::string(call) +
+         ": the context's Vulkan device was lost (VK_ERROR_DEVICE_LOST); the context runs "
          "nothing more: release it and create a new one");
   return CL_OUT_OF_RESOURCES;
 }
@@ -59,18 +61,14 @@ void Context::addDestructorCallback(ContextDestructorCallback callback, void* us
 
 cl_int Context::getInfo(cl_context_info param, const InfoOut& out) {
   switch (param) {
-    case CL_CONTEXT_REFERENCE_COUNT:
-      return out.scalar<cl_uint>(referenceCount());
-    case CL_CONTEXT_NUM_DEVICES:
-      return out.scalar<cl_uint>(static_cast<cl_uint>(devices_.size()));
+    case CL_CONTEXT_REFERENCE_COUNT: return out.scalar<cl_uint>(referenceCount());
+    case CL_CONTEXT_NUM_DEVICES: return out.scalar<cl_uint>(static_cast<cl_uint>(devices_.size()));
     case CL_CONTEXT_DEVICES: {
       std::vector<cl_device_id> handles(devices_.begin(), devices_.end());
       return out.array(handles);
     }
-    case CL_CONTEXT_PROPERTIES:
-      return out.array(properties_);
-    default:
-      return CL_INVALID_VALUE;
+    case CL_CONTEXT_PROPERTIES: return out.array(properties_);
+    default: return CL_INVALID_VALUE;
   }
 }
 

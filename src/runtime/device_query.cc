@@ -59,8 +59,7 @@ cl_int Device::getInfo(cl_device_info param, const InfoOut& out) {
   const vulkan::DeviceLimits& limits = info_.limits;
   const uint32_t subgroupSize = std::max<uint32_t>(info_.subgroup.size, 1);
   const cl_device_fp_config singleConfig = CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN;
-  const cl_device_fp_config doubleConfig =
-      CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM;
+  const cl_device_fp_config doubleConfig = CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM;
   const cl_device_atomic_capabilities atomics = CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
                                                 CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
                                                 CL_DEVICE_ATOMIC_SCOPE_DEVICE;
@@ -74,8 +73,8 @@ cl_int Device::getInfo(cl_device_info param, const InfoOut& out) {
     case CL_DEVICE_PROFILE: return out.string("FULL_PROFILE");
     case CL_DEVICE_VERSION:
       return out.string(std::string("OpenCL 3.0 cl2vk ") + kRuntimeVersion + " (Vulkan " +
-                        vulkan::versionString(info_.apiVersion) + (info_.driverInfo.empty() ? "" : ", " + info_.driverInfo) +
-                        ")");
+                        vulkan::versionString(info_.apiVersion) +
+                        (info_.driverInfo.empty() ? "" : ", " + info_.driverInfo) + ")");
     case CL_DEVICE_NUMERIC_VERSION: return out.scalar<cl_version>(CL_MAKE_VERSION(3, 0, 0));
     case CL_DEVICE_OPENCL_C_VERSION: return out.string("OpenCL C 1.2 cl2vk");
     case CL_DEVICE_OPENCL_C_ALL_VERSIONS: {
@@ -121,14 +120,18 @@ cl_int Device::getInfo(cl_device_info param, const InfoOut& out) {
     }
     case CL_DEVICE_MAX_WORK_GROUP_SIZE: return out.scalar<size_t>(maxWorkGroupSize());
     case CL_DEVICE_MAX_NUM_SUB_GROUPS:
-      return out.scalar<cl_uint>(capabilities_.subgroups ? static_cast<cl_uint>(maxWorkGroupSize() / std::max<uint32_t>(target_.minSubgroupSize, 1)) : 0);
+      return out.scalar<cl_uint>(
+          capabilities_.subgroups
+              ? static_cast<cl_uint>(maxWorkGroupSize() / std::max<uint32_t>(target_.minSubgroupSize, 1))
+              : 0);
     case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: return out.scalar<cl_bool>(CL_FALSE);
     case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: return out.scalar<size_t>(subgroupSize);
     case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT: return out.scalar<cl_bool>(CL_TRUE);
     case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT: return out.scalar<cl_bool>(CL_TRUE);
     case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT: return out.scalar<cl_bool>(CL_TRUE);
     case CL_DEVICE_PROFILING_TIMER_RESOLUTION:
-      return out.scalar<size_t>(static_cast<size_t>(std::max(1.0, std::ceil(static_cast<double>(limits.timestampPeriod)))));
+      return out.scalar<size_t>(
+          static_cast<size_t>(std::max(1.0, std::ceil(static_cast<double>(limits.timestampPeriod)))));
 
     // Types.
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
@@ -140,14 +143,11 @@ cl_int Device::getInfo(cl_device_info param, const InfoOut& out) {
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT:
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_INT:
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG:
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT:
-      return out.scalar<cl_uint>(1);
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT: return out.scalar<cl_uint>(1);
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
-      return out.scalar<cl_uint>(capabilities_.fp64 ? 1 : 0);
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE: return out.scalar<cl_uint>(capabilities_.fp64 ? 1 : 0);
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
-      return out.scalar<cl_uint>(capabilities_.fp16 ? 1 : 0);
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF: return out.scalar<cl_uint>(capabilities_.fp16 ? 1 : 0);
     case CL_DEVICE_SINGLE_FP_CONFIG: return out.scalar<cl_device_fp_config>(singleConfig);
     case CL_DEVICE_DOUBLE_FP_CONFIG: return out.scalar<cl_device_fp_config>(capabilities_.fp64 ? doubleConfig : 0);
     case CL_DEVICE_HALF_FP_CONFIG: return out.scalar<cl_device_fp_config>(capabilities_.fp16 ? singleConfig : 0);
@@ -158,7 +158,8 @@ cl_int Device::getInfo(cl_device_info param, const InfoOut& out) {
     case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE: return out.scalar<cl_device_mem_cache_type>(CL_READ_WRITE_CACHE);
     case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE: return out.scalar<cl_uint>(type() == CL_DEVICE_TYPE_CPU ? 64 : 128);
     case CL_DEVICE_GLOBAL_MEM_CACHE_SIZE: return out.scalar<cl_ulong>(0);
-    case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE: return out.scalar<cl_ulong>(std::max<cl_ulong>(64 * 1024, maxAllocation(limits)));
+    case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE:
+      return out.scalar<cl_ulong>(std::max<cl_ulong>(64 * 1024, maxAllocation(limits)));
     case CL_DEVICE_MAX_CONSTANT_ARGS: return out.scalar<cl_uint>(64);
     case CL_DEVICE_LOCAL_MEM_TYPE: return out.scalar<cl_device_local_mem_type>(CL_LOCAL);
     case CL_DEVICE_LOCAL_MEM_SIZE: return out.scalar<cl_ulong>(limits.maxComputeSharedMemorySize);
@@ -176,7 +177,8 @@ cl_int Device::getInfo(cl_device_info param, const InfoOut& out) {
 
     // Queues.
     case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES:
-      return out.scalar<cl_command_queue_properties>(CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+      return out.scalar<cl_command_queue_properties>(CL_QUEUE_PROFILING_ENABLE |
+                                                     CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
     case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES: return out.scalar<cl_command_queue_properties>(0);
     case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
     case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:

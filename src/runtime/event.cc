@@ -13,7 +13,9 @@ uint64_t hostNanoseconds() {
 }
 
 Event::Event(std::shared_ptr<Context> context, std::shared_ptr<CommandQueue> queue, cl_command_type type)
-    : context_(std::move(context)), queue_(std::move(queue)), type_(type),
+    : context_(std::move(context)),
+      queue_(std::move(queue)),
+      type_(type),
       status_(type == CL_COMMAND_USER ? CL_SUBMITTED : CL_QUEUED) {
   profiled_ = queue_ && (queue_->properties() & CL_QUEUE_PROFILING_ENABLE);
   queued_ = hostNanoseconds();
@@ -80,18 +82,12 @@ void Event::addCallback(cl_int triggerStatus, EventCallback callback, void* user
 
 cl_int Event::getInfo(cl_event_info param, const InfoOut& out) {
   switch (param) {
-    case CL_EVENT_COMMAND_QUEUE:
-      return out.scalar<cl_command_queue>(queue_ ? queue_->handle() : nullptr);
-    case CL_EVENT_CONTEXT:
-      return out.scalar<cl_context>(context_->handle());
-    case CL_EVENT_COMMAND_TYPE:
-      return out.scalar<cl_command_type>(type_);
-    case CL_EVENT_COMMAND_EXECUTION_STATUS:
-      return out.scalar<cl_int>(status());
-    case CL_EVENT_REFERENCE_COUNT:
-      return out.scalar<cl_uint>(referenceCount());
-    default:
-      return CL_INVALID_VALUE;
+    case CL_EVENT_COMMAND_QUEUE: return out.scalar<cl_command_queue>(queue_ ? queue_->handle() : nullptr);
+    case CL_EVENT_CONTEXT: return out.scalar<cl_context>(context_->handle());
+    case CL_EVENT_COMMAND_TYPE: return out.scalar<cl_command_type>(type_);
+    case CL_EVENT_COMMAND_EXECUTION_STATUS: return out.scalar<cl_int>(status());
+    case CL_EVENT_REFERENCE_COUNT: return out.scalar<cl_uint>(referenceCount());
+    default: return CL_INVALID_VALUE;
   }
 }
 

@@ -16,7 +16,9 @@ cl_kernel_arg_address_qualifier addressQualifier(ArgumentKind kind) {
   return CL_KERNEL_ARG_ADDRESS_PRIVATE;
 }
 
-bool isBuffer(ArgumentKind kind) { return kind == ArgumentKind::kGlobalPointer || kind == ArgumentKind::kConstantPointer; }
+bool isBuffer(ArgumentKind kind) {
+  return kind == ArgumentKind::kGlobalPointer || kind == ArgumentKind::kConstantPointer;
+}
 
 size_t subgroupSize(const Device& device) { return std::max<uint32_t>(device.info().subgroup.size, 1); }
 
@@ -139,8 +141,7 @@ cl_int Kernel::getArgInfo(cl_uint index, cl_kernel_arg_info param, const InfoOut
   switch (param) {
     case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
       return out.scalar<cl_kernel_arg_address_qualifier>(addressQualifier(argument.kind));
-    case CL_KERNEL_ARG_ACCESS_QUALIFIER:
-      return out.scalar<cl_kernel_arg_access_qualifier>(CL_KERNEL_ARG_ACCESS_NONE);
+    case CL_KERNEL_ARG_ACCESS_QUALIFIER: return out.scalar<cl_kernel_arg_access_qualifier>(CL_KERNEL_ARG_ACCESS_NONE);
     case CL_KERNEL_ARG_TYPE_NAME: {
       std::vector<std::string> names = program_->argumentMetadata("kernel_arg_type", reflection_.name);
       return out.string(index < names.size() ? names[index] : argument.type);
@@ -156,10 +157,8 @@ cl_int Kernel::getArgInfo(cl_uint index, cl_kernel_arg_info param, const InfoOut
       if (words.find("pipe") != std::string::npos) bits |= CL_KERNEL_ARG_TYPE_PIPE;
       return out.scalar<cl_kernel_arg_type_qualifier>(bits);
     }
-    case CL_KERNEL_ARG_NAME:
-      return out.string(argument.name);
-    default:
-      return CL_INVALID_VALUE;
+    case CL_KERNEL_ARG_NAME: return out.string(argument.name);
+    default: return CL_INVALID_VALUE;
   }
 }
 
@@ -168,7 +167,8 @@ cl_int Kernel::getWorkGroupInfo(Device& device, cl_kernel_work_group_info param,
     case CL_KERNEL_WORK_GROUP_SIZE: return out.scalar<size_t>(device.maxWorkGroupSize());
     case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
       std::vector<size_t> size(3, 0);
-      if (reflection_.requiredWorkGroupSize) size.assign(reflection_.requiredWorkGroupSize->begin(), reflection_.requiredWorkGroupSize->end());
+      if (reflection_.requiredWorkGroupSize)
+        size.assign(reflection_.requiredWorkGroupSize->begin(), reflection_.requiredWorkGroupSize->end());
       return out.array(size);
     }
     case CL_KERNEL_LOCAL_MEM_SIZE:

@@ -26,7 +26,8 @@ Expected<vulkan::Buffer*> BufferStorage::on(Device& device) {
   auto found = copies_.find(&device);
   if (found == copies_.end()) {
     Expected<vulkan::Buffer> buffer = vulkan::Buffer::create(context_.vulkanDevice(device), size_);
-    if (!buffer) return buffer.error().withContext("allocating " + std::to_string(size_) + " bytes on " + device.info().name);
+    if (!buffer)
+      return buffer.error().withContext("allocating " + std::to_string(size_) + " bytes on " + device.info().name);
     found = copies_.emplace(&device, std::move(*buffer)).first;
   }
   if (current_ != nullptr && current_ != &device) {
@@ -39,8 +40,7 @@ Expected<vulkan::Buffer*> BufferStorage::on(Device& device) {
 }
 
 std::shared_ptr<Memory> Memory::createBuffer(std::shared_ptr<Context> context, cl_mem_flags flags, size_t size,
-                                             void* hostPtr, std::vector<cl_mem_properties> properties,
-                                             cl_int* error) {
+                                             void* hostPtr, std::vector<cl_mem_properties> properties, cl_int* error) {
   constexpr cl_mem_flags kKnown = kAccessFlags | kHostAccessFlags | kHostPointerFlags | CL_MEM_KERNEL_READ_AND_WRITE;
   if ((flags & ~kKnown) != 0 || !atMostOne(flags, kAccessFlags) || !atMostOne(flags, kHostAccessFlags) ||
       ((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)))) {
@@ -84,8 +84,8 @@ std::shared_ptr<Memory> Memory::createBuffer(std::shared_ptr<Context> context, c
   if (flags & CL_MEM_USE_HOST_PTR) memory->hostPtr_ = hostPtr;
   if (needsHostPtr) {
     Expected<vulkan::Buffer*> buffer = memory->storage_->on(*context->devices().front());
-    Status uploaded = buffer ? (*buffer)->upload(std::span(static_cast<const std::byte*>(hostPtr), size))
-                             : Status(buffer.error());
+    Status uploaded =
+        buffer ? (*buffer)->upload(std::span(static_cast<const std::byte*>(hostPtr), size)) : Status(buffer.error());
     if (!uploaded) {
       context->report("clCreateBuffer: copying the host memory in: " + uploaded.error().message());
       *error = CL_OUT_OF_RESOURCES;
@@ -107,9 +107,10 @@ std::shared_ptr<Memory> Memory::createSubBuffer(std::shared_ptr<Memory> parent, 
   // A sub-buffer may not be given more access than its parent has.
   bool deviceConflict = ((parentFlags & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
                         ((parentFlags & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)));
-  bool hostConflict = ((parentFlags & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY)) ||
-                      ((parentFlags & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY)) ||
-                      ((parentFlags & CL_MEM_HOST_NO_ACCESS) && (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)));
+  bool hostConflict =
+      ((parentFlags & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY)) ||
+      ((parentFlags & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY)) ||
+      ((parentFlags & CL_MEM_HOST_NO_ACCESS) && (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)));
   if (deviceConflict || hostConflict) {
     *error = CL_INVALID_VALUE;
     return nullptr;

@@ -17,9 +17,9 @@
 #include <optional>
 #include <vector>
 
+#include "cl2vk/expected.h"
 #include "runtime/context.h"
 #include "runtime/object.h"
-#include "cl2vk/expected.h"
 #include "vulkan/buffer.h"
 
 namespace cl2vk::runtime {
@@ -51,8 +51,7 @@ class Memory : public Object<Memory, _cl_mem> {
   // A buffer; `hostPtr` is the application's memory for CL_MEM_USE_HOST_PTR and
   // CL_MEM_COPY_HOST_PTR. The error is the OpenCL code, explained through the context.
   static std::shared_ptr<Memory> createBuffer(std::shared_ptr<Context> context, cl_mem_flags flags, size_t size,
-                                              void* hostPtr, std::vector<cl_mem_properties> properties,
-                                              cl_int* error);
+                                              void* hostPtr, std::vector<cl_mem_properties> properties, cl_int* error);
   static std::shared_ptr<Memory> createSubBuffer(std::shared_ptr<Memory> parent, cl_mem_flags flags, size_t origin,
                                                  size_t size, cl_int* error);
   ~Memory() override;

@@ -51,16 +51,26 @@ std::vector<std::string> DeviceCapabilities::disabledForCompiler() const {
   // What clang-15 enables for spir64 and cl2vk does not run: images, pipes, device-side enqueue,
   // program-scope global variables, sequentially consistent and all-devices atomics.
   std::vector<std::string> list = {
-      "__opencl_c_images",        "__opencl_c_read_write_images",
-      "__opencl_c_3d_image_writes", "__opencl_c_pipes",
-      "__opencl_c_device_enqueue", "__opencl_c_program_scope_global_variables",
-      "__opencl_c_atomic_order_seq_cst", "__opencl_c_atomic_scope_all_devices",
-      "cl_khr_3d_image_writes",   "cl_khr_depth_images",
-      "cl_khr_mipmap_image",      "cl_khr_mipmap_image_writes",
-      "cl_khr_gl_msaa_sharing",   "cl_khr_gl_depth_images",
-      "cl_khr_subgroup_extended_types", "cl_khr_subgroup_non_uniform_vote",
-      "cl_khr_subgroup_ballot",   "cl_khr_subgroup_non_uniform_arithmetic",
-      "cl_khr_subgroup_shuffle",  "cl_khr_subgroup_shuffle_relative",
+      "__opencl_c_images",
+      "__opencl_c_read_write_images",
+      "__opencl_c_3d_image_writes",
+      "__opencl_c_pipes",
+      "__opencl_c_device_enqueue",
+      "__opencl_c_program_scope_global_variables",
+      "__opencl_c_atomic_order_seq_cst",
+      "__opencl_c_atomic_scope_all_devices",
+      "cl_khr_3d_image_writes",
+      "cl_khr_depth_images",
+      "cl_khr_mipmap_image",
+      "cl_khr_mipmap_image_writes",
+      "cl_khr_gl_msaa_sharing",
+      "cl_khr_gl_depth_images",
+      "cl_khr_subgroup_extended_types",
+      "cl_khr_subgroup_non_uniform_vote",
+      "cl_khr_subgroup_ballot",
+      "cl_khr_subgroup_non_uniform_arithmetic",
+      "cl_khr_subgroup_shuffle",
+      "cl_khr_subgroup_shuffle_relative",
       "cl_khr_subgroup_clustered_reduce",
   };
   if (!fp16) list.push_back("cl_khr_fp16");
@@ -102,12 +112,9 @@ cl_device_type Device::type() const {
   switch (info_.type) {
     case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
     case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
-    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
-      return CL_DEVICE_TYPE_GPU;
-    case VK_PHYSICAL_DEVICE_TYPE_CPU:
-      return CL_DEVICE_TYPE_CPU;
-    default:
-      return CL_DEVICE_TYPE_ACCELERATOR;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return CL_DEVICE_TYPE_GPU;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: return CL_DEVICE_TYPE_CPU;
+    default: return CL_DEVICE_TYPE_ACCELERATOR;
   }
 }
 
@@ -160,26 +167,19 @@ Platform* Platform::find(cl_platform_id handle) {
 
 cl_int Platform::getInfo(cl_platform_info param, const InfoOut& out) const {
   switch (param) {
-    case CL_PLATFORM_PROFILE:
-      return out.string("FULL_PROFILE");
-    case CL_PLATFORM_VERSION:
-      return out.string(std::string("OpenCL 3.0 cl2vk ") + kRuntimeVersion);
-    case CL_PLATFORM_NUMERIC_VERSION:
-      return out.scalar<cl_version>(CL_MAKE_VERSION(3, 0, 0));
-    case CL_PLATFORM_NAME:
-      return out.string("cl2vk");
-    case CL_PLATFORM_VENDOR:
-      return out.string("cl2vk project");
-    case CL_PLATFORM_ICD_SUFFIX_KHR:
-      return out.string("CL2VK");
-    case CL_PLATFORM_HOST_TIMER_RESOLUTION:
-      return out.scalar<cl_ulong>(1);
+    case CL_PLATFORM_PROFILE: return out.string("FULL_PROFILE");
+    case CL_PLATFORM_VERSION: return out.string(std::string("OpenCL 3.0 cl2vk ") + kRuntimeVersion);
+    case CL_PLATFORM_NUMERIC_VERSION: return out.scalar<cl_version>(CL_MAKE_VERSION(3, 0, 0));
+    case CL_PLATFORM_NAME: return out.string("cl2vk");
+    case CL_PLATFORM_VENDOR: return out.string("cl2vk project");
+    case CL_PLATFORM_ICD_SUFFIX_KHR: return out.string("CL2VK");
+    case CL_PLATFORM_HOST_TIMER_RESOLUTION: return out.scalar<cl_ulong>(1);
     case CL_PLATFORM_EXTENSIONS:
     case CL_PLATFORM_EXTENSIONS_WITH_VERSION: {
       // cl_khr_icd, and the extensions every device has.
       std::vector<cl_name_version> common = {nameVersion("cl_khr_icd", kVersion10)};
-      for (const cl_name_version& extension : devices_.empty() ? DeviceCapabilities{}.extensions()
-                                                               : devices_.front()->capabilities().extensions()) {
+      for (const cl_name_version& extension :
+           devices_.empty() ? DeviceCapabilities{}.extensions() : devices_.front()->capabilities().extensions()) {
         bool everywhere = std::all_of(devices_.begin(), devices_.end(), [&](const std::unique_ptr<Device>& device) {
           auto all = device->capabilities().extensions();
           return std::any_of(all.begin(), all.end(),
@@ -192,8 +192,7 @@ cl_int Platform::getInfo(cl_platform_info param, const InfoOut& out) const {
       for (const cl_name_version& extension : common) names += std::string(names.empty() ? "" : " ") + extension.name;
       return out.string(names);
     }
-    default:
-      return CL_INVALID_VALUE;
+    default: return CL_INVALID_VALUE;
   }
 }
 

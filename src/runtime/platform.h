@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "cl2vk/expected.h"
 #include "cl2vk/target.h"
 #include "runtime/info.h"
 #include "runtime/object.h"
-#include "cl2vk/expected.h"
 #include "vulkan/device.h"
 #include "vulkan/device_info.h"
 
@@ -23,10 +23,10 @@ class Platform;
 // What the runtime offers on a device beyond the Vulkan facts: the OpenCL extensions and OpenCL C
 // features it reports, derived from the Vulkan device's features.
 struct DeviceCapabilities {
-  bool fp16 = false;        // cl_khr_fp16: shaderFloat16 and 16-bit storage
-  bool fp64 = false;        // cl_khr_fp64 / __opencl_c_fp64: shaderFloat64
+  bool fp16 = false;          // cl_khr_fp16: shaderFloat16 and 16-bit storage
+  bool fp64 = false;          // cl_khr_fp64 / __opencl_c_fp64: shaderFloat64
   bool int64Atomics = false;  // cl_khr_int64_base/extended_atomics: shaderBufferInt64Atomics
-  bool subgroups = false;   // cl_khr_subgroups / __opencl_c_subgroups: basic, vote, ballot, arithmetic
+  bool subgroups = false;     // cl_khr_subgroups / __opencl_c_subgroups: basic, vote, ballot, arithmetic
 
   std::vector<cl_name_version> extensions() const;
   std::vector<cl_name_version> openclCFeatures() const;

@@ -103,8 +103,8 @@ bool Program::translateFor(Device& device, DeviceBuild& build) {
   Expected<Translation> translation = hasKernel(il_) ? translate(il_, device.target()) : Translation{};
   if (!translation) {
     build.status = CL_BUILD_ERROR;
-    build.log += "cl2vk: cannot translate the program for " + device.info().name + ": " +
-                 translation.error().message() + "\n";
+    build.log +=
+        "cl2vk: cannot translate the program for " + device.info().name + ": " + translation.error().message() + "\n";
     return false;
   }
   build.translation = std::make_shared<const Translation>(std::move(*translation));
@@ -149,8 +149,8 @@ cl_int Program::build(const std::vector<Device*>& devices, const std::string& op
   if (!parsed) return CL_INVALID_BUILD_OPTIONS;
   // OpenCL C 1.x has no non-uniform work-groups: its programs get the behaviour of
   // -cl-uniform-work-group-size (the default language version is 1.2).
-  bool uniform = asksForUniformWorkGroups(*parsed) ||
-                 (origin_ == Origin::kSource && parsed->languageVersion.starts_with("CL1"));
+  bool uniform =
+      asksForUniformWorkGroups(*parsed) || (origin_ == Origin::kSource && parsed->languageVersion.starts_with("CL1"));
   if (origin_ == Origin::kSource && !compileSource(devices, *parsed, {})) return CL_BUILD_PROGRAM_FAILURE;
   bool ok = true;
   for (Device* device : devices) {
@@ -263,18 +263,14 @@ std::vector<std::string> Program::argumentMetadata(const std::string& what, cons
 
 cl_int Program::getInfo(cl_program_info param, const InfoOut& out) {
   switch (param) {
-    case CL_PROGRAM_REFERENCE_COUNT:
-      return out.scalar<cl_uint>(referenceCount());
-    case CL_PROGRAM_CONTEXT:
-      return out.scalar<cl_context>(context_->handle());
-    case CL_PROGRAM_NUM_DEVICES:
-      return out.scalar<cl_uint>(static_cast<cl_uint>(context_->devices().size()));
+    case CL_PROGRAM_REFERENCE_COUNT: return out.scalar<cl_uint>(referenceCount());
+    case CL_PROGRAM_CONTEXT: return out.scalar<cl_context>(context_->handle());
+    case CL_PROGRAM_NUM_DEVICES: return out.scalar<cl_uint>(static_cast<cl_uint>(context_->devices().size()));
     case CL_PROGRAM_DEVICES: {
       std::vector<cl_device_id> handles(context_->devices().begin(), context_->devices().end());
       return out.array(handles);
     }
-    case CL_PROGRAM_SOURCE:
-      return out.string(origin_ == Origin::kSource ? source_ : "");
+    case CL_PROGRAM_SOURCE: return out.string(origin_ == Origin::kSource ? source_ : "");
     case CL_PROGRAM_IL: {
       if (origin_ != Origin::kIL) return out.bytes(nullptr, 0);
       std::lock_guard lock(mutex_);
@@ -311,10 +307,8 @@ cl_int Program::getInfo(cl_program_info param, const InfoOut& out) {
       return out.string(names);
     }
     case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
-    case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT:
-      return out.scalar<cl_bool>(CL_FALSE);
-    default:
-      return CL_INVALID_VALUE;
+    case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT: return out.scalar<cl_bool>(CL_FALSE);
+    default: return CL_INVALID_VALUE;
   }
 }
 

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "cl2vk/translator.h"
 #include "runtime/context.h"
 #include "runtime/object.h"
 #include "runtime/source_compiler.h"
-#include "cl2vk/translator.h"
 
 namespace cl2vk::runtime {
 
@@ -41,7 +41,8 @@ class Program : public Object<Program, _cl_program> {
   // clBuildProgram and clCompileProgram for `devices`: CL_SUCCESS, CL_INVALID_BUILD_OPTIONS,
   // CL_BUILD_PROGRAM_FAILURE / CL_COMPILE_PROGRAM_FAILURE (with the log), CL_INVALID_OPERATION.
   cl_int build(const std::vector<Device*>& devices, const std::string& options);
-  cl_int compile(const std::vector<Device*>& devices, const std::string& options, const std::vector<SourceHeader>& headers);
+  cl_int compile(const std::vector<Device*>& devices, const std::string& options,
+                 const std::vector<SourceHeader>& headers);
 
   // The translation for `device`, when the program is built for it.
   std::shared_ptr<const Translation> translation(Device* device) const;

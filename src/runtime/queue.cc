@@ -109,8 +109,9 @@ void CommandQueue::runNext(Executor& executor, std::unique_lock<std::mutex>& loc
     event.setStatus(CL_RUNNING);
     CommandOutcome outcome = command->work();
     if (outcome.status != CL_SUCCESS && event.context().lost()) {
-      outcome.message += "; the context's Vulkan device is lost: its commands fail from now on (release the context "
-                         "and create a new one)";
+      outcome.message +=
+          "; the context's Vulkan device is lost: its commands fail from now on (release the context "
+          "and create a new one)";
     }
     if (outcome.status != CL_SUCCESS && !outcome.message.empty()) event.context().report(outcome.message);
     event.complete(outcome.status == CL_SUCCESS ? CL_COMPLETE : outcome.status, outcome.deviceNanoseconds);
@@ -126,22 +127,14 @@ void CommandQueue::runNext(Executor& executor, std::unique_lock<std::mutex>& loc
 
 cl_int CommandQueue::getInfo(cl_command_queue_info param, const InfoOut& out) {
   switch (param) {
-    case CL_QUEUE_CONTEXT:
-      return out.scalar<cl_context>(context_->handle());
-    case CL_QUEUE_DEVICE:
-      return out.scalar<cl_device_id>(&device_);
-    case CL_QUEUE_REFERENCE_COUNT:
-      return out.scalar<cl_uint>(referenceCount());
-    case CL_QUEUE_PROPERTIES:
-      return out.scalar<cl_command_queue_properties>(properties_);
-    case CL_QUEUE_PROPERTIES_ARRAY:
-      return out.array(propertyList_);
-    case CL_QUEUE_SIZE:
-      return CL_INVALID_COMMAND_QUEUE;  // only device queues have a size
-    case CL_QUEUE_DEVICE_DEFAULT:
-      return out.scalar<cl_command_queue>(nullptr);
-    default:
-      return CL_INVALID_VALUE;
+    case CL_QUEUE_CONTEXT: return out.scalar<cl_context>(context_->handle());
+    case CL_QUEUE_DEVICE: return out.scalar<cl_device_id>(&device_);
+    case CL_QUEUE_REFERENCE_COUNT: return out.scalar<cl_uint>(referenceCount());
+    case CL_QUEUE_PROPERTIES: return out.scalar<cl_command_queue_properties>(properties_);
+    case CL_QUEUE_PROPERTIES_ARRAY: return out.array(propertyList_);
+    case CL_QUEUE_SIZE: return CL_INVALID_COMMAND_QUEUE;  // only device queues have a size
+    case CL_QUEUE_DEVICE_DEFAULT: return out.scalar<cl_command_queue>(nullptr);
+    default: return CL_INVALID_VALUE;
   }
 }
 

@@ -70,8 +70,7 @@ std::vector<std::string> frontEndArguments(const CompileRequest& request) {
       // The vectorizers emit llvm.vector.reduce.* intrinsics, which llvm-spirv-15 cannot translate.
       "-fno-vectorize", "-fno-slp-vectorize",
       // Always: the runtime reflects argument names whether or not the application asked.
-      "-cl-kernel-arg-info",
-      "-include", kCollectivesHeader, "-I."};
+      "-cl-kernel-arg-info", "-include", kCollectivesHeader, "-I."};
   for (const std::string& argument : options.clangArguments) {
     arguments.push_back(withAbsoluteIncludeDirectory(argument));
   }
@@ -108,10 +107,10 @@ Expected<std::vector<uint32_t>> compileIn(const fs::path& directory, const Compi
   CL2VK_TRY(runTool(tools.clang, frontEndArguments(request), directory, log));
   CL2VK_TRY(replaceFreezeInFile(directory / kLlvmIr));
   // Text IR back to bitcode for llvm-spirv; -disable-llvm-passes: assemble only, optimise nothing.
-  CL2VK_TRY(runTool(tools.clang,
-                    {"-target", "spir64", "-Xclang", "-disable-llvm-passes", "-c", "-emit-llvm", "-x", "ir",
-                     kLlvmIr, "-o", kBitcode},
-                    directory, log));
+  CL2VK_TRY(runTool(
+      tools.clang,
+      {"-target", "spir64", "-Xclang", "-disable-llvm-passes", "-c", "-emit-llvm", "-x", "ir", kLlvmIr, "-o", kBitcode},
+      directory, log));
   CL2VK_TRY(runTool(tools.llvmSpirv,
                     // The OpenCL C type names and qualifiers of the arguments, for clGetKernelArgInfo,
                     // travel as OpString "kernel_arg_type.<kernel>.<types>".

@@ -12,8 +12,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "ir/instruction.h"
 #include "cl2vk/translator.h"
+#include "ir/instruction.h"
 
 namespace cl2vk {
 namespace {
@@ -35,7 +35,7 @@ struct Reading {
 
 spv_result_t readInstruction(void* user, const spv_parsed_instruction_t* inst) {
   auto& reading = *static_cast<Reading*>(user);
-  Parsed parsed{static_cast<spv::Op>(inst->opcode), 0, inst->num_words, inst->result_id,
+  Parsed parsed{static_cast<spv::Op>(inst->opcode),        0, inst->num_words, inst->result_id,
                 static_cast<uint32_t>(reading.ids.size()), 0};
   for (uint16_t i = 0; i < inst->num_operands; ++i) {
     const spv_parsed_operand_t& op = inst->operands[i];
@@ -91,8 +91,8 @@ Expected<std::vector<uint32_t>> kernelModule(std::span<const uint32_t> translate
     if (function && inst.resultId && inst.resultId != function) functionOf[inst.resultId] = function;
     if (inst.opcode == spv::Op::OpVariable && !function) globalVariables.insert(inst.resultId);
     if (inst.opcode == spv::Op::OpEntryPoint && inst.nameOffset &&
-        ir::Operand{SPV_OPERAND_TYPE_LITERAL_STRING, {wordsOf(inst).begin() + inst.nameOffset, wordsOf(inst).end()}}.asString() ==
-            kernel)
+        ir::Operand{SPV_OPERAND_TYPE_LITERAL_STRING, {wordsOf(inst).begin() + inst.nameOffset, wordsOf(inst).end()}}
+                .asString() == kernel)
       entryFunction = idsOf(inst)[0];
   }
   if (!entryFunction) return Error("the module has no kernel named '" + kernel + "'");

@@ -38,15 +38,17 @@ std::string toJson(const ModuleReflection& reflection) {
     out << (k ? "," : "") << "\n    {\n      \"name\": " << quoted(kernel.name) << ",\n      \"arguments\": [";
     for (size_t a = 0; a < kernel.arguments.size(); ++a) {
       const KernelArgument& arg = kernel.arguments[a];
-      out << (a ? "," : "") << "\n        {\"name\": " << quoted(arg.name) << ", \"kind\": \"" << argumentKindName(arg.kind)
-          << "\", \"type\": " << quoted(arg.type) << ", \"address_space\": \"" << arg.addressSpace << "\", \"offset\": " << arg.offset << ", \"size\": " << arg.size << ", \"read_only\": " << boolean(arg.readOnly);
+      out << (a ? "," : "") << "\n        {\"name\": " << quoted(arg.name) << ", \"kind\": \""
+          << argumentKindName(arg.kind) << "\", \"type\": " << quoted(arg.type) << ", \"address_space\": \""
+          << arg.addressSpace << "\", \"offset\": " << arg.offset << ", \"size\": " << arg.size
+          << ", \"read_only\": " << boolean(arg.readOnly);
       if (arg.kind == ArgumentKind::kLocalPointer)
         out << ", \"spec_id\": " << arg.localSpecId << ", \"element_size\": " << arg.localElementSize;
       out << "}";
     }
     out << (kernel.arguments.empty() ? "" : "\n      ") << "],\n";
-    out << "      \"work_group_size_spec_ids\": [" << SpecIds::kWorkGroupSize << ", " << SpecIds::kWorkGroupSize + 1 << ", "
-        << SpecIds::kWorkGroupSize + 2 << "],\n";
+    out << "      \"work_group_size_spec_ids\": [" << SpecIds::kWorkGroupSize << ", " << SpecIds::kWorkGroupSize + 1
+        << ", " << SpecIds::kWorkGroupSize + 2 << "],\n";
     out << "      \"enqueued_work_group_size_spec_ids\": [" << SpecIds::kEnqueuedWorkGroupSize << ", "
         << SpecIds::kEnqueuedWorkGroupSize + 1 << ", " << SpecIds::kEnqueuedWorkGroupSize + 2 << "],\n";
     out << "      \"required_work_group_size\": ";
@@ -58,23 +60,26 @@ std::string toJson(const ModuleReflection& reflection) {
     }
     out << ",\n      \"uses_dispatch_info\": " << boolean(kernel.usesDispatchInfo)
         << ",\n      \"argument_buffer\": " << boolean(kernel.argumentBuffer)
-        << ",\n      \"arguments_offset\": " << kernel.argumentsOffset << ",\n      \"arguments_size\": " << kernel.argumentsSize
+        << ",\n      \"arguments_offset\": " << kernel.argumentsOffset
+        << ",\n      \"arguments_size\": " << kernel.argumentsSize
         << ",\n      \"push_constant_size\": " << kernel.pushConstantSize
         << ",\n      \"collectives\": {\"rewritten\": " << kernel.collectives.collectives
-        << ", \"work_group_barriers\": " << kernel.collectives.barriers << ", \"scratch_bytes\": " << kernel.collectives.scratchBytes
-        << "}\n    }";
+        << ", \"work_group_barriers\": " << kernel.collectives.barriers
+        << ", \"scratch_bytes\": " << kernel.collectives.scratchBytes << "}\n    }";
   }
   const ModuleRequirements& r = reflection.requirements;
   out << (reflection.kernels.empty() ? "" : "\n  ") << "],\n  \"requirements\": {\n";
-  out << "    \"int8\": " << boolean(r.int8) << ", \"int16\": " << boolean(r.int16) << ", \"int64\": " << boolean(r.int64)
-      << ",\n    \"float16\": " << boolean(r.float16) << ", \"float64\": " << boolean(r.float64)
+  out << "    \"int8\": " << boolean(r.int8) << ", \"int16\": " << boolean(r.int16)
+      << ", \"int64\": " << boolean(r.int64) << ",\n    \"float16\": " << boolean(r.float16)
+      << ", \"float64\": " << boolean(r.float64)
       << ",\n    \"storage_buffer_8bit_access\": " << boolean(r.storageBuffer8BitAccess)
       << ", \"storage_buffer_16bit_access\": " << boolean(r.storageBuffer16BitAccess)
-      << ",\n    \"int64_atomics\": " << boolean(r.int64Atomics) << ",\n    \"subgroup_basic\": " << boolean(r.subgroupBasic)
-      << ", \"subgroup_vote\": " << boolean(r.subgroupVote) << ", \"subgroup_arithmetic\": " << boolean(r.subgroupArithmetic)
-      << ", \"subgroup_ballot\": " << boolean(r.subgroupBallot) << ", \"subgroup_shuffle\": " << boolean(r.subgroupShuffle)
-      << ", \"subgroup_shuffle_relative\": " << boolean(r.subgroupShuffleRelative)
-      << ",\n    \"capabilities\": [";
+      << ",\n    \"int64_atomics\": " << boolean(r.int64Atomics)
+      << ",\n    \"subgroup_basic\": " << boolean(r.subgroupBasic) << ", \"subgroup_vote\": " << boolean(r.subgroupVote)
+      << ", \"subgroup_arithmetic\": " << boolean(r.subgroupArithmetic)
+      << ", \"subgroup_ballot\": " << boolean(r.subgroupBallot)
+      << ", \"subgroup_shuffle\": " << boolean(r.subgroupShuffle)
+      << ", \"subgroup_shuffle_relative\": " << boolean(r.subgroupShuffleRelative) << ",\n    \"capabilities\": [";
   for (size_t i = 0; i < r.capabilities.size(); ++i) out << (i ? ", " : "") << quoted(r.capabilities[i]);
   out << "],\n    \"extensions\": [";
   for (size_t i = 0; i < r.extensions.size(); ++i) out << (i ? ", " : "") << quoted(r.extensions[i]);

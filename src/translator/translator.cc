@@ -17,8 +17,9 @@ Status checkIsKernelModule(const ir::Module& module) {
   for (const ir::Instruction& inst : module.section(ir::Section::kCapability))
     kernelCapability |= inst.wordOperand(0) == static_cast<uint32_t>(spv::Capability::Kernel);
   if (!kernelCapability)
-    return Error("not an OpenCL module: it does not declare the Kernel capability (cl2vk reads what clang -target "
-                 "spir64 and llvm-spirv produce, not Vulkan or GLSL shaders)");
+    return Error(
+        "not an OpenCL module: it does not declare the Kernel capability (cl2vk reads what clang -target "
+        "spir64 and llvm-spirv produce, not Vulkan or GLSL shaders)");
   for (const ir::Instruction& inst : module.section(ir::Section::kEntryPoint)) {
     if (inst.wordOperand(0) == static_cast<uint32_t>(spv::ExecutionModel::Kernel)) return okStatus();
   }
@@ -34,8 +35,8 @@ void replaceWeakCompareExchanges(ir::Module& module) {
     for (ir::Block& block : function.blocks()) {
       for (ir::Instruction& inst : block.instructions()) {
         if (inst.opcode() != spv::Op::OpAtomicCompareExchangeWeak) continue;
-        module.update(&inst, ir::Instruction(spv::Op::OpAtomicCompareExchange, inst.typeId(), inst.resultId(),
-                                             inst.operands()));
+        module.update(
+            &inst, ir::Instruction(spv::Op::OpAtomicCompareExchange, inst.typeId(), inst.resultId(), inst.operands()));
       }
     }
   }
@@ -52,7 +53,7 @@ uint32_t integerWidth(const ir::Module& module, uint32_t typeId) {
 // that needs an integer width, or 8/16-bit values in buffers, that the target lacks is refused
 // here. It names the first instruction that computes in that width (or the buffer type).
 Status checkDeviceHasWhatTheTranslationNeeds(const ir::Module& module, const ModuleRequirements& needs,
-                                            const Target& target) {
+                                             const Target& target) {
   struct Integer {
     bool needed, present;
     uint32_t width;
@@ -79,7 +80,8 @@ Status checkDeviceHasWhatTheTranslationNeeds(const ir::Module& module, const Mod
   if (needs.storageBuffer8BitAccess && !target.storage8)
     return Error("8-bit values in buffers (char) need Vulkan's storageBuffer8BitAccess, which this device lacks");
   if (needs.storageBuffer16BitAccess && !target.storage16)
-    return Error("16-bit values in buffers (short, half) need Vulkan's storageBuffer16BitAccess, which this device lacks");
+    return Error(
+        "16-bit values in buffers (short, half) need Vulkan's storageBuffer16BitAccess, which this device lacks");
   return okStatus();
 }
 
@@ -101,7 +103,8 @@ Expected<ModuleReflection> translateModule(ir::Module& module, const Target& tar
   if (!result) return result.error();
 
   if (Status valid = ir::validate(module, target.vulkanEnv); !valid.ok())
-    return valid.error().withContext("internal error: the translation is not valid Vulkan SPIR-V (a cl2vk bug; please report it)");
+    return valid.error().withContext(
+        "internal error: the translation is not valid Vulkan SPIR-V (a cl2vk bug; please report it)");
   CL2VK_TRY(checkDeviceHasWhatTheTranslationNeeds(module, context.reflection.requirements, target));
   return std::move(context.reflection);
 }

@@ -3,8 +3,7 @@
 namespace cl2vk::vulkan {
 namespace {
 
-constexpr VkPipelineStageFlags kWritingStages =
-    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+constexpr VkPipelineStageFlags kWritingStages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
 constexpr VkAccessFlags kWrites = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
 
 void memoryBarrier(const VolkDeviceTable& vk, VkCommandBuffer commands, VkPipelineStageFlags dstStages,
@@ -18,8 +17,8 @@ void memoryBarrier(const VolkDeviceTable& vk, VkCommandBuffer commands, VkPipeli
 
 }  // namespace
 
-void waitForEarlierWrites(const VolkDeviceTable& vk, VkCommandBuffer commands,
-                          VkPipelineStageFlags stages, VkAccessFlags access) {
+void waitForEarlierWrites(const VolkDeviceTable& vk, VkCommandBuffer commands, VkPipelineStageFlags stages,
+                          VkAccessFlags access) {
   memoryBarrier(vk, commands, stages, access);
 }
 

@@ -8,8 +8,8 @@
 namespace cl2vk::vulkan {
 
 // Earlier shader and transfer writes become visible to `stages` for `access`.
-void waitForEarlierWrites(const VolkDeviceTable& vk, VkCommandBuffer commands,
-                          VkPipelineStageFlags stages, VkAccessFlags access);
+void waitForEarlierWrites(const VolkDeviceTable& vk, VkCommandBuffer commands, VkPipelineStageFlags stages,
+                          VkAccessFlags access);
 
 // Shader and transfer writes recorded so far become visible to host reads after the fence.
 void makeWritesVisibleToHost(const VolkDeviceTable& vk, VkCommandBuffer commands);

@@ -14,9 +14,8 @@ namespace {
 
 // The first memory type allowed by `typeBits` with all of `required` and `preferred`, else the
 // first with `required` alone.
-std::optional<uint32_t> findMemoryType(const VkPhysicalDeviceMemoryProperties& memory,
-                                       uint32_t typeBits, VkMemoryPropertyFlags required,
-                                       VkMemoryPropertyFlags preferred) {
+std::optional<uint32_t> findMemoryType(const VkPhysicalDeviceMemoryProperties& memory, uint32_t typeBits,
+                                       VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred) {
   for (VkMemoryPropertyFlags wanted : {required | preferred, required}) {
     for (uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
       if ((typeBits & (1u << i)) && (memory.memoryTypes[i].propertyFlags & wanted) == wanted) return i;
@@ -92,8 +91,7 @@ Expected<Buffer> Buffer::allocate(Device& device, VkDeviceSize size, const Memor
     buffer.address_ = vk.vkGetBufferDeviceAddress(handle, &addressInfo);
   }
   if (request.required & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
-    CL2VK_TRY(check(vk.vkMapMemory(handle, buffer.memory_, 0, VK_WHOLE_SIZE, 0, &buffer.mapped_),
-                    "vkMapMemory"));
+    CL2VK_TRY(check(vk.vkMapMemory(handle, buffer.memory_, 0, VK_WHOLE_SIZE, 0, &buffer.mapped_), "vkMapMemory"));
   }
   return buffer;
 }
@@ -154,8 +152,7 @@ Status Buffer::upload(std::span<const std::byte> bytes, VkDeviceSize offset) {
     range.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE;
     range.memory = staging->memory_;
     range.size = VK_WHOLE_SIZE;
-    CL2VK_TRY(check(vk.vkFlushMappedMemoryRanges(device_->handle(), 1, &range),
-                    "vkFlushMappedMemoryRanges"));
+    CL2VK_TRY(check(vk.vkFlushMappedMemoryRanges(device_->handle(), 1, &range), "vkFlushMappedMemoryRanges"));
   }
   // vkQueueSubmit makes the host's writes to the staging buffer visible to the copy.
   return device_->queue().submitAndWait([&](VkCommandBuffer commands) {
@@ -182,15 +179,13 @@ Status Buffer::download(std::span<std::byte> bytes, VkDeviceSize offset) {
     range.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE;
     range.memory = staging->memory_;
     range.size = VK_WHOLE_SIZE;
-    CL2VK_TRY(check(vk.vkInvalidateMappedMemoryRanges(device_->handle(), 1, &range),
-                    "vkInvalidateMappedMemoryRanges"));
+    CL2VK_TRY(check(vk.vkInvalidateMappedMemoryRanges(device_->handle(), 1, &range), "vkInvalidateMappedMemoryRanges"));
   }
   std::memcpy(bytes.data(), staging->mapped_, bytes.size());
   return okStatus();
 }
 
-Status Buffer::copyFrom(const Buffer& source, VkDeviceSize sourceOffset, VkDeviceSize offset,
-                        VkDeviceSize size) {
+Status Buffer::copyFrom(const Buffer& source, VkDeviceSize sourceOffset, VkDeviceSize offset, VkDeviceSize size) {
   CL2VK_TRY(source.checkRange(sourceOffset, size));
   CL2VK_TRY(checkRange(offset, size));
   if (source.buffer_ == buffer_ && sourceOffset < offset + size && offset < sourceOffset + size)

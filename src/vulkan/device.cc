@@ -66,8 +66,7 @@ Expected<std::unique_ptr<Device>> Device::open(const DeviceOptions& options) {
   createInfo.pQueueCreateInfos = &queueInfo;
   createInfo.enabledExtensionCount = static_cast<uint32_t>(shape.extensions.size());
   createInfo.ppEnabledExtensionNames = shape.extensions.data();
-  CL2VK_TRY(check(vkCreateDevice(device->physicalDevice_, &createInfo, nullptr, &device->device_),
-                  "vkCreateDevice"));
+  CL2VK_TRY(check(vkCreateDevice(device->physicalDevice_, &createInfo, nullptr, &device->device_), "vkCreateDevice"));
   volkLoadDeviceTable(&device->vk_, device->device_);
   vkGetPhysicalDeviceMemoryProperties(device->physicalDevice_, &device->memoryProperties_);
 

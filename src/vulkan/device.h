@@ -32,8 +32,7 @@ struct DeviceOptions {
 
 class Device {
  public:
-  static Expected<std::unique_ptr<Device>> open(
-      const DeviceOptions& options = DeviceOptions::fromEnvironment());
+  static Expected<std::unique_ptr<Device>> open(const DeviceOptions& options = DeviceOptions::fromEnvironment());
   ~Device();
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;

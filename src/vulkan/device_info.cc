@@ -106,8 +106,7 @@ DeviceInfo queryDeviceInfo(VkPhysicalDevice device, uint32_t index, uint32_t ins
   sub.maxSize = sub.sizeControl ? sizeControl.maxSubgroupSize : sub.size;
   sub.maxComputeWorkgroupSubgroups = sizeControl.maxComputeWorkgroupSubgroups;
   sub.computeFullSubgroups = info.features.computeFullSubgroups;
-  sub.requiredSizeInCompute =
-      sub.sizeControl && (sizeControl.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT);
+  sub.requiredSizeInCompute = sub.sizeControl && (sizeControl.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT);
 
   DeviceLimits& limits = info.limits;
   limits.maxComputeWorkGroupInvocations = core.limits.maxComputeWorkGroupInvocations;
@@ -159,8 +158,7 @@ Expected<std::vector<DeviceInfo>> enumerateDevices(const Instance& instance) {
 
 Status checkUsable(const DeviceInfo& info) {
   if (info.apiVersion < VK_API_VERSION_1_2) {
-    return Error(info.name + " supports Vulkan " + versionString(info.apiVersion) +
-                 "; cl2vk needs Vulkan 1.2");
+    return Error(info.name + " supports Vulkan " + versionString(info.apiVersion) + "; cl2vk needs Vulkan 1.2");
   }
   if (!info.features.bufferDeviceAddress) {
     return Error(info.name +
@@ -173,23 +171,17 @@ Status checkUsable(const DeviceInfo& info) {
 
 std::string deviceTypeName(VkPhysicalDeviceType type) {
   switch (type) {
-    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
-      return "integrated GPU";
-    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
-      return "discrete GPU";
-    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
-      return "virtual GPU";
-    case VK_PHYSICAL_DEVICE_TYPE_CPU:
-      return "CPU";
-    default:
-      return "other";
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return "integrated GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return "discrete GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return "virtual GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: return "CPU";
+    default: return "other";
   }
 }
 
 std::string versionString(uint32_t apiVersion) {
-  return std::to_string(VK_API_VERSION_MAJOR(apiVersion)) + "." +
-         std::to_string(VK_API_VERSION_MINOR(apiVersion)) + "." +
-         std::to_string(VK_API_VERSION_PATCH(apiVersion));
+  return std::to_string(VK_API_VERSION_MAJOR(apiVersion)) + "." + std::to_string(VK_API_VERSION_MINOR(apiVersion)) +
+         "." + std::to_string(VK_API_VERSION_PATCH(apiVersion));
 }
 
 std::string describe(const DeviceInfo& info) {
@@ -197,21 +189,19 @@ std::string describe(const DeviceInfo& info) {
   const DeviceLimits& limits = info.limits;
   std::ostringstream out;
   out << "[" << info.index << "] " << info.name << " (" << deviceTypeName(info.type) << ", Vulkan "
-      << versionString(info.apiVersion) << ", driver " << info.driverName << " " << info.driverInfo
-      << ", vendor 0x" << std::hex << info.vendorId << " device 0x" << info.deviceId << std::dec
-      << ")\n";
-  out << "  subgroups: size " << sub.size << " [" << sub.minSize << ", " << sub.maxSize
-      << "], compute " << ((sub.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) ? "yes" : "no")
+      << versionString(info.apiVersion) << ", driver " << info.driverName << " " << info.driverInfo << ", vendor 0x"
+      << std::hex << info.vendorId << " device 0x" << info.deviceId << std::dec << ")\n";
+  out << "  subgroups: size " << sub.size << " [" << sub.minSize << ", " << sub.maxSize << "], compute "
+      << ((sub.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) ? "yes" : "no")
       << ", operations: " << subgroupOperationNames(sub.supportedOperations)
       << ", full subgroups: " << (sub.computeFullSubgroups ? "yes" : "no")
       << ", required size: " << (sub.requiredSizeInCompute ? "yes" : "no") << "\n";
   out << "  work-group: " << limits.maxComputeWorkGroupInvocations << " invocations, size "
       << limits.maxComputeWorkGroupSize[0] << "x" << limits.maxComputeWorkGroupSize[1] << "x"
       << limits.maxComputeWorkGroupSize[2] << ", count " << limits.maxComputeWorkGroupCount[0] << "x"
-      << limits.maxComputeWorkGroupCount[1] << "x" << limits.maxComputeWorkGroupCount[2]
-      << ", shared " << limits.maxComputeSharedMemorySize << " B, push constants "
-      << limits.maxPushConstantsSize << " B, storage buffer range " << limits.maxStorageBufferRange
-      << " B\n";
+      << limits.maxComputeWorkGroupCount[1] << "x" << limits.maxComputeWorkGroupCount[2] << ", shared "
+      << limits.maxComputeSharedMemorySize << " B, push constants " << limits.maxPushConstantsSize
+      << " B, storage buffer range " << limits.maxStorageBufferRange << " B\n";
   out << "  memory heaps:";
   for (const MemoryHeap& heap : limits.memoryHeaps) {
     out << " " << (heap.size >> 20) << " MiB" << (heap.deviceLocal ? " (device-local)" : "");

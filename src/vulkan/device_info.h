@@ -26,12 +26,11 @@ struct SubgroupInfo {
   uint32_t minSize = 0;
   uint32_t maxSize = 0;
   uint32_t maxComputeWorkgroupSubgroups = 0;
-  bool computeFullSubgroups = false;        // VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT
-  bool requiredSizeInCompute = false;       // VkPipelineShaderStageRequiredSubgroupSizeCreateInfo
+  bool computeFullSubgroups = false;   // VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT
+  bool requiredSizeInCompute = false;  // VkPipelineShaderStageRequiredSubgroupSizeCreateInfo
 
   bool supportsInCompute(VkSubgroupFeatureFlags operations) const {
-    return (supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
-           (supportedOperations & operations) == operations;
+    return (supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) && (supportedOperations & operations) == operations;
   }
 };
 

@@ -32,12 +32,9 @@ Expected<uint32_t> usableOrError(const std::vector<DeviceInfo>& devices, uint32_
 
 int preferenceRank(VkPhysicalDeviceType type) {
   switch (type) {
-    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
-      return 0;
-    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
-      return 1;
-    default:
-      return 2;
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 1;
+    default: return 2;
   }
 }
 
@@ -47,12 +44,11 @@ Expected<uint32_t> selectDevice(const std::vector<DeviceInfo>& devices, std::str
   if (devices.empty()) {
     return Error("no Vulkan device found; install a driver (mesa-vulkan-drivers provides lavapipe)");
   }
-  if (!request.empty() && std::all_of(request.begin(), request.end(),
-                                      [](unsigned char c) { return std::isdigit(c); })) {
+  if (!request.empty() &&
+      std::all_of(request.begin(), request.end(), [](unsigned char c) { return std::isdigit(c); })) {
     unsigned long index = std::stoul(std::string(request.substr(0, 9)));
     if (request.size() > 9 || index >= devices.size()) {
-      return Error("CL2VK_DEVICE=" + std::string(request) + " is out of range; the devices are " +
-                   deviceList(devices));
+      return Error("CL2VK_DEVICE=" + std::string(request) + " is out of range; the devices are " + deviceList(devices));
     }
     return usableOrError(devices, static_cast<uint32_t>(index));
   }

@@ -41,9 +41,8 @@ std::string GpuTime::toString() const {
   return text;
 }
 
-Expected<GpuTime> dispatch(Device& device, const Pipeline& pipeline,
-                           std::span<const std::byte> pushConstants, uint32_t groupCountX,
-                           uint32_t groupCountY, uint32_t groupCountZ) {
+Expected<GpuTime> dispatch(Device& device, const Pipeline& pipeline, std::span<const std::byte> pushConstants,
+                           uint32_t groupCountX, uint32_t groupCountY, uint32_t groupCountZ) {
   Dispatch one{&pipeline, pushConstants, {groupCountX, groupCountY, groupCountZ}};
   Expected<std::vector<GpuTime>> times = dispatchAll(device, std::span<const Dispatch>(&one, 1));
   if (!times) return times.error();
@@ -86,10 +85,10 @@ Expected<std::vector<GpuTime>> dispatchAll(Device& device, std::span<const Dispa
       },
       [&]() -> Status {
         if (timestamps == VK_NULL_HANDLE) return okStatus();
-        return check(vk.vkGetQueryPoolResults(device.handle(), timestamps, 0, queryCount,
-                                              ticks.size() * sizeof(uint64_t), ticks.data(), sizeof(uint64_t),
-                                              VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
-                     "vkGetQueryPoolResults");
+        return check(
+            vk.vkGetQueryPoolResults(device.handle(), timestamps, 0, queryCount, ticks.size() * sizeof(uint64_t),
+                                     ticks.data(), sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+            "vkGetQueryPoolResults");
       }));
 
   std::vector<GpuTime> times(dispatches.size());

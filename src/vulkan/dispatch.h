@@ -32,9 +32,8 @@ struct Dispatch {
 };
 
 // Runs one dispatch and waits for it.
-Expected<GpuTime> dispatch(Device& device, const Pipeline& pipeline,
-                           std::span<const std::byte> pushConstants, uint32_t groupCountX,
-                           uint32_t groupCountY = 1, uint32_t groupCountZ = 1);
+Expected<GpuTime> dispatch(Device& device, const Pipeline& pipeline, std::span<const std::byte> pushConstants,
+                           uint32_t groupCountX, uint32_t groupCountY = 1, uint32_t groupCountZ = 1);
 
 // Runs `dispatches` in order in one submission, each one seeing the writes of those before it
 // (OpenCL's in-order queue), and waits; one time per dispatch.

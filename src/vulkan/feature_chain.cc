@@ -59,8 +59,10 @@ FeatureChain::FeatureChain(const FeatureChainShape& shape) {
 }
 
 std::span<const FeatureChain::Field> FeatureChain::fields() {
-#define CL2VK_FEATURE(structure, name) \
-  Field { &DeviceFeatures::name, [](FeatureChain& c) { return &c.structure.name; } }
+#define CL2VK_FEATURE(structure, name)                                       \
+  Field {                                                                    \
+    &DeviceFeatures::name, [](FeatureChain& c) { return &c.structure.name; } \
+  }
   static const Field table[] = {
       CL2VK_FEATURE(core_.features, shaderInt16),
       CL2VK_FEATURE(core_.features, shaderInt64),

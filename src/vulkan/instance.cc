@@ -56,8 +56,7 @@ const char* severityName(VkDebugUtilsMessageSeverityFlagBitsEXT severity) {
 
 VKAPI_ATTR VkBool32 VKAPI_CALL recordMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                              VkDebugUtilsMessageTypeFlagsEXT,
-                                             const VkDebugUtilsMessengerCallbackDataEXT* data,
-                                             void* userData) {
+                                             const VkDebugUtilsMessengerCallbackDataEXT* data, void* userData) {
   // The loader's own notes (a layer that VK_INSTANCE_LAYERS adds, say) are no finding about cl2vk.
   bool loaderNote = data->pMessageIdName && std::string_view(data->pMessageIdName) == "Loader Message" &&
                     !(severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT);
@@ -92,8 +91,7 @@ Expected<std::unique_ptr<Instance>> Instance::create(bool validation) {
 
   uint32_t loaderVersion = volkGetInstanceVersion();
   if (loaderVersion < VK_API_VERSION_1_2) {
-    return Error("the Vulkan loader supports only Vulkan " +
-                 std::to_string(VK_API_VERSION_MAJOR(loaderVersion)) + "." +
+    return Error("the Vulkan loader supports only Vulkan " + std::to_string(VK_API_VERSION_MAJOR(loaderVersion)) + "." +
                  std::to_string(VK_API_VERSION_MINOR(loaderVersion)) + "; cl2vk needs 1.2");
   }
   std::unique_ptr<Instance> instance(new Instance());
@@ -120,8 +118,7 @@ Expected<std::unique_ptr<Instance>> Instance::create(bool validation) {
   messengerInfo.pfnUserCallback = recordMessage;
   messengerInfo.pUserData = instance->log_.get();
 
-  VkValidationFeatureEnableEXT enabledChecks[] = {
-      VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
+  VkValidationFeatureEnableEXT enabledChecks[] = {VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
   VkValidationFeaturesEXT validationFeatures{};
   validationFeatures.sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT;
   validationFeatures.enabledValidationFeatureCount = 1;
@@ -130,8 +127,7 @@ Expected<std::unique_ptr<Instance>> Instance::create(bool validation) {
   const void* next = nullptr;
   if (validation) {
     if (!hasLayer(kValidationLayer)) {
-      return Error(std::string("validation was requested (CL2VK_VALIDATION=1) but the layer ") +
-                   kValidationLayer +
+      return Error(std::string("validation was requested (CL2VK_VALIDATION=1) but the layer ") + kValidationLayer +
                    " is not installed or not found by the loader; install vulkan-validationlayers "
                    "or check VK_LAYER_PATH");
     }
@@ -173,8 +169,7 @@ Expected<std::unique_ptr<Instance>> Instance::create(bool validation) {
   volkLoadInstanceOnly(instance->instance_);
 
   if (validation) {
-    CL2VK_TRY(check(vkCreateDebugUtilsMessengerEXT(instance->instance_, &messengerInfo, nullptr,
-                                                   &instance->messenger_),
+    CL2VK_TRY(check(vkCreateDebugUtilsMessengerEXT(instance->instance_, &messengerInfo, nullptr, &instance->messenger_),
                     "vkCreateDebugUtilsMessengerEXT"));
   }
   return instance;

@@ -13,15 +13,15 @@ namespace {
 Status checkDesc(const DeviceInfo& info, const PipelineDesc& desc) {
   if (desc.pushConstantSize % 4 != 0 || desc.pushConstantSize > info.limits.maxPushConstantsSize) {
     return Error("push-constant size " + std::to_string(desc.pushConstantSize) +
-                 " must be a multiple of 4 and at most " +
-                 std::to_string(info.limits.maxPushConstantsSize) + " (maxPushConstantsSize)");
+                 " must be a multiple of 4 and at most " + std::to_string(info.limits.maxPushConstantsSize) +
+                 " (maxPushConstantsSize)");
   }
   std::set<uint32_t> ids;
   for (const SpecializationConstant& constant : desc.specializationConstants) {
     size_t size = constant.bytes.size();
     if (size != 1 && size != 2 && size != 4 && size != 8) {
-      return Error("specialization constant " + std::to_string(constant.id) + " has " +
-                   std::to_string(size) + " bytes; it must have 1, 2, 4 or 8");
+      return Error("specialization constant " + std::to_string(constant.id) + " has " + std::to_string(size) +
+                   " bytes; it must have 1, 2, 4 or 8");
     }
     if (!ids.insert(constant.id).second) {
       return Error("specialization constant " + std::to_string(constant.id) + " is given twice");
@@ -31,13 +31,13 @@ Status checkDesc(const DeviceInfo& info, const PipelineDesc& desc) {
   if (desc.requiredSubgroupSize) {
     uint32_t size = *desc.requiredSubgroupSize;
     if (!subgroup.requiredSizeInCompute) {
-      return Error(info.name + " cannot require a subgroup size in compute shaders "
+      return Error(info.name +
+                   " cannot require a subgroup size in compute shaders "
                    "(no subgroupSizeControl, or compute missing from requiredSubgroupSizeStages)");
     }
     if (size == 0 || (size & (size - 1)) != 0 || size < subgroup.minSize || size > subgroup.maxSize) {
-      return Error("required subgroup size " + std::to_string(size) +
-                   " must be a power of two in [" + std::to_string(subgroup.minSize) + ", " +
-                   std::to_string(subgroup.maxSize) + "] on " + info.name);
+      return Error("required subgroup size " + std::to_string(size) + " must be a power of two in [" +
+                   std::to_string(subgroup.minSize) + ", " + std::to_string(subgroup.maxSize) + "] on " + info.name);
     }
   }
   if (desc.requireFullSubgroups && !subgroup.computeFullSubgroups) {
@@ -67,8 +67,8 @@ Expected<Pipeline> Pipeline::create(Device& device, const PipelineDesc& desc) {
   layoutInfo.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
   layoutInfo.pushConstantRangeCount = desc.pushConstantSize > 0 ? 1 : 0;
   layoutInfo.pPushConstantRanges = &range;
-  CL2VK_TRY(check(vk.vkCreatePipelineLayout(handle, &layoutInfo, nullptr, &pipeline.layout_),
-                  "vkCreatePipelineLayout"));
+  CL2VK_TRY(
+      check(vk.vkCreatePipelineLayout(handle, &layoutInfo, nullptr, &pipeline.layout_), "vkCreatePipelineLayout"));
 
   VkShaderModuleCreateInfo moduleInfo{};
   moduleInfo.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
@@ -105,8 +105,7 @@ Expected<Pipeline> Pipeline::create(Device& device, const PipelineDesc& desc) {
   stage.module = module;
   stage.pName = desc.entryPoint.c_str();
   stage.pSpecializationInfo = entries.empty() ? nullptr : &specialization;
-  VkResult result = vk.vkCreateComputePipelines(handle, VK_NULL_HANDLE, 1, &pipelineInfo, nullptr,
-                                                &pipeline.pipeline_);
+  VkResult result = vk.vkCreateComputePipelines(handle, VK_NULL_HANDLE, 1, &pipelineInfo, nullptr, &pipeline.pipeline_);
   vk.vkDestroyShaderModule(handle, module, nullptr);
   CL2VK_TRY(check(result, "vkCreateComputePipelines"));
   return pipeline;
@@ -129,24 +128,16 @@ Expected<std::vector<std::string>> Pipeline::statistics() const {
     VkPipelineExecutableStatisticKHR blank{};
     blank.sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR;
     std::vector<VkPipelineExecutableStatisticKHR> statistics(count, blank);
-    CL2VK_TRY(check(vk.vkGetPipelineExecutableStatisticsKHR(device_->handle(), &executableInfo, &count,
-                                                            statistics.data()),
-                    "vkGetPipelineExecutableStatisticsKHR"));
+    CL2VK_TRY(
+        check(vk.vkGetPipelineExecutableStatisticsKHR(device_->handle(), &executableInfo, &count, statistics.data()),
+              "vkGetPipelineExecutableStatisticsKHR"));
     for (const VkPipelineExecutableStatisticKHR& statistic : statistics) {
       std::string value;
       switch (statistic.format) {
-        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
-          value = statistic.value.b32 ? "true" : "false";
-          break;
-        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR:
-          value = std::to_string(statistic.value.i64);
-          break;
-        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR:
-          value = std::to_string(statistic.value.u64);
-          break;
-        default:
-          value = std::to_string(statistic.value.f64);
-          break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: value = statistic.value.b32 ? "true" : "false"; break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: value = std::to_string(statistic.value.i64); break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: value = std::to_string(statistic.value.u64); break;
+        default: value = std::to_string(statistic.value.f64); break;
       }
       lines.push_back(std::string(statistic.name) + " = " + value);
     }

@@ -11,8 +11,8 @@ constexpr uint64_t kSubmitTimeoutNs = 120'000'000'000;
 
 }  // namespace
 
-Expected<std::unique_ptr<Queue>> Queue::create(const VolkDeviceTable& table, VkDevice device,
-                                               uint32_t family, uint32_t timestampValidBits) {
+Expected<std::unique_ptr<Queue>> Queue::create(const VolkDeviceTable& table, VkDevice device, uint32_t family,
+                                               uint32_t timestampValidBits) {
   std::unique_ptr<Queue> queue(new Queue(table, device));
   queue->family_ = family;
   queue->timestampValidBits_ = timestampValidBits;
@@ -22,15 +22,14 @@ Expected<std::unique_ptr<Queue>> Queue::create(const VolkDeviceTable& table, VkD
   poolInfo.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
   poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
   poolInfo.queueFamilyIndex = family;
-  CL2VK_TRY(check(table.vkCreateCommandPool(device, &poolInfo, nullptr, &queue->commandPool_),
-                  "vkCreateCommandPool"));
+  CL2VK_TRY(check(table.vkCreateCommandPool(device, &poolInfo, nullptr, &queue->commandPool_), "vkCreateCommandPool"));
   VkCommandBufferAllocateInfo allocateInfo{};
   allocateInfo.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
   allocateInfo.commandPool = queue->commandPool_;
   allocateInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
   allocateInfo.commandBufferCount = 1;
-  CL2VK_TRY(check(table.vkAllocateCommandBuffers(device, &allocateInfo, &queue->commands_),
-                  "vkAllocateCommandBuffers"));
+  CL2VK_TRY(
+      check(table.vkAllocateCommandBuffers(device, &allocateInfo, &queue->commands_), "vkAllocateCommandBuffers"));
   VkFenceCreateInfo fenceInfo{};
   fenceInfo.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
   CL2VK_TRY(check(table.vkCreateFence(device, &fenceInfo, nullptr, &queue->fence_), "vkCreateFence"));
@@ -68,7 +67,8 @@ Status Queue::submitAndWait(const std::function<void(VkCommandBuffer)>& record,
 
 Status Queue::submitLocked(const std::function<void(VkCommandBuffer)>& record) {
   if (hung_) return Error("an earlier submission never finished; the device cannot take more work");
-  if (lost()) return Error("the Vulkan device was lost (VK_ERROR_DEVICE_LOST) in an earlier submission; it runs nothing more");
+  if (lost())
+    return Error("the Vulkan device was lost (VK_ERROR_DEVICE_LOST) in an earlier submission; it runs nothing more");
   VkCommandBufferBeginInfo beginInfo{};
   beginInfo.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
   beginInfo.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;

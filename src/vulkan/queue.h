@@ -19,8 +19,8 @@ namespace cl2vk::vulkan {
 class Queue {
  public:
   // `table` must outlive the queue (the Device owns both).
-  static Expected<std::unique_ptr<Queue>> create(const VolkDeviceTable& table, VkDevice device,
-                                                 uint32_t family, uint32_t timestampValidBits);
+  static Expected<std::unique_ptr<Queue>> create(const VolkDeviceTable& table, VkDevice device, uint32_t family,
+                                                 uint32_t timestampValidBits);
   ~Queue();
   Queue(const Queue&) = delete;
   Queue& operator=(const Queue&) = delete;

@@ -33,17 +33,16 @@ std::vector<std::string> computeEntryPoints(std::span<const uint32_t> words) {
 
 }  // namespace
 
-Status checkComputeShader(std::span<const uint32_t> words, const std::string& entryPoint,
-                          uint32_t apiVersion, const DeviceFeatures& features) {
+Status checkComputeShader(std::span<const uint32_t> words, const std::string& entryPoint, uint32_t apiVersion,
+                          const DeviceFeatures& features) {
   if (words.size() < kHeaderWords || words[0] != kMagicNumber) {
     return Error("not a SPIR-V module: " + std::to_string(words.size()) +
                  " words without the SPIR-V magic number in native byte order");
   }
   spv_target_env env = apiVersion >= VK_API_VERSION_1_3 ? SPV_ENV_VULKAN_1_3 : SPV_ENV_VULKAN_1_2;
-  std::unique_ptr<spv_context_t, decltype(&spvContextDestroy)> context(spvContextCreate(env),
-                                                                      spvContextDestroy);
-  std::unique_ptr<spv_validator_options_t, decltype(&spvValidatorOptionsDestroy)> options(
-      spvValidatorOptionsCreate(), spvValidatorOptionsDestroy);
+  std::unique_ptr<spv_context_t, decltype(&spvContextDestroy)> context(spvContextCreate(env), spvContextDestroy);
+  std::unique_ptr<spv_validator_options_t, decltype(&spvValidatorOptionsDestroy)> options(spvValidatorOptionsCreate(),
+                                                                                          spvValidatorOptionsDestroy);
   // The layouts and execution modes the device was created with, as the validation layer does.
   spvValidatorOptionsSetScalarBlockLayout(options.get(), features.scalarBlockLayout);
   spvValidatorOptionsSetUniformBufferStandardLayout(options.get(), features.uniformBufferStandardLayout);
@@ -65,8 +64,8 @@ Status checkComputeShader(std::span<const uint32_t> words, const std::string& en
   }
   std::string known;
   for (const std::string& name : entryPoints) known += (known.empty() ? "" : ", ") + name;
-  return Error("the module has no GLCompute entry point named '" + entryPoint + "' (it has: " +
-               (known.empty() ? "none" : known) + ")");
+  return Error("the module has no GLCompute entry point named '" + entryPoint +
+               "' (it has: " + (known.empty() ? "none" : known) + ")");
 }
 
 }  // namespace cl2vk::vulkan

@@ -14,7 +14,7 @@ namespace cl2vk::vulkan {
 
 // Ok when `words` is a valid module for the Vulkan version `apiVersion` (with the block layouts
 // and LocalSizeId that `features` allow) and has a GLCompute entry point named `entryPoint`.
-Status checkComputeShader(std::span<const uint32_t> words, const std::string& entryPoint,
-                          uint32_t apiVersion, const DeviceFeatures& features);
+Status checkComputeShader(std::span<const uint32_t> words, const std::string& entryPoint, uint32_t apiVersion,
+                          const DeviceFeatures& features);
 
 }  // namespace cl2vk::vulkan

@@ -7,8 +7,7 @@ namespace cl2vk::vulkan {
 std::string resultName(VkResult result) {
   switch (result) {
 #define CL2VK_RESULT_NAME(name) \
-  case name:                    \
-    return #name;
+  case name: return #name;
     CL2VK_RESULT_NAME(VK_SUCCESS)
     CL2VK_RESULT_NAME(VK_NOT_READY)
     CL2VK_RESULT_NAME(VK_TIMEOUT)
@@ -48,8 +47,7 @@ std::string resultName(VkResult result) {
     CL2VK_RESULT_NAME(VK_OPERATION_NOT_DEFERRED_KHR)
     CL2VK_RESULT_NAME(VK_ERROR_COMPRESSION_EXHAUSTED_EXT)
 #undef CL2VK_RESULT_NAME
-    default:
-      return "VkResult(" + std::to_string(static_cast<int>(result)) + ")";
+    default: return "VkResult(" + std::to_string(static_cast<int>(result)) + ")";
   }
 }
 

@@ -47,7 +47,8 @@ struct FaultLayer {
   static FaultLayer load(std::string* why) {
     FaultLayer layer;
     const char* instanceLayers = std::getenv("VK_INSTANCE_LAYERS");
-    if (instanceLayers == nullptr || std::string(instanceLayers).find("VK_LAYER_CL2VK_fault_injection") == std::string::npos) {
+    if (instanceLayers == nullptr ||
+        std::string(instanceLayers).find("VK_LAYER_CL2VK_fault_injection") == std::string::npos) {
       *why = "VK_INSTANCE_LAYERS does not enable VK_LAYER_CL2VK_fault_injection (run through ctest)";
       return layer;
     }
@@ -57,12 +58,16 @@ struct FaultLayer {
       *why = std::string("cannot open the fault layer: ") + dlerror();
       return layer;
     }
-    layer.failAllocations = reinterpret_cast<decltype(layer.failAllocations)>(dlsym(library, "cl2vk_fault_fail_allocations"));
-    layer.loseDeviceAtSubmit = reinterpret_cast<decltype(layer.loseDeviceAtSubmit)>(dlsym(library, "cl2vk_fault_lose_device_at_submit"));
-    layer.loseDeviceAtWait = reinterpret_cast<decltype(layer.loseDeviceAtWait)>(dlsym(library, "cl2vk_fault_lose_device_at_wait"));
+    layer.failAllocations =
+        reinterpret_cast<decltype(layer.failAllocations)>(dlsym(library, "cl2vk_fault_fail_allocations"));
+    layer.loseDeviceAtSubmit =
+        reinterpret_cast<decltype(layer.loseDeviceAtSubmit)>(dlsym(library, "cl2vk_fault_lose_device_at_submit"));
+    layer.loseDeviceAtWait =
+        reinterpret_cast<decltype(layer.loseDeviceAtWait)>(dlsym(library, "cl2vk_fault_lose_device_at_wait"));
     layer.disarm = reinterpret_cast<decltype(layer.disarm)>(dlsym(library, "cl2vk_fault_disarm"));
     layer.devicesLost = reinterpret_cast<decltype(layer.devicesLost)>(dlsym(library, "cl2vk_fault_devices_lost"));
-    if (!layer.failAllocations || !layer.loseDeviceAtSubmit || !layer.loseDeviceAtWait || !layer.disarm || !layer.devicesLost)
+    if (!layer.failAllocations || !layer.loseDeviceAtSubmit || !layer.loseDeviceAtWait || !layer.disarm ||
+        !layer.devicesLost)
       *why = "the fault layer lacks its controls";
     return layer;
   }
@@ -141,7 +146,8 @@ class DeviceFault : public IcdTest {
     if (status != CL_SUCCESS) return {};
     setArgs(kernel, in, out, a);
     EXPECT_CL_SUCCESS(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &kItems, nullptr, 0, nullptr, nullptr));
-    EXPECT_CL_SUCCESS(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, kItems * sizeof(cl_int), y.data(), 0, nullptr, nullptr));
+    EXPECT_CL_SUCCESS(
+        clEnqueueReadBuffer(queue, out, CL_TRUE, 0, kItems * sizeof(cl_int), y.data(), 0, nullptr, nullptr));
     return y;
   }
 
@@ -178,8 +184,8 @@ TEST_F(DeviceFault, OutOfDeviceMemoryFailsTheAllocationAndTheNextOneWorks) {
   EXPECT_CL_ERROR(CL_OUT_OF_RESOURCES, clEnqueueWriteBuffer(tenant->queue, buffer, CL_TRUE, 0, kItems * sizeof(cl_int),
                                                             x.data(), 0, nullptr, write.put()));
   EXPECT_EQ(eventStatus(write), CL_OUT_OF_RESOURCES);
-  EXPECT_CL_SUCCESS(clEnqueueWriteBuffer(tenant->queue, buffer, CL_TRUE, 0, kItems * sizeof(cl_int), x.data(), 0,
-                                         nullptr, nullptr));
+  EXPECT_CL_SUCCESS(
+      clEnqueueWriteBuffer(tenant->queue, buffer, CL_TRUE, 0, kItems * sizeof(cl_int), x.data(), 0, nullptr, nullptr));
   std::vector<cl_int> back(kItems);
   EXPECT_CL_SUCCESS(clEnqueueReadBuffer(tenant->queue, buffer, CL_TRUE, 0, kItems * sizeof(cl_int), back.data(), 0,
                                         nullptr, nullptr));
@@ -214,7 +220,8 @@ TEST_F(DeviceFault, DeviceLostDuringARunFailsOnlyItsContext) {
   gated.in = bufferOf(x);
   gated.out = createBuffer(kItems * sizeof(cl_int));
   setArgs(kernel, gated.in, gated.out, cl_int{7});
-  ASSERT_CL_SUCCESS(clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &kItems, nullptr, 1, gated.gate.address(), nullptr));
+  ASSERT_CL_SUCCESS(
+      clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &kItems, nullptr, 1, gated.gate.address(), nullptr));
   ASSERT_CL_SUCCESS(clEnqueueReadBuffer(queue_, gated.out, CL_FALSE, 0, kItems * sizeof(cl_int), gated.y.data(), 0,
                                         nullptr, gated.done.put()));
 
@@ -231,7 +238,8 @@ TEST_F(DeviceFault, DeviceLostDuringARunFailsOnlyItsContext) {
   layer_.loseDeviceAtWait(0);  // the kernel's submission runs; waiting for it reports the loss
   const auto start = std::chrono::steady_clock::now();
   Event run;
-  ASSERT_CL_SUCCESS(clEnqueueNDRangeKernel(victim->queue, victim->kernel, 1, nullptr, &kItems, nullptr, 0, nullptr, run.put()));
+  ASSERT_CL_SUCCESS(
+      clEnqueueNDRangeKernel(victim->queue, victim->kernel, 1, nullptr, &kItems, nullptr, 0, nullptr, run.put()));
   EXPECT_CL_ERROR(CL_OUT_OF_RESOURCES, clFinish(victim->queue));
   EXPECT_EQ(eventStatus(run), CL_OUT_OF_RESOURCES);
   EXPECT_EQ(layer_.devicesLost(), lostBefore + 1);
@@ -250,7 +258,8 @@ TEST_F(DeviceFault, DeviceLostDuringARunFailsOnlyItsContext) {
   EXPECT_CL_ERROR(CL_OUT_OF_RESOURCES, status);
   EXPECT_EQ(clCreateCommandQueueWithProperties(victim->context, device_, nullptr, &status), nullptr);
   EXPECT_CL_ERROR(CL_OUT_OF_RESOURCES, status);
-  EXPECT_TRUE(victim->told("the context's Vulkan device was lost (VK_ERROR_DEVICE_LOST); the context runs nothing more"))
+  EXPECT_TRUE(
+      victim->told("the context's Vulkan device was lost (VK_ERROR_DEVICE_LOST); the context runs nothing more"))
       << victim->allMessages();
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10)) << "the lost context hung";
 
@@ -290,8 +299,8 @@ TEST_F(DeviceFault, DeviceLostAtSubmissionFailsEveryQueuedCommand) {
   ASSERT_CL_SUCCESS(clEnqueueNDRangeKernel(victim->queue, victim->kernel, 1, nullptr, &kItems, nullptr, 1,
                                            gate.address(), run.put()));
   ASSERT_CL_SUCCESS(clEnqueueCopyBuffer(victim->queue, in, out, 0, 0, 64, 0, nullptr, copy.put()));
-  ASSERT_CL_SUCCESS(clEnqueueReadBuffer(victim->queue, out, CL_FALSE, 0, kItems * sizeof(cl_int), y.data(), 0, nullptr,
-                                        read.put()));
+  ASSERT_CL_SUCCESS(
+      clEnqueueReadBuffer(victim->queue, out, CL_FALSE, 0, kItems * sizeof(cl_int), y.data(), 0, nullptr, read.put()));
   ASSERT_CL_SUCCESS(clEnqueueMarkerWithWaitList(victim->queue, 1, run.address(), dependent.put()));
 
   layer_.loseDeviceAtSubmit(0);
@@ -340,8 +349,8 @@ TEST_F(DeviceFault, BufferAboveTheLargestAllocationIsInvalidBufferSize) {
   cl_int status = CL_SUCCESS;
   EXPECT_EQ(clCreateBuffer(tenant->context, CL_MEM_READ_WRITE, largest + 1, nullptr, &status), nullptr);
   EXPECT_CL_ERROR(CL_INVALID_BUFFER_SIZE, status);
-  EXPECT_TRUE(tenant->told("clCreateBuffer: " + std::to_string(largest + 1) + " bytes is above CL_DEVICE_MAX_MEM_ALLOC_SIZE (" +
-                           std::to_string(largest) + ")"))
+  EXPECT_TRUE(tenant->told("clCreateBuffer: " + std::to_string(largest + 1) +
+                           " bytes is above CL_DEVICE_MAX_MEM_ALLOC_SIZE (" + std::to_string(largest) + ")"))
       << tenant->allMessages();
   EXPECT_EQ(runAffine(tenant->context, tenant->queue, tenant->kernel, 1), affineOnTheCpu(inputs(), 1));
 }

@@ -248,7 +248,8 @@ extern "C" {
 
 __attribute__((visibility("default"))) VKAPI_ATTR VkResult VKAPI_CALL
 vkNegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface* negotiation) {
-  if (negotiation == nullptr || negotiation->sType != LAYER_NEGOTIATE_INTERFACE_STRUCT) return VK_ERROR_INITIALIZATION_FAILED;
+  if (negotiation == nullptr || negotiation->sType != LAYER_NEGOTIATE_INTERFACE_STRUCT)
+    return VK_ERROR_INITIALIZATION_FAILED;
   if (negotiation->loaderLayerInterfaceVersion < 2) return VK_ERROR_INITIALIZATION_FAILED;
   negotiation->loaderLayerInterfaceVersion = 2;
   negotiation->pfnGetInstanceProcAddr = getInstanceProcAddr;

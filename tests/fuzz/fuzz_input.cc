@@ -11,11 +11,11 @@ struct SubgroupSizes {
 };
 
 // Sizes real devices report: a range under VK_EXT_subgroup_size_control, else one size.
-constexpr std::array<SubgroupSizes, 8> kSubgroupSizes{{
-    {1, 128}, {4, 4}, {8, 8}, {16, 16}, {32, 32}, {64, 64}, {128, 128}, {4, 64}}};
+constexpr std::array<SubgroupSizes, 8> kSubgroupSizes{
+    {{1, 128}, {4, 4}, {8, 8}, {16, 16}, {32, 32}, {64, 64}, {128, 128}, {4, 64}}};
 
-constexpr std::array<spv_target_env, 4> kVulkanEnvironments{
-    SPV_ENV_VULKAN_1_2, SPV_ENV_VULKAN_1_1, SPV_ENV_VULKAN_1_3, SPV_ENV_VULKAN_1_2};
+constexpr std::array<spv_target_env, 4> kVulkanEnvironments{SPV_ENV_VULKAN_1_2, SPV_ENV_VULKAN_1_1, SPV_ENV_VULKAN_1_3,
+                                                            SPV_ENV_VULKAN_1_2};
 
 // Selector byte 0: bits 0-1 the Vulkan version, bits 2-4 the subgroup sizes, bit 5 no subgroup
 // arithmetic, bit 6 no extended subgroup types, bit 7 a small device without 8-bit integers,

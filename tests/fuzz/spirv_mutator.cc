@@ -42,10 +42,8 @@ bool isIdOperand(spv_operand_type_t type) {
     case SPV_OPERAND_TYPE_ID:
     case SPV_OPERAND_TYPE_TYPE_ID:
     case SPV_OPERAND_TYPE_MEMORY_SEMANTICS_ID:
-    case SPV_OPERAND_TYPE_SCOPE_ID:
-      return true;
-    default:
-      return false;
+    case SPV_OPERAND_TYPE_SCOPE_ID: return true;
+    default: return false;
   }
 }
 
@@ -54,10 +52,8 @@ bool isNumberOperand(spv_operand_type_t type) {
     case SPV_OPERAND_TYPE_LITERAL_INTEGER:
     case SPV_OPERAND_TYPE_TYPED_LITERAL_NUMBER:
     case SPV_OPERAND_TYPE_SPEC_CONSTANT_OP_NUMBER:
-    case SPV_OPERAND_TYPE_EXTENSION_INSTRUCTION_NUMBER:
-      return true;
-    default:
-      return false;
+    case SPV_OPERAND_TYPE_EXTENSION_INSTRUCTION_NUMBER: return true;
+    default: return false;
   }
 }
 
@@ -101,7 +97,8 @@ std::optional<Mutant> decode(std::span<const uint8_t> input) {
   mutant.selector.assign(input.begin() + words.size() * sizeof(uint32_t), input.end());
 
   static spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
-  if (spvBinaryParse(context, &mutant, words.data(), words.size(), nullptr, collectInstruction, nullptr) == SPV_SUCCESS) {
+  if (spvBinaryParse(context, &mutant, words.data(), words.size(), nullptr, collectInstruction, nullptr) ==
+      SPV_SUCCESS) {
     mutant.typed = true;
     return mutant;
   }
@@ -140,11 +137,11 @@ class Mutator {
   // Tries mutations until one applies (a module without instructions takes none but the selector's).
   void mutateOnce() {
     using Mutation = bool (Mutator::*)();
-    static constexpr std::array<Mutation, 10> kTyped{
-        &Mutator::replaceIdWithSameType, &Mutator::replaceIdWithSameType, &Mutator::replaceIdWithAnyId,
-        &Mutator::replaceNumber,         &Mutator::replaceEnum,           &Mutator::swapIdOperands,
-        &Mutator::changeOpcode,          &Mutator::deleteInstruction,     &Mutator::duplicateInstruction,
-        &Mutator::moveInstruction};
+    static constexpr std::array<Mutation, 10> kTyped{&Mutator::replaceIdWithSameType, &Mutator::replaceIdWithSameType,
+                                                     &Mutator::replaceIdWithAnyId,    &Mutator::replaceNumber,
+                                                     &Mutator::replaceEnum,           &Mutator::swapIdOperands,
+                                                     &Mutator::changeOpcode,          &Mutator::deleteInstruction,
+                                                     &Mutator::duplicateInstruction,  &Mutator::moveInstruction};
     static constexpr std::array<Mutation, 5> kUntyped{&Mutator::replaceAnyWord, &Mutator::changeOpcode,
                                                       &Mutator::deleteInstruction, &Mutator::duplicateInstruction,
                                                       &Mutator::moveInstruction};
@@ -162,7 +159,9 @@ class Mutator {
  private:
   size_t pick(size_t count) { return std::uniform_int_distribution<size_t>(0, count - 1)(rng_); }
   template <typename T>
-  const T& pickFrom(const std::vector<T>& values) { return values[pick(values.size())]; }
+  const T& pickFrom(const std::vector<T>& values) {
+    return values[pick(values.size())];
+  }
 
   // An instruction and one of its operands that `wanted` accepts, if a few random tries find one.
   template <typename Predicate>
@@ -203,8 +202,8 @@ class Mutator {
   }
 
   uint32_t interestingNumber(uint32_t current) {
-    static constexpr std::array<uint32_t, 16> kBoundaries{0, 1, 2, 3, 4, 7, 8, 16, 31, 32, 64, 255, 1024,
-                                                          0x7fffffff, 0x80000000, 0xffffffff};
+    static constexpr std::array<uint32_t, 16> kBoundaries{0,  1,  2,  3,   4,    7,          8,          16,
+                                                          31, 32, 64, 255, 1024, 0x7fffffff, 0x80000000, 0xffffffff};
     switch (pick(4)) {
       case 0: return current + 1;
       case 1: return current - 1;
@@ -224,11 +223,13 @@ class Mutator {
 
   // An enumerant another instruction uses for the same kind of operand, or a small number.
   bool replaceEnum() {
-    auto chosen = pickOperand([](const Operand& operand) { return isEnumOperand(operand.type) && operand.wordCount == 1; });
+    auto chosen =
+        pickOperand([](const Operand& operand) { return isEnumOperand(operand.type) && operand.wordCount == 1; });
     if (!chosen) return false;
     auto& [instruction, operand] = *chosen;
     const std::vector<uint32_t>& seen = enumValues_[operand.type];
-    instruction->words[operand.offset] = pick(4) != 0 && !seen.empty() ? pickFrom(seen) : static_cast<uint32_t>(pick(8));
+    instruction->words[operand.offset] =
+        pick(4) != 0 && !seen.empty() ? pickFrom(seen) : static_cast<uint32_t>(pick(8));
     return true;
   }
 
@@ -257,7 +258,8 @@ class Mutator {
 
   bool deleteInstruction() {
     if (mutant_.instructions.empty()) return false;
-    mutant_.instructions.erase(mutant_.instructions.begin() + static_cast<ptrdiff_t>(pick(mutant_.instructions.size())));
+    mutant_.instructions.erase(mutant_.instructions.begin() +
+                               static_cast<ptrdiff_t>(pick(mutant_.instructions.size())));
     return true;
   }
 

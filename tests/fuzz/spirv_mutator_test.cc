@@ -48,9 +48,7 @@ std::vector<uint8_t> kernelBytes() {
   return bytes;
 }
 
-std::vector<uint32_t> moduleWords(const std::vector<uint8_t>& bytes) {
-  return decodeFuzzInput(bytes).words;
-}
+std::vector<uint32_t> moduleWords(const std::vector<uint8_t>& bytes) { return decodeFuzzInput(bytes).words; }
 
 TEST(SpirvMutatorTest, KeepsTheHeaderAndWholeInstructions) {
   std::vector<uint8_t> original = kernelBytes();

@@ -10,9 +10,9 @@
 #include <cstdlib>
 #include <string>
 
+#include "cl2vk/translator.h"
 #include "fuzz_input.h"
 #include "ir/validate.h"
-#include "cl2vk/translator.h"
 
 namespace cl2vk::fuzz {
 namespace {
@@ -54,7 +54,8 @@ int translateOneInput(std::span<const uint8_t> bytes) {
   if (!translation) {
     const Error& error = translation.error();
     if (error.message().empty()) fail("translate() failed with an empty error message", "");
-    if (isInternalError(error) && !internalErrorsAllowed()) fail("the translator reported an internal error", error.message());
+    if (isInternalError(error) && !internalErrorsAllowed())
+      fail("the translator reported an internal error", error.message());
     return 0;
   }
   if (translation->spirv.empty()) fail("translate() succeeded with an empty module", "");

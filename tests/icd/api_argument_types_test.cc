@@ -24,7 +24,8 @@ TEST_F(IcdArgumentTypes, EveryWidthArrivesIntact) {
       out[15] = (long)(f8.s0 + f8.s7);
       out[16] = i16.s0 + i16.sf * 100L;
     }
-  )", "-cl-std=CL2.0");
+  )",
+                                "-cl-std=CL2.0");
   ASSERT_TRUE(program.get());
   Kernel kernel = createKernel(program, "args");
   Buffer out = createBuffer(17 * sizeof(cl_long));
@@ -41,8 +42,8 @@ TEST_F(IcdArgumentTypes, EveryWidthArrivesIntact) {
   i16.s[15] = -4;
   ASSERT_EQ(sizeof(cl_float3), 16u);  // what clSetKernelArg must be given for a float3
   setArgs(kernel, out, cl_char{-100}, cl_uchar{200}, cl_short{-30000}, cl_ushort{60000}, cl_int{-2000000000},
-          cl_uint{4000000000u}, cl_long{-(int64_t{1} << 50)}, cl_ulong{(uint64_t{1} << 62) + 3}, cl_float{-2.75f}, c2, u4,
-          s3, i3, f3, l2, f8, i16);
+          cl_uint{4000000000u}, cl_long{-(int64_t{1} << 50)}, cl_ulong{(uint64_t{1} << 62) + 3}, cl_float{-2.75f}, c2,
+          u4, s3, i3, f3, l2, f8, i16);
   run1d(kernel, 1, 1);
   std::vector<cl_long> got = read<cl_long>(out, 17);
   std::vector<cl_long> expected = {-100,

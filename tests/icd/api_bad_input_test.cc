@@ -50,7 +50,8 @@ class IcdBadInput : public IcdTest {
     cl_int status = CL_SUCCESS;
     Program program(clCreateProgramWithIL(context_, il.data(), il.size(), &status));
     ASSERT_CL_SUCCESS(status) << reasons.front();
-    EXPECT_CL_ERROR(CL_BUILD_PROGRAM_FAILURE, clBuildProgram(program, 1, &device_, "", nullptr, nullptr)) << reasons.front();
+    EXPECT_CL_ERROR(CL_BUILD_PROGRAM_FAILURE, clBuildProgram(program, 1, &device_, "", nullptr, nullptr))
+        << reasons.front();
     cl_build_status build = CL_BUILD_NONE;
     EXPECT_CL_SUCCESS(clGetProgramBuildInfo(program, device_, CL_PROGRAM_BUILD_STATUS, sizeof(build), &build, nullptr));
     EXPECT_EQ(build, CL_BUILD_ERROR);
@@ -89,11 +90,13 @@ TEST_F(IcdBadInput, MalformedILIsInvalidValueWithTheReason) {
   expectRefusedIL(bytesOf(header), "the SPIR-V header is truncated (3 of 5 words)");
 
   std::span<const uint8_t> unaligned = bytesOf(valid).first(valid.size() * 4 - 2);
-  expectRefusedIL(unaligned, "the input is " + std::to_string(unaligned.size()) + " bytes, not a whole number of 32-bit words");
+  expectRefusedIL(unaligned,
+                  "the input is " + std::to_string(unaligned.size()) + " bytes, not a whole number of 32-bit words");
 
   std::vector<uint32_t> cut(valid.begin(), valid.end() - 3);
-  expectRefusedIL(bytesOf(cut), "invalid SPIR-V at instruction 25: End of input reached while decoding OpStore starting at "
-                                "word 103: missing literal number operand at word offset 4.");
+  expectRefusedIL(bytesOf(cut),
+                  "invalid SPIR-V at instruction 25: End of input reached while decoding OpStore starting at "
+                  "word 103: missing literal number operand at word offset 4.");
 
   std::vector<uint32_t> version = valid;
   version[1] = 0x00020000;
@@ -136,10 +139,11 @@ TEST_F(IcdBadInput, GarbageBinaryIsInvalidBinaryWithItsStatus) {
 }
 
 TEST_F(IcdBadInput, InvalidModuleFailsTheBuildNamingTheInstruction) {
-  std::string text = replaced(kStoreOneKernel, "%x = OpCompositeExtract %ulong %ids 0", "%x = OpCompositeExtract %uint %ids 0");
+  std::string text =
+      replaced(kStoreOneKernel, "%x = OpCompositeExtract %ulong %ids 0", "%x = OpCompositeExtract %uint %ids 0");
   expectBuildFailure(bytesOf(assembleWords(text)),
                      {"the input is not valid SPIR-V: SPIRV-Tools validation (spv1.6) failed: Result type (OpTypeInt) "
-                     "does not match the type that results from indexing into the composite",
+                      "does not match the type that results from indexing into the composite",
                       "= OpCompositeExtract %uint %"});
   expectTheGoodKernelRuns();
 }
@@ -152,7 +156,8 @@ TEST_F(IcdBadInput, ShaderModuleFailsTheBuild) {
 }
 
 TEST_F(IcdBadInput, UnsupportedConstructFailsTheBuildNamingTheKernel) {
-  expectBuildFailure(corpusModule("unsupported/recursion.O0.spv"), {"kernel 'recursion': recursion is not supported: 'fib' calls 'fib'"});
+  expectBuildFailure(corpusModule("unsupported/recursion.O0.spv"),
+                     {"kernel 'recursion': recursion is not supported: 'fib' calls 'fib'"});
   expectBuildFailure(corpusModule("unsupported/printf.O2.spv"),
                      {"kernel 'prints': %", " = OpExtInst in function 'prints': printf is not supported by cl2vk"});
   expectBuildFailure(corpusModule("unsupported/function_pointers.spv"),

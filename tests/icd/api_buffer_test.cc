@@ -73,7 +73,8 @@ TEST_F(IcdBuffer, KernelAccessFlagsLeaveHostTransfersAllowed) {
   run1d(addTwice, n);
   std::vector<int32_t> out = read<int32_t>(readWrite, n);
   for (size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], 1 + 2 * in[i]) << i;
-  EXPECT_CL_SUCCESS(clEnqueueWriteBuffer(queue_, writeOnly, CL_TRUE, 0, n * sizeof(int32_t), in.data(), 0, nullptr, nullptr));
+  EXPECT_CL_SUCCESS(
+      clEnqueueWriteBuffer(queue_, writeOnly, CL_TRUE, 0, n * sizeof(int32_t), in.data(), 0, nullptr, nullptr));
   EXPECT_EQ(read<int32_t>(writeOnly, n), in);
 }
 
@@ -91,11 +92,12 @@ TEST_F(IcdBuffer, BlockingAndNonBlockingTransfersWithEvents) {
   const std::vector<int32_t> data = sequence(n, 1000);
   Buffer buffer = createBuffer(n * sizeof(int32_t));
   Event written, readBack;
-  ASSERT_CL_SUCCESS(clEnqueueWriteBuffer(queue_, buffer, CL_FALSE, 0, n * sizeof(int32_t), data.data(), 0, nullptr, written.put()));
+  ASSERT_CL_SUCCESS(
+      clEnqueueWriteBuffer(queue_, buffer, CL_FALSE, 0, n * sizeof(int32_t), data.data(), 0, nullptr, written.put()));
   std::vector<int32_t> result(n, 0);
   cl_event waitFor = written;
-  ASSERT_CL_SUCCESS(
-      clEnqueueReadBuffer(queue_, buffer, CL_FALSE, 0, n * sizeof(int32_t), result.data(), 1, &waitFor, readBack.put()));
+  ASSERT_CL_SUCCESS(clEnqueueReadBuffer(queue_, buffer, CL_FALSE, 0, n * sizeof(int32_t), result.data(), 1, &waitFor,
+                                        readBack.put()));
   cl_event readEvent = readBack;
   ASSERT_CL_SUCCESS(clWaitForEvents(1, &readEvent));
   EXPECT_EQ(result, data);
@@ -123,9 +125,12 @@ TEST_F(IcdBuffer, BlockingAndNonBlockingTransfersWithEvents) {
 TEST_F(IcdBuffer, TransfersBeyondTheEndAreInvalidValue) {
   Buffer buffer = createBuffer(64);
   std::vector<uint8_t> host(128);
-  EXPECT_CL_ERROR(CL_INVALID_VALUE, clEnqueueReadBuffer(queue_, buffer, CL_TRUE, 0, 65, host.data(), 0, nullptr, nullptr));
-  EXPECT_CL_ERROR(CL_INVALID_VALUE, clEnqueueReadBuffer(queue_, buffer, CL_TRUE, 60, 8, host.data(), 0, nullptr, nullptr));
-  EXPECT_CL_ERROR(CL_INVALID_VALUE, clEnqueueWriteBuffer(queue_, buffer, CL_TRUE, 64, 1, host.data(), 0, nullptr, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_VALUE,
+                  clEnqueueReadBuffer(queue_, buffer, CL_TRUE, 0, 65, host.data(), 0, nullptr, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_VALUE,
+                  clEnqueueReadBuffer(queue_, buffer, CL_TRUE, 60, 8, host.data(), 0, nullptr, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_VALUE,
+                  clEnqueueWriteBuffer(queue_, buffer, CL_TRUE, 64, 1, host.data(), 0, nullptr, nullptr));
   EXPECT_CL_ERROR(CL_INVALID_VALUE, clEnqueueReadBuffer(queue_, buffer, CL_TRUE, 0, 8, nullptr, 0, nullptr, nullptr));
   Buffer other = createBuffer(32);
   EXPECT_CL_ERROR(CL_INVALID_VALUE, clEnqueueCopyBuffer(queue_, buffer, other, 0, 0, 33, 0, nullptr, nullptr));
@@ -160,8 +165,8 @@ TEST_F(IcdBuffer, FillWithEveryPatternSize) {
     const std::vector<uint8_t> pattern = bytePattern(patternSize, static_cast<uint8_t>(patternSize));
     const size_t offset = 3 * patternSize + (patternSize == 128 ? 1024 : 0), count = 5;
     Event filled;
-    ASSERT_CL_SUCCESS(
-        clEnqueueFillBuffer(queue_, buffer, pattern.data(), patternSize, offset, count * patternSize, 0, nullptr, filled.put()))
+    ASSERT_CL_SUCCESS(clEnqueueFillBuffer(queue_, buffer, pattern.data(), patternSize, offset, count * patternSize, 0,
+                                          nullptr, filled.put()))
         << "pattern size " << patternSize;
     cl_event fillEvent = filled;
     ASSERT_CL_SUCCESS(clWaitForEvents(1, &fillEvent));
@@ -169,9 +174,12 @@ TEST_F(IcdBuffer, FillWithEveryPatternSize) {
     ASSERT_EQ(read<uint8_t>(buffer, size), expected) << "pattern size " << patternSize;
   }
   uint8_t pattern[4] = {1, 2, 3, 4};
-  EXPECT_CL_ERROR(CL_INVALID_VALUE, clEnqueueFillBuffer(queue_, buffer, pattern, 4, 2, 8, 0, nullptr, nullptr));  // offset
-  EXPECT_CL_ERROR(CL_INVALID_VALUE, clEnqueueFillBuffer(queue_, buffer, pattern, 4, 0, 6, 0, nullptr, nullptr));  // size
-  EXPECT_CL_ERROR(CL_INVALID_VALUE, clEnqueueFillBuffer(queue_, buffer, pattern, 3, 0, 6, 0, nullptr, nullptr));  // 3 bytes
+  EXPECT_CL_ERROR(CL_INVALID_VALUE,
+                  clEnqueueFillBuffer(queue_, buffer, pattern, 4, 2, 8, 0, nullptr, nullptr));  // offset
+  EXPECT_CL_ERROR(CL_INVALID_VALUE,
+                  clEnqueueFillBuffer(queue_, buffer, pattern, 4, 0, 6, 0, nullptr, nullptr));  // size
+  EXPECT_CL_ERROR(CL_INVALID_VALUE,
+                  clEnqueueFillBuffer(queue_, buffer, pattern, 3, 0, 6, 0, nullptr, nullptr));  // 3 bytes
   EXPECT_CL_ERROR(CL_INVALID_VALUE, clEnqueueFillBuffer(queue_, buffer, pattern, 4, size - 4, 8, 0, nullptr, nullptr));
   EXPECT_CL_ERROR(CL_INVALID_VALUE, clEnqueueFillBuffer(queue_, buffer, nullptr, 4, 0, 8, 0, nullptr, nullptr));
 }
@@ -180,8 +188,8 @@ TEST_F(IcdBuffer, MapForReadingSeesTheContents) {
   const std::vector<int32_t> data = sequence(1000, -500);
   Buffer buffer = bufferOf(data);
   cl_int status = CL_SUCCESS;
-  auto* mapped = static_cast<int32_t*>(
-      clEnqueueMapBuffer(queue_, buffer, CL_TRUE, CL_MAP_READ, 40 * sizeof(int32_t), 100 * sizeof(int32_t), 0, nullptr, nullptr, &status));
+  auto* mapped = static_cast<int32_t*>(clEnqueueMapBuffer(queue_, buffer, CL_TRUE, CL_MAP_READ, 40 * sizeof(int32_t),
+                                                          100 * sizeof(int32_t), 0, nullptr, nullptr, &status));
   ASSERT_CL_SUCCESS(status);
   ASSERT_NE(mapped, nullptr);
   EXPECT_EQ(std::vector<int32_t>(mapped, mapped + 100), std::vector<int32_t>(data.begin() + 40, data.begin() + 140));
@@ -199,8 +207,9 @@ TEST_F(IcdBuffer, MapForWritingUpdatesTheBuffer) {
   Buffer buffer = bufferOf(data);
   cl_int status = CL_SUCCESS;
   Event mappedEvent;
-  auto* mapped = static_cast<int32_t*>(clEnqueueMapBuffer(queue_, buffer, CL_FALSE, CL_MAP_WRITE, 10 * sizeof(int32_t),
-                                                          50 * sizeof(int32_t), 0, nullptr, mappedEvent.put(), &status));
+  auto* mapped =
+      static_cast<int32_t*>(clEnqueueMapBuffer(queue_, buffer, CL_FALSE, CL_MAP_WRITE, 10 * sizeof(int32_t),
+                                               50 * sizeof(int32_t), 0, nullptr, mappedEvent.put(), &status));
   ASSERT_CL_SUCCESS(status);
   ASSERT_NE(mapped, nullptr);
   cl_event waitFor = mappedEvent;
@@ -219,7 +228,8 @@ TEST_F(IcdBuffer, MapWriteInvalidateRegionKeepsTheRestOfTheBuffer) {
   Buffer buffer = bufferOf(data);
   cl_int status = CL_SUCCESS;
   auto* mapped = static_cast<int32_t*>(clEnqueueMapBuffer(queue_, buffer, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION,
-                                                          128 * sizeof(int32_t), 64 * sizeof(int32_t), 0, nullptr, nullptr, &status));
+                                                          128 * sizeof(int32_t), 64 * sizeof(int32_t), 0, nullptr,
+                                                          nullptr, &status));
   ASSERT_CL_SUCCESS(status);
   ASSERT_NE(mapped, nullptr);
   for (int i = 0; i < 64; ++i) mapped[i] = 9000 + i;
@@ -227,8 +237,8 @@ TEST_F(IcdBuffer, MapWriteInvalidateRegionKeepsTheRestOfTheBuffer) {
   std::vector<int32_t> expected = data;
   for (int i = 0; i < 64; ++i) expected[128 + i] = 9000 + i;
   EXPECT_EQ(read<int32_t>(buffer, expected.size()), expected);
-  EXPECT_EQ(clEnqueueMapBuffer(queue_, buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE_INVALIDATE_REGION, 0, 64, 0, nullptr, nullptr,
-                               &status),
+  EXPECT_EQ(clEnqueueMapBuffer(queue_, buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE_INVALIDATE_REGION, 0, 64, 0, nullptr,
+                               nullptr, &status),
             nullptr);
   EXPECT_CL_ERROR(CL_INVALID_VALUE, status);
   EXPECT_EQ(clEnqueueMapBuffer(queue_, buffer, CL_TRUE, CL_MAP_READ, 2000, 100, 0, nullptr, nullptr, &status), nullptr);
@@ -250,8 +260,9 @@ TEST_F(IcdBuffer, UseHostPtrMapsOntoTheHostMemory) {
   run1d(scale, n);
   cl_int status = CL_SUCCESS;
   Event mappedEvent;
-  auto* mapped = static_cast<int32_t*>(clEnqueueMapBuffer(queue_, buffer, CL_FALSE, CL_MAP_READ, 16 * sizeof(int32_t),
-                                                          32 * sizeof(int32_t), 0, nullptr, mappedEvent.put(), &status));
+  auto* mapped =
+      static_cast<int32_t*>(clEnqueueMapBuffer(queue_, buffer, CL_FALSE, CL_MAP_READ, 16 * sizeof(int32_t),
+                                               32 * sizeof(int32_t), 0, nullptr, mappedEvent.put(), &status));
   ASSERT_CL_SUCCESS(status);
   cl_event waitFor = mappedEvent;
   ASSERT_CL_SUCCESS(clWaitForEvents(1, &waitFor));
@@ -315,15 +326,13 @@ TEST_F(IcdBuffer, InvalidCreationIsRefused) {
   EXPECT_CL_ERROR(CL_INVALID_HOST_PTR, status);
   EXPECT_EQ(clCreateBuffer(context_, CL_MEM_COPY_HOST_PTR, sizeof(host), nullptr, &status), nullptr);
   EXPECT_CL_ERROR(CL_INVALID_HOST_PTR, status);
-  EXPECT_EQ(clCreateBuffer(context_, CL_MEM_READ_WRITE, sizeof(host), host, &status), nullptr);  // a host_ptr unasked for
+  EXPECT_EQ(clCreateBuffer(context_, CL_MEM_READ_WRITE, sizeof(host), host, &status),
+            nullptr);  // a host_ptr unasked for
   EXPECT_CL_ERROR(CL_INVALID_HOST_PTR, status);
   const cl_mem_flags kContradictions[] = {
-      CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY,
-      CL_MEM_READ_WRITE | CL_MEM_READ_ONLY,
-      CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR,
-      CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR,
-      CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS,
-      CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY,
+      CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY,          CL_MEM_READ_WRITE | CL_MEM_READ_ONLY,
+      CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR,   CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR,
+      CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS, CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY,
   };
   for (cl_mem_flags flags : kContradictions) {
     void* hostPtr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR) ? host : nullptr;  // only the flags are wrong
@@ -341,7 +350,8 @@ class IcdSubBuffer : public IcdBuffer {
     ASSERT_GT(alignment_, 0u);
   }
 
-  Buffer subBuffer(cl_mem parent, size_t origin, size_t size, cl_mem_flags flags = CL_MEM_READ_WRITE, cl_int* status = nullptr) {
+  Buffer subBuffer(cl_mem parent, size_t origin, size_t size, cl_mem_flags flags = CL_MEM_READ_WRITE,
+                   cl_int* status = nullptr) {
     cl_buffer_region region{origin, size};
     cl_int created = CL_SUCCESS;
     Buffer sub(clCreateSubBuffer(parent, flags, CL_BUFFER_CREATE_TYPE_REGION, &region, &created));
@@ -372,7 +382,8 @@ TEST_F(IcdSubBuffer, ShareTheParentsData) {
   EXPECT_EQ(size, 2 * alignment_);
 
   // Reads through the sub-buffer start at its origin; writes through it land in the parent.
-  EXPECT_EQ(read<uint8_t>(sub, 2 * alignment_), std::vector<uint8_t>(initial.begin() + alignment_, initial.begin() + 3 * alignment_));
+  EXPECT_EQ(read<uint8_t>(sub, 2 * alignment_),
+            std::vector<uint8_t>(initial.begin() + alignment_, initial.begin() + 3 * alignment_));
   const std::vector<uint8_t> patch = bytePattern(10, 200);
   ASSERT_CL_SUCCESS(clEnqueueWriteBuffer(queue_, sub, CL_TRUE, 5, patch.size(), patch.data(), 0, nullptr, nullptr));
   std::vector<uint8_t> expected = initial;

@@ -61,16 +61,19 @@ TEST_F(IcdEvent, ProfilingTimesAreInOrder) {
   Buffer buffer = createBuffer(n * sizeof(cl_int));
   std::vector<cl_int> data(n, 3);
   Event write, kernel;
-  ASSERT_CL_SUCCESS(clEnqueueWriteBuffer(queue_, buffer, CL_FALSE, 0, n * sizeof(cl_int), data.data(), 0, nullptr, write.put()));
+  ASSERT_CL_SUCCESS(
+      clEnqueueWriteBuffer(queue_, buffer, CL_FALSE, 0, n * sizeof(cl_int), data.data(), 0, nullptr, write.put()));
   setArgs(fill, buffer, cl_int{9});
   ASSERT_CL_SUCCESS(clEnqueueNDRangeKernel(queue_, fill, 1, nullptr, &n, nullptr, 0, nullptr, kernel.put()));
   ASSERT_CL_SUCCESS(clFinish(queue_));
   for (cl_event event : {write.get(), kernel.get()}) {
     cl_ulong times[5] = {};
-    const cl_profiling_info kPoints[] = {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT, CL_PROFILING_COMMAND_START,
-                                         CL_PROFILING_COMMAND_END, CL_PROFILING_COMMAND_COMPLETE};
+    const cl_profiling_info kPoints[] = {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
+                                         CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END,
+                                         CL_PROFILING_COMMAND_COMPLETE};
     for (int i = 0; i < 5; ++i) {
-      ASSERT_CL_SUCCESS(clGetEventProfilingInfo(event, kPoints[i], sizeof(cl_ulong), &times[i], nullptr)) << "point " << i;
+      ASSERT_CL_SUCCESS(clGetEventProfilingInfo(event, kPoints[i], sizeof(cl_ulong), &times[i], nullptr))
+          << "point " << i;
     }
     EXPECT_GT(times[0], 0u);
     EXPECT_LE(times[0], times[1]) << "QUEUED after SUBMIT";
@@ -90,11 +93,13 @@ TEST_F(IcdEvent, ProfilingNeedsAProfilingQueueAndACommand) {
   Event write;
   ASSERT_CL_SUCCESS(clEnqueueWriteBuffer(plain, buffer, CL_TRUE, 0, sizeof(value), &value, 0, nullptr, write.put()));
   cl_ulong time = 0;
-  EXPECT_CL_ERROR(CL_PROFILING_INFO_NOT_AVAILABLE, clGetEventProfilingInfo(write, CL_PROFILING_COMMAND_START, sizeof(time), &time, nullptr));
+  EXPECT_CL_ERROR(CL_PROFILING_INFO_NOT_AVAILABLE,
+                  clGetEventProfilingInfo(write, CL_PROFILING_COMMAND_START, sizeof(time), &time, nullptr));
   Event user(clCreateUserEvent(context_, &status));
   ASSERT_CL_SUCCESS(status);
   ASSERT_CL_SUCCESS(clSetUserEventStatus(user, CL_COMPLETE));
-  EXPECT_CL_ERROR(CL_PROFILING_INFO_NOT_AVAILABLE, clGetEventProfilingInfo(user, CL_PROFILING_COMMAND_START, sizeof(time), &time, nullptr));
+  EXPECT_CL_ERROR(CL_PROFILING_INFO_NOT_AVAILABLE,
+                  clGetEventProfilingInfo(user, CL_PROFILING_COMMAND_START, sizeof(time), &time, nullptr));
 }
 
 TEST_F(IcdEvent, InfoDescribesTheCommand) {
@@ -148,7 +153,8 @@ TEST_F(IcdEvent, UserEventHoldsBackTheCommandsThatWaitForIt) {
   std::vector<cl_int> data(n, 2);
   Event write, marker;
   cl_event gateEvent = gate;
-  ASSERT_CL_SUCCESS(clEnqueueWriteBuffer(queue_, buffer, CL_FALSE, 0, n * sizeof(cl_int), data.data(), 1, &gateEvent, write.put()));
+  ASSERT_CL_SUCCESS(
+      clEnqueueWriteBuffer(queue_, buffer, CL_FALSE, 0, n * sizeof(cl_int), data.data(), 1, &gateEvent, write.put()));
   ASSERT_CL_SUCCESS(clEnqueueMarkerWithWaitList(queue_, 0, nullptr, marker.put()));
   ASSERT_CL_SUCCESS(clFlush(queue_));
   std::this_thread::sleep_for(50ms);
@@ -159,7 +165,8 @@ TEST_F(IcdEvent, UserEventHoldsBackTheCommandsThatWaitForIt) {
   Queue other(clCreateCommandQueueWithProperties(context_, device_, nullptr, &status));
   ASSERT_CL_SUCCESS(status);
   std::vector<cl_int> before(n, 0);
-  ASSERT_CL_SUCCESS(clEnqueueReadBuffer(other, buffer, CL_TRUE, 0, n * sizeof(cl_int), before.data(), 0, nullptr, nullptr));
+  ASSERT_CL_SUCCESS(
+      clEnqueueReadBuffer(other, buffer, CL_TRUE, 0, n * sizeof(cl_int), before.data(), 0, nullptr, nullptr));
   EXPECT_EQ(before, std::vector<cl_int>(n, 1)) << "the held-back write has happened";
 
   ASSERT_CL_SUCCESS(clSetUserEventStatus(gate, CL_COMPLETE));
@@ -190,7 +197,8 @@ TEST_F(IcdEvent, CallbacksFireOnCompletion) {
   std::this_thread::sleep_for(20ms);
   {
     std::lock_guard lock(log.mutex);
-    for (auto& [event, reported] : log.calls) EXPECT_NE(reported, CL_COMPLETE) << "a callback said complete before the gate opened";
+    for (auto& [event, reported] : log.calls)
+      EXPECT_NE(reported, CL_COMPLETE) << "a callback said complete before the gate opened";
   }
   ASSERT_CL_SUCCESS(clSetUserEventStatus(gate, CL_COMPLETE));
   wait(kernel);
@@ -276,7 +284,8 @@ TEST_F(IcdEvent, MisusedEventsAreRefused) {
   Event write;
   ASSERT_CL_SUCCESS(clEnqueueWriteBuffer(queue_, buffer, CL_TRUE, 0, sizeof(value), &value, 0, nullptr, write.put()));
   EXPECT_CL_ERROR(CL_INVALID_EVENT, clSetUserEventStatus(write, CL_COMPLETE));
-  EXPECT_CL_ERROR(CL_INVALID_EVENT_WAIT_LIST, clEnqueueWriteBuffer(queue_, buffer, CL_TRUE, 0, sizeof(value), &value, 1, nullptr, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_EVENT_WAIT_LIST,
+                  clEnqueueWriteBuffer(queue_, buffer, CL_TRUE, 0, sizeof(value), &value, 1, nullptr, nullptr));
   cl_event writeEvent = write;
   EXPECT_CL_ERROR(CL_INVALID_EVENT_WAIT_LIST,
                   clEnqueueWriteBuffer(queue_, buffer, CL_TRUE, 0, sizeof(value), &value, 0, &writeEvent, nullptr));

@@ -84,7 +84,8 @@ TEST_F(IcdKernel, EveryArgumentKindReachesTheKernel) {
   setArg(kernel, 6, p);
   run1d(kernel, n, local);
   std::vector<cl_long> result = read<cl_long>(out, n);
-  for (size_t gid = 0; gid < n; ++gid) ASSERT_EQ(result[gid], expectedArgumentKinds(gid, local, table, i, f, l, p)) << gid;
+  for (size_t gid = 0; gid < n; ++gid)
+    ASSERT_EQ(result[gid], expectedArgumentKinds(gid, local, table, i, f, l, p)) << gid;
 }
 
 // A buffer argument may be NULL, given as a null arg_value or as a pointer to a null cl_mem.
@@ -105,7 +106,8 @@ TEST_F(IcdKernel, NullBufferArgumentsAreAllowed) {
     Buffer fresh = bufferOf(std::vector<cl_int>(n, -1));
     setArg(kernel, 0, fresh);
     run1d(kernel, n);
-    EXPECT_EQ(read<cl_int>(fresh, n), std::vector<cl_int>(n, 2)) << (nullArgument ? "a pointer to a null cl_mem" : "a null arg_value");
+    EXPECT_EQ(read<cl_int>(fresh, n), std::vector<cl_int>(n, 2))
+        << (nullArgument ? "a pointer to a null cl_mem" : "a null arg_value");
   }
 }
 
@@ -135,7 +137,8 @@ TEST_F(IcdKernel, InfoNamesTheFunctionAndCountsArguments) {
   EXPECT_EQ(references, 2u);
   EXPECT_CL_SUCCESS(clReleaseKernel(kernel));
   char tooSmall[4];
-  EXPECT_CL_ERROR(CL_INVALID_VALUE, clGetKernelInfo(kernel, CL_KERNEL_FUNCTION_NAME, sizeof(tooSmall), tooSmall, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_VALUE,
+                  clGetKernelInfo(kernel, CL_KERNEL_FUNCTION_NAME, sizeof(tooSmall), tooSmall, nullptr));
 }
 
 TEST_F(IcdKernel, ArgumentInfoWithKernelArgInfo) {
@@ -147,9 +150,9 @@ TEST_F(IcdKernel, ArgumentInfoWithKernelArgInfo) {
     const char* type;  // null: not checked (the struct's type name)
   };
   const Expected kArguments[] = {
-      {"out", CL_KERNEL_ARG_ADDRESS_GLOBAL, "long*"},       {"table", CL_KERNEL_ARG_ADDRESS_CONSTANT, "int*"},
-      {"scratch", CL_KERNEL_ARG_ADDRESS_LOCAL, "int*"},     {"i", CL_KERNEL_ARG_ADDRESS_PRIVATE, "int"},
-      {"f", CL_KERNEL_ARG_ADDRESS_PRIVATE, "float"},        {"l", CL_KERNEL_ARG_ADDRESS_PRIVATE, "long"},
+      {"out", CL_KERNEL_ARG_ADDRESS_GLOBAL, "long*"},   {"table", CL_KERNEL_ARG_ADDRESS_CONSTANT, "int*"},
+      {"scratch", CL_KERNEL_ARG_ADDRESS_LOCAL, "int*"}, {"i", CL_KERNEL_ARG_ADDRESS_PRIVATE, "int"},
+      {"f", CL_KERNEL_ARG_ADDRESS_PRIVATE, "float"},    {"l", CL_KERNEL_ARG_ADDRESS_PRIVATE, "long"},
       {"p", CL_KERNEL_ARG_ADDRESS_PRIVATE, nullptr},
   };
   for (cl_uint index = 0; index < std::size(kArguments); ++index) {
@@ -158,10 +161,12 @@ TEST_F(IcdKernel, ArgumentInfoWithKernelArgInfo) {
     ASSERT_CL_SUCCESS(clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_NAME, sizeof(text), text, nullptr)) << index;
     EXPECT_STREQ(text, expected.name) << "argument " << index;
     cl_kernel_arg_address_qualifier address = 0;
-    ASSERT_CL_SUCCESS(clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof(address), &address, nullptr));
+    ASSERT_CL_SUCCESS(
+        clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof(address), &address, nullptr));
     EXPECT_EQ(address, expected.address) << expected.name;
     cl_kernel_arg_access_qualifier access = 0;
-    ASSERT_CL_SUCCESS(clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_ACCESS_QUALIFIER, sizeof(access), &access, nullptr));
+    ASSERT_CL_SUCCESS(
+        clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_ACCESS_QUALIFIER, sizeof(access), &access, nullptr));
     EXPECT_EQ(access, static_cast<cl_kernel_arg_access_qualifier>(CL_KERNEL_ARG_ACCESS_NONE)) << expected.name;
     if (expected.type) {
       std::memset(text, 0, sizeof(text));
@@ -178,17 +183,19 @@ TEST_F(IcdKernel, WorkGroupInfo) {
   Kernel fixed = createKernel(program_, "fixed_size");
   ASSERT_TRUE(kernel.get() && fixed.get());
   size_t workGroupSize = 0, multiple = 0;
-  ASSERT_CL_SUCCESS(
-      clGetKernelWorkGroupInfo(kernel, device_, CL_KERNEL_WORK_GROUP_SIZE, sizeof(workGroupSize), &workGroupSize, nullptr));
+  ASSERT_CL_SUCCESS(clGetKernelWorkGroupInfo(kernel, device_, CL_KERNEL_WORK_GROUP_SIZE, sizeof(workGroupSize),
+                                             &workGroupSize, nullptr));
   EXPECT_GT(workGroupSize, 0u);
   EXPECT_LE(workGroupSize, deviceInfo<size_t>(device_, CL_DEVICE_MAX_WORK_GROUP_SIZE));
-  ASSERT_CL_SUCCESS(clGetKernelWorkGroupInfo(kernel, device_, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof(multiple),
-                                             &multiple, nullptr));
+  ASSERT_CL_SUCCESS(clGetKernelWorkGroupInfo(kernel, device_, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                             sizeof(multiple), &multiple, nullptr));
   EXPECT_GT(multiple, 0u);
   size_t compiled[3] = {9, 9, 9};
-  ASSERT_CL_SUCCESS(clGetKernelWorkGroupInfo(kernel, device_, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof(compiled), compiled, nullptr));
+  ASSERT_CL_SUCCESS(clGetKernelWorkGroupInfo(kernel, device_, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof(compiled),
+                                             compiled, nullptr));
   EXPECT_EQ(std::vector<size_t>(compiled, compiled + 3), (std::vector<size_t>{0, 0, 0}));
-  ASSERT_CL_SUCCESS(clGetKernelWorkGroupInfo(fixed, device_, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof(compiled), compiled, nullptr));
+  ASSERT_CL_SUCCESS(
+      clGetKernelWorkGroupInfo(fixed, device_, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof(compiled), compiled, nullptr));
   EXPECT_EQ(std::vector<size_t>(compiled, compiled + 3), (std::vector<size_t>{8, 4, 1}));
 
   // The local memory the kernel uses includes its __local arguments' sizes.
@@ -199,8 +206,10 @@ TEST_F(IcdKernel, WorkGroupInfo) {
   EXPECT_GE(localMemory, 1024u);
   // CL_KERNEL_GLOBAL_WORK_SIZE is for custom devices and built-in kernels only.
   size_t global[3];
-  EXPECT_CL_ERROR(CL_INVALID_VALUE, clGetKernelWorkGroupInfo(kernel, device_, CL_KERNEL_GLOBAL_WORK_SIZE, sizeof(global), global, nullptr));
-  EXPECT_CL_ERROR(CL_INVALID_VALUE, clGetKernelWorkGroupInfo(kernel, device_, CL_KERNEL_WORK_GROUP_SIZE, 1, global, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_VALUE, clGetKernelWorkGroupInfo(kernel, device_, CL_KERNEL_GLOBAL_WORK_SIZE,
+                                                             sizeof(global), global, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_VALUE,
+                  clGetKernelWorkGroupInfo(kernel, device_, CL_KERNEL_WORK_GROUP_SIZE, 1, global, nullptr));
 }
 
 TEST_F(IcdKernel, RequiredWorkGroupSizeIsUsedAndEnforced) {
@@ -211,12 +220,14 @@ TEST_F(IcdKernel, RequiredWorkGroupSizeIsUsedAndEnforced) {
   setArgs(fixed, out);
   const cl_int unwritten = -1;
   for (const size_t* local : {matching, static_cast<const size_t*>(nullptr)}) {
-    ASSERT_CL_SUCCESS(clEnqueueFillBuffer(queue_, out, &unwritten, sizeof(unwritten), 0, 16 * 8 * sizeof(cl_int), 0, nullptr, nullptr));
+    ASSERT_CL_SUCCESS(clEnqueueFillBuffer(queue_, out, &unwritten, sizeof(unwritten), 0, 16 * 8 * sizeof(cl_int), 0,
+                                          nullptr, nullptr));
     ASSERT_CL_SUCCESS(clEnqueueNDRangeKernel(queue_, fixed, 2, nullptr, global, local, 0, nullptr, nullptr))
         << (local ? "local 8x4" : "local NULL");
     EXPECT_EQ(read<cl_int>(out, 16 * 8), std::vector<cl_int>(16 * 8, 804)) << (local ? "local 8x4" : "local NULL");
   }
-  EXPECT_CL_ERROR(CL_INVALID_WORK_GROUP_SIZE, clEnqueueNDRangeKernel(queue_, fixed, 2, nullptr, global, transposed, 0, nullptr, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_WORK_GROUP_SIZE,
+                  clEnqueueNDRangeKernel(queue_, fixed, 2, nullptr, global, transposed, 0, nullptr, nullptr));
 }
 
 TEST_F(IcdKernel, SubGroupInfoForAnNDRange) {
@@ -224,28 +235,29 @@ TEST_F(IcdKernel, SubGroupInfoForAnNDRange) {
   ASSERT_TRUE(kernel.get());
   if (deviceInfo<cl_uint>(device_, CL_DEVICE_MAX_NUM_SUB_GROUPS) == 0) {
     size_t local = 64, size = 0;
-    EXPECT_CL_ERROR(CL_INVALID_OPERATION, clGetKernelSubGroupInfo(kernel, device_, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
-                                                                  sizeof(local), &local, sizeof(size), &size, nullptr));
+    EXPECT_CL_ERROR(CL_INVALID_OPERATION,
+                    clGetKernelSubGroupInfo(kernel, device_, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof(local),
+                                            &local, sizeof(size), &size, nullptr));
     GTEST_SKIP() << "the device has no sub-groups (CL_DEVICE_MAX_NUM_SUB_GROUPS is 0): only the refusal is checked";
   }
   for (size_t local : {size_t{1}, size_t{13}, size_t{64}, size_t{256}}) {
     size_t maxSize = 0, count = 0;
-    ASSERT_CL_SUCCESS(clGetKernelSubGroupInfo(kernel, device_, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof(local), &local,
-                                              sizeof(maxSize), &maxSize, nullptr));
+    ASSERT_CL_SUCCESS(clGetKernelSubGroupInfo(kernel, device_, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof(local),
+                                              &local, sizeof(maxSize), &maxSize, nullptr));
     EXPECT_GE(maxSize, 1u);
     EXPECT_LE(maxSize, local);
-    ASSERT_CL_SUCCESS(clGetKernelSubGroupInfo(kernel, device_, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof(local), &local,
-                                              sizeof(count), &count, nullptr));
+    ASSERT_CL_SUCCESS(clGetKernelSubGroupInfo(kernel, device_, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof(local),
+                                              &local, sizeof(count), &count, nullptr));
     EXPECT_EQ(count, (local + maxSize - 1) / maxSize) << "local " << local << ", sub-groups of at most " << maxSize;
   }
   size_t twoDimensions[2] = {16, 4}, maxSize = 0;
-  EXPECT_CL_SUCCESS(clGetKernelSubGroupInfo(kernel, device_, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof(twoDimensions),
-                                            twoDimensions, sizeof(maxSize), &maxSize, nullptr));
+  EXPECT_CL_SUCCESS(clGetKernelSubGroupInfo(kernel, device_, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                            sizeof(twoDimensions), twoDimensions, sizeof(maxSize), &maxSize, nullptr));
   EXPECT_GE(maxSize, 1u);
   cl_uint maxSubGroups = 0;
   size_t maxNumSubGroups = 0;
-  EXPECT_CL_SUCCESS(clGetKernelSubGroupInfo(kernel, device_, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, nullptr, sizeof(maxNumSubGroups),
-                                            &maxNumSubGroups, nullptr));
+  EXPECT_CL_SUCCESS(clGetKernelSubGroupInfo(kernel, device_, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, nullptr,
+                                            sizeof(maxNumSubGroups), &maxNumSubGroups, nullptr));
   EXPECT_GE(maxNumSubGroups, 1u);
   maxSubGroups = deviceInfo<cl_uint>(device_, CL_DEVICE_MAX_NUM_SUB_GROUPS);
   EXPECT_LE(maxNumSubGroups, maxSubGroups);
@@ -254,28 +266,31 @@ TEST_F(IcdKernel, SubGroupInfoForAnNDRange) {
 // What the sub-group query says is what a kernel sees, for a device with OpenCL C sub-groups.
 TEST_F(IcdKernel, SubGroupSizeQueryMatchesTheKernel) {
   auto features = deviceInfoArray<cl_name_version>(device_, CL_DEVICE_OPENCL_C_FEATURES);
-  bool subgroups = std::any_of(features.begin(), features.end(),
-                               [](const cl_name_version& v) { return std::strcmp(v.name, "__opencl_c_subgroups") == 0; });
+  bool subgroups = std::any_of(features.begin(), features.end(), [](const cl_name_version& v) {
+    return std::strcmp(v.name, "__opencl_c_subgroups") == 0;
+  });
   if (!subgroups) GTEST_SKIP() << "the device does not report __opencl_c_subgroups";
   Program program = buildSource(R"(
     kernel void sizes(global uint* out) {
       out[get_global_id(0)] = get_max_sub_group_size() * 10000 + get_num_sub_groups();
     }
-  )", "-cl-std=CL3.0");
+  )",
+                                "-cl-std=CL3.0");
   ASSERT_TRUE(program.get());
   Kernel kernel = createKernel(program, "sizes");
   // 3 and 13 are below the subgroup size of NVIDIA (32) and, for 3, of lavapipe (8).
   for (size_t local : {size_t{3}, size_t{13}, size_t{64}, size_t{256}}) {
     size_t maxSize = 0, count = 0;
-    ASSERT_CL_SUCCESS(clGetKernelSubGroupInfo(kernel, device_, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof(local), &local,
-                                              sizeof(maxSize), &maxSize, nullptr));
-    ASSERT_CL_SUCCESS(clGetKernelSubGroupInfo(kernel, device_, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof(local), &local,
-                                              sizeof(count), &count, nullptr));
+    ASSERT_CL_SUCCESS(clGetKernelSubGroupInfo(kernel, device_, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof(local),
+                                              &local, sizeof(maxSize), &maxSize, nullptr));
+    ASSERT_CL_SUCCESS(clGetKernelSubGroupInfo(kernel, device_, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof(local),
+                                              &local, sizeof(count), &count, nullptr));
     Buffer out = createBuffer(2 * local * sizeof(cl_uint));
     setArgs(kernel, out);
     run1d(kernel, 2 * local, local);
     std::vector<cl_uint> seen = read<cl_uint>(out, 2 * local);
-    EXPECT_EQ(seen, std::vector<cl_uint>(2 * local, static_cast<cl_uint>(maxSize * 10000 + count))) << "local " << local;
+    EXPECT_EQ(seen, std::vector<cl_uint>(2 * local, static_cast<cl_uint>(maxSize * 10000 + count)))
+        << "local " << local;
   }
 }
 

@@ -45,9 +45,11 @@ TEST_F(IcdLifetime, ReleasedObjectsLiveWhileOthersNeedThem) {
   const size_t n = 1000;
   std::vector<cl_int> ones(n, 1), in(n);
   for (size_t i = 0; i < n; ++i) in[i] = static_cast<cl_int>(i);
-  Buffer out(clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_int), ones.data(), &status));
+  Buffer out(
+      clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_int), ones.data(), &status));
   ASSERT_CL_SUCCESS(status);
-  cl_mem input = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_int), in.data(), &status);
+  cl_mem input =
+      clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_int), in.data(), &status);
   ASSERT_CL_SUCCESS(status);
   EXPECT_CL_SUCCESS(clReleaseProgram(program));
   EXPECT_CL_SUCCESS(clReleaseContext(context));
@@ -63,7 +65,8 @@ TEST_F(IcdLifetime, ReleasedObjectsLiveWhileOthersNeedThem) {
   EXPECT_CL_SUCCESS(clReleaseMemObject(input));
   addTwice.reset();
   std::vector<cl_int> result(n);
-  ASSERT_CL_SUCCESS(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, n * sizeof(cl_int), result.data(), 0, nullptr, nullptr));
+  ASSERT_CL_SUCCESS(
+      clEnqueueReadBuffer(queue, out, CL_TRUE, 0, n * sizeof(cl_int), result.data(), 0, nullptr, nullptr));
   for (size_t i = 0; i < n; ++i) ASSERT_EQ(result[i], 1 + 2 * static_cast<cl_int>(i)) << i;
 }
 

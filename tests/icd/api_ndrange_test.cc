@@ -45,8 +45,8 @@ struct Range {
   size_t items() const { return global[0] * global[1] * global[2]; }
   std::string describe() const {
     std::ostringstream s;
-    s << dims << "D global " << global[0] << "x" << global[1] << "x" << global[2] << " offset " << offset[0] << "," << offset[1]
-      << "," << offset[2] << " local " << local[0] << "x" << local[1] << "x" << local[2];
+    s << dims << "D global " << global[0] << "x" << global[1] << "x" << global[2] << " offset " << offset[0] << ","
+      << offset[1] << "," << offset[2] << " local " << local[0] << "x" << local[1] << "x" << local[2];
     return s.str();
   }
 };
@@ -91,7 +91,8 @@ class IcdNDRange : public IcdTest {
     std::vector<cl_uint> got = runIds(kernel, r), expected = expectedIds(r);
     ASSERT_EQ(got.size(), expected.size()) << r.describe();
     for (size_t i = 0; i < got.size(); ++i) {
-      ASSERT_EQ(got[i], expected[i]) << r.describe() << ": work-item " << i / kValuesPerItem << " value " << i % kValuesPerItem
+      ASSERT_EQ(got[i], expected[i]) << r.describe() << ": work-item " << i / kValuesPerItem << " value "
+                                     << i % kValuesPerItem
                                      << " (0-2 global id, 3-5 local id, 6-8 group id, 9-11 local size, 12-14 enqueued "
                                         "local size, 15-17 number of groups, 18 work dim)";
     }
@@ -104,7 +105,8 @@ class IcdNDRange : public IcdTest {
     ASSERT_EQ(got.size(), r.items() * kValuesPerItem) << r.describe();
     for (size_t item = 0; item < r.items(); ++item) {
       const cl_uint* o = got.data() + item * kValuesPerItem;
-      std::array<size_t, 3> id = {item % r.global[0], item / r.global[0] % r.global[1], item / (r.global[0] * r.global[1])};
+      std::array<size_t, 3> id = {item % r.global[0], item / r.global[0] % r.global[1],
+                                  item / (r.global[0] * r.global[1])};
       for (int d = 0; d < 3; ++d) {
         size_t enqueued = got[12 + d];  // the first work-item's, which every work-item must share
         ASSERT_GT(enqueued, 0u);
@@ -168,7 +170,8 @@ TEST_F(IcdNDRange, UniformWorkGroupsWhenRequired) {
     Kernel kernel = createKernel(program, "ids");
     Buffer out = createBuffer(dividing * kValuesPerItem * sizeof(cl_uint));
     setArgs(kernel, out);
-    EXPECT_CL_ERROR(CL_INVALID_WORK_GROUP_SIZE, clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &global, &local, 0, nullptr, nullptr))
+    EXPECT_CL_ERROR(CL_INVALID_WORK_GROUP_SIZE,
+                    clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &global, &local, 0, nullptr, nullptr))
         << "options \"" << options << "\"";
     EXPECT_CL_SUCCESS(clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &dividing, &local, 0, nullptr, nullptr))
         << "options \"" << options << "\"";
@@ -246,7 +249,8 @@ TEST_F(IcdNDRange, OffsetPlusSizeBeyondSizeMaxIsInvalidGlobalOffset) {
   Buffer out = createBuffer(16 * kValuesPerItem * sizeof(cl_uint));
   setArgs(kernel, out);
   const size_t global = 16, offset = std::numeric_limits<size_t>::max() - 4;
-  EXPECT_CL_ERROR(CL_INVALID_GLOBAL_OFFSET, clEnqueueNDRangeKernel(queue_, kernel, 1, &offset, &global, nullptr, 0, nullptr, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_GLOBAL_OFFSET,
+                  clEnqueueNDRangeKernel(queue_, kernel, 1, &offset, &global, nullptr, 0, nullptr, nullptr));
 }
 
 }  // namespace

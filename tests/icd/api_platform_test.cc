@@ -43,7 +43,8 @@ TEST_F(IcdPlatform, SizeQueryWithoutValueGivesTheSize) {
 
 TEST_F(IcdPlatform, TooSmallValueOrUnknownNameIsInvalidValue) {
   char tooSmall[2];
-  EXPECT_CL_ERROR(CL_INVALID_VALUE, clGetPlatformInfo(platform_, CL_PLATFORM_NAME, sizeof(tooSmall), tooSmall, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_VALUE,
+                  clGetPlatformInfo(platform_, CL_PLATFORM_NAME, sizeof(tooSmall), tooSmall, nullptr));
   char value[64];
   EXPECT_CL_ERROR(CL_INVALID_VALUE, clGetPlatformInfo(platform_, 0x7fff, sizeof(value), value, nullptr));
 }
@@ -59,8 +60,8 @@ TEST_F(IcdDevice, ReportsOpenCL30AndEveryOpenCLCVersion) {
     versions.insert({CL_VERSION_MAJOR(v.version), CL_VERSION_MINOR(v.version)});
   }
   for (auto wanted : {std::pair<cl_uint, cl_uint>{1, 2}, {2, 0}, {3, 0}}) {
-    EXPECT_TRUE(versions.contains(wanted)) << "CL_DEVICE_OPENCL_C_ALL_VERSIONS lacks OpenCL C " << wanted.first << "."
-                                           << wanted.second;
+    EXPECT_TRUE(versions.contains(wanted))
+        << "CL_DEVICE_OPENCL_C_ALL_VERSIONS lacks OpenCL C " << wanted.first << "." << wanted.second;
   }
   EXPECT_EQ(deviceInfo<cl_platform_id>(device_, CL_DEVICE_PLATFORM), platform_);
   EXPECT_EQ(deviceInfo<cl_bool>(device_, CL_DEVICE_AVAILABLE), CL_TRUE);
@@ -72,8 +73,9 @@ TEST_F(IcdDevice, ReportsSpirvAndCollectives) {
   std::string il = deviceString(device_, CL_DEVICE_IL_VERSION);
   EXPECT_NE(il.find("SPIR-V_1."), std::string::npos) << "CL_DEVICE_IL_VERSION is \"" << il << "\"";
   auto ils = deviceInfoArray<cl_name_version>(device_, CL_DEVICE_ILS_WITH_VERSION);
-  EXPECT_TRUE(std::any_of(ils.begin(), ils.end(), [](const cl_name_version& v) { return std::strcmp(v.name, "SPIR-V") == 0; }))
-      << "CL_DEVICE_ILS_WITH_VERSION lacks SPIR-V";
+  EXPECT_TRUE(std::any_of(ils.begin(), ils.end(), [](const cl_name_version& v) {
+    return std::strcmp(v.name, "SPIR-V") == 0;
+  })) << "CL_DEVICE_ILS_WITH_VERSION lacks SPIR-V";
   std::string extensions = deviceString(device_, CL_DEVICE_EXTENSIONS);
   EXPECT_TRUE(hasWord(extensions, "cl_khr_il_program")) << extensions;
   EXPECT_EQ(deviceInfo<cl_bool>(device_, CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT), CL_TRUE);
@@ -109,7 +111,9 @@ TEST_F(IcdDevice, WorkGroupAndMemoryLimits) {
   EXPECT_GT(deviceInfo<cl_ulong>(device_, CL_DEVICE_LOCAL_MEM_SIZE), 0u);
   // At least the size of long16, the largest built-in type of the full profile, in bits.
   EXPECT_GE(deviceInfo<cl_uint>(device_, CL_DEVICE_MEM_BASE_ADDR_ALIGN), 1024u);
-  EXPECT_NE(deviceInfo<cl_command_queue_properties>(device_, CL_DEVICE_QUEUE_ON_HOST_PROPERTIES) & CL_QUEUE_PROFILING_ENABLE, 0u);
+  EXPECT_NE(
+      deviceInfo<cl_command_queue_properties>(device_, CL_DEVICE_QUEUE_ON_HOST_PROPERTIES) & CL_QUEUE_PROFILING_ENABLE,
+      0u);
   EXPECT_GT(deviceInfo<size_t>(device_, CL_DEVICE_PROFILING_TIMER_RESOLUTION), 0u);
 }
 
@@ -130,11 +134,13 @@ TEST_F(IcdDevice, SizeQueryWithoutValueGivesTheSize) {
 
 TEST_F(IcdDevice, TooSmallValueOrUnknownNameIsInvalidValue) {
   uint32_t halfASize = 0;
-  EXPECT_CL_ERROR(CL_INVALID_VALUE, clGetDeviceInfo(device_, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(halfASize), &halfASize, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_VALUE,
+                  clGetDeviceInfo(device_, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(halfASize), &halfASize, nullptr));
   char tooSmall[1];
   EXPECT_CL_ERROR(CL_INVALID_VALUE, clGetDeviceInfo(device_, CL_DEVICE_NAME, sizeof(tooSmall), tooSmall, nullptr));
   size_t oneSize = 0;  // CL_DEVICE_MAX_WORK_ITEM_SIZES has one per dimension
-  EXPECT_CL_ERROR(CL_INVALID_VALUE, clGetDeviceInfo(device_, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof(oneSize), &oneSize, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_VALUE,
+                  clGetDeviceInfo(device_, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof(oneSize), &oneSize, nullptr));
   char value[64];
   EXPECT_CL_ERROR(CL_INVALID_VALUE, clGetDeviceInfo(device_, 0x7fff, sizeof(value), value, nullptr));
 }
@@ -173,7 +179,8 @@ TEST_F(IcdContext, QueriesRetainAndRelease) {
   ASSERT_EQ(size, sizeof(properties));
   cl_context_properties returned[3] = {};
   EXPECT_CL_SUCCESS(clGetContextInfo(context, CL_CONTEXT_PROPERTIES, sizeof(returned), returned, nullptr));
-  EXPECT_EQ(std::vector<cl_context_properties>(returned, returned + 3), std::vector<cl_context_properties>(properties, properties + 3));
+  EXPECT_EQ(std::vector<cl_context_properties>(returned, returned + 3),
+            std::vector<cl_context_properties>(properties, properties + 3));
   EXPECT_CL_SUCCESS(clGetContextInfo(context, CL_CONTEXT_REFERENCE_COUNT, sizeof(references), &references, nullptr));
   EXPECT_EQ(references, 1u);
   EXPECT_CL_SUCCESS(clRetainContext(context));
@@ -205,7 +212,8 @@ TEST_F(IcdContext, InvalidArgumentsAreRefused) {
   int userData = 0;  // user data without a callback
   EXPECT_EQ(clCreateContext(properties, 1, &device_, nullptr, &userData, &status), nullptr);
   EXPECT_CL_ERROR(CL_INVALID_VALUE, status);
-  cl_context_properties unknown[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform_), 0x7fff, 1, 0};
+  cl_context_properties unknown[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform_), 0x7fff, 1,
+                                     0};
   EXPECT_EQ(clCreateContext(unknown, 1, &device_, nullptr, nullptr, &status), nullptr);
   EXPECT_CL_ERROR(CL_INVALID_PROPERTY, status);
   cl_device_id notADevice[] = {reinterpret_cast<cl_device_id>(context_.get())};
@@ -235,7 +243,8 @@ TEST_F(IcdQueue, QueriesRetainAndRelease) {
 }
 
 TEST_F(IcdQueue, UnsupportedPropertiesAreRefused) {
-  cl_command_queue_properties supported = deviceInfo<cl_command_queue_properties>(device_, CL_DEVICE_QUEUE_ON_HOST_PROPERTIES);
+  cl_command_queue_properties supported =
+      deviceInfo<cl_command_queue_properties>(device_, CL_DEVICE_QUEUE_ON_HOST_PROPERTIES);
   cl_int status = CL_SUCCESS;
   cl_queue_properties outOfOrder[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
   Queue queue(clCreateCommandQueueWithProperties(context_, device_, outOfOrder, &status));
@@ -245,7 +254,8 @@ TEST_F(IcdQueue, UnsupportedPropertiesAreRefused) {
     EXPECT_CL_ERROR(CL_INVALID_QUEUE_PROPERTIES, status);
   }
   if (deviceInfo<cl_device_device_enqueue_capabilities>(device_, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES) == 0) {
-    cl_queue_properties onDevice[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_ON_DEVICE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+    cl_queue_properties onDevice[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_ON_DEVICE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
+                                      0};
     EXPECT_EQ(clCreateCommandQueueWithProperties(context_, device_, onDevice, &status), nullptr);
     EXPECT_CL_ERROR(CL_INVALID_QUEUE_PROPERTIES, status);
   }

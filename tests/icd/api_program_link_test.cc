@@ -22,8 +22,8 @@ class IcdProgramLink : public IcdTest {
       programs.push_back(header);
     }
     cl_int status = clCompileProgram(program, 1, &device_, options.c_str(), static_cast<cl_uint>(headers.size()),
-                                     headers.empty() ? nullptr : programs.data(), headers.empty() ? nullptr : names.data(),
-                                     nullptr, nullptr);
+                                     headers.empty() ? nullptr : programs.data(),
+                                     headers.empty() ? nullptr : names.data(), nullptr, nullptr);
     EXPECT_CL_SUCCESS(status) << programBuildLog(program, device_);
     return program;
   }
@@ -49,7 +49,8 @@ TEST_F(IcdProgramLink, CompiledObjectsLinkIntoOneExecutable) {
   Program caller = compiled(R"(
     #include "helpers/twice.h"
     kernel void use_twice(global int* out) { out[get_global_id(0)] = twice((int)get_global_id(0)) + 1; }
-  )", "-cl-std=CL2.0", {{"helpers/twice.h", header}});
+  )",
+                            "-cl-std=CL2.0", {{"helpers/twice.h", header}});
   Program callee = compiled("int twice(int x) { return 2 * x; }\n");
   ASSERT_TRUE(caller.get() && callee.get());
 

@@ -29,7 +29,8 @@ std::set<std::string> splitNames(const std::string& names) {
 }
 
 std::string programString(cl_program program, cl_program_info name) {
-  return infoString([&](size_t size, void* value, size_t* ret) { return clGetProgramInfo(program, name, size, value, ret); });
+  return infoString(
+      [&](size_t size, void* value, size_t* ret) { return clGetProgramInfo(program, name, size, value, ret); });
 }
 
 template <typename T>
@@ -73,7 +74,8 @@ TEST_F(IcdProgram, QueriesAfterABuild) {
   size_t size = 0;
   ASSERT_CL_SUCCESS(clGetProgramBuildInfo(program, device_, CL_PROGRAM_BUILD_OPTIONS, 0, nullptr, &size));
   std::string returnedOptions(size, '\0');
-  ASSERT_CL_SUCCESS(clGetProgramBuildInfo(program, device_, CL_PROGRAM_BUILD_OPTIONS, size, returnedOptions.data(), nullptr));
+  ASSERT_CL_SUCCESS(
+      clGetProgramBuildInfo(program, device_, CL_PROGRAM_BUILD_OPTIONS, size, returnedOptions.data(), nullptr));
   EXPECT_EQ(returnedOptions.c_str(), options);
   EXPECT_EQ(buildInfo<cl_program_binary_type>(program, device_, CL_PROGRAM_BINARY_TYPE),
             static_cast<cl_program_binary_type>(CL_PROGRAM_BINARY_TYPE_EXECUTABLE));
@@ -132,7 +134,8 @@ TEST_F(IcdProgram, DefinesReachTheSource) {
     #error VALUE is not defined
     #endif
     kernel void defined(global int* out) { out[0] = VALUE * (TWICE + 1); }
-  )", "-D VALUE=21 -DTWICE");
+  )",
+                                "-D VALUE=21 -DTWICE");
   ASSERT_TRUE(program.get());
   Kernel kernel = createKernel(program, "defined");
   Buffer out = createBuffer(sizeof(int32_t));
@@ -154,7 +157,8 @@ TEST_F(IcdProgram, ClStdSelectsTheLanguageVersion) {
     #endif
     }
   )";
-  const std::pair<const char*, int> kExpected[] = {{"", 120}, {"-cl-std=CL1.2", 120}, {"-cl-std=CL2.0", 200}, {"-cl-std=CL3.0", 300}};
+  const std::pair<const char*, int> kExpected[] = {
+      {"", 120}, {"-cl-std=CL1.2", 120}, {"-cl-std=CL2.0", 200}, {"-cl-std=CL3.0", 300}};
   for (const auto& [options, expected] : kExpected) {
     Program program = buildSource(kVersion, options);
     ASSERT_TRUE(program.get()) << options;
@@ -182,7 +186,8 @@ TEST_F(IcdProgram, SyntaxErrorFailsTheBuildWithALog) {
   EXPECT_EQ(clCreateKernel(program, "broken", &status), nullptr);
   EXPECT_CL_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, status);
   size_t kernels = 0;
-  EXPECT_CL_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, clGetProgramInfo(program, CL_PROGRAM_NUM_KERNELS, sizeof(kernels), &kernels, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_PROGRAM_EXECUTABLE,
+                  clGetProgramInfo(program, CL_PROGRAM_NUM_KERNELS, sizeof(kernels), &kernels, nullptr));
 }
 
 // OpenCL allows a program of helper functions alone: it builds, and has no kernels.
@@ -209,7 +214,8 @@ TEST_F(IcdProgram, UnbuiltProgramHasNoExecutable) {
   EXPECT_EQ(clCreateKernel(program, "add_one", &status), nullptr);
   EXPECT_CL_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, status);
   char names[256];
-  EXPECT_CL_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, sizeof(names), names, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_PROGRAM_EXECUTABLE,
+                  clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, sizeof(names), names, nullptr));
   cl_uint count = 0;
   EXPECT_CL_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, clCreateKernelsInProgram(program, 0, nullptr, &count));
 }
@@ -239,7 +245,8 @@ TEST_F(IcdProgram, UnknownBuildOptionIsInvalidBuildOptions) {
   cl_int status = CL_SUCCESS;
   Program program(clCreateProgramWithSource(context_, 1, &source, nullptr, &status));
   ASSERT_CL_SUCCESS(status);
-  EXPECT_CL_ERROR(CL_INVALID_BUILD_OPTIONS, clBuildProgram(program, 1, &device_, "-DSCALE=1 -fno-such-option", nullptr, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_BUILD_OPTIONS,
+                  clBuildProgram(program, 1, &device_, "-DSCALE=1 -fno-such-option", nullptr, nullptr));
 }
 
 TEST_F(IcdProgram, MalformedILIsInvalidValue) {

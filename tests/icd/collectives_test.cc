@@ -44,15 +44,16 @@ class IcdCollectives : public IcdTest {
   size_t subgroupSize(cl_kernel kernel, const Shape& shape) {
     if (!subgroups_) return 1;
     size_t local[3] = {shape.local[0], shape.local[1], shape.local[2]}, size = 0;
-    EXPECT_CL_SUCCESS(clGetKernelSubGroupInfo(kernel, device_, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, shape.dims * sizeof(size_t),
-                                              local, sizeof(size), &size, nullptr));
+    EXPECT_CL_SUCCESS(clGetKernelSubGroupInfo(kernel, device_, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                              shape.dims * sizeof(size_t), local, sizeof(size), &size, nullptr));
     return std::max<size_t>(size, 1);
   }
 
   // The NDRange of `shape` (global sizes from it, local sizes its work-group) for clEnqueueNDRangeKernel.
   cl_int enqueue(cl_kernel kernel, const Shape& shape) {
     std::array<uint64_t, 3> global64 = shape.globalSize();
-    size_t global[3] = {global64[0], global64[1], global64[2]}, local[3] = {shape.local[0], shape.local[1], shape.local[2]};
+    size_t global[3] = {global64[0], global64[1], global64[2]},
+           local[3] = {shape.local[0], shape.local[1], shape.local[2]};
     return clEnqueueNDRangeKernel(queue_, kernel, shape.dims, nullptr, global, local, 0, nullptr, nullptr);
   }
 
@@ -70,7 +71,8 @@ class IcdCollectives : public IcdTest {
     if (!dIn.get() || !dOut.get()) return "no buffers";
     setArgs(kernel, dIn, dOut);
     BroadcastSource source = broadcastSource(shape, lanes);
-    for (int d = 0; d < broadcastIdCount(spec); ++d) setArg(kernel, static_cast<cl_uint>(2 + d), cl_ulong{source.localId[d]});
+    for (int d = 0; d < broadcastIdCount(spec); ++d)
+      setArg(kernel, static_cast<cl_uint>(2 + d), cl_ulong{source.localId[d]});
     if (spec.function == "broadcast") setArg(kernel, 2, cl_uint{source.lane});
     if (cl_int status = enqueue(kernel, shape); status != CL_SUCCESS) {
       return spec.name + ": clEnqueueNDRangeKernel returned " + clErrorName(status);
@@ -83,7 +85,8 @@ class IcdCollectives : public IcdTest {
 
   // Every kernel of corpus module `file` accepted by `wanted`, at each of `shapes`; returns how
   // many kernel runs were compared.
-  size_t runModule(const std::string& file, const std::vector<Shape>& shapes, const std::function<bool(const KernelSpec&)>& wanted) {
+  size_t runModule(const std::string& file, const std::vector<Shape>& shapes,
+                   const std::function<bool(const KernelSpec&)>& wanted) {
     Program program = buildCorpusModule(file);
     if (!program.get()) return 0;
     cl_uint count = 0;
@@ -127,7 +130,8 @@ TEST_P(CorpusCollectives, EveryKernelMatchesTheCpu) {
   const std::vector<Shape> broadcastShapes = {{3, {4, 2, 3}, {2, 1, 2}}};
   size_t checked = runModule(GetParam(), shapes, [](const KernelSpec&) { return true; });
   if (HasFailure()) return;
-  checked += runModule(GetParam(), broadcastShapes, [](const KernelSpec& s) { return s.function.starts_with("broadcast"); });
+  checked +=
+      runModule(GetParam(), broadcastShapes, [](const KernelSpec& s) { return s.function.starts_with("broadcast"); });
   EXPECT_GT(checked, 0u) << GetParam() << ": no kernel was checked";
 }
 
@@ -142,15 +146,17 @@ INSTANTIATE_TEST_SUITE_P(Icd, CorpusCollectives, testing::ValuesIn(collectiveMod
 
 // global 1000, local 256: the last work-group has 232 work-items, and its collectives cover only them.
 TEST_F(IcdCollectives, NonUniformRangeRemainderGroup) {
-  const std::vector<Shape> shapes = {{1, {256, 1, 1}, {0, 0, 0}, {1000, 1, 1}}, {2, {16, 4, 1}, {0, 0, 0}, {40, 10, 1}}};
+  const std::vector<Shape> shapes = {{1, {256, 1, 1}, {0, 0, 0}, {1000, 1, 1}},
+                                     {2, {16, 4, 1}, {0, 0, 0}, {40, 10, 1}}};
   auto representative = [](const KernelSpec& s) {
     bool type = s.type.type == Type::kInt || s.type.type == Type::kFloat;
     bool op = s.op == "add" || s.op == "max" || s.op == "logical_xor" || s.op.empty();
     return type && op;
   };
   size_t checked = 0;
-  for (const char* file : {"work_group_add_min_max.O2.spv", "work_group_vote.O2.spv", "work_group_broadcast.O2.spv",
-                           "work_group_uniform_arithmetic.O2.spv", "sub_group_add_min_max.O2.spv", "sub_group_vote.O2.spv"}) {
+  for (const char* file :
+       {"work_group_add_min_max.O2.spv", "work_group_vote.O2.spv", "work_group_broadcast.O2.spv",
+        "work_group_uniform_arithmetic.O2.spv", "sub_group_add_min_max.O2.spv", "sub_group_vote.O2.spv"}) {
     checked += runModule(file, shapes, representative);
     if (HasFailure()) return;
   }
@@ -189,8 +195,9 @@ kernel void work_group_collectives(global const int* a, global int* reduce_add,
 )";
 
 TEST_F(IcdCollectives, BuiltFromSourceAsOpenCLC20And30) {
-  const char* kSpecs[] = {"wg_reduce_add_int", "wg_scan_inclusive_min_int", "wg_scan_exclusive_max_long",
-                          "wg_reduce_add_float", "wg_any", "wg_broadcast_1d_uint"};
+  const char* kSpecs[] = {
+      "wg_reduce_add_int",   "wg_scan_inclusive_min_int", "wg_scan_exclusive_max_long", "wg_reduce_add_float", "wg_any",
+      "wg_broadcast_1d_uint"};
   const std::vector<Shape> shapes = {{1, {128, 1, 1}, {4, 1, 1}}, {1, {256, 1, 1}, {0, 0, 0}, {1000, 1, 1}}};
   for (const char* options : {"-cl-std=CL2.0", "-cl-std=CL3.0"}) {
     Program program = buildSource(kSourceCollectives, options);
@@ -217,7 +224,8 @@ TEST_F(IcdCollectives, BuiltFromSourceAsOpenCLC20And30) {
       for (size_t k = 0; k < std::size(kSpecs); ++k) {
         KernelSpec spec = *parse(kSpecs[k]);
         std::vector<std::byte> out(n * spec.type.size);
-        ASSERT_CL_SUCCESS(clEnqueueReadBuffer(queue_, outputs[k], CL_TRUE, 0, out.size(), out.data(), 0, nullptr, nullptr));
+        ASSERT_CL_SUCCESS(
+            clEnqueueReadBuffer(queue_, outputs[k], CL_TRUE, 0, out.size(), out.data(), 0, nullptr, nullptr));
         EXPECT_EQ(compare(spec, shape, 1, in[k], out), "") << options;
       }
     }
@@ -237,7 +245,8 @@ TEST_F(IcdCollectives, SubGroupCollectivesBuiltFromSource) {
       reduce_max[i] = sub_group_reduce_max(a[i]);
       scan_add[i] = sub_group_scan_inclusive_add(b[i]);
     }
-  )", "-cl-std=CL3.0");
+  )",
+                                "-cl-std=CL3.0");
   ASSERT_TRUE(program.get());
   Kernel kernel = createKernel(program, "sub_group_collectives");
   const Shape shape{1, {100, 1, 1}, {3, 1, 1}};

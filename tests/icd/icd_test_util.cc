@@ -87,10 +87,11 @@ testing::AssertionResult clSucceeded(const char* expression, cl_int code) {
   return testing::AssertionFailure() << expression << " returned " << clErrorName(code) << " (" << code << ")";
 }
 
-testing::AssertionResult clReturned(const char* expectedExpression, const char* expression, cl_int expected, cl_int code) {
+testing::AssertionResult clReturned(const char* expectedExpression, const char* expression, cl_int expected,
+                                    cl_int code) {
   if (code == expected) return testing::AssertionSuccess();
-  return testing::AssertionFailure() << expression << " returned " << clErrorName(code) << " (" << code << "), expected "
-                                     << clErrorName(expected) << " (" << expectedExpression << ")";
+  return testing::AssertionFailure() << expression << " returned " << clErrorName(code) << " (" << code
+                                     << "), expected " << clErrorName(expected) << " (" << expectedExpression << ")";
 }
 
 cl_platform_id findPlatform(std::string* why) {
@@ -121,11 +122,13 @@ cl_platform_id findPlatform(std::string* why) {
 }
 
 std::string platformString(cl_platform_id platform, cl_platform_info name) {
-  return infoString([&](size_t size, void* value, size_t* ret) { return clGetPlatformInfo(platform, name, size, value, ret); });
+  return infoString(
+      [&](size_t size, void* value, size_t* ret) { return clGetPlatformInfo(platform, name, size, value, ret); });
 }
 
 std::string deviceString(cl_device_id device, cl_device_info name) {
-  return infoString([&](size_t size, void* value, size_t* ret) { return clGetDeviceInfo(device, name, size, value, ret); });
+  return infoString(
+      [&](size_t size, void* value, size_t* ret) { return clGetDeviceInfo(device, name, size, value, ret); });
 }
 
 std::string programBuildLog(cl_program program, cl_device_id device) {
@@ -206,13 +209,14 @@ Kernel IcdTest::createKernel(cl_program program, const std::string& name) {
 Buffer IcdTest::createBuffer(size_t size, cl_mem_flags flags, void* hostPtr) {
   cl_int status = CL_SUCCESS;
   Buffer buffer(clCreateBuffer(context_, flags, size, hostPtr, &status));
-  EXPECT_EQ(status, CL_SUCCESS) << "clCreateBuffer returned " << clErrorName(status) << " for " << size << " bytes, flags 0x"
-                                << std::hex << flags;
+  EXPECT_EQ(status, CL_SUCCESS) << "clCreateBuffer returned " << clErrorName(status) << " for " << size
+                                << " bytes, flags 0x" << std::hex << flags;
   return buffer;
 }
 
 void IcdTest::run1d(cl_kernel kernel, size_t global, std::optional<size_t> local) {
-  EXPECT_CL_SUCCESS(clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &global, local ? &*local : nullptr, 0, nullptr, nullptr))
+  EXPECT_CL_SUCCESS(
+      clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &global, local ? &*local : nullptr, 0, nullptr, nullptr))
       << "global " << global << " local " << (local ? std::to_string(*local) : "NULL");
   EXPECT_CL_SUCCESS(clFinish(queue_));
 }

@@ -22,7 +22,8 @@ std::string clErrorName(cl_int code);
 
 // Predicate formatters behind the macros below.
 testing::AssertionResult clSucceeded(const char* expression, cl_int code);
-testing::AssertionResult clReturned(const char* expectedExpression, const char* expression, cl_int expected, cl_int code);
+testing::AssertionResult clReturned(const char* expectedExpression, const char* expression, cl_int expected,
+                                    cl_int code);
 
 // ASSERT_CL_SUCCESS(clFinish(queue)) fails with "clFinish(queue) returned CL_INVALID_COMMAND_QUEUE (-36)".
 #define ASSERT_CL_SUCCESS(expression) ASSERT_PRED_FORMAT1(::cl2vk::test::clSucceeded, expression)
@@ -144,8 +145,8 @@ class IcdTest : public testing::Test {
   template <typename T>
   std::vector<T> read(cl_mem buffer, size_t count, size_t first = 0) {
     std::vector<T> values(count);
-    EXPECT_CL_SUCCESS(clEnqueueReadBuffer(queue_, buffer, CL_TRUE, first * sizeof(T), count * sizeof(T), values.data(), 0,
-                                          nullptr, nullptr));
+    EXPECT_CL_SUCCESS(clEnqueueReadBuffer(queue_, buffer, CL_TRUE, first * sizeof(T), count * sizeof(T), values.data(),
+                                          0, nullptr, nullptr));
     return values;
   }
 

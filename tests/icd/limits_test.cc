@@ -72,12 +72,15 @@ TEST_F(IcdLimits, LargestBufferIsWrittenAndReadAtBothEnds) {
   // indices; every byte read back is the one expected.
   constexpr size_t kPage = 4096, kStamped = 65536;
   std::vector<uint8_t> head(kPage), tail(kPage);
-  for (size_t i = 0; i < kPage; ++i) head[i] = static_cast<uint8_t>(i * 7 + 1), tail[i] = static_cast<uint8_t>(i * 13 + 5);
+  for (size_t i = 0; i < kPage; ++i)
+    head[i] = static_cast<uint8_t>(i * 7 + 1), tail[i] = static_cast<uint8_t>(i * 13 + 5);
   ASSERT_CL_SUCCESS(clEnqueueWriteBuffer(queue_, buffer, CL_FALSE, 0, kPage, head.data(), 0, nullptr, nullptr));
-  ASSERT_CL_SUCCESS(clEnqueueWriteBuffer(queue_, buffer, CL_FALSE, largest - kPage, kPage, tail.data(), 0, nullptr, nullptr));
+  ASSERT_CL_SUCCESS(
+      clEnqueueWriteBuffer(queue_, buffer, CL_FALSE, largest - kPage, kPage, tail.data(), 0, nullptr, nullptr));
   std::vector<uint8_t> headBack(kPage), tailBack(kPage);
   ASSERT_CL_SUCCESS(clEnqueueReadBuffer(queue_, buffer, CL_FALSE, 0, kPage, headBack.data(), 0, nullptr, nullptr));
-  ASSERT_CL_SUCCESS(clEnqueueReadBuffer(queue_, buffer, CL_TRUE, largest - kPage, kPage, tailBack.data(), 0, nullptr, nullptr));
+  ASSERT_CL_SUCCESS(
+      clEnqueueReadBuffer(queue_, buffer, CL_TRUE, largest - kPage, kPage, tailBack.data(), 0, nullptr, nullptr));
   EXPECT_EQ(headBack, head);
   EXPECT_EQ(tailBack, tail);
 
@@ -97,7 +100,8 @@ TEST_F(IcdLimits, LargestBufferIsWrittenAndReadAtBothEnds) {
 TEST_F(IcdLimits, LargestWorkGroupRunsWhole) {
   Kernel kernel = createKernel(program_, "whole_group");
   size_t largest = 0;
-  ASSERT_CL_SUCCESS(clGetKernelWorkGroupInfo(kernel, device_, CL_KERNEL_WORK_GROUP_SIZE, sizeof(largest), &largest, nullptr));
+  ASSERT_CL_SUCCESS(
+      clGetKernelWorkGroupInfo(kernel, device_, CL_KERNEL_WORK_GROUP_SIZE, sizeof(largest), &largest, nullptr));
   ASSERT_LE(largest, deviceInfo<size_t>(device_, CL_DEVICE_MAX_WORK_GROUP_SIZE));
   size_t side = 1;
   while ((side * 2) * (side * 2) <= largest) side *= 2;
@@ -140,7 +144,8 @@ TEST_F(IcdLimits, MoreThanTwoTo31WorkItemsHaveExactGlobalIds) {
   const cl_ulong last = global - 1;
   setArgs(kernel.get(), out, last);
   size_t local = 0;  // the largest group: the fewest groups for lavapipe to start
-  ASSERT_CL_SUCCESS(clGetKernelWorkGroupInfo(kernel, device_, CL_KERNEL_WORK_GROUP_SIZE, sizeof(local), &local, nullptr));
+  ASSERT_CL_SUCCESS(
+      clGetKernelWorkGroupInfo(kernel, device_, CL_KERNEL_WORK_GROUP_SIZE, sizeof(local), &local, nullptr));
   ASSERT_EQ(global % local, 0u) << "CL_KERNEL_WORK_GROUP_SIZE " << local << " is not a power of two";
   auto start = std::chrono::steady_clock::now();
   ASSERT_CL_SUCCESS(clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &global, &local, 0, nullptr, nullptr));
@@ -179,7 +184,8 @@ TEST_F(IcdLimits, HundredsOfProgramsAndKernelsAndTensOfContextsAliveAtOnce) {
       kernels.push_back(createKernel(programs.back(), "scaled"));
       outputs.push_back(createBuffer(kItems * sizeof(cl_int)));
       setArgs(kernels.back().get(), outputs.back(), static_cast<cl_int>(kernels.size()));
-      ASSERT_CL_SUCCESS(clEnqueueNDRangeKernel(queue_, kernels.back(), 1, nullptr, &kItems, nullptr, 0, nullptr, nullptr));
+      ASSERT_CL_SUCCESS(
+          clEnqueueNDRangeKernel(queue_, kernels.back(), 1, nullptr, &kItems, nullptr, 0, nullptr, nullptr));
     }
   }
   ASSERT_CL_SUCCESS(clFinish(queue_));
@@ -213,7 +219,8 @@ TEST_F(IcdLimits, HundredsOfProgramsAndKernelsAndTensOfContextsAliveAtOnce) {
     tenant.out = Buffer(clCreateBuffer(tenant.context, CL_MEM_READ_WRITE, kItems * sizeof(cl_int), nullptr, &status));
     ASSERT_CL_SUCCESS(status);
     setArgs(tenant.kernel.get(), tenant.out, static_cast<cl_int>(c) - 7);
-    ASSERT_CL_SUCCESS(clEnqueueNDRangeKernel(tenant.queue, tenant.kernel, 1, nullptr, &kItems, nullptr, 0, nullptr, nullptr));
+    ASSERT_CL_SUCCESS(
+        clEnqueueNDRangeKernel(tenant.queue, tenant.kernel, 1, nullptr, &kItems, nullptr, 0, nullptr, nullptr));
   }
   for (size_t c = 0; c < kContexts; ++c) {
     std::vector<cl_int> got(kItems), expected(kItems);

@@ -14,11 +14,11 @@ namespace cl2vk::test {
 namespace {
 
 // In the worker threads, where gtest's assertions cannot stop the test: returns what failed.
-#define STRESS_CHECK(call)                                                                   \
-  do {                                                                                       \
-    if (cl_int status_ = (call); status_ != CL_SUCCESS) {                                    \
+#define STRESS_CHECK(call)                                                                                    \
+  do {                                                                                                        \
+    if (cl_int status_ = (call); status_ != CL_SUCCESS) {                                                     \
       return std::string(#call) + " returned " + clErrorName(status_) + " in round " + std::to_string(round); \
-    }                                                                                        \
+    }                                                                                                         \
   } while (false)
 
 // The process's resident set size in bytes (from /proc/self/statm), or 0 when unknown.
@@ -54,7 +54,8 @@ class IcdStress : public IcdTest {
       Buffer b(clCreateBuffer(context_, CL_MEM_READ_WRITE, n * sizeof(cl_int), nullptr, &status));
       STRESS_CHECK(status);
       Event written;
-      STRESS_CHECK(clEnqueueWriteBuffer(queue, a, CL_FALSE, 0, n * sizeof(cl_int), in.data(), 0, nullptr, written.put()));
+      STRESS_CHECK(
+          clEnqueueWriteBuffer(queue, a, CL_FALSE, 0, n * sizeof(cl_int), in.data(), 0, nullptr, written.put()));
       const cl_int base = thread * 1000 + round, factor = 1 + round % 3;
       STRESS_CHECK(clSetKernelArg(fill, 0, sizeof(cl_mem), b.address()));
       STRESS_CHECK(clSetKernelArg(fill, 1, sizeof(base), &base));
@@ -69,7 +70,8 @@ class IcdStress : public IcdTest {
       std::vector<cl_int> out(n, 0);
       if (round % 4 == 3) {
         // Every fourth round: through a copy and a map instead of a read.
-        Buffer c(clCreateBuffer(context_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, n * sizeof(cl_int), nullptr, &status));
+        Buffer c(
+            clCreateBuffer(context_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, n * sizeof(cl_int), nullptr, &status));
         STRESS_CHECK(status);
         STRESS_CHECK(clEnqueueCopyBuffer(queue, b, c, 0, 0, n * sizeof(cl_int), 0, nullptr, nullptr));
         auto* mapped = static_cast<cl_int*>(
@@ -80,7 +82,8 @@ class IcdStress : public IcdTest {
         STRESS_CHECK(clFinish(queue));
       } else {
         Event readBack;
-        STRESS_CHECK(clEnqueueReadBuffer(queue, b, CL_FALSE, 0, n * sizeof(cl_int), out.data(), 0, nullptr, readBack.put()));
+        STRESS_CHECK(
+            clEnqueueReadBuffer(queue, b, CL_FALSE, 0, n * sizeof(cl_int), out.data(), 0, nullptr, readBack.put()));
         cl_event readEvent = readBack;
         STRESS_CHECK(clWaitForEvents(1, &readEvent));
       }
@@ -143,7 +146,8 @@ TEST_F(IcdStress, CreateAndReleaseEverythingRepeatedly) {
     ASSERT_CL_SUCCESS(status) << "round " << round;
     Event written, ran;
     cl_event gate = user;
-    ASSERT_CL_SUCCESS(clEnqueueWriteBuffer(queue, db, CL_FALSE, 0, n * sizeof(float), b.data(), 1, &gate, written.put()));
+    ASSERT_CL_SUCCESS(
+        clEnqueueWriteBuffer(queue, db, CL_FALSE, 0, n * sizeof(float), b.data(), 1, &gate, written.put()));
     ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof(cl_mem), da.address()));
     ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof(cl_mem), db.address()));
     ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 2, sizeof(cl_mem), dc.address()));
@@ -170,7 +174,7 @@ TEST_F(IcdStress, CreateAndReleaseEverythingRepeatedly) {
   const size_t allowed = size_t{1} << 20;
   size_t growth = residentAtTheEnd > residentAfterWarmUp ? residentAtTheEnd - residentAfterWarmUp : 0;
   EXPECT_LE(growth, allowed * (kRounds - kWarmUp)) << "the resident size grew by " << growth / 1024 << " KiB over "
-                                                    << kRounds - kWarmUp << " rounds after the warm-up";
+                                                   << kRounds - kWarmUp << " rounds after the warm-up";
 }
 
 }  // namespace

@@ -23,7 +23,8 @@ std::string header(const std::string& imports = "") {
                OpCapability Kernel
                OpCapability Int64
                OpCapability Int16
-)" + imports + R"(
+)" + imports +
+         R"(
                OpMemoryModel Physical64 OpenCL
                OpEntryPoint Kernel %k "k"
 )";
@@ -80,18 +81,21 @@ Builder beforeReturn(Module& module) {
 }
 
 TEST(BuilderTest, VectorConstantsAreSplattedFromTheirScalar) {
-  expectBuilt(kVectorKernel, [](Module& module) {
-    Builder b = beforeReturn(module);
-    uint32_t x = idNamed(module, "x"), y = idNamed(module, "y");
-    uint32_t v4uint = b.typeOf(x), v4float = b.typeOf(y);
-    uint32_t three = b.bits(v4uint, 3);
-    b.iadd(x, three);
-    b.fmul(y, b.real(v4float, 0.5));
-    // The scalar constant is the splatted composite's component, not a second definition.
-    EXPECT_EQ(b.bits(b.componentType(v4uint), 3), module.def(three)->idOperand(0));
-    // A value that is not a constant is splatted by an instruction.
-    b.splat(v4uint, b.extract(b.componentType(v4uint), x, 0));
-  }, R"(
+  expectBuilt(
+      kVectorKernel,
+      [](Module& module) {
+        Builder b = beforeReturn(module);
+        uint32_t x = idNamed(module, "x"), y = idNamed(module, "y");
+        uint32_t v4uint = b.typeOf(x), v4float = b.typeOf(y);
+        uint32_t three = b.bits(v4uint, 3);
+        b.iadd(x, three);
+        b.fmul(y, b.real(v4float, 0.5));
+        // The scalar constant is the splatted composite's component, not a second definition.
+        EXPECT_EQ(b.bits(b.componentType(v4uint), 3), module.def(three)->idOperand(0));
+        // A value that is not a constant is splatted by an instruction.
+        b.splat(v4uint, b.extract(b.componentType(v4uint), x, 0));
+      },
+      R"(
                OpName %k "k"
                OpName %x "x"
                OpName %y "y"
@@ -119,17 +123,19 @@ TEST(BuilderTest, VectorConstantsAreSplattedFromTheirScalar) {
 )");
 }
 
-
 TEST(BuilderTest, CompareOnAVectorGivesABoolVectorOfItsShape) {
-  expectBuilt(kVectorKernel, [](Module& module) {
-    Builder b = beforeReturn(module);
-    uint32_t x = idNamed(module, "x"), y = idNamed(module, "y");
-    uint32_t v4uint = b.typeOf(x);
-    uint32_t less = b.compare(spv::Op::OpULessThan, x, b.bits(v4uint, 7));
-    EXPECT_EQ(b.typeOf(less), b.boolType(v4uint));
-    b.select(less, x, b.bits(v4uint, 0));
-    b.test(spv::Op::OpIsNan, y);
-  }, R"(
+  expectBuilt(
+      kVectorKernel,
+      [](Module& module) {
+        Builder b = beforeReturn(module);
+        uint32_t x = idNamed(module, "x"), y = idNamed(module, "y");
+        uint32_t v4uint = b.typeOf(x);
+        uint32_t less = b.compare(spv::Op::OpULessThan, x, b.bits(v4uint, 7));
+        EXPECT_EQ(b.typeOf(less), b.boolType(v4uint));
+        b.select(less, x, b.bits(v4uint, 0));
+        b.test(spv::Op::OpIsNan, y);
+      },
+      R"(
                OpName %k "k"
                OpName %x "x"
                OpName %y "y"
@@ -159,18 +165,21 @@ TEST(BuilderTest, CompareOnAVectorGivesABoolVectorOfItsShape) {
 }
 
 TEST(BuilderTest, ResizeWidensAndNarrowsInTheSameShape) {
-  expectBuilt(kVectorKernel, [](Module& module) {
-    Builder b = beforeReturn(module);
-    uint32_t x = idNamed(module, "x");
-    b.resize(x, 64);
-    b.resizeSigned(x, 16);
-    uint32_t first = b.extract(b.componentType(b.typeOf(x)), x, 0);
-    b.resizeSigned(first, 64);
-    b.resize(first, 16);
-    // A value of the asked-for width is itself.
-    EXPECT_EQ(b.resize(x, 32), x);
-    EXPECT_EQ(b.resizeSigned(first, 32), first);
-  }, R"(
+  expectBuilt(
+      kVectorKernel,
+      [](Module& module) {
+        Builder b = beforeReturn(module);
+        uint32_t x = idNamed(module, "x");
+        b.resize(x, 64);
+        b.resizeSigned(x, 16);
+        uint32_t first = b.extract(b.componentType(b.typeOf(x)), x, 0);
+        b.resizeSigned(first, 64);
+        b.resize(first, 16);
+        // A value of the asked-for width is itself.
+        EXPECT_EQ(b.resize(x, 32), x);
+        EXPECT_EQ(b.resizeSigned(first, 32), first);
+      },
+      R"(
                OpName %k "k"
                OpName %x "x"
                OpName %y "y"
@@ -222,18 +231,21 @@ TEST(BuilderTest, TypesAndConstantsAlreadyInTheModuleAreReused) {
                OpReturn
                OpFunctionEnd
 )";
-  expectBuilt(kernel, [](Module& module) {
-    Builder b = beforeReturn(module);
-    uint32_t x = idNamed(module, "x");
-    size_t globals = module.section(Section::kGlobal).size();
-    uint32_t threes = b.bits(b.typeOf(x), 3);
-    EXPECT_EQ(threes, idNamed(module, "threes"));
-    uint32_t less = b.compare(spv::Op::OpULessThan, x, threes);
-    uint32_t wide = b.resize(x, 64);
-    uint32_t wideThrees = b.resize(threes, 64);
-    b.select(less, wide, wideThrees);
-    EXPECT_EQ(module.section(Section::kGlobal).size(), globals) << "no type or constant should have been added";
-  }, R"(
+  expectBuilt(
+      kernel,
+      [](Module& module) {
+        Builder b = beforeReturn(module);
+        uint32_t x = idNamed(module, "x");
+        size_t globals = module.section(Section::kGlobal).size();
+        uint32_t threes = b.bits(b.typeOf(x), 3);
+        EXPECT_EQ(threes, idNamed(module, "threes"));
+        uint32_t less = b.compare(spv::Op::OpULessThan, x, threes);
+        uint32_t wide = b.resize(x, 64);
+        uint32_t wideThrees = b.resize(threes, 64);
+        b.select(less, wide, wideThrees);
+        EXPECT_EQ(module.section(Section::kGlobal).size(), globals) << "no type or constant should have been added";
+      },
+      R"(
                OpName %k "k"
                OpName %x "x"
                OpName %entry "entry"
@@ -262,13 +274,16 @@ TEST(BuilderTest, TypesAndConstantsAlreadyInTheModuleAreReused) {
 }
 
 TEST(BuilderTest, GlslImportsTheInstructionSetOnce) {
-  expectBuilt(kVectorKernel, [](Module& module) {
-    Builder b = beforeReturn(module);
-    uint32_t y = idNamed(module, "y");
-    uint32_t v4float = b.typeOf(y);
-    uint32_t abs = b.glsl(GLSLstd450FAbs, v4float, {y});
-    b.glsl(GLSLstd450FMax, v4float, {abs, b.real(v4float, 1.0)});
-  }, R"(
+  expectBuilt(
+      kVectorKernel,
+      [](Module& module) {
+        Builder b = beforeReturn(module);
+        uint32_t y = idNamed(module, "y");
+        uint32_t v4float = b.typeOf(y);
+        uint32_t abs = b.glsl(GLSLstd450FAbs, v4float, {y});
+        b.glsl(GLSLstd450FMax, v4float, {abs, b.real(v4float, 1.0)});
+      },
+      R"(
                OpName %k "k"
                OpName %x "x"
                OpName %y "y"
@@ -290,7 +305,7 @@ TEST(BuilderTest, GlslImportsTheInstructionSetOnce) {
                OpReturn
                OpFunctionEnd
 )",
-              SPV_ENV_OPENCL_2_2, R"(%glsl = OpExtInstImport "GLSL.std.450")");
+      SPV_ENV_OPENCL_2_2, R"(%glsl = OpExtInstImport "GLSL.std.450")");
 }
 
 // --- Control flow at the end of a block ----------------------------------------------------------
@@ -332,13 +347,16 @@ void buildAfterC(Module& module, const std::function<void(Builder&)>& build) {
 }
 
 TEST(BuilderTest, SplitAfterContinuesTheRestInABlockOfItsOwn) {
-  expectBuilt(kStoreKernel, [](Module& module) {
-    Block* entry = module.def(idNamed(module, "entry"))->block();
-    buildAfterC(module, [&](Builder& b) {
-      EXPECT_EQ(b.block(), entry);
-      b.store(idNamed(module, "p"), b.imul(idNamed(module, "a"), idNamed(module, "a")));
-    });
-  }, R"(
+  expectBuilt(
+      kStoreKernel,
+      [](Module& module) {
+        Block* entry = module.def(idNamed(module, "entry"))->block();
+        buildAfterC(module, [&](Builder& b) {
+          EXPECT_EQ(b.block(), entry);
+          b.store(idNamed(module, "p"), b.imul(idNamed(module, "a"), idNamed(module, "a")));
+        });
+      },
+      R"(
                OpName %k "k"
                OpName %p "p"
                OpName %x "x"
@@ -370,18 +388,21 @@ TEST(BuilderTest, SplitAfterContinuesTheRestInABlockOfItsOwn) {
 }
 
 TEST(BuilderTest, NewBlocksAreLaidOutInTheOrderTheyAreMade) {
-  expectBuilt(kStoreKernel, [](Module& module) {
-    uint32_t p = idNamed(module, "p"), a = idNamed(module, "a");
-    auto [b, rest] = Builder::splitAfter(module, module.def(idNamed(module, "c")));
-    Block* first = b.newBlock();
-    Block* second = b.newBlock();
-    b.branchTo(first);
-    // A builder at the end of a new block appends after its label.
-    Builder inFirst = Builder::atEnd(module, *first);
-    inFirst.store(p, inFirst.iadd(a, a));
-    inFirst.branchTo(second);
-    Builder::atEnd(module, *second).branchTo(rest);
-  }, R"(
+  expectBuilt(
+      kStoreKernel,
+      [](Module& module) {
+        uint32_t p = idNamed(module, "p"), a = idNamed(module, "a");
+        auto [b, rest] = Builder::splitAfter(module, module.def(idNamed(module, "c")));
+        Block* first = b.newBlock();
+        Block* second = b.newBlock();
+        b.branchTo(first);
+        // A builder at the end of a new block appends after its label.
+        Builder inFirst = Builder::atEnd(module, *first);
+        inFirst.store(p, inFirst.iadd(a, a));
+        inFirst.branchTo(second);
+        Builder::atEnd(module, *second).branchTo(rest);
+      },
+      R"(
                OpName %k "k"
                OpName %p "p"
                OpName %x "x"
@@ -417,15 +438,18 @@ TEST(BuilderTest, NewBlocksAreLaidOutInTheOrderTheyAreMade) {
 }
 
 TEST(BuilderTest, IfThenContinuesInTheMergeBlock) {
-  expectBuilt(kStoreKernel, [](Module& module) {
-    buildAfterC(module, [&](Builder& b) {
-      uint32_t p = idNamed(module, "p"), a = idNamed(module, "a");
-      Block* entry = b.block();
-      b.ifThen(idNamed(module, "c"), [&] { b.store(p, b.imul(a, a)); });
-      EXPECT_NE(b.block(), entry);
-      b.store(p, b.iadd(a, a));
-    });
-  }, R"(
+  expectBuilt(
+      kStoreKernel,
+      [](Module& module) {
+        buildAfterC(module, [&](Builder& b) {
+          uint32_t p = idNamed(module, "p"), a = idNamed(module, "a");
+          Block* entry = b.block();
+          b.ifThen(idNamed(module, "c"), [&] { b.store(p, b.imul(a, a)); });
+          EXPECT_NE(b.block(), entry);
+          b.store(p, b.iadd(a, a));
+        });
+      },
+      R"(
                OpName %k "k"
                OpName %p "p"
                OpName %x "x"
@@ -463,21 +487,24 @@ TEST(BuilderTest, IfThenContinuesInTheMergeBlock) {
 }
 
 TEST(BuilderTest, IfElseValueIsAPhiOfTheValuesFromTheEndsOfTheArms) {
-  expectBuilt(kStoreKernel, [](Module& module) {
-    buildAfterC(module, [&](Builder& b) {
-      uint32_t p = idNamed(module, "p"), a = idNamed(module, "a"), n = idNamed(module, "n");
-      uint32_t uint = b.typeOf(a);
-      uint32_t value = b.ifElseValue(
-          idNamed(module, "c"), uint, [&] { return b.iadd(a, a); },
-          [&] {
-            // An arm with control flow of its own: the phi names the block the arm ends in.
-            uint32_t product = b.imul(a, a);
-            b.ifThen(b.compare(spv::Op::OpULessThan, product, n), [&] { b.store(p, product); });
-            return product;
-          });
-      b.store(p, value);
-    });
-  }, R"(
+  expectBuilt(
+      kStoreKernel,
+      [](Module& module) {
+        buildAfterC(module, [&](Builder& b) {
+          uint32_t p = idNamed(module, "p"), a = idNamed(module, "a"), n = idNamed(module, "n");
+          uint32_t uint = b.typeOf(a);
+          uint32_t value = b.ifElseValue(
+              idNamed(module, "c"), uint, [&] { return b.iadd(a, a); },
+              [&] {
+                // An arm with control flow of its own: the phi names the block the arm ends in.
+                uint32_t product = b.imul(a, a);
+                b.ifThen(b.compare(spv::Op::OpULessThan, product, n), [&] { b.store(p, product); });
+                return product;
+              });
+          b.store(p, value);
+        });
+      },
+      R"(
                OpName %k "k"
                OpName %p "p"
                OpName %x "x"
@@ -523,15 +550,18 @@ TEST(BuilderTest, IfElseValueIsAPhiOfTheValuesFromTheEndsOfTheArms) {
 }
 
 TEST(BuilderTest, LoopCarriesItsAccumulatorInHeaderPhis) {
-  expectBuilt(kStoreKernel, [](Module& module) {
-    buildAfterC(module, [&](Builder& b) {
-      uint32_t p = idNamed(module, "p"), a = idNamed(module, "a"), n = idNamed(module, "n");
-      uint32_t uint = b.typeOf(a);
-      uint32_t zero = b.bits(uint, 0), one = b.bits(uint, 1);
-      uint32_t sum = b.foldLoop(zero, n, one, uint, a, [&](uint32_t acc, uint32_t i) { return b.iadd(acc, i); });
-      b.store(p, sum);
-    });
-  }, R"(
+  expectBuilt(
+      kStoreKernel,
+      [](Module& module) {
+        buildAfterC(module, [&](Builder& b) {
+          uint32_t p = idNamed(module, "p"), a = idNamed(module, "a"), n = idNamed(module, "n");
+          uint32_t uint = b.typeOf(a);
+          uint32_t zero = b.bits(uint, 0), one = b.bits(uint, 1);
+          uint32_t sum = b.foldLoop(zero, n, one, uint, a, [&](uint32_t acc, uint32_t i) { return b.iadd(acc, i); });
+          b.store(p, sum);
+        });
+      },
+      R"(
                OpName %k "k"
                OpName %p "p"
                OpName %x "x"
@@ -574,20 +604,23 @@ TEST(BuilderTest, LoopCarriesItsAccumulatorInHeaderPhis) {
 }
 
 TEST(BuilderTest, LoopWithoutAnAccumulatorHasOnlyTheCounterPhi) {
-  expectBuilt(kStoreKernel, [](Module& module) {
-    buildAfterC(module, [&](Builder& b) {
-      uint32_t p = idNamed(module, "p"), a = idNamed(module, "a"), n = idNamed(module, "n");
-      uint32_t uint = b.typeOf(a);
-      uint32_t result = b.loop(
-          a, n, [&](uint32_t i) { return b.iadd(i, b.bits(uint, 3)); }, 0, 0,
-          [&](uint32_t acc, uint32_t i) {
-            EXPECT_EQ(acc, 0u);
-            b.store(p, i);
-            return 0u;
-          });
-      EXPECT_EQ(result, 0u);
-    });
-  }, R"(
+  expectBuilt(
+      kStoreKernel,
+      [](Module& module) {
+        buildAfterC(module, [&](Builder& b) {
+          uint32_t p = idNamed(module, "p"), a = idNamed(module, "a"), n = idNamed(module, "n");
+          uint32_t uint = b.typeOf(a);
+          uint32_t result = b.loop(
+              a, n, [&](uint32_t i) { return b.iadd(i, b.bits(uint, 3)); }, 0, 0,
+              [&](uint32_t acc, uint32_t i) {
+                EXPECT_EQ(acc, 0u);
+                b.store(p, i);
+                return 0u;
+              });
+          EXPECT_EQ(result, 0u);
+        });
+      },
+      R"(
                OpName %k "k"
                OpName %p "p"
                OpName %x "x"
@@ -628,14 +661,17 @@ TEST(BuilderTest, LoopWithoutAnAccumulatorHasOnlyTheCounterPhi) {
 }
 
 TEST(BuilderTest, ForEachStrideDoublesFromOneAndBranchesBackFromTheEndOfItsBody) {
-  expectBuilt(kStoreKernel, [](Module& module) {
-    buildAfterC(module, [&](Builder& b) {
-      uint32_t p = idNamed(module, "p"), x = idNamed(module, "x"), n = idNamed(module, "n");
-      b.forEachStride(n, [&](uint32_t stride) {
-        b.ifThen(b.compare(spv::Op::OpULessThan, x, stride), [&] { b.store(p, stride); });
-      });
-    });
-  }, R"(
+  expectBuilt(
+      kStoreKernel,
+      [](Module& module) {
+        buildAfterC(module, [&](Builder& b) {
+          uint32_t p = idNamed(module, "p"), x = idNamed(module, "x"), n = idNamed(module, "n");
+          b.forEachStride(n, [&](uint32_t stride) {
+            b.ifThen(b.compare(spv::Op::OpULessThan, x, stride), [&] { b.store(p, stride); });
+          });
+        });
+      },
+      R"(
                OpName %k "k"
                OpName %p "p"
                OpName %x "x"

@@ -91,7 +91,8 @@ TEST(ModuleTest, DefUseIndexesDefinitionsAndEveryUse) {
   // The result type of %sum is a use of %uint.
   uint32_t uintType = module->def(sum)->typeId();
   bool typeUse = false;
-  for (const Use& use : module->uses(uintType)) typeUse |= use.user == module->def(sum) && use.operandIndex == Use::kResultType;
+  for (const Use& use : module->uses(uintType))
+    typeUse |= use.user == module->def(sum) && use.operandIndex == Use::kResultType;
   EXPECT_TRUE(typeUse);
 }
 
@@ -130,7 +131,8 @@ TEST(ModuleTest, BuilderInsertsBeforeAndAfterInOrder) {
 %D = OpBitwiseOr %uint %C %C
 OpReturn
 OpFunctionEnd
-)", {a, b, c, c + 1})),
+)",
+                              {a, b, c, c + 1})),
             canonical(functionBody(*module)));
   EXPECT_EQ(module->bound(), c + 2);
   EXPECT_EQ(module->uses(a).size(), 1u);
@@ -235,8 +237,8 @@ TEST(ModuleTest, UpdateReindexesTheChangedInstruction) {
   uint32_t sum = idNamed(*module, "sum");
   uint32_t one = module->def(sum)->idOperand(1);
 
-  module->update(twice, Instruction(spv::Op::OpIMul, twice->typeId(), twice->resultId(),
-                                    {Operand::id(sum), Operand::id(one)}));
+  module->update(
+      twice, Instruction(spv::Op::OpIMul, twice->typeId(), twice->resultId(), {Operand::id(sum), Operand::id(one)}));
   EXPECT_EQ(twice->opcode(), spv::Op::OpIMul);
   size_t usesOfSumByTwice = 0;
   for (const Use& use : module->uses(sum)) usesOfSumByTwice += use.user == twice;
@@ -298,7 +300,8 @@ OpBranch %merge
 %p = OpPhi %uint %a %A %b %then
 OpReturn
 OpFunctionEnd
-)", {tail->id()})),
+)",
+                              {tail->id()})),
             canonical(functionBody(*module)));
   EXPECT_EQ(b->block(), tail);
 }
@@ -369,7 +372,8 @@ TEST(ModuleTest, RemoveBlockRefusesWhileReachableAndRemovesAnUnusedOne) {
   Block* next = module->def(idNamed(*module, "next"))->block();
   Status refused = module->removeBlock(next);
   ASSERT_FALSE(refused.ok());
-  EXPECT_NE(refused.error().message().find("is still used by OpBranch"), std::string::npos) << refused.error().message();
+  EXPECT_NE(refused.error().message().find("is still used by OpBranch"), std::string::npos)
+      << refused.error().message();
 
   uint32_t v = idNamed(*module, "v");
   ASSERT_TRUE(module->removeBlock(module->def(idNamed(*module, "dead"))->block()).ok());

@@ -171,7 +171,8 @@ TEST(ReaderTest, ReportsAssemblerErrorsWithTheLine) {
 }
 
 TEST(ReaderTest, AssemblyKeepsNumericIdsAndTheVersion) {
-  auto module = readAssembly("; Version: 1.3\nOpCapability Kernel\nOpMemoryModel Physical64 OpenCL\n%7 = OpTypeInt 32 0\n");
+  auto module =
+      readAssembly("; Version: 1.3\nOpCapability Kernel\nOpMemoryModel Physical64 OpenCL\n%7 = OpTypeInt 32 0\n");
   ASSERT_TRUE(module.ok()) << module.error().message();
   EXPECT_EQ((*module)->header().version, 0x00010300u);
   EXPECT_NE((*module)->def(7), nullptr);
@@ -184,7 +185,8 @@ TEST(ReaderTest, DetectsBinaryOrText) {
   auto fromBinary = readBinaryOrAssembly(bytes);
   ASSERT_TRUE(fromBinary.ok()) << fromBinary.error().message();
   std::string text = kKernel;
-  auto fromText = readBinaryOrAssembly(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+  auto fromText =
+      readBinaryOrAssembly(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
   ASSERT_TRUE(fromText.ok()) << fromText.error().message();
   EXPECT_EQ(writeBinary(**fromText), words);
 

@@ -97,10 +97,10 @@ TEST(TypesTest, FloatConstantsUseTheTypeWidth) {
 TEST(TypesTest, HalfConversionRoundsToNearestEven) {
   EXPECT_EQ(floatToHalfBits(0.0), 0x0000u);
   EXPECT_EQ(floatToHalfBits(-0.0), 0x8000u);
-  EXPECT_EQ(floatToHalfBits(65504.0), 0x7bffu);  // largest finite half
-  EXPECT_EQ(floatToHalfBits(65520.0), 0x7c00u);  // rounds up to infinity
-  EXPECT_EQ(floatToHalfBits(1.0 + 1.0 / 2048), 0x3c00u);  // halfway: to even (down)
-  EXPECT_EQ(floatToHalfBits(1.0 + 3.0 / 2048), 0x3c02u);  // halfway: to even (up)
+  EXPECT_EQ(floatToHalfBits(65504.0), 0x7bffu);                // largest finite half
+  EXPECT_EQ(floatToHalfBits(65520.0), 0x7c00u);                // rounds up to infinity
+  EXPECT_EQ(floatToHalfBits(1.0 + 1.0 / 2048), 0x3c00u);       // halfway: to even (down)
+  EXPECT_EQ(floatToHalfBits(1.0 + 3.0 / 2048), 0x3c02u);       // halfway: to even (up)
   EXPECT_EQ(floatToHalfBits(5.960464477539063e-08), 0x0001u);  // smallest subnormal
   EXPECT_EQ(floatToHalfBits(std::numeric_limits<double>::quiet_NaN()) & 0x7c00u, 0x7c00u);
 }

@@ -81,7 +81,8 @@ TEST_P(BasicKernels, StructArgumentIsLaidOutLikeTheHost) {
   auto o = read<float>(out, 4 * n);
   auto w = read<int64_t>(wide, n);
   for (size_t i = 0; i < n; ++i) {
-    for (int c = 0; c < 4; ++c) ASSERT_EQ(o[4 * i + c], static_cast<float>(i) * 7.0f + params.offset[c]) << i << "." << c;
+    for (int c = 0; c < 4; ++c)
+      ASSERT_EQ(o[4 * i + c], static_cast<float>(i) * 7.0f + params.offset[c]) << i << "." << c;
     ASSERT_EQ(w[i], params.big + params.tag * 1000 + params.small + static_cast<int64_t>(i)) << i;
   }
 }
@@ -339,7 +340,8 @@ TEST_P(BasicKernels, GlobalFencesAndBarriersPublishWritesInTheWorkGroup) {
   auto data = buffer(std::vector<int>(n, 0)), dout = buffer(std::vector<int>(n, 0));
   run(*k, range1d(n, local), {KernelArg::buffer(data), KernelArg::buffer(dout)});
   auto out = read<int>(dout, n);
-  for (size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], static_cast<int>((i - i % local + (i % local + 1) % local) * 3)) << i;
+  for (size_t i = 0; i < n; ++i)
+    ASSERT_EQ(out[i], static_cast<int>((i - i % local + (i % local + 1) % local) * 3)) << i;
 }
 
 TEST_P(BasicKernels, SixtyFourBitGlobalAtomics) {
@@ -424,7 +426,8 @@ TEST_P(BasicKernels, AsyncWorkGroupCopiesStridedAndPlain) {
     auto scattered = read<int>(dscattered, total);
     auto vout = read<float>(dvout, vin.size());
     for (int g = 0; g < groups; ++g) {
-      for (int i = 0; i < m; ++i) ASSERT_EQ(out[g * m + i], in[g * m + m - 1 - i]) << "group " << g << ", element " << i;
+      for (int i = 0; i < m; ++i)
+        ASSERT_EQ(out[g * m + i], in[g * m + m - 1 - i]) << "group " << g << ", element " << i;
     }
     for (int j = 0; j < total; ++j) ASSERT_EQ(scattered[j], in[j] + 1000) << j;
     for (size_t j = 0; j < vin.size(); ++j) ASSERT_EQ(vout[j], vin[j] * 2.0f) << j;  // one doubling: exact

@@ -55,7 +55,8 @@ TEST_P(BuiltinKernels, SaxpyWithAScalarArgument) {
   const uint32_t n = 1000;
   auto x = floatsIn(n, 1, -10, 10), y = floatsIn(n, 2, -10, 10);
   auto dx = buffer(x), dy = buffer(y);
-  run(*k, range1d(1024, 64), {KernelArg::value(2.5f), KernelArg::buffer(dx), KernelArg::buffer(dy), KernelArg::value(n)});
+  run(*k, range1d(1024, 64),
+      {KernelArg::value(2.5f), KernelArg::buffer(dx), KernelArg::buffer(dy), KernelArg::value(n)});
   auto out = read<float>(dy, n);
   // a * x + y may be fused (OpenCL allows contraction here): one rounding either way.
   for (uint32_t i = 0; i < n; ++i) ASSERT_TRUE(near(out[i], 2.5 * x[i] + y[i], 1e-6, 1e-6)) << i;
@@ -132,7 +133,8 @@ int32_t saturate(double value, double low, double high) {
 TEST_P(BuiltinKernels, FloatToIntRoundingModes) {
   auto k = kernel("conversions", "float_to_int_rounding");
   ASSERT_TRUE(k);
-  std::vector<float> in = {0.5f, 1.5f, 2.5f, -0.5f, -1.5f, -2.5f, 1.49999994f, -7.75f, 1e6f + 0.5f, -123456.5f, 0.0f, -0.0f};
+  std::vector<float> in = {0.5f,        1.5f,   2.5f,        -0.5f,      -1.5f, -2.5f,
+                           1.49999994f, -7.75f, 1e6f + 0.5f, -123456.5f, 0.0f,  -0.0f};
   auto more = floatsIn(100, 5, -1e6f, 1e6f);
   in.insert(in.end(), more.begin(), more.end());
   auto din = buffer(in), dout = buffer(std::vector<int32_t>(5 * in.size(), 0));
@@ -152,8 +154,9 @@ TEST_P(BuiltinKernels, SaturatingFloatToIntConversions) {
   auto k = kernel("conversions", "float_to_int_saturating");
   ASSERT_TRUE(k);
   const float inf = std::numeric_limits<float>::infinity();
-  std::vector<float> in = {std::nanf(""), inf, -inf, 3e9f, -3e9f, 2147483520.0f, -2147483648.0f, 255.5f, 256.0f, -0.5f,
-                           -128.5f, -129.0f, 127.9f, 65535.9f, 70000.0f, -32768.5f, 32767.2f, 4294967040.0f, 5e9f, 0.0f};
+  std::vector<float> in = {std::nanf(""), inf,       -inf,     3e9f,          -3e9f,   2147483520.0f, -2147483648.0f,
+                           255.5f,        256.0f,    -0.5f,    -128.5f,       -129.0f, 127.9f,        65535.9f,
+                           70000.0f,      -32768.5f, 32767.2f, 4294967040.0f, 5e9f,    0.0f};
   auto more = floatsIn(60, 6, -1e5f, 1e5f);
   in.insert(in.end(), more.begin(), more.end());
   auto din = buffer(in), dout = buffer(std::vector<int32_t>(7 * in.size(), 0));
@@ -187,8 +190,8 @@ TEST_P(BuiltinKernels, IntToFloatRoundingModes) {
   auto k = kernel("conversions", "int_to_float_rounding");
   ASSERT_TRUE(k);
   auto in = intsIn(200, 7);
-  in.push_back(16777217);   // 2^24 + 1: halfway
-  in.push_back(16777219);   // 2^24 + 3: halfway, rounds up to even
+  in.push_back(16777217);  // 2^24 + 1: halfway
+  in.push_back(16777219);  // 2^24 + 3: halfway, rounds up to even
   in.push_back(-16777217);
   auto din = buffer(in), dout = buffer(std::vector<float>(4 * in.size(), 0));
   run(*k, range1d(in.size()), {KernelArg::buffer(din), KernelArg::buffer(dout)});
@@ -205,8 +208,14 @@ TEST_P(BuiltinKernels, IntToFloatRoundingModes) {
 TEST_P(BuiltinKernels, SaturatingIntegerNarrowing) {
   auto k = kernel("conversions", "int_narrowing_saturating");
   ASSERT_TRUE(k);
-  std::vector<int64_t> in = {0, -1, 255, 256, -129, 32767, 32768, -32769, INT32_MAX, int64_t{INT32_MAX} + 1, INT32_MIN,
-                             int64_t{INT32_MIN} - 1, INT64_MAX, INT64_MIN, 4294967295, 4294967296};
+  std::vector<int64_t> in = {0,          -1,
+                             255,        256,
+                             -129,       32767,
+                             32768,      -32769,
+                             INT32_MAX,  int64_t{INT32_MAX} + 1,
+                             INT32_MIN,  int64_t{INT32_MIN} - 1,
+                             INT64_MAX,  INT64_MIN,
+                             4294967295, 4294967296};
   auto din = buffer(in), dout = buffer(std::vector<int32_t>(4 * in.size(), 0));
   run(*k, range1d(in.size()), {KernelArg::buffer(din), KernelArg::buffer(dout)});
   auto out = read<int32_t>(dout, 4 * in.size());
@@ -242,15 +251,16 @@ void checkIntegerType(KernelTest& fixture, const std::string& name) {
     Wide x = a[i], y = b[i];
     Wide divisor = static_cast<T>(y | 1);
     bool overflows = false;
-    if constexpr (std::is_signed_v<T> && sizeof(T) >= 4) overflows = x == std::numeric_limits<T>::min() && divisor == -1;
+    if constexpr (std::is_signed_v<T> && sizeof(T) >= 4)
+      overflows = x == std::numeric_limits<T>::min() && divisor == -1;
     if (overflows) continue;  // INT_MIN / -1 is undefined in OpenCL C
     // The sum and product wrap, as the device's do: computed unsigned, since signed overflow is
     // undefined in C++ (UBSan caught INT_MAX + 1 here).
     using Unsigned = std::make_unsigned_t<Wide>;
     T sum = static_cast<T>(static_cast<Unsigned>(x) + static_cast<Unsigned>(y));
     T product = static_cast<T>(static_cast<Unsigned>(x) * Unsigned{3});
-    T expected = static_cast<T>(sum ^ product ^ static_cast<T>(x >> 1) ^ static_cast<T>(x / divisor) ^
-                                static_cast<T>(x < y));
+    T expected =
+        static_cast<T>(sum ^ product ^ static_cast<T>(x >> 1) ^ static_cast<T>(x / divisor) ^ static_cast<T>(x < y));
     ASSERT_EQ(out[i], expected) << name << " " << +a[i] << " " << +b[i];
   }
 }
@@ -280,7 +290,8 @@ TEST_P(BuiltinKernels, VectorsOfTwoThreeAndFourComponents) {
     run(*k, range1d(n), {KernelArg::buffer(da), KernelArg::buffer(dout)});
     auto out = read<int32_t>(dout, 4 * n);
     for (size_t i = 0; i < n; ++i)
-      for (int c = 0; c < 4; ++c) ASSERT_EQ(out[4 * i + c], a[4 * i + 3 - c] + a[4 * i] * a[4 * i + c]) << i << "." << c;
+      for (int c = 0; c < 4; ++c)
+        ASSERT_EQ(out[4 * i + c], a[4 * i + 3 - c] + a[4 * i] * a[4 * i + c]) << i << "." << c;
   }
   {
     auto k = kernel("vectors", "vectors_float2");
@@ -351,7 +362,8 @@ TEST_P(BuiltinKernels, HalfStorageAndArithmetic) {
   for (size_t i = 0; i < n; ++i) halves[i] = ir::floatToHalfBits(floats[i]);
   auto halfToFloat = [](uint16_t h) {
     uint32_t sign = (h >> 15) & 1, exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
-    double value = exponent == 0 ? std::ldexp(mantissa, -24) : std::ldexp(mantissa + 1024, static_cast<int>(exponent) - 25);
+    double value =
+        exponent == 0 ? std::ldexp(mantissa, -24) : std::ldexp(mantissa + 1024, static_cast<int>(exponent) - 25);
     return static_cast<float>(sign ? -value : value);
   };
   {

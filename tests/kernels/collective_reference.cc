@@ -17,8 +17,8 @@ namespace cl2vk::test::collectives {
 
 namespace {
 
-constexpr TypeInfo kTypes[] = {{"int", Type::kInt, 4},       {"uint", Type::kUint, 4},   {"long", Type::kLong, 8},
-                               {"ulong", Type::kUlong, 8},   {"float", Type::kFloat, 4}, {"half", Type::kHalf, 2},
+constexpr TypeInfo kTypes[] = {{"int", Type::kInt, 4},      {"uint", Type::kUint, 4},   {"long", Type::kLong, 8},
+                               {"ulong", Type::kUlong, 8},  {"float", Type::kFloat, 4}, {"half", Type::kHalf, 2},
                                {"double", Type::kDouble, 8}};
 
 uint64_t mask(const TypeInfo& t) { return t.size == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * t.size)) - 1; }
@@ -231,7 +231,8 @@ bool Shape::linearSubgroups(uint32_t subgroupSize) const {
 BroadcastSource broadcastSource(const Shape& shape, uint32_t subgroupSize) {
   // The smallest work-group of each dimension is the remainder group, when there is one.
   std::array<uint64_t, 3> global = shape.globalSize(), smallest;
-  for (int d = 0; d < 3; ++d) smallest[d] = global[d] % shape.local[d] != 0 ? global[d] % shape.local[d] : shape.local[d];
+  for (int d = 0; d < 3; ++d)
+    smallest[d] = global[d] % shape.local[d] != 0 ? global[d] % shape.local[d] : shape.local[d];
   return BroadcastSource{{smallest[0] - 1, smallest[1] / 2, smallest[2] - 1}, subgroupSize / 2};
 }
 

@@ -27,7 +27,8 @@ class Collectives : public KernelTest {
   // (Target::shuffleScans) from the one the runtime picks for it.
   enum class Lowering { kDevice, kSharedMemory, kOtherScans };
 
-  std::shared_ptr<const Translation> translateCorpusModule(const std::string& file, Lowering lowering = Lowering::kDevice) {
+  std::shared_ptr<const Translation> translateCorpusModule(const std::string& file,
+                                                           Lowering lowering = Lowering::kDevice) {
     static std::map<std::pair<std::string, Lowering>, std::shared_ptr<const Translation>> cache;
     auto& cached = cache[{file, lowering}];
     if (cached) return cached;
@@ -85,7 +86,8 @@ class Collectives : public KernelTest {
         ASSERT_TRUE(spec) << "cannot tell what " << reflection.name << " computes";
         if (!wanted(*spec)) continue;
         if (!deviceSupports(spec->type)) {
-          std::cout << "[ SKIPPED ] " << reflection.name << ": the device cannot run " << spec->type.name << " collectives\n";
+          std::cout << "[ SKIPPED ] " << reflection.name << ": the device cannot run " << spec->type.name
+                    << " collectives\n";
           continue;
         }
         auto kernel = launch::LaunchableKernel::create(sharedDevice(), translation, reflection.name);
@@ -109,10 +111,12 @@ class Collectives : public KernelTest {
 // clang's unoptimised code) at the middle size only: each shape is a pipeline compiled by lavapipe
 // per kernel, and CI's time is bounded.
 TEST_P(Collectives, EveryFunctionAndTypeMatchesTheCpu) {
-  Shape partial{1, {13, 1, 1}, {3, 1, 1}}, manySubgroups{1, {100, 1, 1}, {2, 1, 1}}, largest{1, {1024, 1, 1}, {2, 1, 1}};
+  Shape partial{1, {13, 1, 1}, {3, 1, 1}}, manySubgroups{1, {100, 1, 1}, {2, 1, 1}},
+      largest{1, {1024, 1, 1}, {2, 1, 1}};
   bool optimised = GetParam() == std::string("O2");
-  runMatrix(optimised ? std::vector<Shape>{partial, manySubgroups, largest} : std::vector<Shape>{manySubgroups},
-            [](const KernelSpec&) { return true; }, optimised ? 300 : 100);
+  runMatrix(
+      optimised ? std::vector<Shape>{partial, manySubgroups, largest} : std::vector<Shape>{manySubgroups},
+      [](const KernelSpec&) { return true; }, optimised ? 300 : 100);
 }
 
 // Every work-group size and shape, for a representative function of each kind.
@@ -122,16 +126,20 @@ TEST_P(Collectives, EveryWorkGroupSizeAndShape) {
   // are checked in 1D shapes only there: lavapipe then reports SubgroupId and
   // SubgroupLocalInvocationId inconsistently with its packing, so no reference can follow it.
   const std::vector<Shape> shapes = {
-      {1, {1, 1, 1}, {3, 1, 1}},  {1, {3, 1, 1}, {2, 1, 1}},   {1, {8, 1, 1}, {2, 1, 1}},   {1, {13, 1, 1}, {3, 1, 1}},
-      {1, {64, 1, 1}, {2, 1, 1}}, {1, {100, 1, 1}, {2, 1, 1}}, {1, {256, 1, 1}, {2, 1, 1}}, {1, {1024, 1, 1}, {2, 1, 1}},
-      {2, {8, 4, 1}, {2, 3, 1}},  {2, {16, 5, 1}, {2, 2, 1}},  {3, {8, 3, 5}, {2, 1, 2}},  {3, {16, 8, 8}, {1, 1, 2}},
-      {2, {13, 5, 1}, {2, 2, 1}}, {3, {4, 3, 5}, {2, 1, 2}},  {2, {100, 3, 1}, {1, 2, 1}},
+      {1, {1, 1, 1}, {3, 1, 1}},   {1, {3, 1, 1}, {2, 1, 1}},    {1, {8, 1, 1}, {2, 1, 1}},
+      {1, {13, 1, 1}, {3, 1, 1}},  {1, {64, 1, 1}, {2, 1, 1}},   {1, {100, 1, 1}, {2, 1, 1}},
+      {1, {256, 1, 1}, {2, 1, 1}}, {1, {1024, 1, 1}, {2, 1, 1}}, {2, {8, 4, 1}, {2, 3, 1}},
+      {2, {16, 5, 1}, {2, 2, 1}},  {3, {8, 3, 5}, {2, 1, 2}},    {3, {16, 8, 8}, {1, 1, 2}},
+      {2, {13, 5, 1}, {2, 2, 1}},  {3, {4, 3, 5}, {2, 1, 2}},    {2, {100, 3, 1}, {1, 2, 1}},
   };
-  runMatrix(shapes, [](const KernelSpec& s) {
-    bool representativeType = s.type.type == Type::kInt || s.type.type == Type::kFloat;
-    bool representativeOp = s.op == "add" || s.op == "max" || s.op == "logical_xor" || s.op.empty();
-    return representativeType && representativeOp;
-  }, 100);
+  runMatrix(
+      shapes,
+      [](const KernelSpec& s) {
+        bool representativeType = s.type.type == Type::kInt || s.type.type == Type::kFloat;
+        bool representativeOp = s.op == "add" || s.op == "max" || s.op == "logical_xor" || s.op.empty();
+        return representativeType && representativeOp;
+      },
+      100);
 }
 
 // The path for devices without subgroup arithmetic (Workgroup memory and barriers only), for a
@@ -142,11 +150,14 @@ TEST_P(Collectives, SharedMemoryPathMatchesTheCpu) {
       {1, {1, 1, 1}, {3, 1, 1}},   {1, {13, 1, 1}, {3, 1, 1}},   {1, {64, 1, 1}, {2, 1, 1}},
       {1, {100, 1, 1}, {2, 1, 1}}, {1, {1024, 1, 1}, {2, 1, 1}}, {2, {8, 4, 1}, {2, 3, 1}},
   };
-  runMatrix(shapes, [](const KernelSpec& s) {
-    bool representativeType = s.type.type == Type::kInt || s.type.type == Type::kFloat;
-    bool representativeOp = s.op == "add" || s.op == "max" || s.op == "logical_xor" || s.op.empty();
-    return representativeType && representativeOp;
-  }, 100, Lowering::kSharedMemory);
+  runMatrix(
+      shapes,
+      [](const KernelSpec& s) {
+        bool representativeType = s.type.type == Type::kInt || s.type.type == Type::kFloat;
+        bool representativeOp = s.op == "add" || s.op == "max" || s.op == "logical_xor" || s.op.empty();
+        return representativeType && representativeOp;
+      },
+      100, Lowering::kSharedMemory);
 }
 
 // Every scan of every type at both scopes, with the subgroup scans the runtime does not pick for
@@ -156,8 +167,9 @@ TEST_P(Collectives, OtherSubgroupScansMatchTheCpu) {
   if (GetParam() != std::string("O2")) GTEST_SKIP() << "the other subgroup scans are checked on the O2 builds only";
   if (!sharedDevice().info().subgroup.supportsInCompute(VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT))
     GTEST_SKIP() << "the device has no shuffle-relative subgroup operations, so only its own scans are used";
-  runMatrix({{1, {13, 1, 1}, {3, 1, 1}}, {1, {100, 1, 1}, {2, 1, 1}}},
-            [](const KernelSpec& s) { return s.function.starts_with("scan"); }, 100, Lowering::kOtherScans);
+  runMatrix(
+      {{1, {13, 1, 1}, {3, 1, 1}}, {1, {100, 1, 1}, {2, 1, 1}}},
+      [](const KernelSpec& s) { return s.function.starts_with("scan"); }, 100, Lowering::kOtherScans);
 }
 
 // NDRanges whose global size is not a multiple of the local size: the remainder work-groups are
@@ -166,11 +178,14 @@ TEST_P(Collectives, RemainderGroupsOfNonUniformRanges) {
   if (GetParam() != std::string("O2")) GTEST_SKIP() << "non-uniform ranges are checked on the O2 builds only";
   Shape oneDimension{1, {256, 1, 1}, {0, 0, 0}, {1000, 1, 1}};
   Shape twoDimensions{2, {16, 4, 1}, {0, 0, 0}, {40, 10, 1}};
-  runMatrix({oneDimension, twoDimensions}, [](const KernelSpec& s) {
-    bool representativeType = s.type.type == Type::kInt || s.type.type == Type::kFloat;
-    bool representativeOp = s.op == "add" || s.op == "max" || s.op == "logical_xor" || s.op.empty();
-    return representativeType && representativeOp;
-  }, 40);
+  runMatrix(
+      {oneDimension, twoDimensions},
+      [](const KernelSpec& s) {
+        bool representativeType = s.type.type == Type::kInt || s.type.type == Type::kFloat;
+        bool representativeOp = s.op == "add" || s.op == "max" || s.op == "logical_xor" || s.op.empty();
+        return representativeType && representativeOp;
+      },
+      40);
 }
 
 // Collectives in a row, in a loop, under a uniform branch, with the kernel's own __local memory
@@ -204,7 +219,8 @@ TEST_P(Collectives, MixedWithLoopsBranchesAndLocalMemory) {
         for (uint32_t i = 0; i < local; ++i) {
           uint32_t first = i / lanes * lanes, last = std::min(first + lanes, local);
           int32_t subgroupMin = *std::min_element(v.begin() + first, v.begin() + last);
-          ASSERT_EQ(out[g * local + i], acc[i] + total + subgroupMin) << "local " << local << " rounds " << rounds << " item " << i;
+          ASSERT_EQ(out[g * local + i], acc[i] + total + subgroupMin)
+              << "local " << local << " rounds " << rounds << " item " << i;
         }
       }
     }

@@ -59,7 +59,8 @@ std::unique_ptr<launch::LaunchableKernel> KernelTest::kernel(const std::string& 
   return kernel ? std::move(*kernel) : nullptr;
 }
 
-void KernelTest::run(launch::LaunchableKernel& kernel, const launch::NDRange& range, const std::vector<launch::KernelArg>& args) {
+void KernelTest::run(launch::LaunchableKernel& kernel, const launch::NDRange& range,
+                     const std::vector<launch::KernelArg>& args) {
   auto times = kernel.launch(range, args);
   ASSERT_TRUE(times.ok()) << times.error().message();
 }

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "launch/kernel_launch.h"
 #include "cl2vk/translator.h"
+#include "launch/kernel_launch.h"
 #include "vulkan/buffer.h"
 #include "vulkan/device.h"
 
@@ -57,7 +57,8 @@ class KernelTest : public testing::TestWithParam<const char*> {
 
 // Instantiates a KernelTest suite for the given builds of the corpus: "O0" and "O2" (OpenCL C 2.0,
 // SPIR-V 1.2), "CL12" and "CL30" (OpenCL C 1.2 and 3.0 at -O2, SPIR-V 1.4).
-#define CL2VK_KERNEL_TEST_SUITE(Suite, ...) \
-  INSTANTIATE_TEST_SUITE_P(Builds, Suite, testing::Values(__VA_ARGS__), [](const auto& info) { return std::string(info.param); })
+#define CL2VK_KERNEL_TEST_SUITE(Suite, ...)                             \
+  INSTANTIATE_TEST_SUITE_P(Builds, Suite, testing::Values(__VA_ARGS__), \
+                           [](const auto& info) { return std::string(info.param); })
 
 }  // namespace cl2vk::test

@@ -46,8 +46,8 @@ TEST(TargetForTest, ShuffleScansOnNvidiaUnlessTheEnvironmentSaysOtherwise) {
     test::ScopedEnvironment scans("CL2VK_SUBGROUP_SCANS",
                                   c.environment.empty() ? std::nullopt : std::optional<std::string>(c.environment));
     Target target = launch::targetFor(deviceWithShuffles(c.vendor, c.operations));
-    EXPECT_EQ(target.shuffleScans, c.expected)
-        << "vendor " << c.vendor << ", operations " << c.operations << ", CL2VK_SUBGROUP_SCANS='" << c.environment << "'";
+    EXPECT_EQ(target.shuffleScans, c.expected) << "vendor " << c.vendor << ", operations " << c.operations
+                                               << ", CL2VK_SUBGROUP_SCANS='" << c.environment << "'";
   }
 }
 

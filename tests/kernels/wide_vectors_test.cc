@@ -117,7 +117,8 @@ TEST_P(WideVectors, Int8EvenOddDynamicIndexAndConversionToFloat8) {
   const int factor = -7;
   auto a = randomValues<int32_t>(8 * n, 5, -100000, 100000);
   auto da = buffer(a), dout = buffer(std::vector<int32_t>(8 * n, 0)), dconv = buffer(std::vector<float>(8 * n, 0.0f));
-  run(*k, range1d(n), {KernelArg::buffer(da), KernelArg::buffer(dout), KernelArg::buffer(dconv), KernelArg::value(factor)});
+  run(*k, range1d(n),
+      {KernelArg::buffer(da), KernelArg::buffer(dout), KernelArg::buffer(dconv), KernelArg::value(factor)});
   auto out = read<int32_t>(dout, 8 * n);
   auto conv = read<float>(dconv, 8 * n);
   const int oddOrder[8] = {7, 7, 5, 5, 3, 3, 1, 1};
@@ -227,7 +228,7 @@ TEST_P(WideVectors, ConvertInt8FromFloat8PlainAndSaturatedAndShort16) {
       float x = a[8 * i + c];
       truncated[c] = static_cast<int32_t>(x);
       float scaled = x * 1000.0f;
-      int64_t saturated = scaled >= 2147483647.0f   ? std::numeric_limits<int32_t>::max()
+      int64_t saturated = scaled >= 2147483647.0f    ? std::numeric_limits<int32_t>::max()
                           : scaled <= -2147483648.0f ? std::numeric_limits<int32_t>::min()
                                                      : static_cast<int64_t>(std::nearbyint(scaled));
       ASSERT_EQ(out[8 * i + c], wrap(int64_t{truncated[c]} + saturated)) << i << "." << c;

@@ -63,10 +63,13 @@ TEST(CfgTest, SuccessorsPredecessorsAndReversePostOrderFollowTheTerminators) {
   auto module = test::assemble(kLoop);
   ASSERT_TRUE(module);
   Cfg cfg(*module, module->functions().front());
-  EXPECT_EQ(names(*module, cfg.reversePostOrder()), (std::vector<std::string>{"entry", "header", "body", "exit", "latch"}));
+  EXPECT_EQ(names(*module, cfg.reversePostOrder()),
+            (std::vector<std::string>{"entry", "header", "body", "exit", "latch"}));
   EXPECT_EQ(names(*module, cfg.successors(blockNamed(*module, "body"))), (std::vector<std::string>{"latch", "exit"}));
-  EXPECT_EQ(names(*module, cfg.predecessors(blockNamed(*module, "header"))), (std::vector<std::string>{"entry", "latch"}));
-  EXPECT_EQ(names(*module, cfg.predecessors(blockNamed(*module, "exit"))), (std::vector<std::string>{"header", "body"}));
+  EXPECT_EQ(names(*module, cfg.predecessors(blockNamed(*module, "header"))),
+            (std::vector<std::string>{"entry", "latch"}));
+  EXPECT_EQ(names(*module, cfg.predecessors(blockNamed(*module, "exit"))),
+            (std::vector<std::string>{"header", "body"}));
   EXPECT_TRUE(cfg.successors(blockNamed(*module, "exit")).empty());
 }
 

@@ -18,7 +18,8 @@ std::string module(const std::string& code, const std::string& globals = "", con
                OpCapability Linkage
                OpCapability Kernel
                OpCapability Int64
-)" + capabilities + R"(
+)" + capabilities +
+         R"(
         %std = OpExtInstImport "OpenCL.std"
                OpMemoryModel Physical64 OpenCL
                OpEntryPoint Kernel %k "k" %gid
@@ -39,7 +40,8 @@ std::string module(const std::string& code, const std::string& globals = "", con
       %float = OpTypeFloat 32
 %_ptr_CrossWorkgroup_float = OpTypePointer CrossWorkgroup %float
          %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_float
-)" + globals + R"(
+)" + globals +
+         R"(
         %gid = OpVariable %_ptr_Input_v3ulong Input
        %body = OpFunction %void None %fn
           %p = OpFunctionParameter %_ptr_CrossWorkgroup_float
@@ -47,7 +49,8 @@ std::string module(const std::string& code, const std::string& globals = "", con
         %ids = OpLoad %v3ulong %gid Aligned 32
           %i = OpCompositeExtract %ulong %ids 0
        %elem = OpInBoundsPtrAccessChain %_ptr_CrossWorkgroup_float %p %i
-)" + code + R"(
+)" + code +
+         R"(
                OpReturn
                OpFunctionEnd
           %k = OpFunction %void None %fn

@@ -18,10 +18,12 @@ std::string openclHeader(const std::string& capabilities = "", const std::string
                OpCapability Linkage
                OpCapability Kernel
                OpCapability Int64
-)" + capabilities + R"(
+)" + capabilities +
+         R"(
                OpMemoryModel Physical64 OpenCL
                OpEntryPoint GLCompute %k "k"
-)" + modes + R"(
+)" + modes +
+         R"(
                OpSource OpenCL_C 200000
                OpName %k "k"
 )";
@@ -41,7 +43,8 @@ std::string kernel(const std::string& header, const std::string& body, const std
                OpMemberDecorate %100 0 Offset 0
                OpDecorate %100 Block
                OpDecorate %_ptr_PhysicalStorageBuffer_uint ArrayStride 4
-)" + decorations + R"(
+)" + decorations +
+         R"(
        %uint = OpTypeInt 32 0
       %ulong = OpTypeInt 64 0
      %uint_0 = OpConstant %uint 0
@@ -62,7 +65,8 @@ std::string kernel(const std::string& header, const std::string& body, const std
   %_ptr_PushConstant_uint = OpTypePointer PushConstant %uint
      %v2uint = OpTypeVector %uint 2
    %noParams = OpTypeFunction %void
-)" + globals + R"(
+)" + globals +
+         R"(
           %k = OpFunction %void None %noParams
       %entry = OpLabel
         %low = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_0
@@ -74,7 +78,8 @@ std::string kernel(const std::string& header, const std::string& body, const std
         %out = OpConvertUToPtr %_ptr_PhysicalStorageBuffer_uint %address
       %nWord = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_2
           %n = OpLoad %uint %nWord
-)" + body + R"(
+)" + body +
+         R"(
                OpReturn
                OpFunctionEnd
 )";
@@ -101,9 +106,9 @@ TEST(FinalizeVulkanTest, KernelModuleBecomesAVulkanComputeShader) {
                OpBranch %done
        %done = OpLabel
 )";
-  test::PassRun run = test::expectPassOutput("finalize-vulkan",
-                                             kernel(openclHeader(), body, "%bool = OpTypeBool" + kLeftovers),
-                                             kernel(R"(
+  test::PassRun run =
+      test::expectPassOutput("finalize-vulkan", kernel(openclHeader(), body, "%bool = OpTypeBool" + kLeftovers),
+                             kernel(R"(
                OpCapability Shader
                OpCapability Int64
                OpCapability PhysicalStorageBufferAddresses
@@ -112,8 +117,8 @@ TEST(FinalizeVulkanTest, KernelModuleBecomesAVulkanComputeShader) {
                OpSource OpenCL_C 200000
                OpName %k "k"
 )",
-                                                    body, "%bool = OpTypeBool"),
-                                             Target{}, SPV_ENV_VULKAN_1_2);
+                                    body, "%bool = OpTypeBool"),
+                             Target{}, SPV_ENV_VULKAN_1_2);
   ASSERT_TRUE(run.module);
   EXPECT_EQ(run.module->header().version, 0x00010500u);
   EXPECT_EQ(run.context.reflection.requirements.capabilities,
@@ -125,13 +130,14 @@ TEST(FinalizeVulkanTest, KernelModuleBecomesAVulkanComputeShader) {
 // from 0 right before it.
 TEST(FinalizeVulkanTest, NullGlobalPointerIsAddressZero) {
   std::string null = "%null = OpConstantNull %_ptr_PhysicalStorageBuffer_uint\n";
-  test::expectPassOutput("finalize-vulkan", kernel(openclHeader(), R"(
+  test::expectPassOutput("finalize-vulkan",
+                         kernel(openclHeader(), R"(
     %nullAddress = OpConvertPtrToU %ulong %null
      %isNull = OpIEqual %bool %address %nullAddress
      %target = OpSelect %_ptr_PhysicalStorageBuffer_uint %isNull %null %out
                OpStore %target %n Aligned 4
 )",
-                                                   "%bool = OpTypeBool\n" + null),
+                                "%bool = OpTypeBool\n" + null),
                          kernel(R"(
                OpCapability Shader
                OpCapability Int64
@@ -162,8 +168,9 @@ TEST(FinalizeVulkanTest, ContractionOffBecomesNoContractionOnFloatArithmetic) {
                OpStore %out %r Aligned 4
 )";
   std::string modes = "OpExecutionMode %k LocalSize 64 1 1\nOpExecutionMode %k ContractionOff\n";
-  test::expectPassOutput("finalize-vulkan", kernel(openclHeader("", modes), body, "%float = OpTypeFloat 32\n"),
-                         kernel(R"(
+  test::expectPassOutput(
+      "finalize-vulkan", kernel(openclHeader("", modes), body, "%float = OpTypeFloat 32\n"),
+      kernel(R"(
                OpCapability Shader
                OpCapability Int64
                OpCapability PhysicalStorageBufferAddresses
@@ -173,9 +180,8 @@ TEST(FinalizeVulkanTest, ContractionOffBecomesNoContractionOnFloatArithmetic) {
                OpSource OpenCL_C 200000
                OpName %k "k"
 )",
-                                body, "%float = OpTypeFloat 32\n",
-                                "OpDecorate %product NoContraction\nOpDecorate %sum NoContraction\n"),
-                         Target{}, SPV_ENV_VULKAN_1_2);
+             body, "%float = OpTypeFloat 32\n", "OpDecorate %product NoContraction\nOpDecorate %sum NoContraction\n"),
+      Target{}, SPV_ENV_VULKAN_1_2);
 }
 
 // For Vulkan 1.1 (SPIR-V 1.3): a subgroup reduction asks for GroupNonUniformArithmetic, buffer
@@ -187,9 +193,9 @@ TEST(FinalizeVulkanTest, Vulkan11GetsSubgroupCapabilitiesAndTheBufferAddressExte
           %r = OpGroupNonUniformIAdd %uint %uint_3 Reduce %n
                OpStore %out %r Aligned 4
 )";
-  test::PassRun run = test::expectPassOutput("finalize-vulkan",
-                                             kernel(openclHeader("OpCapability Groups\n"), body, kLeftovers),
-                                             kernel(R"(
+  test::PassRun run =
+      test::expectPassOutput("finalize-vulkan", kernel(openclHeader("OpCapability Groups\n"), body, kLeftovers),
+                             kernel(R"(
                OpCapability Shader
                OpCapability Int64
                OpCapability GroupNonUniform
@@ -201,8 +207,8 @@ TEST(FinalizeVulkanTest, Vulkan11GetsSubgroupCapabilitiesAndTheBufferAddressExte
                OpSource OpenCL_C 200000
                OpName %k "k"
 )",
-                                                    body, "%uint_3 = OpConstant %uint 3\n"),
-                                             vulkan11, SPV_ENV_VULKAN_1_1);
+                                    body, "%uint_3 = OpConstant %uint 3\n"),
+                             vulkan11, SPV_ENV_VULKAN_1_1);
   ASSERT_TRUE(run.module);
   EXPECT_EQ(run.module->header().version, 0x00010300u);
   EXPECT_TRUE(run.context.reflection.requirements.subgroupArithmetic);

@@ -112,7 +112,8 @@ TEST(InlineFunctionsTest, CalleeVariablesMoveToTheCallersEntryBlock) {
   std::string body = text.substr(text.find("%entry = OpLabel"));
   size_t firstBranch = body.find("OpBranch");
   EXPECT_EQ(std::count(body.begin(), body.begin() + static_cast<long>(firstBranch), 'V'), 2)
-      << "both OpVariables precede the first branch:\n" << body;
+      << "both OpVariables precede the first branch:\n"
+      << body;
 }
 
 TEST(InlineFunctionsTest, NestedCallsAreInlinedCalleesFirstAndVoidCallsNeedNoPhi) {
@@ -208,7 +209,8 @@ std::string kernelModule(const std::string& functions, const std::string& names 
                OpEntryPoint Kernel %k "k"
                OpName %k "k"
                OpName %p "p"
-)" + names + R"(
+)" + names +
+         R"(
        %void = OpTypeVoid
        %bool = OpTypeBool
        %uint = OpTypeInt 32 0
@@ -223,7 +225,8 @@ std::string kernelModule(const std::string& functions, const std::string& names 
 
 // llvm-spirv writes each kernel as an exported function and an entry point that only calls it.
 TEST(InlineFunctionsTest, TheKernelsCallOfItsExportedBodyBecomesTheBodysBlocks) {
-  test::expectPassOutput("inline-functions", kernelModule(R"(
+  test::expectPassOutput("inline-functions",
+                         kernelModule(R"(
        %body = OpFunction %void None %fn_kernel
           %q = OpFunctionParameter %_ptr_CrossWorkgroup_uint
          %b0 = OpLabel
@@ -239,7 +242,7 @@ TEST(InlineFunctionsTest, TheKernelsCallOfItsExportedBodyBecomesTheBodysBlocks) 
                OpReturn
                OpFunctionEnd
 )",
-                                                          R"(
+                                      R"(
                OpName %body "body"
                OpName %q "q"
                OpDecorate %body LinkageAttributes "body" Export
@@ -263,7 +266,8 @@ TEST(InlineFunctionsTest, TheKernelsCallOfItsExportedBodyBecomesTheBodysBlocks) 
 
 // Each return branches to the block after the call, where a phi picks the returned value.
 TEST(InlineFunctionsTest, AHelperWithTwoReturnsBecomesBranchesToAPhi) {
-  test::expectPassOutput("inline-functions", kernelModule(R"(
+  test::expectPassOutput("inline-functions",
+                         kernelModule(R"(
      %helper = OpFunction %uint None %fn_uint
           %v = OpFunctionParameter %uint
          %h0 = OpLabel
@@ -284,7 +288,7 @@ TEST(InlineFunctionsTest, AHelperWithTwoReturnsBecomesBranchesToAPhi) {
                OpReturn
                OpFunctionEnd
 )",
-                                                          R"(OpName %helper "helper")"),
+                                      R"(OpName %helper "helper")"),
                          kernelModule(R"(
           %k = OpFunction %void None %fn_kernel
           %p = OpFunctionParameter %_ptr_CrossWorkgroup_uint
@@ -310,7 +314,8 @@ TEST(InlineFunctionsTest, AHelperWithTwoReturnsBecomesBranchesToAPhi) {
 
 // OpVariable must open the entry block, so the helper's %tmp joins the kernel's %mine there.
 TEST(InlineFunctionsTest, AHelpersVariableMovesToTheKernelsEntryBlock) {
-  test::expectPassOutput("inline-functions", kernelModule(R"(
+  test::expectPassOutput("inline-functions",
+                         kernelModule(R"(
      %helper = OpFunction %uint None %fn_uint
           %v = OpFunctionParameter %uint
          %h0 = OpLabel
@@ -329,7 +334,7 @@ TEST(InlineFunctionsTest, AHelpersVariableMovesToTheKernelsEntryBlock) {
                OpReturn
                OpFunctionEnd
 )",
-                                                          R"(OpName %helper "helper")"),
+                                      R"(OpName %helper "helper")"),
                          kernelModule(R"(
           %k = OpFunction %void None %fn_kernel
           %p = OpFunctionParameter %_ptr_CrossWorkgroup_uint

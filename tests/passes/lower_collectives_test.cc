@@ -30,12 +30,14 @@ std::string kernelWith(const std::string& collective, const std::string& extra =
        %uint = OpTypeInt 32 0
      %uint_2 = OpConstant %uint 2
      %uint_3 = OpConstant %uint 3
-)" + extra + R"(
+)" + extra +
+         R"(
          %fn = OpTypeFunction %void %uint
           %k = OpFunction %void None %fn
           %x = OpFunctionParameter %uint
       %entry = OpLabel
-)" + collective + R"(
+)" + collective +
+         R"(
                OpReturn
                OpFunctionEnd
 )";
@@ -54,7 +56,8 @@ std::string computeKernel(const std::string& body, const std::string& globals = 
                OpCapability Kernel
                OpCapability Int64
                OpCapability Groups
-)" + capabilities + R"(
+)" + capabilities +
+         R"(
                OpMemoryModel Physical64 OpenCL
                OpEntryPoint GLCompute %k "k"
                OpName %k "k"
@@ -65,9 +68,10 @@ std::string computeKernel(const std::string& body, const std::string& globals = 
                OpDecorate %_arr_uint_uint_4 ArrayStride 4
                OpMemberDecorate %100 0 Offset 0
                OpDecorate %100 Block
-)" + (globals.find("%gl_LocalInvocationIndex") != std::string::npos
-          ? "               OpDecorate %gl_LocalInvocationIndex BuiltIn LocalInvocationIndex\n"
-          : "") +
+)" +
+         (globals.find("%gl_LocalInvocationIndex") != std::string::npos
+              ? "               OpDecorate %gl_LocalInvocationIndex BuiltIn LocalInvocationIndex\n"
+              : "") +
          R"(
        %uint = OpTypeInt 32 0
       %ulong = OpTypeInt 64 0
@@ -91,10 +95,12 @@ std::string computeKernel(const std::string& body, const std::string& globals = 
        %args = OpVariable %_ptr_PushConstant__struct_100 PushConstant
   %_ptr_PushConstant_uint = OpTypePointer PushConstant %uint
      %v2uint = OpTypeVector %uint 2
-)" + globals + R"(
+)" + globals +
+         R"(
           %k = OpFunction %void None %noParams
       %entry = OpLabel
-)" + locals + R"(
+)" + locals +
+         R"(
         %low = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_0
     %lowBits = OpLoad %uint %low
        %high = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_1
@@ -104,7 +110,8 @@ std::string computeKernel(const std::string& body, const std::string& globals = 
         %out = OpConvertUToPtr %_ptr_CrossWorkgroup_uint %address
       %xWord = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_2
           %x = OpLoad %uint %xWord
-)" + body + R"(
+)" + body +
+         R"(
                OpStore %out %r Aligned 4
                OpReturn
                OpFunctionEnd
@@ -238,15 +245,15 @@ TEST(LowerCollectivesTest, AsyncCopyBecomesAStridedLoopAndItsWaitABarrier) {
   %_ptr_Workgroup_uint = OpTypePointer Workgroup %uint
       %tiles = OpVariable %_ptr_Workgroup__arr_uint_uint_64 Workgroup
 )";
-  test::expectPassOutput("lower-collectives", computeKernel(R"(
+  test::expectPassOutput("lower-collectives",
+                         computeKernel(R"(
        %tile = OpInBoundsAccessChain %_ptr_Workgroup_uint %tiles %uint_0
       %event = OpGroupAsyncCopy %Event %uint_2 %tile %out %ulong_64 %ulong_1 %no_event
                OpStore %events %event
                OpGroupWaitEvents %uint_2 %uint_1 %events
           %r = OpLoad %uint %tile
 )",
-                                                            globals,
-                                                            "%events = OpVariable %_ptr_Function_Event Function"),
+                                       globals, "%events = OpVariable %_ptr_Function_Event Function"),
                          computeKernel(R"(
        %tile = OpInBoundsAccessChain %_ptr_Workgroup_uint %tiles %uint_0
       %count = OpUConvert %uint %ulong_64
@@ -326,7 +333,8 @@ TEST(LowerCollectivesTest, LongSubgroupOperationsNeedExtendedTypes) {
   context.target.subgroupExtendedTypes = false;
   std::string text = lowered(kernelWith(collective, types), context);
   EXPECT_EQ(count(text, "OpGroupNonUniformIAdd"), 0u) << text;
-  EXPECT_NE(text.find("OpControlBarrier %uint_3 %uint_3"), std::string::npos) << "the subgroup's slice of Workgroup memory";
+  EXPECT_NE(text.find("OpControlBarrier %uint_3 %uint_3"), std::string::npos)
+      << "the subgroup's slice of Workgroup memory";
 }
 
 // Work-group collectives carry two paths, chosen per dispatch by the kLinearSubgroups
@@ -350,7 +358,8 @@ TEST(LowerCollectivesTest, WorkgroupReduceIsSubgroupReducePlusACombineWithOneBar
 TEST(LowerCollectivesTest, WorkgroupReduceOfManyPartialsFoldsThemInOneSubgroup) {
   std::string text = lowered(kernelWith("%r = OpGroupIAdd %uint %uint_2 Reduce %x"), lavapipeLike());
   EXPECT_EQ(count(text, "OpControlBarrier %uint_2 %uint_2"), 2u + 3u) << text;
-  EXPECT_EQ(count(text, "OpGroupNonUniformIAdd %uint %uint_3 Reduce"), 3u) << "per subgroup, and a fold in each variant";
+  EXPECT_EQ(count(text, "OpGroupNonUniformIAdd %uint %uint_3 Reduce"), 3u)
+      << "per subgroup, and a fold in each variant";
   EXPECT_EQ(count(text, "OpGroupNonUniformElect"), 2u) << "the partials, and the total";
   EXPECT_EQ(count(text, "OpUGreaterThan %bool"), 1u) << "the variant is picked by the subgroup count";
 }
@@ -363,9 +372,9 @@ TEST(LowerCollectivesTest, WorkgroupScanAddsThePrefixOfEarlierSubgroups) {
 }
 
 TEST(LowerCollectivesTest, AllCollectivesOfAKernelShareTheirScratchArrays) {
-  std::string text = lowered(kernelWith(
-      "%a = OpGroupIAdd %uint %uint_2 Reduce %x\n%b = OpGroupUMax %uint %uint_2 InclusiveScan %a\n"
-      "%r = OpGroupBroadcast %uint %uint_2 %b %uint_3"));
+  std::string text =
+      lowered(kernelWith("%a = OpGroupIAdd %uint %uint_2 Reduce %x\n%b = OpGroupUMax %uint %uint_2 InclusiveScan %a\n"
+                         "%r = OpGroupBroadcast %uint %uint_2 %b %uint_3"));
   // One per-subgroup array for the subgroup path, one per-invocation array for the other, and one
   // parity for the halves of the first.
   EXPECT_EQ(count(text, "OpVariable %_ptr_Workgroup"), 2u) << text;
@@ -404,7 +413,8 @@ TEST(LowerCollectivesTest, GroupOperationsMustBeReduceOrScans) {
 }
 
 TEST(LowerCollectivesTest, ScopesMustBeConstantWorkgroupOrSubgroup) {
-  auto module = test::assemble(kernelWith("%r = OpGroupIAdd %uint %uint_4 Reduce %x", "     %uint_4 = OpConstant %uint 4\n"));
+  auto module =
+      test::assemble(kernelWith("%r = OpGroupIAdd %uint %uint_4 Reduce %x", "     %uint_4 = OpConstant %uint 4\n"));
   ASSERT_TRUE(module);
   PassContext context = lavapipeLike();
   Expected<PassResult> result = lowerCollectives(*module, context);
@@ -417,8 +427,9 @@ TEST(LowerCollectivesTest, ScopesMustBeConstantWorkgroupOrSubgroup) {
 // SPIRV-Tools lets a broadcast of a v2ulong into a uint result through; lowering it gave an OpStore
 // of the wrong type (found by the fuzzer: tests/fuzz/regressions/broadcast-value-of-another-type).
 TEST(LowerCollectivesTest, OperandsMustHaveTheResultType) {
-  std::string types = "      %ulong = OpTypeInt 64 0\n    %v2ulong = OpTypeVector %ulong 2\n"
-                      "    %ulong_0 = OpConstant %ulong 0\n       %zero = OpConstantNull %v2ulong\n";
+  std::string types =
+      "      %ulong = OpTypeInt 64 0\n    %v2ulong = OpTypeVector %ulong 2\n"
+      "    %ulong_0 = OpConstant %ulong 0\n       %zero = OpConstantNull %v2ulong\n";
   struct Case {
     std::string collective, expected;
   } cases[] = {
@@ -466,7 +477,8 @@ TEST(LowerCollectivesTest, AsyncCopiesNeedPointersBetweenGlobalAndLocalAndIntege
       {"%r = OpGroupAsyncCopy %event %uint_2 %x %global %ulong_4 %ulong_1 %no_event", "must be pointers"},
       {"%r = OpGroupAsyncCopy %event %uint_2 %global %global %ulong_4 %ulong_1 %no_event",
        "must be between a __global and a __local pointer"},
-      {"%r = OpGroupAsyncCopy %event %uint_2 %local %global_ulong %ulong_4 %ulong_1 %no_event", "the same element type"},
+      {"%r = OpGroupAsyncCopy %event %uint_2 %local %global_ulong %ulong_4 %ulong_1 %no_event",
+       "the same element type"},
       {"%r = OpGroupAsyncCopy %event %uint_2 %local %global %ulong_4 %x %no_event", "integers of one type"},
       {"%r = OpGroupAsyncCopy %event %uint_3 %local %global %ulong_4 %ulong_1 %no_event", "the constant Workgroup"},
   };

@@ -36,7 +36,8 @@ std::string conversionModule(const std::string& op, const std::string& src, cons
                OpName %x "x"
                OpName %fn "fn"
                OpName %entry "entry"
-)" + decorations + R"(
+)" + decorations +
+         R"(
       %uchar = OpTypeInt 8 0
      %ushort = OpTypeInt 16 0
        %uint = OpTypeInt 32 0
@@ -44,11 +45,15 @@ std::string conversionModule(const std::string& op, const std::string& src, cons
        %half = OpTypeFloat 16
       %float = OpTypeFloat 32
      %double = OpTypeFloat 64
-         %fn = OpTypeFunction %)" + dst + " %" + src + R"(
-          %f = OpFunction %)" + dst + R"( None %fn
-          %x = OpFunctionParameter %)" + src + R"(
+         %fn = OpTypeFunction %)" +
+         dst + " %" + src + R"(
+          %f = OpFunction %)" +
+         dst + R"( None %fn
+          %x = OpFunctionParameter %)" +
+         src + R"(
       %entry = OpLabel
-          %r = )" + op + " %" + dst + R"( %x
+          %r = )" +
+         op + " %" + dst + R"( %x
                OpReturnValue %r
                OpFunctionEnd
 )";
@@ -202,10 +207,10 @@ TEST(LowerConversionsTest, SaturatingConvertClampsBeforeConverting) {
 // convert_int_sat(float): NaN and values out of range are converted as 0, then the out-of-range
 // ones replaced by INT_MIN or INT_MAX.
 TEST(LowerConversionsTest, SaturatedFloatToIntConvertsInRangeValuesAndSelectsTheBoundsForTheRest) {
-  test::expectPassOutput("lower-conversions",
-                         conversionKernel("float", "uint", "%r = OpConvertFToS %uint %x",
-                                          "OpDecorate %r SaturatedConversion"),
-                         conversionKernel("float", "uint", R"(
+  test::expectPassOutput(
+      "lower-conversions",
+      conversionKernel("float", "uint", "%r = OpConvertFToS %uint %x", "OpDecorate %r SaturatedConversion"),
+      conversionKernel("float", "uint", R"(
       %below = OpFOrdLessThan %bool %x %float_n2_14748365e_09
       %above = OpFOrdGreaterThanEqual %bool %x %float_2_14748365e_09
         %nan = OpIsNan %bool %x
@@ -216,7 +221,7 @@ TEST(LowerConversionsTest, SaturatedFloatToIntConvertsInRangeValuesAndSelectsThe
         %low = OpSelect %uint %below %uint_2147483648 %converted
           %r = OpSelect %uint %above %uint_2147483647 %low
 )",
-                                          "", "", R"(
+                       "", "", R"(
 %float_n2_14748365e_09 = OpConstant %float -2147483648
        %bool = OpTypeBool
 %float_2_14748365e_09 = OpConstant %float 2147483648
@@ -224,21 +229,21 @@ TEST(LowerConversionsTest, SaturatedFloatToIntConvertsInRangeValuesAndSelectsThe
 %uint_2147483648 = OpConstant %uint 2147483648
 %uint_2147483647 = OpConstant %uint 2147483647
 )"),
-                         Target{}, SPV_ENV_OPENCL_2_2);
+      Target{}, SPV_ENV_OPENCL_2_2);
 }
 
 // convert_uint_rtn(float): rounding toward negative infinity is the floor, then the conversion
 // (which truncates) is exact; the decoration goes.
 TEST(LowerConversionsTest, RoundTowardNegativeFloatToUintTakesTheFloorFirst) {
-  test::expectPassOutput("lower-conversions",
-                         conversionKernel("float", "uint", "%r = OpConvertFToU %uint %x",
-                                          "OpDecorate %r FPRoundingMode RTN"),
-                         conversionKernel("float", "uint", R"(
+  test::expectPassOutput(
+      "lower-conversions",
+      conversionKernel("float", "uint", "%r = OpConvertFToU %uint %x", "OpDecorate %r FPRoundingMode RTN"),
+      conversionKernel("float", "uint", R"(
       %floor = OpExtInst %float %glsl Floor %x
           %r = OpConvertFToU %uint %floor
 )",
-                                          "", kGlslImport),
-                         Target{}, SPV_ENV_OPENCL_2_2);
+                       "", kGlslImport),
+      Target{}, SPV_ENV_OPENCL_2_2);
 }
 
 TEST(LowerConversionsTest, AnUndecoratedConversionComesOutUnchanged) {
@@ -257,7 +262,9 @@ std::string decorations(bool saturated, int mode) {
   return text;
 }
 
-uint64_t runOne(test::Evaluator& evaluator, uint64_t input) { return evaluator.run("f", {EvalValue{{input}, {}}}).lanes.at(0); }
+uint64_t runOne(test::Evaluator& evaluator, uint64_t input) {
+  return evaluator.run("f", {EvalValue{{input}, {}}}).lanes.at(0);
+}
 
 double roundWith(double x, int mode) {
   switch (mode) {
@@ -281,11 +288,42 @@ uint64_t referenceFloatToInt(double x, int mode, bool isSigned, uint32_t width) 
 }
 
 std::vector<double> floatInputs() {
-  std::vector<double> inputs = {0.0, -0.0, 0.5, -0.5, 1.5, 2.5, -1.5, -2.5, 0.49999997f, 1.0000001f, 127.5, 128.0,
-                                -128.5, -129.0, 255.5, 256.0, 32767.5, -32768.5, 65535.5, 65536.0, 2147483520.0,
-                                2147483648.0, -2147483648.0, -2147483904.0, 4294967040.0, 4294967296.0,
-                                9223372036854775808.0, -9223372036854775808.0, 18446744073709551616.0, 1e30, -1e30,
-                                1e-40, -1e-40, INFINITY, -INFINITY, std::nan("")};
+  std::vector<double> inputs = {0.0,
+                                -0.0,
+                                0.5,
+                                -0.5,
+                                1.5,
+                                2.5,
+                                -1.5,
+                                -2.5,
+                                0.49999997f,
+                                1.0000001f,
+                                127.5,
+                                128.0,
+                                -128.5,
+                                -129.0,
+                                255.5,
+                                256.0,
+                                32767.5,
+                                -32768.5,
+                                65535.5,
+                                65536.0,
+                                2147483520.0,
+                                2147483648.0,
+                                -2147483648.0,
+                                -2147483904.0,
+                                4294967040.0,
+                                4294967296.0,
+                                9223372036854775808.0,
+                                -9223372036854775808.0,
+                                18446744073709551616.0,
+                                1e30,
+                                -1e30,
+                                1e-40,
+                                -1e-40,
+                                INFINITY,
+                                -INFINITY,
+                                std::nan("")};
   uint64_t state = 12345;
   for (int i = 0; i < 300; ++i) {
     state = state * 6364136223846793005ull + 1442695040888963407ull;
@@ -309,7 +347,8 @@ TEST(LowerConversionsTest, SaturatedFloatToIntMatchesOpenCLForEveryModeAndWidth)
           ASSERT_TRUE(module);
           test::Evaluator evaluator(*module);
           for (double x : floatInputs()) {
-            uint64_t bits = std::string(src) == "float" ? std::bit_cast<uint32_t>(float(x)) : std::bit_cast<uint64_t>(x);
+            uint64_t bits =
+                std::string(src) == "float" ? std::bit_cast<uint32_t>(float(x)) : std::bit_cast<uint64_t>(x);
             EXPECT_EQ(runOne(evaluator, bits), referenceFloatToInt(x, mode, isSigned, widths[w]))
                 << src << " " << x << " to " << (isSigned ? "signed " : "unsigned ") << intNames[w] << " "
                 << kModeNames[mode];
@@ -322,8 +361,8 @@ TEST(LowerConversionsTest, SaturatedFloatToIntMatchesOpenCLForEveryModeAndWidth)
 
 TEST(LowerConversionsTest, SaturatedHalfToIntSendsInfinitiesToTheBounds) {
   for (bool isSigned : {true, false}) {
-    auto module = lowered(conversionModule(isSigned ? "OpConvertFToS" : "OpConvertFToU", "half", "uint",
-                                           decorations(true, kRtz)));
+    auto module = lowered(
+        conversionModule(isSigned ? "OpConvertFToS" : "OpConvertFToU", "half", "uint", decorations(true, kRtz)));
     ASSERT_TRUE(module);
     test::Evaluator evaluator(*module);
     EXPECT_EQ(runOne(evaluator, 0xfc00), isSigned ? 0x80000000u : 0u);  // -inf
@@ -361,9 +400,12 @@ uint64_t roundToHalf(long double exact, int mode) {
     uint32_t lo = magnitude(hi) == a ? hi : hi - 1;
     bool up = (mode == kRtp && !negative) || (mode == kRtn && negative);
     bool down = mode == kRtz || (mode == kRtp && negative) || (mode == kRtn && !negative);
-    if (lo == hi) result = lo;
-    else if (up) result = hi;
-    else if (down) result = lo;
+    if (lo == hi)
+      result = lo;
+    else if (up)
+      result = hi;
+    else if (down)
+      result = lo;
     else {
       long double middle = (magnitude(lo) + magnitude(hi)) / 2;
       result = a < middle ? lo : a > middle ? hi : (lo % 2 == 0 ? lo : hi);
@@ -374,10 +416,39 @@ uint64_t roundToHalf(long double exact, int mode) {
 }
 
 std::vector<int64_t> intInputs() {
-  std::vector<int64_t> inputs = {0, 1, -1, 2, 3, 16777215, 16777216, 16777217, 16777218, 16777219, -16777217,
-                                 33554435, 2047, 2048, 2049, 2051, 4097, 65504, 65519, 65520, 65535, -65520,
-                                 INT32_MAX, INT32_MIN, INT32_MAX - 63, INT32_MAX - 64, INT64_MAX, INT64_MIN,
-                                 INT64_MAX - 1023, (1ll << 53) + 1, (1ll << 54) + 2, (1ll << 54) + 6, -(1ll << 53) - 1};
+  std::vector<int64_t> inputs = {0,
+                                 1,
+                                 -1,
+                                 2,
+                                 3,
+                                 16777215,
+                                 16777216,
+                                 16777217,
+                                 16777218,
+                                 16777219,
+                                 -16777217,
+                                 33554435,
+                                 2047,
+                                 2048,
+                                 2049,
+                                 2051,
+                                 4097,
+                                 65504,
+                                 65519,
+                                 65520,
+                                 65535,
+                                 -65520,
+                                 INT32_MAX,
+                                 INT32_MIN,
+                                 INT32_MAX - 63,
+                                 INT32_MAX - 64,
+                                 INT64_MAX,
+                                 INT64_MIN,
+                                 INT64_MAX - 1023,
+                                 (1ll << 53) + 1,
+                                 (1ll << 54) + 2,
+                                 (1ll << 54) + 6,
+                                 -(1ll << 53) - 1};
   uint64_t state = 99;
   for (int i = 0; i < 300; ++i) {
     state = state * 6364136223846793005ull + 1442695040888963407ull;
@@ -387,24 +458,32 @@ std::vector<int64_t> intInputs() {
 }
 
 TEST(LowerConversionsTest, IntToFloatRoundsExactlyInEveryMode) {
-  struct Case { const char* src; uint32_t srcWidth; const char* dst; };
+  struct Case {
+    const char* src;
+    uint32_t srcWidth;
+    const char* dst;
+  };
   for (Case c : {Case{"uint", 32, "float"}, Case{"ulong", 64, "float"}, Case{"ulong", 64, "double"},
                  Case{"uint", 32, "half"}, Case{"ushort", 16, "half"}, Case{"ulong", 64, "half"}}) {
     for (bool isSigned : {true, false}) {
       for (int mode = 0; mode < 4; ++mode) {
-        auto module = lowered(conversionModule(isSigned ? "OpConvertSToF" : "OpConvertUToF", c.src, c.dst,
-                                               decorations(false, mode)));
+        auto module = lowered(
+            conversionModule(isSigned ? "OpConvertSToF" : "OpConvertUToF", c.src, c.dst, decorations(false, mode)));
         ASSERT_TRUE(module);
         test::Evaluator evaluator(*module);
         for (int64_t input : intInputs()) {
           uint64_t bits = c.srcWidth == 64 ? uint64_t(input) : uint64_t(input) & ((1ull << c.srcWidth) - 1);
-          long double exact = isSigned ? (long double)(c.srcWidth == 64 ? input : (int64_t(bits << (64 - c.srcWidth)) >> (64 - c.srcWidth)))
-                                       : (long double)bits;
-          uint64_t expected = std::string(c.dst) == "float"    ? std::bit_cast<uint32_t>(roundToType<float>(exact, mode))
-                              : std::string(c.dst) == "double" ? std::bit_cast<uint64_t>(roundToType<double>(exact, mode))
-                                                               : roundToHalf(exact, mode);
-          EXPECT_EQ(runOne(evaluator, bits), expected) << (isSigned ? "signed " : "unsigned ") << c.src << " "
-                                                       << (long double)exact << " to " << c.dst << " " << kModeNames[mode];
+          long double exact =
+              isSigned
+                  ? (long double)(c.srcWidth == 64 ? input : (int64_t(bits << (64 - c.srcWidth)) >> (64 - c.srcWidth)))
+                  : (long double)bits;
+          uint64_t expected = std::string(c.dst) == "float" ? std::bit_cast<uint32_t>(roundToType<float>(exact, mode))
+                              : std::string(c.dst) == "double"
+                                  ? std::bit_cast<uint64_t>(roundToType<double>(exact, mode))
+                                  : roundToHalf(exact, mode);
+          EXPECT_EQ(runOne(evaluator, bits), expected)
+              << (isSigned ? "signed " : "unsigned ") << c.src << " " << (long double)exact << " to " << c.dst << " "
+              << kModeNames[mode];
         }
       }
     }
@@ -413,17 +492,28 @@ TEST(LowerConversionsTest, IntToFloatRoundsExactlyInEveryMode) {
 
 TEST(LowerConversionsTest, FloatNarrowingRoundsExactlyInEveryMode) {
   std::vector<double> inputs = floatInputs();
-  for (double extra : {1.0 + 0x1p-24, 1.0 + 0x1p-24 + 0x1p-50, 1.0 + 0x1p-11, 1.0 + 0x1p-11 + 0x1p-40, 65504.0,
-                       65519.99, 65520.0, 6.0e-8, 2.9e-8, 3.0e-8, 0x1p-25, 0x1p-24 * 1.5, 0x1p-149, 0x1p-150,
-                       0x1.8p-150, 3.4028235677973366e38, 3.4028236e38, 1e300, -1e300, 1e-320})
+  for (double extra : {1.0 + 0x1p-24, 1.0 + 0x1p-24 + 0x1p-50,
+                       1.0 + 0x1p-11, 1.0 + 0x1p-11 + 0x1p-40,
+                       65504.0,       65519.99,
+                       65520.0,       6.0e-8,
+                       2.9e-8,        3.0e-8,
+                       0x1p-25,       0x1p-24 * 1.5,
+                       0x1p-149,      0x1p-150,
+                       0x1.8p-150,    3.4028235677973366e38,
+                       3.4028236e38,  1e300,
+                       -1e300,        1e-320})
     inputs.push_back(extra);
   uint64_t state = 7;
   for (int i = 0; i < 300; ++i) {
     state = state * 6364136223846793005ull + 1442695040888963407ull;
-    double value = std::bit_cast<double>((state & 0x800fffffffffffffull) | (uint64_t(1023 - 160 + (state >> 55) % 300) << 52));
+    double value =
+        std::bit_cast<double>((state & 0x800fffffffffffffull) | (uint64_t(1023 - 160 + (state >> 55) % 300) << 52));
     inputs.push_back(value);
   }
-  struct Case { const char* src; const char* dst; };
+  struct Case {
+    const char* src;
+    const char* dst;
+  };
   for (Case c : {Case{"double", "float"}, Case{"double", "half"}, Case{"float", "half"}}) {
     bool fromDouble = std::string(c.src) == "double";
     for (int mode = 0; mode < 4; ++mode) {
@@ -433,8 +523,8 @@ TEST(LowerConversionsTest, FloatNarrowingRoundsExactlyInEveryMode) {
       for (double input : inputs) {
         double x = fromDouble ? input : double(float(input));
         uint64_t bits = fromDouble ? std::bit_cast<uint64_t>(x) : std::bit_cast<uint32_t>(float(x));
-        uint64_t expected = std::string(c.dst) == "float" ? std::bit_cast<uint32_t>(roundToType<float>(x, mode))
-                                                          : roundToHalf(x, mode);
+        uint64_t expected =
+            std::string(c.dst) == "float" ? std::bit_cast<uint32_t>(roundToType<float>(x, mode)) : roundToHalf(x, mode);
         uint64_t actual = runOne(evaluator, bits);
         if (std::isnan(x)) {
           EXPECT_TRUE(std::string(c.dst) == "float" ? std::isnan(std::bit_cast<float>(uint32_t(actual)))
@@ -448,14 +538,21 @@ TEST(LowerConversionsTest, FloatNarrowingRoundsExactlyInEveryMode) {
 }
 
 TEST(LowerConversionsTest, SaturatedIntegerConversionsClampToTheDestination) {
-  struct Case { const char* op; const char* src; uint32_t srcWidth; const char* dst; uint32_t dstWidth; bool sat; };
+  struct Case {
+    const char* op;
+    const char* src;
+    uint32_t srcWidth;
+    const char* dst;
+    uint32_t dstWidth;
+    bool sat;
+  };
   const Case cases[] = {
-      {"OpSConvert", "uint", 32, "uchar", 8, true},        {"OpUConvert", "uint", 32, "uchar", 8, true},
-      {"OpSConvert", "ulong", 64, "uint", 32, true},       {"OpUConvert", "ulong", 64, "ushort", 16, true},
-      {"OpSConvert", "uchar", 8, "uint", 32, true},        {"OpSatConvertSToU", "uint", 32, "uchar", 8, false},
+      {"OpSConvert", "uint", 32, "uchar", 8, true},          {"OpUConvert", "uint", 32, "uchar", 8, true},
+      {"OpSConvert", "ulong", 64, "uint", 32, true},         {"OpUConvert", "ulong", 64, "ushort", 16, true},
+      {"OpSConvert", "uchar", 8, "uint", 32, true},          {"OpSatConvertSToU", "uint", 32, "uchar", 8, false},
       {"OpSatConvertSToU", "ulong", 64, "ulong", 64, false}, {"OpSatConvertSToU", "uchar", 8, "ulong", 64, false},
       {"OpSatConvertUToS", "ulong", 64, "ulong", 64, false}, {"OpSatConvertUToS", "uint", 32, "uchar", 8, false},
-      {"OpSatConvertUToS", "uchar", 8, "uint", 32, false},  {"OpSatConvertUToS", "ushort", 16, "ushort", 16, false},
+      {"OpSatConvertUToS", "uchar", 8, "uint", 32, false},   {"OpSatConvertUToS", "ushort", 16, "ushort", 16, false},
   };
   for (const Case& c : cases) {
     auto module = lowered(conversionModule(c.op, c.src, c.dst, decorations(c.sat, -1)));
@@ -466,8 +563,10 @@ TEST(LowerConversionsTest, SaturatedIntegerConversionsClampToTheDestination) {
     bool destSigned = op == "OpSConvert" || op == "OpSatConvertUToS";
     for (int64_t input : intInputs()) {
       uint64_t bits = c.srcWidth == 64 ? uint64_t(input) : uint64_t(input) & ((1ull << c.srcWidth) - 1);
-      test::Int128 value = sourceSigned ? test::Int128(c.srcWidth == 64 ? int64_t(bits) : int64_t(bits << (64 - c.srcWidth)) >> (64 - c.srcWidth))
-                                    : test::Int128(bits);
+      test::Int128 value =
+          sourceSigned
+              ? test::Int128(c.srcWidth == 64 ? int64_t(bits) : int64_t(bits << (64 - c.srcWidth)) >> (64 - c.srcWidth))
+              : test::Int128(bits);
       test::Int128 low = destSigned ? -(test::Int128(1) << (c.dstWidth - 1)) : 0;
       test::Int128 high = destSigned ? (test::Int128(1) << (c.dstWidth - 1)) - 1 : (test::Int128(1) << c.dstWidth) - 1;
       test::Int128 clamped = std::clamp(value, low, high);

@@ -70,12 +70,14 @@ std::string kernel(const std::string& body, const std::string& globals = "") {
   %_ptr_CrossWorkgroup_float = OpTypePointer CrossWorkgroup %float
   %_ptr_CrossWorkgroup_uint = OpTypePointer CrossWorkgroup %uint
          %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_float %_ptr_CrossWorkgroup_uint
-)" + globals + R"(
+)" + globals +
+         R"(
           %k = OpFunction %void None %fn
           %x = OpFunctionParameter %_ptr_CrossWorkgroup_float
         %out = OpFunctionParameter %_ptr_CrossWorkgroup_uint
       %entry = OpLabel
-)" + body + R"(
+)" + body +
+         R"(
                OpStore %out %r Aligned 4
                OpReturn
                OpFunctionEnd
@@ -141,11 +143,12 @@ TEST(LowerKernelInstructionsTest, SignBitAndIsNormalTestTheFloatsBits) {
 
 // Kernel SPIR-V's integers are all unsigned-typed: OpSDiv runs on a signed type between bitcasts.
 TEST(LowerKernelInstructionsTest, SignedDivisionRunsOnASignedType) {
-  test::expectPassOutput("lower-kernel-instructions", kernel(R"(
+  test::expectPassOutput("lower-kernel-instructions",
+                         kernel(R"(
           %a = OpLoad %uint %out Aligned 4
           %r = OpSDiv %uint %a %uint_7
 )",
-                                                             "%uint_7 = OpConstant %uint 7"),
+                                "%uint_7 = OpConstant %uint 7"),
                          kernel(R"(
           %a = OpLoad %uint %out Aligned 4
     %signedA = OpBitcast %int %a
@@ -162,11 +165,12 @@ TEST(LowerKernelInstructionsTest, SignedDivisionRunsOnASignedType) {
 // a % 7 on ints: the unsigned remainder of the magnitudes, with the dividend's sign, since Vulkan
 // leaves OpSRem undefined for negative operands.
 TEST(LowerKernelInstructionsTest, SignedRemainderIsTheRemainderOfTheMagnitudesWithTheDividendsSign) {
-  test::expectPassOutput("lower-kernel-instructions", kernel(R"(
+  test::expectPassOutput("lower-kernel-instructions",
+                         kernel(R"(
           %a = OpLoad %uint %out Aligned 4
           %r = OpSRem %uint %a %uint_7
 )",
-                                                             "%uint_7 = OpConstant %uint 7"),
+                                "%uint_7 = OpConstant %uint 7"),
                          kernel(R"(
           %a = OpLoad %uint %out Aligned 4
   %aNegative = OpSLessThan %bool %a %uint_0
@@ -216,10 +220,11 @@ uint32_t widthOf(const ir::Module& module, uint32_t type) {
 TEST(LowerKernelInstructionsTest, BitCountOfEveryWidthIntoEveryWidthIs32BitAndExact) {
   struct Case {
     std::string result, base;
-  } cases[] = {{"uint", "ulong"},     {"ulong", "ulong"}, {"uchar", "ulong"},   {"ulong", "uint"},
-               {"ushort", "uint"},    {"uint", "uchar"},  {"ushort", "ushort"}, {"uchar", "uchar"},
+  } cases[] = {{"uint", "ulong"},     {"ulong", "ulong"},    {"uchar", "ulong"},    {"ulong", "uint"},
+               {"ushort", "uint"},    {"uint", "uchar"},     {"ushort", "ushort"},  {"uchar", "uchar"},
                {"v2uint", "v2ulong"}, {"v2ulong", "v2uint"}, {"v2uint", "v2ushort"}};
-  const uint64_t values[] = {0, 1, 0x80, 0xff, 0x8001, 0xffff, 0x80000001, 0xffffffff, 0x123456789abcdef0, ~uint64_t{0}};
+  const uint64_t values[] = {0,           1, 0x80, 0xff, 0x8001, 0xffff, 0x80000001, 0xffffffff, 0x123456789abcdef0,
+                             ~uint64_t{0}};
   for (const Case& c : cases) {
     SCOPED_TRACE(c.result + " of " + c.base);
     std::unique_ptr<ir::Module> module = test::assemble(bitCountModule(c.result, c.base));
@@ -234,7 +239,8 @@ TEST(LowerKernelInstructionsTest, BitCountOfEveryWidthIntoEveryWidthIs32BitAndEx
       EXPECT_EQ(widthOf(*module, module->def(inst.idOperand(0))->typeId()), 32u) << test::disassemble(*module);
     }
     bool vector = c.base.starts_with("v2");
-    uint32_t baseWidth = widthOf(*module, module->def(module->functions().front().header().back().resultId())->typeId());
+    uint32_t baseWidth =
+        widthOf(*module, module->def(module->functions().front().header().back().resultId())->typeId());
     test::Evaluator evaluator(*module);
     for (uint64_t value : values) {
       uint64_t bits = baseWidth == 64 ? value : value & ((uint64_t{1} << baseWidth) - 1);
@@ -242,7 +248,8 @@ TEST(LowerKernelInstructionsTest, BitCountOfEveryWidthIntoEveryWidthIs32BitAndEx
       EvalValue counted = evaluator.run("f", {argument});
       ASSERT_EQ(counted.lanes.size(), argument.lanes.size());
       for (size_t lane = 0; lane < argument.lanes.size(); ++lane)
-        EXPECT_EQ(counted.lanes[lane], uint64_t(std::popcount(argument.lanes[lane]))) << std::hex << argument.lanes[lane];
+        EXPECT_EQ(counted.lanes[lane], uint64_t(std::popcount(argument.lanes[lane])))
+            << std::hex << argument.lanes[lane];
     }
   }
 }

@@ -287,7 +287,7 @@ TEST(LowerKernelInterfaceTest, ArgumentsBeyondThePushConstantLimitGoThroughAnArg
                OpReturn
                OpFunctionEnd
 )",
-                                                     kKernelHeader + R"(
+                                             kKernelHeader + R"(
                OpEntryPoint GLCompute %k "k"
                OpName %k "k"
                OpDecorate %size_x SpecId 0
@@ -349,7 +349,7 @@ TEST(LowerKernelInterfaceTest, ArgumentsBeyondThePushConstantLimitGoThroughAnArg
                OpReturn
                OpFunctionEnd
 )",
-                                                     small);
+                                             small);
   ASSERT_EQ(run.context.reflection.kernels.size(), 1u);
   EXPECT_TRUE(run.context.reflection.kernels[0].argumentBuffer);
   EXPECT_EQ(run.context.reflection.kernels[0].pushConstantSize, 8u);

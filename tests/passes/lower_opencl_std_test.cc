@@ -55,14 +55,17 @@ PARAM_NAMES    OpName %fn "fn"
 %_ptr_CrossWorkgroup_uint = OpTypePointer CrossWorkgroup %uint
 %_ptr_CrossWorkgroup_half = OpTypePointer CrossWorkgroup %half
 %_ptr_CrossWorkgroup_v4uint = OpTypePointer CrossWorkgroup %v4uint
-         %fn = OpTypeFunction %)" + result;
+         %fn = OpTypeFunction %)" +
+                     result;
   for (const std::string& param : params) text += " %" + param;
   text += "\n          %f = OpFunction %" + result + " None %fn\n";
   const char* names[] = {"a", "b", "c"};
   std::string paramNames;
-  for (size_t i = 0; i < params.size(); ++i) paramNames += std::string("OpName %") + names[i] + " \"" + names[i] + "\"\n";
+  for (size_t i = 0; i < params.size(); ++i)
+    paramNames += std::string("OpName %") + names[i] + " \"" + names[i] + "\"\n";
   text.replace(text.find("PARAM_NAMES"), 11, paramNames);
-  for (size_t i = 0; i < params.size(); ++i) text += std::string("%") + names[i] + " = OpFunctionParameter %" + params[i] + "\n";
+  for (size_t i = 0; i < params.size(); ++i)
+    text += std::string("%") + names[i] + " = OpFunctionParameter %" + params[i] + "\n";
   text += "%entry = OpLabel\n";
   text += "%r = OpExtInst %" + result + " %std " + call + "\n";
   text += result == "void" ? "OpReturn\n" : "OpReturnValue %r\n";
@@ -308,60 +311,95 @@ struct Coverage {
 
 TEST(LowerOpenCLStdTest, EverySupportedInstructionLowersAndValidates) {
   std::vector<Coverage> cases;
-  for (const char* name : {"acos", "acosh", "acospi", "asin", "asinh", "asinpi", "atan", "atanh", "atanpi", "cbrt",
-                           "ceil", "cos", "cosh", "exp", "exp2", "exp10", "expm1", "fabs", "floor", "log", "log2",
-                           "log10", "log1p", "rint", "round", "rsqrt", "sin", "sinh", "sqrt", "tan", "tanh", "trunc",
-                           "half_cos", "half_exp", "half_exp2", "half_exp10", "half_log", "half_log2", "half_log10",
-                           "half_recip", "half_rsqrt", "half_sin", "half_sqrt", "half_tan", "native_cos", "native_exp",
-                           "native_exp2", "native_exp10", "native_log", "native_log2", "native_log10", "native_recip",
-                           "native_rsqrt", "native_sin", "native_sqrt", "native_tan", "degrees", "radians", "sign",
-                           "length", "normalize", "fast_length", "fast_normalize"})
-    cases.push_back({std::string(name).find("length") != std::string::npos ? "float" : "v4float", {"v4float"},
+  for (const char* name :
+       {"acos",        "acosh",        "acospi",       "asin",         "asinh",       "asinpi",       "atan",
+        "atanh",       "atanpi",       "cbrt",         "ceil",         "cos",         "cosh",         "exp",
+        "exp2",        "exp10",        "expm1",        "fabs",         "floor",       "log",          "log2",
+        "log10",       "log1p",        "rint",         "round",        "rsqrt",       "sin",          "sinh",
+        "sqrt",        "tan",          "tanh",         "trunc",        "half_cos",    "half_exp",     "half_exp2",
+        "half_exp10",  "half_log",     "half_log2",    "half_log10",   "half_recip",  "half_rsqrt",   "half_sin",
+        "half_sqrt",   "half_tan",     "native_cos",   "native_exp",   "native_exp2", "native_exp10", "native_log",
+        "native_log2", "native_log10", "native_recip", "native_rsqrt", "native_sin",  "native_sqrt",  "native_tan",
+        "degrees",     "radians",      "sign",         "length",       "normalize",   "fast_length",  "fast_normalize"})
+    cases.push_back({std::string(name).find("length") != std::string::npos ? "float" : "v4float",
+                     {"v4float"},
                      std::string(name) + " %a"});
   std::vector<Coverage> more = {
-      {"float", {"float", "float"}, "atan2 %a %b"},       {"float", {"float", "float"}, "atan2pi %a %b"},
-      {"float", {"float", "float"}, "copysign %a %b"},    {"float", {"float", "float"}, "fdim %a %b"},
-      {"float", {"float", "float", "float"}, "fma %a %b %c"}, {"float", {"float", "float"}, "fmax %a %b"},
-      {"float", {"float", "float"}, "fmin %a %b"},        {"float", {"float", "float"}, "fmod %a %b"},
+      {"float", {"float", "float"}, "atan2 %a %b"},
+      {"float", {"float", "float"}, "atan2pi %a %b"},
+      {"float", {"float", "float"}, "copysign %a %b"},
+      {"float", {"float", "float"}, "fdim %a %b"},
+      {"float", {"float", "float", "float"}, "fma %a %b %c"},
+      {"float", {"float", "float"}, "fmax %a %b"},
+      {"float", {"float", "float"}, "fmin %a %b"},
+      {"float", {"float", "float"}, "fmod %a %b"},
       {"float", {"float", "_ptr_CrossWorkgroup_float"}, "fract %a %b"},
       {"float", {"float", "_ptr_CrossWorkgroup_uint"}, "frexp %a %b"},
-      {"float", {"float", "float"}, "hypot %a %b"},       {"float", {"float", "uint"}, "ldexp %a %b"},
-      {"float", {"float", "float", "float"}, "mad %a %b %c"}, {"float", {"float", "float"}, "maxmag %a %b"},
+      {"float", {"float", "float"}, "hypot %a %b"},
+      {"float", {"float", "uint"}, "ldexp %a %b"},
+      {"float", {"float", "float", "float"}, "mad %a %b %c"},
+      {"float", {"float", "float"}, "maxmag %a %b"},
       {"float", {"float", "float"}, "minmag %a %b"},
-      {"float", {"float", "_ptr_Function_float"}, "modf %a %b"}, {"float", {"uint"}, "nan %a"},
-      {"float", {"float", "float"}, "nextafter %a %b"},   {"float", {"float", "float"}, "pow %a %b"},
-      {"float", {"float", "uint"}, "pown %a %b"},         {"float", {"float", "float"}, "powr %a %b"},
+      {"float", {"float", "_ptr_Function_float"}, "modf %a %b"},
+      {"float", {"uint"}, "nan %a"},
+      {"float", {"float", "float"}, "nextafter %a %b"},
+      {"float", {"float", "float"}, "pow %a %b"},
+      {"float", {"float", "uint"}, "pown %a %b"},
+      {"float", {"float", "float"}, "powr %a %b"},
       {"float", {"float", "uint"}, "rootn %a %b"},
       {"float", {"float", "_ptr_Workgroup_float"}, "sincos %a %b"},
-      {"float", {"float", "float"}, "half_divide %a %b"}, {"float", {"float", "float"}, "half_powr %a %b"},
-      {"float", {"float", "float"}, "native_divide %a %b"}, {"float", {"float", "float"}, "native_powr %a %b"},
+      {"float", {"float", "float"}, "half_divide %a %b"},
+      {"float", {"float", "float"}, "half_powr %a %b"},
+      {"float", {"float", "float"}, "native_divide %a %b"},
+      {"float", {"float", "float"}, "native_powr %a %b"},
       {"v4float", {"v4float", "v4float", "v4float"}, "fclamp %a %b %c"},
-      {"float", {"float", "float"}, "fmax_common %a %b"}, {"float", {"float", "float"}, "fmin_common %a %b"},
+      {"float", {"float", "float"}, "fmax_common %a %b"},
+      {"float", {"float", "float"}, "fmin_common %a %b"},
       {"v4float", {"v4float", "v4float", "v4float"}, "mix %a %b %c"},
       {"v4float", {"v4float", "v4float"}, "step %a %b"},
       {"v4float", {"v4float", "v4float", "v4float"}, "smoothstep %a %b %c"},
-      {"v3float", {"v3float", "v3float"}, "cross %a %b"}, {"v4float", {"v4float", "v4float"}, "cross %a %b"},
-      {"float", {"v4float", "v4float"}, "distance %a %b"}, {"float", {"v4float", "v4float"}, "fast_distance %a %b"},
-      {"double", {"double"}, "sqrt %a"},                  {"double", {"double", "double"}, "fmin %a %b"},
+      {"v3float", {"v3float", "v3float"}, "cross %a %b"},
+      {"v4float", {"v4float", "v4float"}, "cross %a %b"},
+      {"float", {"v4float", "v4float"}, "distance %a %b"},
+      {"float", {"v4float", "v4float"}, "fast_distance %a %b"},
+      {"double", {"double"}, "sqrt %a"},
+      {"double", {"double", "double"}, "fmin %a %b"},
       {"half", {"half"}, "sin %a"},
       // Integer.
-      {"v4uint", {"v4uint"}, "s_abs %a"},                 {"uint", {"uint"}, "u_abs %a"},
-      {"uint", {"uint", "uint"}, "s_abs_diff %a %b"},     {"uint", {"uint", "uint"}, "u_abs_diff %a %b"},
-      {"uint", {"uint", "uint"}, "s_add_sat %a %b"},      {"uint", {"uint", "uint"}, "u_add_sat %a %b"},
-      {"uint", {"uint", "uint"}, "s_sub_sat %a %b"},      {"uint", {"uint", "uint"}, "u_sub_sat %a %b"},
-      {"uint", {"uint", "uint"}, "s_hadd %a %b"},         {"uint", {"uint", "uint"}, "u_hadd %a %b"},
-      {"uint", {"uint", "uint"}, "s_rhadd %a %b"},        {"uint", {"uint", "uint"}, "u_rhadd %a %b"},
-      {"uint", {"uint", "uint", "uint"}, "s_clamp %a %b %c"}, {"uint", {"uint", "uint", "uint"}, "u_clamp %a %b %c"},
-      {"ulong", {"ulong"}, "clz %a"},                     {"uchar", {"uchar"}, "ctz %a"},
-      {"ulong", {"ulong"}, "popcount %a"},                {"uint", {"uint", "uint", "uint"}, "s_mad_hi %a %b %c"},
-      {"uint", {"uint", "uint", "uint"}, "u_mad_hi %a %b %c"}, {"uint", {"uint", "uint", "uint"}, "s_mad_sat %a %b %c"},
-      {"uint", {"uint", "uint", "uint"}, "u_mad_sat %a %b %c"}, {"uint", {"uint", "uint"}, "s_max %a %b"},
-      {"uint", {"uint", "uint"}, "u_max %a %b"},          {"uint", {"uint", "uint"}, "s_min %a %b"},
-      {"uint", {"uint", "uint"}, "u_min %a %b"},          {"ulong", {"ulong", "ulong"}, "s_mul_hi %a %b"},
-      {"uint", {"uint", "uint"}, "u_mul_hi %a %b"},       {"v4uint", {"v4uint", "v4uint"}, "rotate %a %b"},
-      {"uint", {"ushort", "ushort"}, "s_upsample %a %b"}, {"uint", {"ushort", "ushort"}, "u_upsample %a %b"},
-      {"uint", {"uint", "uint", "uint"}, "s_mad24 %a %b %c"}, {"uint", {"uint", "uint", "uint"}, "u_mad24 %a %b %c"},
-      {"uint", {"uint", "uint"}, "s_mul24 %a %b"},        {"uint", {"uint", "uint"}, "u_mul24 %a %b"},
+      {"v4uint", {"v4uint"}, "s_abs %a"},
+      {"uint", {"uint"}, "u_abs %a"},
+      {"uint", {"uint", "uint"}, "s_abs_diff %a %b"},
+      {"uint", {"uint", "uint"}, "u_abs_diff %a %b"},
+      {"uint", {"uint", "uint"}, "s_add_sat %a %b"},
+      {"uint", {"uint", "uint"}, "u_add_sat %a %b"},
+      {"uint", {"uint", "uint"}, "s_sub_sat %a %b"},
+      {"uint", {"uint", "uint"}, "u_sub_sat %a %b"},
+      {"uint", {"uint", "uint"}, "s_hadd %a %b"},
+      {"uint", {"uint", "uint"}, "u_hadd %a %b"},
+      {"uint", {"uint", "uint"}, "s_rhadd %a %b"},
+      {"uint", {"uint", "uint"}, "u_rhadd %a %b"},
+      {"uint", {"uint", "uint", "uint"}, "s_clamp %a %b %c"},
+      {"uint", {"uint", "uint", "uint"}, "u_clamp %a %b %c"},
+      {"ulong", {"ulong"}, "clz %a"},
+      {"uchar", {"uchar"}, "ctz %a"},
+      {"ulong", {"ulong"}, "popcount %a"},
+      {"uint", {"uint", "uint", "uint"}, "s_mad_hi %a %b %c"},
+      {"uint", {"uint", "uint", "uint"}, "u_mad_hi %a %b %c"},
+      {"uint", {"uint", "uint", "uint"}, "s_mad_sat %a %b %c"},
+      {"uint", {"uint", "uint", "uint"}, "u_mad_sat %a %b %c"},
+      {"uint", {"uint", "uint"}, "s_max %a %b"},
+      {"uint", {"uint", "uint"}, "u_max %a %b"},
+      {"uint", {"uint", "uint"}, "s_min %a %b"},
+      {"uint", {"uint", "uint"}, "u_min %a %b"},
+      {"ulong", {"ulong", "ulong"}, "s_mul_hi %a %b"},
+      {"uint", {"uint", "uint"}, "u_mul_hi %a %b"},
+      {"v4uint", {"v4uint", "v4uint"}, "rotate %a %b"},
+      {"uint", {"ushort", "ushort"}, "s_upsample %a %b"},
+      {"uint", {"ushort", "ushort"}, "u_upsample %a %b"},
+      {"uint", {"uint", "uint", "uint"}, "s_mad24 %a %b %c"},
+      {"uint", {"uint", "uint", "uint"}, "u_mad24 %a %b %c"},
+      {"uint", {"uint", "uint"}, "s_mul24 %a %b"},
+      {"uint", {"uint", "uint"}, "u_mul24 %a %b"},
       {"v4float", {"v4float", "v4float", "v4float"}, "bitselect %a %b %c"},
       {"v4float", {"v4float", "v4float", "v4uint"}, "select %a %b %c"},
       {"uint", {"uint", "uint", "uint"}, "select %a %b %c"},
@@ -430,7 +468,8 @@ void checkInteger(const std::string& name, size_t arity, const Reference& refere
     std::vector<uint64_t> values = edgeValues(widths[t]);
     for (uint64_t a : values) {
       for (uint64_t b : arity > 1 ? values : std::vector<uint64_t>{0}) {
-        for (uint64_t c : arity > 2 ? std::vector<uint64_t>{0, 1, maskOf(widths[t]), 1ull << (widths[t] - 1), 12345 & maskOf(widths[t])}
+        for (uint64_t c : arity > 2 ? std::vector<uint64_t>{0, 1, maskOf(widths[t]), 1ull << (widths[t] - 1),
+                                                            12345 & maskOf(widths[t])}
                                     : std::vector<uint64_t>{0}) {
           std::vector<uint64_t> args = {a, b, c};
           args.resize(arity);
@@ -448,13 +487,16 @@ void checkInteger(const std::string& name, size_t arity, const Reference& refere
 TEST(LowerOpenCLStdTest, SaturatingArithmeticMatchesOpenCL) {
   auto s = [](uint64_t v, uint32_t w) { return Int128(sext(v, w)); };
   auto u = [](uint64_t v, uint32_t) { return Int128(v); };
-  checkInteger("s_add_sat", 2, [&](auto a, uint32_t w) { return uint64_t(saturate(s(a[0], w) + s(a[1], w), w, true)); });
-  checkInteger("u_add_sat", 2, [&](auto a, uint32_t w) { return uint64_t(saturate(u(a[0], w) + u(a[1], w), w, false)); });
-  checkInteger("s_sub_sat", 2, [&](auto a, uint32_t w) { return uint64_t(saturate(s(a[0], w) - s(a[1], w), w, true)); });
-  checkInteger("u_sub_sat", 2, [&](auto a, uint32_t w) { return uint64_t(saturate(u(a[0], w) - u(a[1], w), w, false)); });
-  checkInteger("s_mad_sat", 3, [&](auto a, uint32_t w) {
-    return uint64_t(saturate(s(a[0], w) * s(a[1], w) + s(a[2], w), w, true));
-  });
+  checkInteger("s_add_sat", 2,
+               [&](auto a, uint32_t w) { return uint64_t(saturate(s(a[0], w) + s(a[1], w), w, true)); });
+  checkInteger("u_add_sat", 2,
+               [&](auto a, uint32_t w) { return uint64_t(saturate(u(a[0], w) + u(a[1], w), w, false)); });
+  checkInteger("s_sub_sat", 2,
+               [&](auto a, uint32_t w) { return uint64_t(saturate(s(a[0], w) - s(a[1], w), w, true)); });
+  checkInteger("u_sub_sat", 2,
+               [&](auto a, uint32_t w) { return uint64_t(saturate(u(a[0], w) - u(a[1], w), w, false)); });
+  checkInteger("s_mad_sat", 3,
+               [&](auto a, uint32_t w) { return uint64_t(saturate(s(a[0], w) * s(a[1], w) + s(a[2], w), w, true)); });
   checkInteger("u_mad_sat", 3, [&](auto a, uint32_t w) {
     test::UInt128 product = test::UInt128(a[0]) * a[1], sum = product + a[2];
     bool overflow = sum < product || (sum >> w) != 0;
@@ -473,9 +515,18 @@ TEST(LowerOpenCLStdTest, HighHalvesAndHalfAddsMatchOpenCL) {
   checkInteger("u_hadd", 2, [&](auto a, uint32_t w) { return uint64_t((u(a[0], w) + u(a[1], w)) >> 1); });
   checkInteger("s_rhadd", 2, [&](auto a, uint32_t w) { return uint64_t((s(a[0], w) + s(a[1], w) + 1) >> 1); });
   checkInteger("u_rhadd", 2, [&](auto a, uint32_t w) { return uint64_t((u(a[0], w) + u(a[1], w) + 1) >> 1); });
-  checkInteger("s_abs", 1, [&](auto a, uint32_t w) { Int128 v = s(a[0], w); return uint64_t(v < 0 ? -v : v); });
-  checkInteger("s_abs_diff", 2, [&](auto a, uint32_t w) { Int128 d = s(a[0], w) - s(a[1], w); return uint64_t(d < 0 ? -d : d); });
-  checkInteger("u_abs_diff", 2, [&](auto a, uint32_t w) { Int128 d = u(a[0], w) - u(a[1], w); return uint64_t(d < 0 ? -d : d); });
+  checkInteger("s_abs", 1, [&](auto a, uint32_t w) {
+    Int128 v = s(a[0], w);
+    return uint64_t(v < 0 ? -v : v);
+  });
+  checkInteger("s_abs_diff", 2, [&](auto a, uint32_t w) {
+    Int128 d = s(a[0], w) - s(a[1], w);
+    return uint64_t(d < 0 ? -d : d);
+  });
+  checkInteger("u_abs_diff", 2, [&](auto a, uint32_t w) {
+    Int128 d = u(a[0], w) - u(a[1], w);
+    return uint64_t(d < 0 ? -d : d);
+  });
 }
 
 TEST(LowerOpenCLStdTest, BitCountsRotateAndMinMaxMatchOpenCL) {
@@ -504,8 +555,8 @@ void checkFloat(const std::string& name, size_t arity, const std::function<doubl
   auto module = lowered(extModule("float", params, call));
   ASSERT_TRUE(module);
   test::Evaluator evaluator(*module);
-  std::vector<float> values = {0.0f, -0.0f, 0.5f, -0.5f, 1.5f, 2.5f, -2.5f, 0.49999997f, 3.0f, -7.25f, 1e-45f,
-                               8388609.0f, INFINITY, -INFINITY, NAN};
+  std::vector<float> values = {0.0f, -0.0f,  0.5f,   -0.5f,      1.5f,     2.5f,      -2.5f, 0.49999997f,
+                               3.0f, -7.25f, 1e-45f, 8388609.0f, INFINITY, -INFINITY, NAN};
   for (float a : values) {
     for (float b : arity > 1 ? values : std::vector<float>{0.0f}) {
       float actual = std::bit_cast<float>(uint32_t(

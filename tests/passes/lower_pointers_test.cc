@@ -33,7 +33,8 @@ std::string computeKernel(const std::string& body, const std::string& globals = 
                OpDecorate %_arr_uint_uint_4 ArrayStride 4
                OpMemberDecorate %100 0 Offset 0
                OpDecorate %100 Block
-)" + decorations + R"(
+)" + decorations +
+         R"(
        %uint = OpTypeInt 32 0
       %ulong = OpTypeInt 64 0
        %bool = OpTypeBool
@@ -44,7 +45,8 @@ std::string computeKernel(const std::string& body, const std::string& globals = 
      %uint_4 = OpConstant %uint 4
        %void = OpTypeVoid
    %noParams = OpTypeFunction %void
-)" + pointerType + R"(
+)" + pointerType +
+         R"(
      %size_x = OpSpecConstant %uint 1
      %size_y = OpSpecConstant %uint 1
      %size_z = OpSpecConstant %uint 1
@@ -56,7 +58,8 @@ std::string computeKernel(const std::string& body, const std::string& globals = 
        %args = OpVariable %_ptr_PushConstant__struct_100 PushConstant
   %_ptr_PushConstant_uint = OpTypePointer PushConstant %uint
      %v2uint = OpTypeVector %uint 2
-)" + globals + R"(
+)" + globals +
+         R"(
           %k = OpFunction %void None %noParams
       %entry = OpLabel
         %low = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_0
@@ -68,7 +71,8 @@ std::string computeKernel(const std::string& body, const std::string& globals = 
         %out = OpConvertUToPtr %_ptr_CrossWorkgroup_uint %address
       %xWord = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_2
           %x = OpLoad %uint %xWord
-)" + body + R"(
+)" + body +
+         R"(
                OpStore %out %r Aligned 4
                OpReturn
                OpFunctionEnd
@@ -108,14 +112,15 @@ TEST(LowerPointersTest, LocalPointerArithmeticBecomesAccessChainsFromTheVariable
   %_ptr_Workgroup_uint = OpTypePointer Workgroup %uint
        %tile = OpVariable %_ptr_Workgroup__arr_uint_ulong_16 Workgroup
 )";
-  test::expectPassOutput("lower-pointers", computeKernel(R"(
+  test::expectPassOutput("lower-pointers",
+                         computeKernel(R"(
        %wide = OpUConvert %ulong %x
      %second = OpInBoundsPtrAccessChain %_ptr_Workgroup_uint %tile %ulong_0 %ulong_1
     %element = OpInBoundsPtrAccessChain %_ptr_Workgroup_uint %second %wide
                OpStore %element %x Aligned 4
           %r = OpLoad %uint %second Aligned 4
 )",
-                                                         globals),
+                                       globals),
                          computeKernel(R"(
        %wide = OpUConvert %ulong %x
       %index = OpIAdd %ulong %ulong_1 %wide
@@ -139,13 +144,14 @@ TEST(LowerPointersTest, ConstantTablesBecomePrivateVariables) {
   %_ptr_UniformConstant_uint = OpTypePointer UniformConstant %uint
      %values = OpConstantComposite %_arr_uint_ulong_4 %uint_1 %uint_2 %uint_3 %uint_5
 )";
-  test::expectPassOutput("lower-pointers", computeKernel(R"(
+  test::expectPassOutput("lower-pointers",
+                         computeKernel(R"(
           %i = OpBitwiseAnd %uint %x %uint_3
        %wide = OpUConvert %ulong %i
     %element = OpInBoundsPtrAccessChain %_ptr_UniformConstant_uint %table %ulong_0 %wide
           %r = OpLoad %uint %element Aligned 4
 )",
-                                                         types + R"(
+                                       types + R"(
       %table = OpVariable %_ptr_UniformConstant__arr_uint_ulong_4 UniformConstant %values
 )"),
                          // The variable keeps its place; the Private pointer types come after it
@@ -169,13 +175,14 @@ TEST(LowerPointersTest, ConstantTablesBecomePrivateVariables) {
 // for finalize-vulkan to drop).
 TEST(LowerPointersTest, GenericPointersIntoGlobalMemoryBecomeBufferPointers) {
   std::string generic = "%_ptr_Generic_uint = OpTypePointer Generic %uint\n";
-  test::expectPassOutput("lower-pointers", computeKernel(R"(
+  test::expectPassOutput("lower-pointers",
+                         computeKernel(R"(
     %generic = OpPtrCastToGeneric %_ptr_Generic_uint %out
        %wide = OpUConvert %ulong %x
     %element = OpInBoundsPtrAccessChain %_ptr_Generic_uint %generic %wide
           %r = OpLoad %uint %element Aligned 4
 )",
-                                                         generic),
+                                       generic),
                          computeKernel(R"(
        %wide = OpUConvert %ulong %x
     %element = OpPtrAccessChain %_ptr_CrossWorkgroup_uint %out %wide

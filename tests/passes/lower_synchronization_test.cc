@@ -26,11 +26,13 @@ std::string kernel(const std::string& body, const std::string& globals = "") {
    %uint_520 = OpConstant %uint 520
   %_ptr_CrossWorkgroup_uint = OpTypePointer CrossWorkgroup %uint
          %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_uint
-)" + globals + R"(
+)" + globals +
+         R"(
           %k = OpFunction %void None %fn
           %p = OpFunctionParameter %_ptr_CrossWorkgroup_uint
       %entry = OpLabel
-)" + body + R"(
+)" + body +
+         R"(
                OpReturn
                OpFunctionEnd
 )";
@@ -39,8 +41,7 @@ std::string kernel(const std::string& body, const std::string& globals = "") {
 // barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE): CrossWorkgroupMemory (512) becomes
 // UniformMemory (64), which covers the PhysicalStorageBuffer memory global pointers become.
 TEST(LowerSynchronizationTest, GlobalMemoryFenceBecomesUniformMemory) {
-  test::expectPassOutput("lower-synchronization",
-                         kernel("OpControlBarrier %uint_2 %uint_2 %uint_784"),
+  test::expectPassOutput("lower-synchronization", kernel("OpControlBarrier %uint_2 %uint_2 %uint_784"),
                          kernel("OpControlBarrier %uint_2 %uint_2 %uint_336", "%uint_336 = OpConstant %uint 336"));
 }
 
@@ -49,13 +50,14 @@ TEST(LowerSynchronizationTest, GlobalMemoryFenceBecomesUniformMemory) {
 // UniformMemory (64) and WorkgroupMemory (256); a load keeps only Acquire (2) and a store only
 // Release (4), which is what Vulkan allows them.
 TEST(LowerSynchronizationTest, GlobalAtomicsGetDeviceScopeAndNameTheMemoryTheyOrder) {
-  test::expectPassOutput("lower-synchronization", kernel(R"(
+  test::expectPassOutput("lower-synchronization",
+                         kernel(R"(
         %old = OpAtomicIAdd %uint %p %uint_2 %uint_16 %uint_1
      %loaded = OpAtomicLoad %uint %p %uint_2 %uint_16
         %sum = OpIAdd %uint %old %loaded
                OpAtomicStore %p %uint_2 %uint_16 %sum
 )",
-                                                         "%uint_16 = OpConstant %uint 16"),
+                                "%uint_16 = OpConstant %uint 16"),
                          kernel(R"(
         %old = OpAtomicIAdd %uint %p %uint_1 %uint_336 %uint_1
      %loaded = OpAtomicLoad %uint %p %uint_1 %uint_322
@@ -74,12 +76,13 @@ TEST(LowerSynchronizationTest, GlobalAtomicsGetDeviceScopeAndNameTheMemoryTheyOr
 // Vulkan has no atomics on Function memory: it becomes a load, the operation and a store.
 TEST(LowerSynchronizationTest, PrivateAtomicBecomesLoadOperationAndStore) {
   std::string types = "%uint_16 = OpConstant %uint 16\n%_ptr_Function_uint = OpTypePointer Function %uint\n";
-  test::expectPassOutput("lower-synchronization", kernel(R"(
+  test::expectPassOutput("lower-synchronization",
+                         kernel(R"(
     %counter = OpVariable %_ptr_Function_uint Function
         %old = OpAtomicIAdd %uint %counter %uint_2 %uint_16 %uint_1
                OpStore %p %old Aligned 4
 )",
-                                                         types),
+                                types),
                          kernel(R"(
     %counter = OpVariable %_ptr_Function_uint Function
         %old = OpLoad %uint %counter

@@ -399,7 +399,8 @@ OpFunctionEnd
 }
 
 TEST(LowerWideVectorsTest, SaturatingConversionKeepsItsDecorationsOnEachPart) {
-  std::string text = test::disassemble(*lowered(R"(
+  std::string text =
+      test::disassemble(*lowered(R"(
      %v8uint = OpTypeVector %uint 8
 %_ptr_CrossWorkgroup_v8uint = OpTypePointer CrossWorkgroup %v8uint
          %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_v8float %_ptr_CrossWorkgroup_v8uint
@@ -413,9 +414,10 @@ TEST(LowerWideVectorsTest, SaturatingConversionKeepsItsDecorationsOnEachPart) {
                OpReturn
                OpFunctionEnd
 )",
-                                                "OpDecorate %n SaturatedConversion\nOpDecorate %n FPRoundingMode RTE\n"));
+                                 "OpDecorate %n SaturatedConversion\nOpDecorate %n FPRoundingMode RTE\n"));
   size_t saturated = 0;
-  for (size_t at = text.find("SaturatedConversion"); at != std::string::npos; at = text.find("SaturatedConversion", at + 1))
+  for (size_t at = text.find("SaturatedConversion"); at != std::string::npos;
+       at = text.find("SaturatedConversion", at + 1))
     ++saturated;
   EXPECT_EQ(saturated, 2u) << text;
 }
@@ -463,7 +465,8 @@ std::string wideKernel(const std::string& capabilities, const std::string& types
                OpCapability Linkage
                OpCapability Kernel
                OpCapability Int64
-)" + capabilities + R"(
+)" + capabilities +
+         R"(
         %std = OpExtInstImport "OpenCL.std"
                OpMemoryModel Physical64 OpenCL
                OpEntryPoint Kernel %k "k" %gid
@@ -480,15 +483,19 @@ std::string wideKernel(const std::string& capabilities, const std::string& types
 %_ptr_Input_v3ulong = OpTypePointer Input %v3ulong
        %void = OpTypeVoid
       %float = OpTypeFloat 32
-)" + types + R"(
+)" + types +
+         R"(
         %gid = OpVariable %_ptr_Input_v3ulong Input
-)" + globals + R"(
+)" + globals +
+         R"(
           %k = OpFunction %void None %fn
-)" + params + R"(
+)" + params +
+         R"(
       %entry = OpLabel
         %ids = OpLoad %v3ulong %gid Aligned 32
           %i = OpCompositeExtract %ulong %ids 0
-)" + body + R"(
+)" + body +
+         R"(
                OpReturn
                OpFunctionEnd
 )";

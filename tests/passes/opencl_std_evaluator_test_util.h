@@ -152,27 +152,33 @@ class Evaluator {
       case spv::Op::OpShiftRightLogical:
       case spv::Op::OpShiftRightArithmetic:
         return lanewise(2, [&](auto a) -> uint64_t {
-          if (a[1] >= w) ADD_FAILURE() << "shift by " << a[1] << " of a " << w << "-bit value in " << module_.describe(inst);
+          if (a[1] >= w)
+            ADD_FAILURE() << "shift by " << a[1] << " of a " << w << "-bit value in " << module_.describe(inst);
           uint64_t s = a[1] & 63;
           if (op == spv::Op::OpShiftLeftLogical) return a[0] << s;
           if (op == spv::Op::OpShiftRightLogical) return a[0] >> s;
           return uint64_t(sext(a[0], w) >> s);
         });
-      case spv::Op::OpIEqual: case spv::Op::OpLogicalEqual: return lanewise(2, [](auto a) { return uint64_t(a[0] == a[1]); });
-      case spv::Op::OpINotEqual: case spv::Op::OpLogicalNotEqual: return lanewise(2, [](auto a) { return uint64_t(a[0] != a[1]); });
+      case spv::Op::OpIEqual:
+      case spv::Op::OpLogicalEqual: return lanewise(2, [](auto a) { return uint64_t(a[0] == a[1]); });
+      case spv::Op::OpINotEqual:
+      case spv::Op::OpLogicalNotEqual: return lanewise(2, [](auto a) { return uint64_t(a[0] != a[1]); });
       case spv::Op::OpULessThan: return lanewise(2, [](auto a) { return uint64_t(a[0] < a[1]); });
       case spv::Op::OpULessThanEqual: return lanewise(2, [](auto a) { return uint64_t(a[0] <= a[1]); });
       case spv::Op::OpUGreaterThan: return lanewise(2, [](auto a) { return uint64_t(a[0] > a[1]); });
       case spv::Op::OpUGreaterThanEqual: return lanewise(2, [](auto a) { return uint64_t(a[0] >= a[1]); });
       case spv::Op::OpSLessThan: return lanewise(2, [&](auto a) { return uint64_t(sext(a[0], w) < sext(a[1], w)); });
-      case spv::Op::OpSLessThanEqual: return lanewise(2, [&](auto a) { return uint64_t(sext(a[0], w) <= sext(a[1], w)); });
+      case spv::Op::OpSLessThanEqual:
+        return lanewise(2, [&](auto a) { return uint64_t(sext(a[0], w) <= sext(a[1], w)); });
       case spv::Op::OpSGreaterThan: return lanewise(2, [&](auto a) { return uint64_t(sext(a[0], w) > sext(a[1], w)); });
-      case spv::Op::OpSGreaterThanEqual: return lanewise(2, [&](auto a) { return uint64_t(sext(a[0], w) >= sext(a[1], w)); });
+      case spv::Op::OpSGreaterThanEqual:
+        return lanewise(2, [&](auto a) { return uint64_t(sext(a[0], w) >= sext(a[1], w)); });
       case spv::Op::OpLogicalAnd: return lanewise(2, [](auto a) { return a[0] & a[1]; });
       case spv::Op::OpLogicalOr: return lanewise(2, [](auto a) { return a[0] | a[1]; });
       case spv::Op::OpLogicalNot: return lanewise(1, [](auto a) { return a[0] ^ 1; });
       case spv::Op::OpSelect: return lanewise(3, [](auto a) { return a[0] ? a[1] : a[2]; });
-      case spv::Op::OpUConvert: case spv::Op::OpBitcast: return lanewise(1, [](auto a) { return a[0]; });
+      case spv::Op::OpUConvert:
+      case spv::Op::OpBitcast: return lanewise(1, [](auto a) { return a[0]; });
       case spv::Op::OpSConvert: return lanewise(1, [&](auto a) { return uint64_t(sext(a[0], w)); });
       case spv::Op::OpBitCount: return lanewise(1, [](auto a) { return uint64_t(std::popcount(a[0])); });
       case spv::Op::OpFAdd: return lanewise(2, [&](auto a) { return fround(fl(a[0]) + fl(a[1])); });
@@ -183,7 +189,8 @@ class Evaluator {
       case spv::Op::OpIsNan: return lanewise(1, [&](auto a) { return uint64_t(std::isnan(fl(a[0]))); });
       case spv::Op::OpIsInf: return lanewise(1, [&](auto a) { return uint64_t(std::isinf(fl(a[0]))); });
       case spv::Op::OpFOrdEqual: return lanewise(2, [&](auto a) { return uint64_t(fl(a[0]) == fl(a[1])); });
-      case spv::Op::OpFOrdNotEqual: return lanewise(2, [&](auto a) { return uint64_t(fl(a[0]) < fl(a[1]) || fl(a[0]) > fl(a[1])); });
+      case spv::Op::OpFOrdNotEqual:
+        return lanewise(2, [&](auto a) { return uint64_t(fl(a[0]) < fl(a[1]) || fl(a[0]) > fl(a[1])); });
       case spv::Op::OpFOrdLessThan: return lanewise(2, [&](auto a) { return uint64_t(fl(a[0]) < fl(a[1])); });
       case spv::Op::OpFOrdLessThanEqual: return lanewise(2, [&](auto a) { return uint64_t(fl(a[0]) <= fl(a[1])); });
       case spv::Op::OpFOrdGreaterThan: return lanewise(2, [&](auto a) { return uint64_t(fl(a[0]) > fl(a[1])); });
@@ -234,9 +241,7 @@ class Evaluator {
         return result;
       }
       case spv::Op::OpExtInst: return glsl(inst, out);
-      default:
-        ADD_FAILURE() << "the evaluator cannot run " << module_.describe(inst);
-        return {};
+      default: ADD_FAILURE() << "the evaluator cannot run " << module_.describe(inst); return {};
     }
   }
 
@@ -281,14 +286,15 @@ class Evaluator {
       case GLSLstd450Trunc: return each([&](auto a) { return fr(std::trunc(fl(a[0]))); });
       case GLSLstd450FAbs: return each([&](auto a) { return fr(std::fabs(fl(a[0]))); });
       case GLSLstd450FSign:
-        return each([&](auto a) { double x = fl(a[0]); return fr(x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0); });
+        return each([&](auto a) {
+          double x = fl(a[0]);
+          return fr(x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0);
+        });
       case GLSLstd450NMin: return each([&](auto a) { return fr(nmin(fl(a[0]), fl(a[1]))); });
       case GLSLstd450NMax: return each([&](auto a) { return fr(nmax(fl(a[0]), fl(a[1]))); });
       case GLSLstd450NClamp: return each([&](auto a) { return fr(nmin(nmax(fl(a[0]), fl(a[1])), fl(a[2]))); });
       case GLSLstd450Sqrt: return each([&](auto a) { return fr(std::sqrt(fl(a[0]))); });
-      default:
-        ADD_FAILURE() << "the evaluator cannot run GLSL.std.450 instruction " << number;
-        return {};
+      default: ADD_FAILURE() << "the evaluator cannot run GLSL.std.450 instruction " << number; return {};
     }
   }
 

@@ -5,8 +5,8 @@
 #include "ir/opcode_classes.h"
 #include "ir/reader.h"
 #include "ir/validate.h"
-#include "passes/functions/inline_functions.h"
 #include "pass_test_util.h"
+#include "passes/functions/inline_functions.h"
 #include "test_util.h"
 
 namespace cl2vk {
@@ -203,7 +203,8 @@ TEST(PromoteVariablesTest, ASpilledParameterBecomesTheValuesStoredToIt) {
 // the loop reads the phi too.
 TEST(PromoteVariablesTest, ALoopCounterBecomesAPhiInTheLoopHeader) {
   const std::string names = "OpName %head \"head\"\nOpName %body \"body\"\nOpName %exit \"exit\"\n";
-  test::expectPassOutput("promote-variables", promoteModule(R"(
+  test::expectPassOutput("promote-variables",
+                         promoteModule(R"(
           %k = OpFunction %void None %fn
           %x = OpFunctionParameter %uint
           %c = OpFunctionParameter %bool
@@ -226,7 +227,7 @@ TEST(PromoteVariablesTest, ALoopCounterBecomesAPhiInTheLoopHeader) {
                OpReturn
                OpFunctionEnd
 )",
-                                                            names),
+                                       names),
                          promoteModule(R"(
           %k = OpFunction %void None %fn
           %x = OpFunctionParameter %uint

@@ -45,7 +45,10 @@ inline std::string randomReducibleFunction(uint32_t seed, bool kernel) {
     } else {
       node.kind = Kind::kBranch;
     }
-    size_t count = node.kind == Kind::kBranch ? 1 : node.kind == Kind::kConditional ? 2 : node.kind == Kind::kSwitch ? 3 : 0;
+    size_t count = node.kind == Kind::kBranch        ? 1
+                   : node.kind == Kind::kConditional ? 2
+                   : node.kind == Kind::kSwitch      ? 3
+                                                     : 0;
     std::set<int> chosen;
     if (count > 0 && mustFeedNext) chosen.insert(i + 1);
     for (int tries = 0; chosen.size() < count && tries < 20; ++tries) chosen.insert(forward());
@@ -96,22 +99,27 @@ inline std::string randomReducibleFunction(uint32_t seed, bool kernel) {
 
   std::string text;
   if (kernel) {
-    text += "; Version: 1.2\nOpCapability Addresses\nOpCapability Kernel\nOpMemoryModel Physical64 OpenCL\n"
-            "OpEntryPoint Kernel %main \"main\"\n";
+    text +=
+        "; Version: 1.2\nOpCapability Addresses\nOpCapability Kernel\nOpMemoryModel Physical64 OpenCL\n"
+        "OpEntryPoint Kernel %main \"main\"\n";
   } else {
-    text += "; Version: 1.3\nOpCapability Shader\nOpMemoryModel Logical GLSL450\n"
-            "OpEntryPoint GLCompute %main \"main\"\nOpExecutionMode %main LocalSize 1 1 1\n";
+    text +=
+        "; Version: 1.3\nOpCapability Shader\nOpMemoryModel Logical GLSL450\n"
+        "OpEntryPoint GLCompute %main \"main\"\nOpExecutionMode %main LocalSize 1 1 1\n";
   }
-  text += "OpName %f \"f\"\n"
-          "%void = OpTypeVoid\n%bool = OpTypeBool\n%uint = OpTypeInt 32 0\n"
-          "%fnv = OpTypeFunction %void\n%fnf = OpTypeFunction %uint %uint %uint\n"
-          "%ptr = OpTypePointer Function %uint\n"
-          "%c0 = OpConstant %uint 0\n%c1 = OpConstant %uint 1\n%c2 = OpConstant %uint 2\n%c3 = OpConstant %uint 3\n"
-          "%c6 = OpConstant %uint 6\n%cmul = OpConstant %uint 2654435761\n";
-  for (int shift = 8; shift < 24; ++shift) text += "%s" + std::to_string(shift) + " = OpConstant %uint " + std::to_string(shift) + "\n";
-  text += "%f = OpFunction %uint None %fnf\n%x = OpFunctionParameter %uint\n%y = OpFunctionParameter %uint\n"
-          "%b0 = OpLabel\n%state = OpVariable %ptr Function\n%fuel = OpVariable %ptr Function\n"
-          "OpStore %state %x\nOpStore %fuel %c6\nOpBranch %b1\n";
+  text +=
+      "OpName %f \"f\"\n"
+      "%void = OpTypeVoid\n%bool = OpTypeBool\n%uint = OpTypeInt 32 0\n"
+      "%fnv = OpTypeFunction %void\n%fnf = OpTypeFunction %uint %uint %uint\n"
+      "%ptr = OpTypePointer Function %uint\n"
+      "%c0 = OpConstant %uint 0\n%c1 = OpConstant %uint 1\n%c2 = OpConstant %uint 2\n%c3 = OpConstant %uint 3\n"
+      "%c6 = OpConstant %uint 6\n%cmul = OpConstant %uint 2654435761\n";
+  for (int shift = 8; shift < 24; ++shift)
+    text += "%s" + std::to_string(shift) + " = OpConstant %uint " + std::to_string(shift) + "\n";
+  text +=
+      "%f = OpFunction %uint None %fnf\n%x = OpFunctionParameter %uint\n%y = OpFunctionParameter %uint\n"
+      "%b0 = OpLabel\n%state = OpVariable %ptr Function\n%fuel = OpVariable %ptr Function\n"
+      "OpStore %state %x\nOpStore %fuel %c6\nOpBranch %b1\n";
   auto v = [](int i) { return "%v" + std::to_string(i); };
   auto b = [](int i) { return "%b" + std::to_string(i); };
   for (int i = 1; i <= n; ++i) {
@@ -140,9 +148,7 @@ inline std::string randomReducibleFunction(uint32_t seed, bool kernel) {
     std::string shift = "%s" + std::to_string(8 + (i * 5) % 16);
     text += "%hi" + id + " = OpShiftRightLogical %uint " + v(i) + " " + shift + "\n";
     switch (node.kind) {
-      case Kind::kReturn:
-        text += "OpReturnValue " + v(i) + "\n";
-        break;
+      case Kind::kReturn: text += "OpReturnValue " + v(i) + "\n"; break;
       case Kind::kBranch:
         if (node.backEdge) {
           text += "%fl" + id + " = OpLoad %uint %fuel\n";
@@ -165,12 +171,15 @@ inline std::string randomReducibleFunction(uint32_t seed, bool kernel) {
         break;
       case Kind::kSwitch:
         text += "%sel" + id + " = OpUMod %uint %hi" + id + " %c3\n";
-        text += "OpSwitch %sel" + id + " " + b(node.targets[0]) + " 1 " + b(node.targets[1]) + " 2 " + b(node.targets[2]) + "\n";
+        text += "OpSwitch %sel" + id + " " + b(node.targets[0]) + " 1 " + b(node.targets[1]) + " 2 " +
+                b(node.targets[2]) + "\n";
         break;
     }
   }
   text += "OpFunctionEnd\n";
-  text += "%main = OpFunction %void None %fnv\n%entry = OpLabel\n%r = OpFunctionCall %uint %f %c1 %c2\nOpReturn\nOpFunctionEnd\n";
+  text +=
+      "%main = OpFunction %void None %fnv\n%entry = OpLabel\n%r = OpFunctionCall %uint %f %c1 "
+      "%c2\nOpReturn\nOpFunctionEnd\n";
   return text;
 }
 

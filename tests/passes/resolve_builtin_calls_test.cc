@@ -7,8 +7,8 @@
 #include "ir/collectives.h"
 #include "ir/reader.h"
 #include "ir/validate.h"
-#include "passes/functions/inline_functions.h"
 #include "pass_test_util.h"
+#include "passes/functions/inline_functions.h"
 #include "test_util.h"
 
 namespace cl2vk {
@@ -199,7 +199,8 @@ OpFunctionEnd
 }
 
 TEST(ResolveBuiltinCallsTest, BroadcastWithThreeLocalIdsPassesThemAsAVector) {
-  auto module = resolved(moduleCalling("_Z20work_group_broadcastjmmm", "uint", "%ulong %ulong %ulong", "%id0 %id1 %id2"));
+  auto module =
+      resolved(moduleCalling("_Z20work_group_broadcastjmmm", "uint", "%ulong %ulong %ulong", "%id0 %id1 %id2"));
   ASSERT_TRUE(module);
   std::string text = test::disassemble(*module);
   EXPECT_NE(text.find("OpCapability Groups"), std::string::npos) << text;
@@ -345,18 +346,21 @@ std::string collectiveKernel(const std::string& body, const std::string& builtin
                OpCapability Linkage
                OpCapability Kernel
                OpCapability Int64
-)" + capabilities + R"(
+)" + capabilities +
+         R"(
                OpMemoryModel Physical64 OpenCL
                OpEntryPoint Kernel %k "k" %gid
                OpName %gid "__spirv_BuiltInGlobalInvocationId"
                OpName %k "k"
                OpName %in "in"
                OpName %out "out"
-)" + name + R"(
+)" + name +
+         R"(
                OpDecorate %gid LinkageAttributes "__spirv_BuiltInGlobalInvocationId" Import
                OpDecorate %gid Constant
                OpDecorate %gid BuiltIn GlobalInvocationId
-)" + linkage + R"(
+)" + linkage +
+         R"(
       %ulong = OpTypeInt 64 0
        %uint = OpTypeInt 32 0
     %v3ulong = OpTypeVector %ulong 3
@@ -364,9 +368,11 @@ std::string collectiveKernel(const std::string& body, const std::string& builtin
        %void = OpTypeVoid
 %_ptr_CrossWorkgroup_uint = OpTypePointer CrossWorkgroup %uint
          %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_uint %_ptr_CrossWorkgroup_uint
- %fn_builtin = OpTypeFunction %uint )" + params + R"(
+ %fn_builtin = OpTypeFunction %uint )" +
+         params + R"(
         %gid = OpVariable %_ptr_Input_v3ulong Input
-)" + globals + "\n" + declaration + R"(
+)" + globals +
+         "\n" + declaration + R"(
           %k = OpFunction %void None %fn
          %in = OpFunctionParameter %_ptr_CrossWorkgroup_uint
         %out = OpFunctionParameter %_ptr_CrossWorkgroup_uint
@@ -375,7 +381,8 @@ std::string collectiveKernel(const std::string& body, const std::string& builtin
           %i = OpCompositeExtract %ulong %ids 0
          %pi = OpInBoundsPtrAccessChain %_ptr_CrossWorkgroup_uint %in %i
           %x = OpLoad %uint %pi Aligned 4
-)" + body + R"(
+)" + body +
+         R"(
          %po = OpInBoundsPtrAccessChain %_ptr_CrossWorkgroup_uint %out %i
                OpStore %po %r Aligned 4
                OpReturn
@@ -389,40 +396,39 @@ const std::string kUniformGroupInstructions = R"(
 )";
 
 TEST(ResolveBuiltinCallsTest, WorkGroupReduceAndBecomesOpGroupBitwiseAndKHRAndTheImportGoes) {
-  test::expectPassOutput(
-      "resolve-builtin-calls",
-      collectiveKernel("%r = OpFunctionCall %uint %builtin %x", "_Z21work_group_reduce_andj"),
-      collectiveKernel("%r = OpGroupBitwiseAndKHR %uint %uint_2 Reduce %x", "", "%uint", kUniformGroupInstructions,
-                       "%uint_2 = OpConstant %uint 2"),
-      Target{}, SPV_ENV_OPENCL_2_2);
+  test::expectPassOutput("resolve-builtin-calls",
+                         collectiveKernel("%r = OpFunctionCall %uint %builtin %x", "_Z21work_group_reduce_andj"),
+                         collectiveKernel("%r = OpGroupBitwiseAndKHR %uint %uint_2 Reduce %x", "", "%uint",
+                                          kUniformGroupInstructions, "%uint_2 = OpConstant %uint 2"),
+                         Target{}, SPV_ENV_OPENCL_2_2);
 }
 
 // The mangled parameter type `i` (int) makes it the signed minimum; OpGroupSMin needs only Groups.
 TEST(ResolveBuiltinCallsTest, WorkGroupReduceMinOfIntBecomesOpGroupSMin) {
-  test::expectPassOutput(
-      "resolve-builtin-calls", collectiveKernel("%r = OpFunctionCall %uint %builtin %x", "_Z21work_group_reduce_mini"),
-      collectiveKernel("%r = OpGroupSMin %uint %uint_2 Reduce %x", "", "%uint", "OpCapability Groups",
-                       "%uint_2 = OpConstant %uint 2"),
-      Target{}, SPV_ENV_OPENCL_2_2);
+  test::expectPassOutput("resolve-builtin-calls",
+                         collectiveKernel("%r = OpFunctionCall %uint %builtin %x", "_Z21work_group_reduce_mini"),
+                         collectiveKernel("%r = OpGroupSMin %uint %uint_2 Reduce %x", "", "%uint",
+                                          "OpCapability Groups", "%uint_2 = OpConstant %uint 2"),
+                         Target{}, SPV_ENV_OPENCL_2_2);
 }
 
 // Subgroup scope (3); the int predicate becomes a bool (x != 0) and the bool result 1 or 0.
 TEST(ResolveBuiltinCallsTest, SubGroupLogicalXorScanGoesThroughBoolAtSubgroupScope) {
-  test::expectPassOutput("resolve-builtin-calls",
-                         collectiveKernel("%r = OpFunctionCall %uint %builtin %x",
-                                          "_Z36sub_group_scan_exclusive_logical_xori"),
-                         collectiveKernel(R"(
+  test::expectPassOutput(
+      "resolve-builtin-calls",
+      collectiveKernel("%r = OpFunctionCall %uint %builtin %x", "_Z36sub_group_scan_exclusive_logical_xori"),
+      collectiveKernel(R"(
           %b = OpINotEqual %bool %x %uint_0
        %scan = OpGroupLogicalXorKHR %bool %uint_3 ExclusiveScan %b
           %r = OpSelect %uint %scan %uint_1 %uint_0
 )",
-                                          "", "%uint", kUniformGroupInstructions, R"(
+                       "", "%uint", kUniformGroupInstructions, R"(
      %uint_3 = OpConstant %uint 3
      %uint_0 = OpConstant %uint 0
        %bool = OpTypeBool
      %uint_1 = OpConstant %uint 1
 )"),
-                         Target{}, SPV_ENV_OPENCL_2_2);
+      Target{}, SPV_ENV_OPENCL_2_2);
 }
 
 // work_group_broadcast(x, local_id_x, local_id_y): OpGroupBroadcast takes the ids as one vector.
@@ -478,8 +484,8 @@ std::string corpusTestName(const testing::TestParamInfo<std::filesystem::path>& 
   return name;
 }
 
-INSTANTIATE_TEST_SUITE_P(ResolveBuiltinCalls, ResolveBuiltinCallsCorpusTest, testing::ValuesIn(test::supportedCorpusModules()),
-                         corpusTestName);
+INSTANTIATE_TEST_SUITE_P(ResolveBuiltinCalls, ResolveBuiltinCallsCorpusTest,
+                         testing::ValuesIn(test::supportedCorpusModules()), corpusTestName);
 
 }  // namespace
 }  // namespace cl2vk

@@ -33,7 +33,8 @@ class SpirvInterpreter {
     values_.clear();
     memory_.clear();
     for (const ir::Instruction& inst : module_.section(ir::Section::kGlobal)) {
-      if (inst.opcode() == spv::Op::OpConstant) values_[inst.resultId()] = {mask(inst.typeId(), inst.operand(0).words[0]), false};
+      if (inst.opcode() == spv::Op::OpConstant)
+        values_[inst.resultId()] = {mask(inst.typeId(), inst.operand(0).words[0]), false};
       if (inst.opcode() == spv::Op::OpConstantTrue) values_[inst.resultId()] = {1, false};
       if (inst.opcode() == spv::Op::OpConstantFalse) values_[inst.resultId()] = {0, false};
       if (inst.opcode() == spv::Op::OpConstantNull) values_[inst.resultId()] = {0, false};
@@ -78,9 +79,7 @@ class SpirvInterpreter {
         for (auto& [id, value] : phiValues) values_[id] = value;
         phiValues.clear();
         switch (op) {
-          case spv::Op::OpBranch:
-            next = target(inst.idOperand(0));
-            break;
+          case spv::Op::OpBranch: next = target(inst.idOperand(0)); break;
           case spv::Op::OpBranchConditional: {
             Value condition = get(inst.idOperand(0));
             if (condition.poison) {
@@ -98,19 +97,14 @@ class SpirvInterpreter {
             }
             next = target(inst.idOperand(1));
             for (size_t i = 2; i + 1 < inst.numOperands(); i += 2) {
-              if (inst.operand(i).words[0] == static_cast<uint32_t>(selector.bits)) next = target(inst.idOperand(i + 1));
+              if (inst.operand(i).words[0] == static_cast<uint32_t>(selector.bits))
+                next = target(inst.idOperand(i + 1));
             }
             break;
           }
-          case spv::Op::OpReturn:
-            result.trace.push_back("return");
-            return result;
-          case spv::Op::OpReturnValue:
-            result.trace.push_back("return " + show(get(inst.idOperand(0))));
-            return result;
-          case spv::Op::OpUnreachable:
-            result.error = "reached OpUnreachable";
-            return result;
+          case spv::Op::OpReturn: result.trace.push_back("return"); return result;
+          case spv::Op::OpReturnValue: result.trace.push_back("return " + show(get(inst.idOperand(0)))); return result;
+          case spv::Op::OpUnreachable: result.error = "reached OpUnreachable"; return result;
           default:
             if (std::string error = execute(inst, result.trace); !error.empty()) {
               result.error = error;
@@ -199,7 +193,10 @@ class SpirvInterpreter {
         break;
       }
       case spv::Op::OpCopyObject: set(operand(0).bits, operand(0).poison); break;
-      case spv::Op::OpVariable: set(0, false); memory_[inst.resultId()] = {0, true}; break;
+      case spv::Op::OpVariable:
+        set(0, false);
+        memory_[inst.resultId()] = {0, true};
+        break;
       case spv::Op::OpLoad: {
         auto it = memory_.find(inst.idOperand(0));
         if (it == memory_.end()) return "load from an unknown pointer";
@@ -224,8 +221,7 @@ class SpirvInterpreter {
         set(hash, poison);
         break;
       }
-      default:
-        return "unsupported instruction " + ir::opcodeName(inst.opcode());
+      default: return "unsupported instruction " + ir::opcodeName(inst.opcode());
     }
     return "";
   }

@@ -732,7 +732,8 @@ std::string computeKernel(const std::string& body) {
         %out = OpConvertUToPtr %_ptr_PhysicalStorageBuffer_uint %address
       %nWord = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_2
           %n = OpLoad %uint %nWord
-)" + body + R"(
+)" + body +
+         R"(
                OpReturn
                OpFunctionEnd
 )";
@@ -851,7 +852,8 @@ TEST(StructurizeCfgTest, RandomReducibleGraphsKeepTheirBehaviourAndValidate) {
     ASSERT_TRUE(result.ok()) << "seed " << seed << ": " << result.error().message() << "\n" << text;
     Status valid = ir::validate(*module, SPV_ENV_VULKAN_1_2);
     ASSERT_TRUE(valid.ok()) << "seed " << seed << ": " << valid.error().message() << "\n"
-                            << text << "\n" << test::disassemble(*module);
+                            << text << "\n"
+                            << test::disassemble(*module);
     expectSameBehaviour(*before, *module, "seed " + std::to_string(seed));
   }
 }

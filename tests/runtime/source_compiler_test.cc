@@ -14,8 +14,8 @@
 #include <thread>
 #include <vector>
 
-#include "test_util.h"
 #include "cl2vk/translator.h"
+#include "test_util.h"
 
 namespace cl2vk::runtime {
 namespace {
@@ -131,9 +131,8 @@ TEST(SourceCompilerOptionsTest, MathAndWarningOptionsGoToClangInOrder) {
       "-cl-uniform-work-group-size -w -Werror -DN=1");
   EXPECT_EQ(options.clangArguments,
             (Strings{"-cl-mad-enable", "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations", "-cl-finite-math-only",
-                     "-cl-fast-relaxed-math", "-cl-single-precision-constant",
-                     "-cl-fp32-correctly-rounded-divide-sqrt", "-cl-uniform-work-group-size", "-w", "-Werror",
-                     "-DN=1"}));
+                     "-cl-fast-relaxed-math", "-cl-single-precision-constant", "-cl-fp32-correctly-rounded-divide-sqrt",
+                     "-cl-uniform-work-group-size", "-w", "-Werror", "-DN=1"}));
 }
 
 TEST(SourceCompilerOptionsTest, PermissionsAndDebugOptionsAreAcceptedAndDropped) {
@@ -230,9 +229,10 @@ INSTANTIATE_TEST_SUITE_P(Versions, SourceCompilerLanguageVersionTest,
                          });
 
 TEST(SourceCompilerTest, SyntaxErrorFailsWithClangsDiagnostic) {
-  CompileResult result = compileSource(request("kernel void broken(global int* data) {\n"
-                                               "  data[0] = 1\n"
-                                               "}\n"));
+  CompileResult result =
+      compileSource(request("kernel void broken(global int* data) {\n"
+                            "  data[0] = 1\n"
+                            "}\n"));
   EXPECT_FALSE(result.success);
   EXPECT_TRUE(result.spirv.empty());
   EXPECT_TRUE(contains(result.log, "program.cl:2:14: error: expected ';' after expression"));
@@ -400,8 +400,7 @@ TEST(SourceCompilerTest, DisabledFp64RejectsDouble) {
 
 // OpenCL C 3.0 has the extension and its feature macro, which clang wants disabled together.
 TEST(SourceCompilerTest, DisabledFp64FeatureRejectsDoubleInOpenCLC30) {
-  CompileResult result =
-      compileSource(request(kDoubleKernel, "-cl-std=CL3.0", {}, {"cl_khr_fp64", "__opencl_c_fp64"}));
+  CompileResult result = compileSource(request(kDoubleKernel, "-cl-std=CL3.0", {}, {"cl_khr_fp64", "__opencl_c_fp64"}));
   EXPECT_FALSE(result.success);
   EXPECT_TRUE(contains(result.log, "error: use of type 'double' requires cl_khr_fp64 and __opencl_c_fp64 support"));
 }
@@ -430,11 +429,13 @@ TEST(SourceCompilerTest, ToolsOffPathComeFromTheLlvm15DirectoryOrAreReported) {
   ScopedEnvironment llvmSpirv("CL2VK_LLVM_SPIRV", std::nullopt);
   CompileResult result = compileSource(request(kScaleKernel));
   if (!fs::exists("/usr/lib/llvm-15/bin/clang")) {
-    EXPECT_EQ(result.log, "cl2vk: cannot compile OpenCL C: clang-15 was not found (install Debian's clang-15 and "
-                          "llvm-spirv-15 packages, or set CL2VK_CLANG)\n");
+    EXPECT_EQ(result.log,
+              "cl2vk: cannot compile OpenCL C: clang-15 was not found (install Debian's clang-15 and "
+              "llvm-spirv-15 packages, or set CL2VK_CLANG)\n");
   } else if (!fs::exists("/usr/lib/llvm-15/bin/llvm-spirv")) {
-    EXPECT_EQ(result.log, "cl2vk: cannot compile OpenCL C: llvm-spirv-15 was not found (install Debian's clang-15 "
-                          "and llvm-spirv-15 packages, or set CL2VK_LLVM_SPIRV)\n");
+    EXPECT_EQ(result.log,
+              "cl2vk: cannot compile OpenCL C: llvm-spirv-15 was not found (install Debian's clang-15 "
+              "and llvm-spirv-15 packages, or set CL2VK_LLVM_SPIRV)\n");
   } else {
     EXPECT_TRUE(result.success) << result.log;
   }
@@ -443,7 +444,8 @@ TEST(SourceCompilerTest, ToolsOffPathComeFromTheLlvm15DirectoryOrAreReported) {
 TEST(SourceCompilerTest, ToolOutputAndExitStatusReachTheLog) {
   test::TempDir dir;
   ScopedEnvironment clang(
-      "CL2VK_CLANG", writeScript(dir, "fake-clang", "echo 'fake on stdout'\necho 'fake on stderr' >&2\nexit 3").string());
+      "CL2VK_CLANG",
+      writeScript(dir, "fake-clang", "echo 'fake on stdout'\necho 'fake on stderr' >&2\nexit 3").string());
   CompileResult result = compileSource(request(kScaleKernel));
   EXPECT_FALSE(result.success);
   EXPECT_TRUE(contains(result.log, "fake on stdout\nfake on stderr\n"));
@@ -464,11 +466,10 @@ TEST(SourceCompilerTest, ToolsInheritNoOtherDescriptors) {
   ASSERT_EQ(pipe(pipeEnds), 0);
   std::string descriptor = std::to_string(pipeEnds[1]);
   test::TempDir dir;
-  ScopedEnvironment clang("CL2VK_CLANG",
-                          writeScript(dir, "descriptor-checking-clang",
-                                      "[ -e /proc/self/fd/" + descriptor + " ] && echo 'inherited " + descriptor +
-                                          "'\nexit 7")
-                              .string());
+  ScopedEnvironment clang("CL2VK_CLANG", writeScript(dir, "descriptor-checking-clang",
+                                                     "[ -e /proc/self/fd/" + descriptor + " ] && echo 'inherited " +
+                                                         descriptor + "'\nexit 7")
+                                             .string());
   CompileResult result = compileSource(request(kScaleKernel));
   close(pipeEnds[0]);
   close(pipeEnds[1]);

@@ -64,7 +64,8 @@ void expectUsageError(const std::string& args, const std::string& message) {
 TEST(Cl2vkOptTest, HelpListsTheOptions) {
   CommandResult r = runCommand(kTool + " --help");
   EXPECT_EQ(r.exitCode, 0);
-  for (const char* option : {"Usage: cl2vk-opt", "--emit=binary|text", "--target-env", "--validate", "--stats", "-o <file>"})
+  for (const char* option :
+       {"Usage: cl2vk-opt", "--emit=binary|text", "--target-env", "--validate", "--stats", "-o <file>"})
     EXPECT_NE(r.out.find(option), std::string::npos) << option;
 }
 
@@ -88,7 +89,8 @@ TEST(Cl2vkOptTest, UsageErrorsExitWithTwoAndSayWhy) {
 TEST(Cl2vkOptTest, UnreadableInputExitsWithOne) {
   CommandResult r = runCommand(kTool + " /nonexistent/in.spv -o /dev/null");
   EXPECT_EQ(r.exitCode, 1);
-  EXPECT_NE(r.err.find("cl2vk-opt: /nonexistent/in.spv: cannot open '/nonexistent/in.spv'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("cl2vk-opt: /nonexistent/in.spv: cannot open '/nonexistent/in.spv'"), std::string::npos)
+      << r.err;
 }
 
 TEST(Cl2vkOptTest, GarbageAndTruncatedInputExitWithOneAndAReason) {
@@ -158,13 +160,15 @@ TEST(Cl2vkOptTest, EachClassOfBadInputExitsWithOneAndItsReason) {
   std::string recursion = (test::corpusDir() / "unsupported" / "recursion.O0.spv").string();
   CommandResult unsupported = runCommand(kTool + " " + recursion + " -o /dev/null");
   EXPECT_EQ(unsupported.exitCode, 1);
-  EXPECT_NE(unsupported.err.find("recursion is not supported: 'fib' calls 'fib'"), std::string::npos) << unsupported.err;
+  EXPECT_NE(unsupported.err.find("recursion is not supported: 'fib' calls 'fib'"), std::string::npos)
+      << unsupported.err;
 }
 
 TEST(Cl2vkOptTest, RoundTripsABinaryFileToAFile) {
   test::TempDir dir;
   std::filesystem::path input = firstCorpusModule();
-  CommandResult r = runCommand(kTool + " --round-trip --validate " + input.string() + " -o " + dir.path("out.spv").string());
+  CommandResult r =
+      runCommand(kTool + " --round-trip --validate " + input.string() + " -o " + dir.path("out.spv").string());
   EXPECT_EQ(r.exitCode, 0) << r.err;
   EXPECT_TRUE(r.err.empty()) << r.err;
   EXPECT_EQ(test::readFile(dir.path("out.spv")), test::readFile(input));
@@ -175,7 +179,8 @@ TEST(Cl2vkOptTest, ValidatesAndRoundTripsEveryCorpusModule) {
   for (const std::filesystem::path& input : test::supportedCorpusModules()) {
     // SPIRV-Tools' OpenCL profiles reject the capability cl_khr_int64_base_atomics adds.
     if (input.filename().string().starts_with("atomics64")) continue;
-    CommandResult r = runCommand(kTool + " --round-trip --validate " + input.string() + " -o " + dir.path("out.spv").string());
+    CommandResult r =
+        runCommand(kTool + " --round-trip --validate " + input.string() + " -o " + dir.path("out.spv").string());
     EXPECT_EQ(r.exitCode, 0) << input << ": " << r.err;
     EXPECT_EQ(test::readFile(dir.path("out.spv")), test::readFile(input)) << input;
   }
@@ -241,11 +246,14 @@ TEST(Cl2vkOptTest, ReflectWritesTheKernelInterfaceAsJson) {
   ASSERT_EQ(r.exitCode, 0) << r.err;
   std::vector<uint8_t> bytes = test::readFile(dir.path("r.json"));
   std::string json(bytes.begin(), bytes.end());
-  for (const char* expected : {"\"name\": \"tiled_matmul\"", "{\"name\": \"A\", \"kind\": \"global_pointer\", \"type\": \"i32\", \"address_space\": \"global\"",
-                               "\"name\": \"tileB\", \"kind\": \"local_pointer\", \"type\": \"i32\", \"address_space\": \"local\", \"offset\": 0, \"size\": 0",
-                               "\"spec_id\": 7, \"element_size\": 4", "\"spec_id\": 8", "\"kind\": \"value\"",
-                               "\"work_group_size_spec_ids\": [0, 1, 2]", "\"uses_dispatch_info\": true", "\"int64\": true",
-                               "\"PhysicalStorageBufferAddresses\""})
+  for (const char* expected :
+       {"\"name\": \"tiled_matmul\"",
+        "{\"name\": \"A\", \"kind\": \"global_pointer\", \"type\": \"i32\", \"address_space\": \"global\"",
+        "\"name\": \"tileB\", \"kind\": \"local_pointer\", \"type\": \"i32\", \"address_space\": \"local\", "
+        "\"offset\": 0, \"size\": 0",
+        "\"spec_id\": 7, \"element_size\": 4", "\"spec_id\": 8", "\"kind\": \"value\"",
+        "\"work_group_size_spec_ids\": [0, 1, 2]", "\"uses_dispatch_info\": true", "\"int64\": true",
+        "\"PhysicalStorageBufferAddresses\""})
     EXPECT_NE(json.find(expected), std::string::npos) << expected << " in\n" << json;
   EXPECT_EQ(std::count(json.begin(), json.end(), '{'), std::count(json.begin(), json.end(), '}'));
   EXPECT_EQ(std::count(json.begin(), json.end(), '['), std::count(json.begin(), json.end(), ']'));

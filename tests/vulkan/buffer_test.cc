@@ -35,8 +35,7 @@ class ExecutorBufferTest : public ::testing::Test {
 };
 
 TEST_F(ExecutorBufferTest, RoundTripsOddSizes) {
-  for (size_t size : {size_t{1}, size_t{3}, size_t{7}, size_t{13}, size_t{4099}, size_t{65537},
-                      size_t{1000003}}) {
+  for (size_t size : {size_t{1}, size_t{3}, size_t{7}, size_t{13}, size_t{4099}, size_t{65537}, size_t{1000003}}) {
     SCOPED_TRACE("size " + std::to_string(size));
     Expected<Buffer> buffer = Buffer::create(*device_, size);
     ASSERT_TRUE(buffer.ok()) << buffer.error().message();
@@ -85,8 +84,7 @@ TEST_F(ExecutorBufferTest, RangesOutsideTheBufferAreErrors) {
   std::vector<std::byte> bytes(8);
   Status past = buffer->upload(bytes, 9);
   ASSERT_FALSE(past.ok());
-  EXPECT_NE(past.error().message().find("outside a buffer of 16 bytes"), std::string::npos)
-      << past.error().message();
+  EXPECT_NE(past.error().message().find("outside a buffer of 16 bytes"), std::string::npos) << past.error().message();
   EXPECT_FALSE(buffer->download(bytes, ~VkDeviceSize{0}).ok());
   EXPECT_TRUE(buffer->upload(bytes, 8).ok());
 }

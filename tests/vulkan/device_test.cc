@@ -17,9 +17,7 @@ namespace {
 
 bool isPowerOfTwo(uint32_t value) { return value != 0 && (value & (value - 1)) == 0; }
 
-bool nameContains(const DeviceInfo& info, const std::string& part) {
-  return info.name.find(part) != std::string::npos;
-}
+bool nameContains(const DeviceInfo& info, const std::string& part) { return info.name.find(part) != std::string::npos; }
 
 std::optional<DeviceInfo> findLavapipe(const std::vector<DeviceInfo>& devices) {
   auto found = std::find_if(devices.begin(), devices.end(),
@@ -59,8 +57,7 @@ TEST(ExecutorDeviceTest, EnumerationListsLavapipeWithPlausibleProperties) {
   EXPECT_LE(subgroup.minSize, subgroup.size);
   EXPECT_GE(subgroup.maxSize, subgroup.size);
   EXPECT_TRUE(subgroup.supportsInCompute(VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
-                                         VK_SUBGROUP_FEATURE_ARITHMETIC_BIT |
-                                         VK_SUBGROUP_FEATURE_BALLOT_BIT |
+                                         VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
                                          VK_SUBGROUP_FEATURE_SHUFFLE_BIT));
 
   // Vulkan's required minimums, which every conforming device meets.
@@ -126,8 +123,7 @@ TEST(ExecutorDeviceTest, DefaultChoiceSkipsDevicesWithoutBufferDeviceAddress) {
   // Asked for by name, the unusable device is an error that says why.
   chosen = selectDevice(devices, "old");
   ASSERT_FALSE(chosen.ok());
-  EXPECT_NE(chosen.error().message().find("bufferDeviceAddress"), std::string::npos)
-      << chosen.error().message();
+  EXPECT_NE(chosen.error().message().find("bufferDeviceAddress"), std::string::npos) << chosen.error().message();
 }
 
 TEST(ExecutorDeviceTest, RequestSelectsByIndexOrCaseInsensitiveName) {
@@ -170,8 +166,7 @@ TEST(ExecutorDeviceTest, OpeningAnUnknownDeviceFails) {
   options.device = "no-such-gpu";
   Expected<std::unique_ptr<Device>> device = Device::open(options);
   ASSERT_FALSE(device.ok());
-  EXPECT_NE(device.error().message().find("CL2VK_DEVICE=no-such-gpu"), std::string::npos)
-      << device.error().message();
+  EXPECT_NE(device.error().message().find("CL2VK_DEVICE=no-such-gpu"), std::string::npos) << device.error().message();
 }
 
 TEST(ExecutorDeviceTest, OptionsComeFromTheEnvironment) {
@@ -199,8 +194,10 @@ TEST(ExecutorDeviceTest, OptionsComeFromTheEnvironment) {
   EXPECT_EQ(options.queue, "");
 
   auto restore = [](const char* name, const std::optional<std::string>& value) {
-    if (value) setenv(name, value->c_str(), 1);
-    else unsetenv(name);
+    if (value)
+      setenv(name, value->c_str(), 1);
+    else
+      unsetenv(name);
   };
   restore("CL2VK_DEVICE", device);
   restore("CL2VK_VALIDATION", validation);

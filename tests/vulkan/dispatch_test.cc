@@ -79,8 +79,8 @@ TEST_F(ExecutorDispatchTest, AffineMatchesTheCpuForEveryLocalSizeAndCount) {
   };
   // Whole work-groups, a partial last one, fewer items than one group, and local sizes that are
   // not multiples of the subgroup size.
-  for (Case c : {Case{64, 64}, Case{64, 65}, Case{64, 1000}, Case{64, 1}, Case{7, 100},
-                 Case{1, 5}, Case{256, 4097}, Case{1024, 3000}}) {
+  for (Case c : {Case{64, 64}, Case{64, 65}, Case{64, 1000}, Case{64, 1}, Case{7, 100}, Case{1, 5}, Case{256, 4097},
+                 Case{1024, 3000}}) {
     SCOPED_TRACE("local size " + std::to_string(c.localSize) + ", count " + std::to_string(c.count));
     Expected<Pipeline> pipeline = affinePipeline(c.localSize);
     ASSERT_TRUE(pipeline.ok()) << pipeline.error().message();
@@ -163,8 +163,7 @@ TEST_F(ExecutorDispatchTest, TooManyWorkGroupsIsAnError) {
   ASSERT_LT(limit, UINT32_MAX);
   Expected<GpuTime> time = dispatch(*device_, *pipeline, bytesOf(args), 1, limit + 1);
   ASSERT_FALSE(time.ok());
-  EXPECT_NE(time.error().message().find("maxComputeWorkGroupCount"), std::string::npos)
-      << time.error().message();
+  EXPECT_NE(time.error().message().find("maxComputeWorkGroupCount"), std::string::npos) << time.error().message();
 }
 
 TEST_F(ExecutorDispatchTest, InvalidSpirvIsAnErrorNotACrash) {

@@ -39,8 +39,8 @@ TEST(ExecutorValidationTest, UploadDispatchDownloadProducesNoMessages) {
   std::unique_ptr<Device> device = openValidated();
   ASSERT_TRUE(device);
   {
-    std::vector<uint32_t> words = test::readWords(
-        std::filesystem::path(CL2VK_TEST_SHADER_DIR) / "affine_buffer_reference.spv");
+    std::vector<uint32_t> words =
+        test::readWords(std::filesystem::path(CL2VK_TEST_SHADER_DIR) / "affine_buffer_reference.spv");
     struct {
       VkDeviceAddress source, destination;
       int32_t scale, offset;
@@ -97,8 +97,7 @@ TEST(ExecutorValidationTest, MessengerRecordsMisuse) {
 
   std::vector<std::string> messages = device->validationMessages();
   ASSERT_FALSE(messages.empty());
-  EXPECT_NE(joined(messages).find("VUID-VkBufferCreateInfo-size-00912"), std::string::npos)
-      << joined(messages);
+  EXPECT_NE(joined(messages).find("VUID-VkBufferCreateInfo-size-00912"), std::string::npos) << joined(messages);
   device->clearValidationMessages();
   EXPECT_TRUE(device->validationMessages().empty());
 }

@@ -19,15 +19,15 @@ struct Variant {
   std::string queue;   // CL2VK_QUEUE's choice: "graphics" (the benchmarks') or "compute"
   std::string shader;  // replaces the workload's shader; empty keeps it
   DispatchVariant dispatch;
-  std::vector<std::string> workloads;  // "benchmark type"
+  std::vector<std::string> workloads;    // "benchmark type"
   std::vector<uint32_t> workGroupSizes;  // empty: every size of the run
-  std::string reference;  // the variant whose rows the ratios are taken against; empty: the first row
+  std::string reference;                 // the variant whose rows the ratios are taken against; empty: the first row
 };
 
 const std::vector<std::string> kCopy{"copy uint"};
-const std::vector<std::string> kScansAndReduces{"work_group_scan_inclusive_add float", "work_group_scan_inclusive_add int",
-                                                "work_group_reduce_add float", "sub_group_scan_inclusive_add float",
-                                                "sub_group_reduce_add float"};
+const std::vector<std::string> kScansAndReduces{"work_group_scan_inclusive_add float",
+                                                "work_group_scan_inclusive_add int", "work_group_reduce_add float",
+                                                "sub_group_scan_inclusive_add float", "sub_group_reduce_add float"};
 const std::vector<std::string> kCollectives{"copy uint", "copy uint4", "work_group_reduce_add int",
                                             "work_group_scan_inclusive_add float", "sub_group_reduce_add int"};
 
@@ -38,8 +38,13 @@ std::vector<Variant> variants() {
       {"64-bit index (as translated)", "graphics", "copy_uint_index64", {}, kCopy, {}, ""},
       {"2D grid, 512 wide", "graphics", "copy_uint_grid2d", {.gridWidth = 512}, kCopy, {}, ""},
       {"4 dispatches", "graphics", "", {.dispatches = 4}, kCopy, {}, ""},
-      {"required subgroup size, full subgroups", "graphics", "", {.requireFullSubgroups = true},
-       {"copy uint", "work_group_reduce_add int"}, {}, ""},
+      {"required subgroup size, full subgroups",
+       "graphics",
+       "",
+       {.requireFullSubgroups = true},
+       {"copy uint", "work_group_reduce_add int"},
+       {},
+       ""},
   };
   // Other ways to write the collectives that trail CUB at 256 (shaders/bench/*_serial.comp ...),
   // each against the shader as benchmarked on the same queue.
@@ -55,15 +60,19 @@ std::vector<Variant> variants() {
   const Rewrite rewrites[] = {
       {"scan: serial combine", "wg_scan_inclusive_add_float_serial", "work_group_scan_inclusive_add float"},
       {"scan: serial combine", "wg_scan_inclusive_add_int_serial", "work_group_scan_inclusive_add int"},
-      {"scan: serial combine, unrollable", "wg_scan_inclusive_add_float_unrolled", "work_group_scan_inclusive_add float"},
+      {"scan: serial combine, unrollable", "wg_scan_inclusive_add_float_unrolled",
+       "work_group_scan_inclusive_add float"},
       {"scan: shuffle-up subgroup scan", "wg_scan_inclusive_add_float_shuffle", "work_group_scan_inclusive_add float"},
-      {"scan: shuffle-up, serial combine", "wg_scan_inclusive_add_float_shuffle_serial", "work_group_scan_inclusive_add float"},
+      {"scan: shuffle-up, serial combine", "wg_scan_inclusive_add_float_shuffle_serial",
+       "work_group_scan_inclusive_add float"},
       {"subgroup scan: shuffle-up", "sg_scan_inclusive_add_float_shuffle", "sub_group_scan_inclusive_add float"},
       {"reduce: serial combine in one invocation", "wg_reduce_add_float_serial", "work_group_reduce_add float"},
       {"reduce: serial combine in every invocation", "wg_reduce_add_float_serial_all", "work_group_reduce_add float"},
       {"reduce: shuffle-xor butterflies", "wg_reduce_add_float_butterfly", "work_group_reduce_add float"},
       {"subgroup reduce: shuffle-xor butterflies", "sg_reduce_add_float_butterfly", "sub_group_reduce_add float"},
-      {"reduce: partials joined by an 8-lane clustered reduce", "wg_reduce_add_float_clustered", "work_group_reduce_add float",
+      {"reduce: partials joined by an 8-lane clustered reduce",
+       "wg_reduce_add_float_clustered",
+       "work_group_reduce_add float",
        {256}},
   };
   for (const Rewrite& rewrite : rewrites)
@@ -71,8 +80,13 @@ std::vector<Variant> variants() {
   // Shared memory per work-group: the work-groups a multiprocessor holds, set from outside.
   for (const char* queue : {"graphics", "compute"}) {
     for (uint32_t kib : {1, 16, 24, 28, 32, 40, 48}) {
-      list.push_back({"shared " + std::to_string(kib) + " KiB, " + queue + " queue", queue, "copy_uint_shared",
-                      {.sharedBytes = kib * 1024}, kCopy, {256}, ""});
+      list.push_back({"shared " + std::to_string(kib) + " KiB, " + queue + " queue",
+                      queue,
+                      "copy_uint_shared",
+                      {.sharedBytes = kib * 1024},
+                      kCopy,
+                      {256},
+                      ""});
     }
   }
   return list;
@@ -103,7 +117,8 @@ void runVariant(const Variant& variant, VulkanRunner& runner, const Options& opt
   for (const std::string& name : variant.workloads) {
     const Workload* workload = findWorkload(name);
     if (!workload || name.find(options.only) == std::string::npos) continue;
-    const std::vector<uint32_t>& sizes = variant.workGroupSizes.empty() ? options.workGroupSizes : variant.workGroupSizes;
+    const std::vector<uint32_t>& sizes =
+        variant.workGroupSizes.empty() ? options.workGroupSizes : variant.workGroupSizes;
     for (uint32_t workGroupSize : sizes) {
       LaunchSpec spec{variant.shader.empty() ? workload->kernel : variant.shader, workload, workGroupSize, 0};
       std::string label = variant.name + ": " + name + " wg " + std::to_string(workGroupSize);
@@ -156,8 +171,7 @@ void runVariant(const Variant& variant, VulkanRunner& runner, const Options& opt
       double base = referenceRow != results.byVariant.end() ? referenceRow->second : results.baseline[key];
       char row[256];
       std::snprintf(row, sizeof row, "| %s | %s | %s | %u | %.1f | %.3f |\n", variant.name.c_str(),
-                    workload->benchmark.c_str(), workload->type.c_str(), workGroupSize, gbps,
-                    gbps / base);
+                    workload->benchmark.c_str(), workload->type.c_str(), workGroupSize, gbps, gbps / base);
       results.table += row;
       std::fprintf(stderr, "  %-70s %9.2f GB/s\n", label.c_str(), gbps);
     }

@@ -34,7 +34,7 @@ struct Implementation {
   std::string name;    // in the results
   std::string kernel;  // "" for the workload's own kernel
   size_t localBytesPerItem = 0;
-  bool required;       // a skip is a failure (cl2vk and GLSL must run everything)
+  bool required;  // a skip is a failure (cl2vk and GLSL must run everything)
 };
 
 class Benchmark {
@@ -48,10 +48,10 @@ class Benchmark {
            std::vector<Measurement>& results) {
     std::map<uint32_t, Reference> references;  // by sub-group size (0 for work-group scope)
     for (const Implementation& implementation : implementations) {
-      LaunchSpec spec{implementation.kernel.empty() ? workload.kernel : implementation.kernel, &workload,
-                      workGroupSize, implementation.localBytesPerItem * workGroupSize};
-      std::string label = implementation.name + " " + workload.benchmark + " " + workload.type + " wg " +
-                          std::to_string(workGroupSize);
+      LaunchSpec spec{implementation.kernel.empty() ? workload.kernel : implementation.kernel, &workload, workGroupSize,
+                      implementation.localBytesPerItem * workGroupSize};
+      std::string label =
+          implementation.name + " " + workload.benchmark + " " + workload.type + " wg " + std::to_string(workGroupSize);
       auto skip = [&](const Error& error) {
         std::string line = label + ": " + error.message();
         (implementation.required ? findings_.failed : findings_.skipped).push_back(line);
@@ -73,10 +73,13 @@ class Benchmark {
       }
       auto reference = references.find(subgroupSize);
       if (reference == references.end()) {
-        reference = references.emplace(subgroupSize, computeReference(workload, input(workload.inputSet()),
-                                                                      workGroupSize, subgroupSize)).first;
+        reference = references
+                        .emplace(subgroupSize,
+                                 computeReference(workload, input(workload.inputSet()), workGroupSize, subgroupSize))
+                        .first;
       }
-      Expected<MeasureResult> result = measure(*implementation.runner, spec, reference->second, subgroupSize, settings_);
+      Expected<MeasureResult> result =
+          measure(*implementation.runner, spec, reference->second, subgroupSize, settings_);
       if (!result) {
         skip(result.error());
         continue;
@@ -125,8 +128,8 @@ std::string measureLaunchOverhead(OpenClRunner& cl2vk, VulkanRunner& glsl, const
   }
   double openclNs = median(*opencl);
   double vulkanNs = median(*vulkan);
-  for (auto [implementation, ns, device] : {std::tuple{"cl2vk", openclNs, cl2vk.deviceName()},
-                                            std::tuple{"vulkan", vulkanNs, glsl.deviceName()}}) {
+  for (auto [implementation, ns, device] :
+       {std::tuple{"cl2vk", openclNs, cl2vk.deviceName()}, std::tuple{"vulkan", vulkanNs, glsl.deviceName()}}) {
     Measurement m;
     m.device = device;
     m.implementation = implementation;
@@ -154,8 +157,8 @@ std::string measureTranslation(VulkanRunner& glsl, const Options& options, std::
     return "Translation speed: failed (" + timing.error().message() + ")\n";
   }
   for (const std::string& line : timing->unexpected) findings.failed.push_back("translation: " + line);
-  for (auto [implementation, ns] : {std::pair{"cl2vk-translate", timing->translateNs},
-                                    std::pair{"spirv-val", timing->validateNs}}) {
+  for (auto [implementation, ns] :
+       {std::pair{"cl2vk-translate", timing->translateNs}, std::pair{"spirv-val", timing->validateNs}}) {
     Measurement m;
     m.device = "host";
     m.implementation = implementation;
@@ -200,11 +203,13 @@ int runBenchmarks(const Options& options) {
       std::fprintf(stderr, "cl2vk-bench: skipping the native platform: %s\n", opened.error().message().c_str());
     }
   }
-  std::fprintf(stderr, "cl2vk-bench: %s on \"%s\" (%s), GLSL on \"%s\"%s; n = %llu, %zu runs after %zu warm-ups over %zu inputs\n",
-               options.platform.c_str(), (*cl2vk)->deviceName().c_str(), (*cl2vk)->platformName().c_str(),
-               (*glsl)->deviceName().c_str(),
-               native ? (", native OpenCL on \"" + native->deviceName() + "\" (" + native->platformName() + ")").c_str() : "",
-               static_cast<unsigned long long>(options.n), options.runs, options.warmups, options.inputs);
+  std::fprintf(
+      stderr,
+      "cl2vk-bench: %s on \"%s\" (%s), GLSL on \"%s\"%s; n = %llu, %zu runs after %zu warm-ups over %zu inputs\n",
+      options.platform.c_str(), (*cl2vk)->deviceName().c_str(), (*cl2vk)->platformName().c_str(),
+      (*glsl)->deviceName().c_str(),
+      native ? (", native OpenCL on \"" + native->deviceName() + "\" (" + native->platformName() + ")").c_str() : "",
+      static_cast<unsigned long long>(options.n), options.runs, options.warmups, options.inputs);
 
   std::vector<Runner*> runners{cl2vk->get(), glsl->get()};
   if (native) runners.push_back(native.get());
@@ -220,13 +225,16 @@ int runBenchmarks(const Options& options) {
   Benchmark benchmark(options, findings);
   for (const Workload& workload : workloads()) {
     if ((workload.benchmark + " " + workload.type).find(options.only) == std::string::npos) continue;
-    std::vector<Implementation> implementations{{cl2vk->get(), "cl2vk", "", 0, true}, {glsl->get(), "glsl", "", 0, true}};
+    std::vector<Implementation> implementations{{cl2vk->get(), "cl2vk", "", 0, true},
+                                                {glsl->get(), "glsl", "", 0, true}};
     if (native) implementations.push_back({native.get(), "native-opencl", "", 0, false});
     if (workload.hasLocalTree) {
       implementations.push_back({cl2vk->get(), "local-tree", kLocalTreeKernel, sizeof(float), true});
-      if (native) implementations.push_back({native.get(), "native-local-tree", kLocalTreeKernel, sizeof(float), false});
+      if (native)
+        implementations.push_back({native.get(), "native-local-tree", kLocalTreeKernel, sizeof(float), false});
     }
-    for (uint32_t workGroupSize : options.workGroupSizes) benchmark.run(workload, workGroupSize, implementations, results);
+    for (uint32_t workGroupSize : options.workGroupSizes)
+      benchmark.run(workload, workGroupSize, implementations, results);
   }
 
   std::string summary;

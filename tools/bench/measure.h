@@ -13,10 +13,10 @@
 namespace cl2vk::bench {
 
 struct MeasureSettings {
-  uint64_t n = 0;        // input words
-  size_t warmups = 3;    // untimed launches before the timed ones
-  size_t runs = 20;      // timed launches; the median is reported
-  size_t inputs = 3;     // input buffers the launches rotate over
+  uint64_t n = 0;      // input words
+  size_t warmups = 3;  // untimed launches before the timed ones
+  size_t runs = 20;    // timed launches; the median is reported
+  size_t inputs = 3;   // input buffers the launches rotate over
 };
 
 struct MeasureResult {

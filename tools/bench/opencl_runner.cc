@@ -114,7 +114,8 @@ Expected<std::unique_ptr<OpenClRunner>> OpenClRunner::open(const std::string& pl
   runner->context_ = ClContext(clCreateContext(nullptr, 1, &runner->device_, nullptr, nullptr, &error));
   CL2VK_TRY(check(error, "clCreateContext"));
   cl_queue_properties properties[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
-  runner->queue_ = ClQueue(clCreateCommandQueueWithProperties(runner->context_.get(), runner->device_, properties, &error));
+  runner->queue_ =
+      ClQueue(clCreateCommandQueueWithProperties(runner->context_.get(), runner->device_, properties, &error));
   CL2VK_TRY(check(error, "clCreateCommandQueueWithProperties"));
   return runner;
 }
@@ -127,8 +128,9 @@ Status OpenClRunner::createBuffers(const InputShape& shape) {
       std::vector<uint32_t> words = generateInput(set, index, shape.words);
       ClBuffer buffer(clCreateBuffer(context_.get(), CL_MEM_READ_ONLY, bytes, nullptr, &error));
       CL2VK_TRY(check(error, "clCreateBuffer"));
-      CL2VK_TRY(check(clEnqueueWriteBuffer(queue_.get(), buffer.get(), CL_TRUE, 0, bytes, words.data(), 0, nullptr, nullptr),
-                      "clEnqueueWriteBuffer"));
+      CL2VK_TRY(
+          check(clEnqueueWriteBuffer(queue_.get(), buffer.get(), CL_TRUE, 0, bytes, words.data(), 0, nullptr, nullptr),
+                "clEnqueueWriteBuffer"));
       inputs_[set].push_back(std::move(buffer));
     }
   }
@@ -142,7 +144,8 @@ Expected<cl_program> OpenClRunner::program(ClProgram which) {
     auto build = [&]() -> Expected<std::shared_ptr<ClProgramObject>> {
       const char* source = kKernelsSource;
       cl_int error = CL_SUCCESS;
-      auto program = std::make_shared<ClProgramObject>(clCreateProgramWithSource(context_.get(), 1, &source, nullptr, &error));
+      auto program =
+          std::make_shared<ClProgramObject>(clCreateProgramWithSource(context_.get(), 1, &source, nullptr, &error));
       CL2VK_TRY(check(error, "clCreateProgramWithSource"));
       std::string options = buildOptions(which);
       error = clBuildProgram(program->get(), 1, &device_, options.c_str(), nullptr, nullptr);
@@ -201,13 +204,13 @@ Expected<uint32_t> OpenClRunner::subgroupSize(uint32_t workGroupSize) {
 }
 
 Status OpenClRunner::prepare(const LaunchSpec& spec) {
-  Expected<ClKernel> kernel = createKernel(spec.kernel == kLocalTreeKernel ? ClProgram::kBasic : spec.workload->program,
-                                           spec.kernel);
+  Expected<ClKernel> kernel =
+      createKernel(spec.kernel == kLocalTreeKernel ? ClProgram::kBasic : spec.workload->program, spec.kernel);
   if (!kernel) return kernel.error();
   size_t maxSize = 0;
-  CL2VK_TRY(check(clGetKernelWorkGroupInfo(kernel->get(), device_, CL_KERNEL_WORK_GROUP_SIZE, sizeof maxSize, &maxSize,
-                                           nullptr),
-                  "clGetKernelWorkGroupInfo"));
+  CL2VK_TRY(check(
+      clGetKernelWorkGroupInfo(kernel->get(), device_, CL_KERNEL_WORK_GROUP_SIZE, sizeof maxSize, &maxSize, nullptr),
+      "clGetKernelWorkGroupInfo"));
   if (spec.workGroupSize > maxSize) {
     return Error("work-group size " + std::to_string(spec.workGroupSize) + " exceeds the kernel's maximum, " +
                  std::to_string(maxSize));
@@ -231,8 +234,8 @@ Expected<double> OpenClRunner::run(size_t inputIndex, uint64_t workItems) {
 
 Expected<std::vector<uint32_t>> OpenClRunner::readOutput(uint64_t words) {
   std::vector<uint32_t> values(words);
-  CL2VK_TRY(check(clEnqueueReadBuffer(queue_.get(), output_.get(), CL_TRUE, 0, words * sizeof(uint32_t), values.data(), 0,
-                                      nullptr, nullptr),
+  CL2VK_TRY(check(clEnqueueReadBuffer(queue_.get(), output_.get(), CL_TRUE, 0, words * sizeof(uint32_t), values.data(),
+                                      0, nullptr, nullptr),
                   "clEnqueueReadBuffer"));
   return values;
 }

@@ -49,8 +49,7 @@ class OpenClRunner : public Runner {
  public:
   // The first device of the platform whose name is `platformName` (or, failing that, contains it,
   // ignoring case); `implementation` names its results ("cl2vk", "native-opencl").
-  static Expected<std::unique_ptr<OpenClRunner>> open(const std::string& platformName,
-                                                      std::string implementation);
+  static Expected<std::unique_ptr<OpenClRunner>> open(const std::string& platformName, std::string implementation);
 
   std::string name() const override { return implementation_; }
   std::string deviceName() const override { return deviceName_; }

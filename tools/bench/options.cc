@@ -100,36 +100,52 @@ Expected<Options> parseOptions(int argc, char** argv, Options options) {
       field = *given;
       return okStatus();
     };
-    if (arg == "--platform") CL2VK_TRY(text(options.platform));
-    else if (arg == "--native-platform") CL2VK_TRY(text(options.nativePlatform));
-    else if (arg == "--n") CL2VK_TRY(count(options.n));
-    else if (arg == "--runs") CL2VK_TRY(count(options.runs));
-    else if (arg == "--warmups") CL2VK_TRY(count(options.warmups));
-    else if (arg == "--inputs") CL2VK_TRY(count(options.inputs));
+    if (arg == "--platform")
+      CL2VK_TRY(text(options.platform));
+    else if (arg == "--native-platform")
+      CL2VK_TRY(text(options.nativePlatform));
+    else if (arg == "--n")
+      CL2VK_TRY(count(options.n));
+    else if (arg == "--runs")
+      CL2VK_TRY(count(options.runs));
+    else if (arg == "--warmups")
+      CL2VK_TRY(count(options.warmups));
+    else if (arg == "--inputs")
+      CL2VK_TRY(count(options.inputs));
     else if (arg == "--work-groups") {
       auto list = value();
       if (!list) return list.error();
       auto sizes = parseSizes(*list);
       if (!sizes) return sizes.error();
       options.workGroupSizes = *sizes;
-    } else if (arg == "--only") CL2VK_TRY(text(options.only));
-    else if (arg == "--quick") quick = true;
-    else if (arg == "--json") CL2VK_TRY(text(options.jsonPath));
+    } else if (arg == "--only")
+      CL2VK_TRY(text(options.only));
+    else if (arg == "--quick")
+      quick = true;
+    else if (arg == "--json")
+      CL2VK_TRY(text(options.jsonPath));
     else if (arg == "--merge") {
       std::string path;
       CL2VK_TRY(text(path));
       options.mergePaths.push_back(path);
-    } else if (arg == "--corpus") CL2VK_TRY(text(options.corpusList));
-    else if (arg == "--shader-dir") CL2VK_TRY(text(options.shaderDir));
-    else if (arg == "--launch-iterations") CL2VK_TRY(count(options.launchIterations));
-    else if (arg == "--no-launch-overhead") options.skipLaunchOverhead = true;
-    else if (arg == "--no-translation") options.skipTranslation = true;
+    } else if (arg == "--corpus")
+      CL2VK_TRY(text(options.corpusList));
+    else if (arg == "--shader-dir")
+      CL2VK_TRY(text(options.shaderDir));
+    else if (arg == "--launch-iterations")
+      CL2VK_TRY(count(options.launchIterations));
+    else if (arg == "--no-launch-overhead")
+      options.skipLaunchOverhead = true;
+    else if (arg == "--no-translation")
+      options.skipTranslation = true;
     else if (arg == "--experiment") {
       CL2VK_TRY(text(options.experiment));
-      if (options.experiment != "dispatch") return Error("unknown experiment \"" + options.experiment + "\" (dispatch)");
-    }
-    else if (arg == "--help" || arg == "-h") options.help = true;
-    else return Error("unknown argument \"" + arg + "\" (--help lists them)");
+      if (options.experiment != "dispatch")
+        return Error("unknown experiment \"" + options.experiment + "\" (dispatch)");
+    } else if (arg == "--help" || arg == "-h")
+      options.help = true;
+    else
+      return Error("unknown argument \"" + arg + "\" (--help lists them)");
   }
   if (quick) {
     auto byDefault = [&](const char* flag) { return std::find(given.begin(), given.end(), flag) == given.end(); };

@@ -9,8 +9,8 @@
 #include <set>
 #include <sstream>
 
-#include "support/json.h"
 #include <tuple>
+#include "support/json.h"
 
 namespace cl2vk::bench {
 namespace {
@@ -47,7 +47,8 @@ class FlatObjectReader {
         if (!text) return text.error();
         value = *text;
       } else {
-        while (pos_ < text_.size() && text_[pos_] != ',' && text_[pos_] != '}' && !std::isspace(static_cast<unsigned char>(text_[pos_]))) {
+        while (pos_ < text_.size() && text_[pos_] != ',' && text_[pos_] != '}' &&
+               !std::isspace(static_cast<unsigned char>(text_[pos_]))) {
           value += text_[pos_++];
         }
       }
@@ -76,10 +77,14 @@ class FlatObjectReader {
       char c = text_[pos_++];
       if (c == '\\' && pos_ < text_.size()) {
         char escaped = text_[pos_++];
-        if (escaped == 'n') out += '\n';
-        else if (escaped == 't') out += '\t';
-        else if (escaped == 'u') pos_ += 4;  // Names in the schema are ASCII.
-        else out += escaped;
+        if (escaped == 'n')
+          out += '\n';
+        else if (escaped == 't')
+          out += '\t';
+        else if (escaped == 'u')
+          pos_ += 4;  // Names in the schema are ASCII.
+        else
+          out += escaped;
         continue;
       }
       out += c;
@@ -93,8 +98,8 @@ class FlatObjectReader {
 };
 
 Expected<Measurement> fromMembers(const std::map<std::string, std::string>& members) {
-  for (const char* required : {"device", "implementation", "benchmark", "type", "work_group", "n", "bytes",
-                               "median_ns", "gbps", "verified"}) {
+  for (const char* required :
+       {"device", "implementation", "benchmark", "type", "work_group", "n", "bytes", "median_ns", "gbps", "verified"}) {
     if (!members.count(required)) return Error(std::string("no \"") + required + "\" member");
   }
   Measurement m;
@@ -182,7 +187,8 @@ std::string deviceTable(const std::string& device, const std::vector<const Measu
     }
     out << "\n";
   }
-  if (copyCeiling > 0) out << "\n\"of copy\": cl2vk's GB/s over the best 16-byte copy, " << number(copyCeiling, 1) << " GB/s.\n";
+  if (copyCeiling > 0)
+    out << "\n\"of copy\": cl2vk's GB/s over the best 16-byte copy, " << number(copyCeiling, 1) << " GB/s.\n";
   return out.str();
 }
 
@@ -215,7 +221,8 @@ Expected<std::vector<Measurement>> readJsonLines(const std::string& path) {
   std::string line;
   for (int lineNumber = 1; std::getline(file, line); ++lineNumber) {
     // The array brackets and separators of writeJson's format.
-    while (!line.empty() && (std::isspace(static_cast<unsigned char>(line.back())) || line.back() == ',')) line.pop_back();
+    while (!line.empty() && (std::isspace(static_cast<unsigned char>(line.back())) || line.back() == ','))
+      line.pop_back();
     size_t start = line.find_first_not_of(" \t[");
     if (start == std::string::npos || line[start] == ']') continue;
     line = line.substr(start);

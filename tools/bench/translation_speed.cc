@@ -5,9 +5,9 @@
 #include <chrono>
 #include <fstream>
 
-#include "measure.h"
 #include "cl2vk/spirv.h"
 #include "cl2vk/translator.h"
+#include "measure.h"
 
 namespace cl2vk::bench {
 namespace {

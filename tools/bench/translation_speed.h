@@ -7,18 +7,18 @@
 #include <string>
 #include <vector>
 
-#include "cl2vk/target.h"
 #include "cl2vk/expected.h"
+#include "cl2vk/target.h"
 
 namespace cl2vk::bench {
 
 struct CorpusTiming {
   size_t modules = 0;
   size_t translated = 0;
-  size_t refusedAsExpected = 0;               // modules under unsupported/ that the translator refused
-  std::vector<std::string> unexpected;        // "path: why" for the other failures and acceptances
-  size_t invalid = 0;                         // modules the validator rejected
-  double translateNs = 0;                     // the whole corpus; median over the repetitions
+  size_t refusedAsExpected = 0;         // modules under unsupported/ that the translator refused
+  std::vector<std::string> unexpected;  // "path: why" for the other failures and acceptances
+  size_t invalid = 0;                   // modules the validator rejected
+  double translateNs = 0;               // the whole corpus; median over the repetitions
   double validateNs = 0;
 };
 

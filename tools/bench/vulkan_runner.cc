@@ -33,7 +33,7 @@ Expected<std::vector<uint32_t>> readSpirv(const std::string& path) {
 }  // namespace
 
 Expected<std::unique_ptr<VulkanRunner>> VulkanRunner::open(std::string shaderDir,
-                                                          const vulkan::DeviceOptions& options) {
+                                                           const vulkan::DeviceOptions& options) {
   auto device = vulkan::Device::open(options);
   if (!device) return device.error();
   return std::unique_ptr<VulkanRunner>(new VulkanRunner(std::move(*device), std::move(shaderDir)));

@@ -10,12 +10,11 @@
 namespace cl2vk::bench {
 namespace {
 
-Workload collective(Scope scope, Operation operation, const char* name, ElementType element,
-                    const char* type, ClProgram program) {
+Workload collective(Scope scope, Operation operation, const char* name, ElementType element, const char* type,
+                    ClProgram program) {
   std::string prefix = scope == Scope::kWorkGroup ? "work_group_" : "sub_group_";
   std::string kernelPrefix = scope == Scope::kWorkGroup ? "wg_" : "sg_";
-  return Workload{prefix + name, type, element, scope, operation, program,
-                  kernelPrefix + name + "_" + type};
+  return Workload{prefix + name, type, element, scope, operation, program, kernelPrefix + name + "_" + type};
 }
 
 // The collectives of one scope, in the order the issue lists them.
@@ -75,8 +74,7 @@ uint64_t Workload::outputWords(uint64_t n, uint32_t workGroupSize, uint32_t subg
     case Operation::kReduceAdd:
     case Operation::kAll:
     case Operation::kReduceLogicalXor:
-    case Operation::kReduce16Add:
-      return items / (scope == Scope::kSubGroup ? subgroupSize : workGroupSize);
+    case Operation::kReduce16Add: return items / (scope == Scope::kSubGroup ? subgroupSize : workGroupSize);
     case Operation::kCopy: return n;
     default: return items;
   }
@@ -93,8 +91,8 @@ const std::vector<Workload>& workloads() {
     addCollectives(all, Scope::kSubGroup);
     all.push_back(Workload{"reduce16", "float", ElementType::kFloat, Scope::kWorkGroup, Operation::kReduce16Add,
                            ClProgram::kWorkGroup, "reduce16_float"});
-    all.push_back(Workload{"copy", "uint", ElementType::kUint, Scope::kNone, Operation::kCopy, ClProgram::kBasic,
-                           "copy_uint"});
+    all.push_back(
+        Workload{"copy", "uint", ElementType::kUint, Scope::kNone, Operation::kCopy, ClProgram::kBasic, "copy_uint"});
     all.push_back(Workload{"copy", "uint4", ElementType::kUint4, Scope::kNone, Operation::kCopy, ClProgram::kBasic,
                            "copy_uint4"});
     return all;
@@ -181,8 +179,8 @@ std::string compareOutput(const Workload& workload, const Reference& reference, 
     if (workload.operation == Operation::kAll && got != 0) got = 1;
     if (std::fabs(got - reference.expected[i]) <= reference.tolerance[i]) continue;
     if (++mismatches <= 3) {
-      firstMismatches += (firstMismatches.empty() ? "" : "; ") + std::string("word ") + std::to_string(i) +
-                         ": got " + std::to_string(got) + ", expected " + std::to_string(reference.expected[i]);
+      firstMismatches += (firstMismatches.empty() ? "" : "; ") + std::string("word ") + std::to_string(i) + ": got " +
+                         std::to_string(got) + ", expected " + std::to_string(reference.expected[i]);
     }
   }
   if (mismatches == 0) return "";

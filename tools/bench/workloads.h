@@ -73,12 +73,11 @@ struct Reference {
   std::vector<double> tolerance;
 };
 
-Reference computeReference(const Workload& workload, std::span<const uint32_t> input,
-                           uint32_t workGroupSize, uint32_t subgroupSize);
+Reference computeReference(const Workload& workload, std::span<const uint32_t> input, uint32_t workGroupSize,
+                           uint32_t subgroupSize);
 
 // Empty when `output` matches, else how many words are wrong and the first few ("word 17: got 3,
 // expected 4").
-std::string compareOutput(const Workload& workload, const Reference& reference,
-                          std::span<const uint32_t> output);
+std::string compareOutput(const Workload& workload, const Reference& reference, std::span<const uint32_t> output);
 
 }  // namespace cl2vk::bench

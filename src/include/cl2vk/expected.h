@@ -25,7 +25,7 @@ class Error {
 template <typename T>
 class [[nodiscard]] Expected {
  public:
-  Expected(T value) : state_(std::move(value)) {}  // NOLINT: implicit by design, like std::expected.
+  Expected(T value) : state_(std::move(value)) {}      // NOLINT: implicit by design, like std::expected.
   Expected(Error error) : state_(std::move(error)) {}  // NOLINT
 
   bool ok() const { return std::holds_alternative<T>(state_); }
@@ -66,8 +66,8 @@ inline Status okStatus() { return Ok{}; }
 }  // namespace cl2vk
 
 // Propagates the error of a Status or Expected expression out of the enclosing function.
-#define CL2VK_TRY(expr)                                     \
-  do {                                                      \
-    auto cl2vk_try_result_ = (expr);                        \
+#define CL2VK_TRY(expr)                                            \
+  do {                                                             \
+    auto cl2vk_try_result_ = (expr);                               \
     if (!cl2vk_try_result_.ok()) return cl2vk_try_result_.error(); \
   } while (false)

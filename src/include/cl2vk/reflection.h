@@ -21,15 +21,15 @@ enum class ArgumentKind {
 const char* argumentKindName(ArgumentKind kind);
 
 struct KernelArgument {
-  std::string name;      // from OpName (clang -cl-kernel-arg-info), else "arg<N>"
+  std::string name;  // from OpName (clang -cl-kernel-arg-info), else "arg<N>"
   ArgumentKind kind = ArgumentKind::kValue;
   // The argument's type as the SPIR-V has it ("f32", "v4i8", "struct{f32,i32}", and for pointers
   // the pointee): Kernel SPIR-V does not keep OpenCL's signedness or typedef names.
   std::string type;
   std::string addressSpace;  // "global", "constant", "local", or "private" for values
-  uint32_t offset = 0;   // bytes into the argument block (push constants or argument buffer)
-  uint32_t size = 0;     // bytes in the argument block (8 for pointers, 0 for __local)
-  bool readOnly = false; // __constant, or a pointer the kernel never writes through
+  uint32_t offset = 0;       // bytes into the argument block (push constants or argument buffer)
+  uint32_t size = 0;         // bytes in the argument block (8 for pointers, 0 for __local)
+  bool readOnly = false;     // __constant, or a pointer the kernel never writes through
   // For kLocalPointer: the specialization constant holding the number of elements, and the
   // element size the runtime divides the clSetKernelArg byte size by (rounding up).
   uint32_t localSpecId = 0;

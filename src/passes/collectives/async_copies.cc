@@ -14,15 +14,15 @@ Status CollectiveLowering::lowerAsyncCopy(Instruction* inst) {
   uint32_t sizeType = ir::typeOf(module_, inst->idOperand(3));
   const Instruction* size = module_.def(sizeType);
   if (!size || size->opcode() != spv::Op::OpTypeInt || ir::typeOf(module_, inst->idOperand(4)) != sizeType ||
-      ir::typeOf(module_, inst->idOperand(5)) != inst->typeId() || module_.def(inst->typeId())->opcode() != spv::Op::OpTypeEvent)
+      ir::typeOf(module_, inst->idOperand(5)) != inst->typeId() ||
+      module_.def(inst->typeId())->opcode() != spv::Op::OpTypeEvent)
     return fail(*inst, "an async copy needs integers of one type for the count and the stride, and an event");
   auto storage = [](const Instruction* type) { return static_cast<spv::StorageClass>(type->wordOperand(0)); };
   bool toLocal = storage(destinationType) == spv::StorageClass::Workgroup &&
                  storage(sourceType) == spv::StorageClass::CrossWorkgroup;
   bool toGlobal = storage(destinationType) == spv::StorageClass::CrossWorkgroup &&
                   storage(sourceType) == spv::StorageClass::Workgroup;
-  if (!toLocal && !toGlobal)
-    return fail(*inst, "an async copy must be between a __global and a __local pointer");
+  if (!toLocal && !toGlobal) return fail(*inst, "an async copy must be between a __global and a __local pointer");
   if (destinationType->idOperand(1) != sourceType->idOperand(1))
     return fail(*inst, "the destination and the source of an async copy must have the same element type");
 
@@ -37,17 +37,23 @@ Status CollectiveLowering::lowerAsyncCopy(Instruction* inst) {
   uint32_t element = destinationType->idOperand(1);
   uint32_t first = builtin(spv::BuiltIn::LocalInvocationIndex);
   uint32_t step = localInvocations();
-  at().loop(first, count, [&](uint32_t i) { return at().valueOfIds(spv::Op::OpIAdd, uint_, {i, step}); }, 0, 0,
-       [&](uint32_t, uint32_t i) {
-         uint32_t local = asSize(i);
-         uint32_t global = at().valueOfIds(spv::Op::OpIMul, sizeType, {local, stride});
-         uint32_t from = at().valueOfIds(spv::Op::OpInBoundsPtrAccessChain, sourceType->resultId(),
-                                         {source, toLocal ? global : local});
-         uint32_t to = at().valueOfIds(spv::Op::OpInBoundsPtrAccessChain, destinationType->resultId(),
-                                       {destination, toLocal ? local : global});
-         at().add(spv::Op::OpStore, 0, {Operand::id(to), Operand::id(at().valueOfIds(spv::Op::OpLoad, element, {from}))});
-         return 0u;
-       });
+  at().loop(
+      first, count,
+      [&](uint32_t i) {
+        return at().valueOfIds(spv::Op::OpIAdd, uint_, {i, step});
+      },
+      0, 0,
+      [&](uint32_t, uint32_t i) {
+        uint32_t local = asSize(i);
+        uint32_t global = at().valueOfIds(spv::Op::OpIMul, sizeType, {local, stride});
+        uint32_t from = at().valueOfIds(spv::Op::OpInBoundsPtrAccessChain, sourceType->resultId(),
+                                        {source, toLocal ? global : local});
+        uint32_t to = at().valueOfIds(spv::Op::OpInBoundsPtrAccessChain, destinationType->resultId(),
+                                      {destination, toLocal ? local : global});
+        at().add(spv::Op::OpStore, 0,
+                 {Operand::id(to), Operand::id(at().valueOfIds(spv::Op::OpLoad, element, {from}))});
+        return 0u;
+      });
   at().branchTo(rest);
   module_.replaceAllUses(inst->resultId(), inst->idOperand(5));
   return module_.remove(inst);

@@ -31,8 +31,24 @@ constexpr uint32_t kWorkgroup = static_cast<uint32_t>(spv::Scope::Workgroup);
 constexpr uint32_t kSubgroup = static_cast<uint32_t>(spv::Scope::Subgroup);
 
 // How two values combine, for the scalar folds of partial results.
-enum class Combine { kIAdd, kFAdd, kSMin, kUMin, kFMin, kSMax, kUMax, kFMax, kIMul, kFMul, kAnd, kOr, kXor,
-                     kLogicalAnd, kLogicalOr, kLogicalXor };
+enum class Combine {
+  kIAdd,
+  kFAdd,
+  kSMin,
+  kUMin,
+  kFMin,
+  kSMax,
+  kUMax,
+  kFMax,
+  kIMul,
+  kFMul,
+  kAnd,
+  kOr,
+  kXor,
+  kLogicalAnd,
+  kLogicalOr,
+  kLogicalXor
+};
 
 struct Collective {
   Combine combine;
@@ -90,7 +106,8 @@ class CollectiveLowering {
 
     // The instruction's value from the operation's `value`.
     uint32_t result(Builder& b, uint32_t value) const {
-      return resultType ? b.valueOfIds(spv::Op::OpINotEqual, resultType, {value, ir::constantUint(b.module(), 32, 0)}) : value;
+      return resultType ? b.valueOfIds(spv::Op::OpINotEqual, resultType, {value, ir::constantUint(b.module(), 32, 0)})
+                        : value;
     }
   };
 

@@ -15,8 +15,9 @@ uint32_t CollectiveLowering::maxSubgroups() const {
 uint32_t CollectiveLowering::scratch() {
   if (!scratch_) {
     uint32_t smallest = std::max<uint32_t>(target_.minSubgroupSize, 1);
-    uint32_t subgroups = specOp(spv::Op::OpUDiv, specOp(spv::Op::OpIAdd, invocationsConstant(), constant32(smallest - 1)),
-                                constant32(smallest));
+    uint32_t subgroups =
+        specOp(spv::Op::OpUDiv, specOp(spv::Op::OpIAdd, invocationsConstant(), constant32(smallest - 1)),
+               constant32(smallest));
     // ... plus one subgroup's worth for the folds, plus the total slot (workgroupReduce).
     scratchHalfConstant_ =
         specOp(spv::Op::OpIAdd, subgroups, constant32(std::max<uint32_t>(target_.maxSubgroupSize, 1) + 1));
@@ -37,8 +38,9 @@ uint32_t CollectiveLowering::invocationsConstant() {
 
 uint32_t CollectiveLowering::specOp(spv::Op op, uint32_t a, uint32_t b) {
   uint32_t id = module_.takeId();
-  module_.append(ir::Section::kGlobal, Instruction(spv::Op::OpSpecConstantOp, uint_, id,
-                                                   {Operand::literal(static_cast<uint32_t>(op)), Operand::id(a), Operand::id(b)}));
+  module_.append(ir::Section::kGlobal,
+                 Instruction(spv::Op::OpSpecConstantOp, uint_, id,
+                             {Operand::literal(static_cast<uint32_t>(op)), Operand::id(a), Operand::id(b)}));
   return id;
 }
 
@@ -46,13 +48,17 @@ uint32_t CollectiveLowering::beginPartials() {
   scratch();  // sizes the halves
   if (!parity_) {
     parity_ = module_.takeId();
-    module_.append(ir::Section::kGlobal,
-                   Instruction(spv::Op::OpVariable, ir::typePointer(module_, spv::StorageClass::Private, uint_), parity_,
-                               {Operand::enumerant(SPV_OPERAND_TYPE_STORAGE_CLASS, static_cast<uint32_t>(spv::StorageClass::Private)),
-                                Operand::id(constant32(0))}));
+    module_.append(
+        ir::Section::kGlobal,
+        Instruction(
+            spv::Op::OpVariable, ir::typePointer(module_, spv::StorageClass::Private, uint_), parity_,
+            {Operand::enumerant(SPV_OPERAND_TYPE_STORAGE_CLASS, static_cast<uint32_t>(spv::StorageClass::Private)),
+             Operand::id(constant32(0))}));
   }
   uint32_t current = at().valueOfIds(spv::Op::OpLoad, uint_, {parity_});
-  at().add(spv::Op::OpStore, 0, {Operand::id(parity_), Operand::id(at().valueOfIds(spv::Op::OpBitwiseXor, uint_, {current, constant32(1)}))});
+  at().add(
+      spv::Op::OpStore, 0,
+      {Operand::id(parity_), Operand::id(at().valueOfIds(spv::Op::OpBitwiseXor, uint_, {current, constant32(1)}))});
   return at().valueOfIds(spv::Op::OpIMul, uint_, {current, scratchHalfConstant_});
 }
 
@@ -68,11 +74,14 @@ uint32_t CollectiveLowering::invocationScratch() {
 uint32_t CollectiveLowering::workgroupArray(uint32_t elementsConstant, uint32_t maxElements) {
   uint32_t length = specOp(spv::Op::OpIMul, elementsConstant, constant32(kWordsPerElement));
   uint32_t array = module_.takeId();
-  module_.append(ir::Section::kGlobal, Instruction(spv::Op::OpTypeArray, 0, array, {Operand::id(uint_), Operand::id(length)}));
-  uint32_t variable = module_.takeId();
   module_.append(ir::Section::kGlobal,
-                 Instruction(spv::Op::OpVariable, ir::typePointer(module_, spv::StorageClass::Workgroup, array), variable,
-                             {Operand::enumerant(SPV_OPERAND_TYPE_STORAGE_CLASS, static_cast<uint32_t>(spv::StorageClass::Workgroup))}));
+                 Instruction(spv::Op::OpTypeArray, 0, array, {Operand::id(uint_), Operand::id(length)}));
+  uint32_t variable = module_.takeId();
+  module_.append(
+      ir::Section::kGlobal,
+      Instruction(
+          spv::Op::OpVariable, ir::typePointer(module_, spv::StorageClass::Workgroup, array), variable,
+          {Operand::enumerant(SPV_OPERAND_TYPE_STORAGE_CLASS, static_cast<uint32_t>(spv::StorageClass::Workgroup))}));
   stats_.scratchBytes += maxElements * kWordsPerElement * 4;
   return variable;
 }
@@ -107,7 +116,8 @@ uint32_t CollectiveLowering::fromWords(uint32_t type, const std::vector<uint32_t
     return at().valueOfIds(spv::Op::OpINotEqual, type, {words[0], constant32(0)});
   uint32_t width = def->wordOperand(0);
   if (width == 64) {
-    uint32_t pair = at().valueOfIds(spv::Op::OpCompositeConstruct, ir::typeVector(module_, uint_, 2), {words[0], words[1]});
+    uint32_t pair =
+        at().valueOfIds(spv::Op::OpCompositeConstruct, ir::typeVector(module_, uint_, 2), {words[0], words[1]});
     return at().valueOfIds(spv::Op::OpBitcast, type, {pair});
   }
   if (width == 16) {

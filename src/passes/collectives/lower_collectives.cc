@@ -1,8 +1,8 @@
 #include "passes/collectives/lower_collectives.h"
 
+#include "analysis/data_layout.h"
 #include "ir/collectives.h"
 #include "ir/types.h"
-#include "analysis/data_layout.h"
 #include "passes/collectives/collective_lowering.h"
 
 namespace cl2vk {
@@ -14,7 +14,9 @@ using ir::Function;
 using ir::Instruction;
 using ir::Module;
 
-bool isAsyncCopyOrWait(spv::Op opcode) { return opcode == spv::Op::OpGroupAsyncCopy || opcode == spv::Op::OpGroupWaitEvents; }
+bool isAsyncCopyOrWait(spv::Op opcode) {
+  return opcode == spv::Op::OpGroupAsyncCopy || opcode == spv::Op::OpGroupWaitEvents;
+}
 
 }  // namespace
 
@@ -79,7 +81,9 @@ Status CollectiveLowering::checkOperandTypes(const Instruction& inst) const {
   bool vote = !broadcast && collectiveOf(inst.opcode())->vote;
   uint32_t value = inst.idOperand(broadcast || vote ? 1 : 2);
   if (ir::typeOf(module_, value) != inst.typeId())
-    return fail(inst, (broadcast ? "the value" : vote ? "the predicate" : "the operand X") +
+    return fail(inst, (broadcast ? "the value"
+                       : vote    ? "the predicate"
+                                 : "the operand X") +
                           std::string(" must have the result's type (SPIR-V requires it)"));
   if (broadcast) {
     const Instruction* localId = module_.def(ir::typeOf(module_, inst.idOperand(2)));
@@ -127,7 +131,8 @@ Expected<PassResult> lowerCollectives(Module& module, PassContext& context) {
     CollectiveLowering lowering(module, context.target, function);
     for (Instruction* inst : collectives) CL2VK_TRY(lowering.lower(inst));
     // Recorded where lower-kernel-interface has made the kernel's reflection (not when run alone).
-    if (KernelReflection* kernel = context.reflection.kernel(module.functionName(function))) kernel->collectives = lowering.stats();
+    if (KernelReflection* kernel = context.reflection.kernel(module.functionName(function)))
+      kernel->collectives = lowering.stats();
     changed = true;
   }
   eventsBecomeIntegers(module);

@@ -41,7 +41,8 @@ Expected<CollectiveLowering::Operation> CollectiveLowering::operationOf(Builder&
 }
 
 uint32_t CollectiveLowering::subgroupBroadcast(Builder& b, uint32_t type, uint32_t value, uint32_t lane) {
-  if (ir::scalarWidth(module_, module_.def(lane)->typeId()) != 32) lane = b.valueOfIds(spv::Op::OpUConvert, uint_, {lane});
+  if (ir::scalarWidth(module_, module_.def(lane)->typeId()) != 32)
+    lane = b.valueOfIds(spv::Op::OpUConvert, uint_, {lane});
   // SPIR-V 1.5 lets OpGroupNonUniformBroadcast take a dynamically uniform id; before, only a
   // constant, so Vulkan 1.1 gets a shuffle.
   spv::Op op = spirvVersionFor(target_.vulkanEnv) >= 0x00010500 || constantValue(module_, lane)
@@ -110,12 +111,15 @@ uint32_t CollectiveLowering::subgroupOp(const Collective& c, uint32_t type, uint
   return subgroupOp(b, c, type, x, kind);
 }
 
-uint32_t CollectiveLowering::subgroupOp(Builder& b, const Collective& c, uint32_t type, uint32_t x, spv::GroupOperation kind) {
-  if (c.vote && kind == spv::GroupOperation::Reduce) return b.valueOfIds(c.nonUniform, type, {constant32(kSubgroup), x});
+uint32_t CollectiveLowering::subgroupOp(Builder& b, const Collective& c, uint32_t type, uint32_t x,
+                                        spv::GroupOperation kind) {
+  if (c.vote && kind == spv::GroupOperation::Reduce)
+    return b.valueOfIds(c.nonUniform, type, {constant32(kSubgroup), x});
   if (kind != spv::GroupOperation::Reduce && target_.shuffleScans)
     return shuffleScan(b, c, type, x, kind == spv::GroupOperation::InclusiveScan);
   spv::Op op = c.nonUniform;
-  if (c.vote) op = c.combine == Combine::kLogicalAnd ? spv::Op::OpGroupNonUniformLogicalAnd : spv::Op::OpGroupNonUniformLogicalOr;
+  if (c.vote)
+    op = c.combine == Combine::kLogicalAnd ? spv::Op::OpGroupNonUniformLogicalAnd : spv::Op::OpGroupNonUniformLogicalOr;
   return b.value(op, type,
                  {Operand::id(constant32(kSubgroup)),
                   Operand::enumerant(SPV_OPERAND_TYPE_GROUP_OPERATION, static_cast<uint32_t>(kind)), Operand::id(x)});
@@ -130,9 +134,11 @@ uint32_t CollectiveLowering::shuffleScan(Builder& b, const Collective& c, uint32
   bool wide = ir::scalarWidth(module_, type) == 64;
   uint32_t pair = wide ? ir::typeVector(module_, uint_, 2) : 0;
   auto shuffleUp = [&](uint32_t value, uint32_t delta) {
-    if (!wide) return b.valueOfIds(spv::Op::OpGroupNonUniformShuffleUp, type, {constant32(kSubgroup), value, constant32(delta)});
+    if (!wide)
+      return b.valueOfIds(spv::Op::OpGroupNonUniformShuffleUp, type, {constant32(kSubgroup), value, constant32(delta)});
     uint32_t words = b.valueOfIds(spv::Op::OpBitcast, pair, {value});
-    uint32_t moved = b.valueOfIds(spv::Op::OpGroupNonUniformShuffleUp, pair, {constant32(kSubgroup), words, constant32(delta)});
+    uint32_t moved =
+        b.valueOfIds(spv::Op::OpGroupNonUniformShuffleUp, pair, {constant32(kSubgroup), words, constant32(delta)});
     return b.valueOfIds(spv::Op::OpBitcast, type, {moved});
   };
   uint32_t running = x;

@@ -21,7 +21,8 @@ Status CollectiveLowering::lowerWithBlocks(Instruction* inst, uint32_t scope, bo
   uint32_t type = inst->typeId();
   if (inst->opcode() == spv::Op::OpGroupBroadcast) {
     if (scope == kWorkgroup) {
-      value = workgroupBroadcast(inMemory ? invocationScratch() : scratch(), type, inst->idOperand(1), inst->idOperand(2));
+      value =
+          workgroupBroadcast(inMemory ? invocationScratch() : scratch(), type, inst->idOperand(1), inst->idOperand(2));
     } else {
       value = sliceBroadcast(subgroupSlice(), type, inst->idOperand(1), inst->idOperand(2));
     }
@@ -59,10 +60,12 @@ uint32_t CollectiveLowering::linearSubgroups() {
   }
   uint32_t id = module_.takeId();
   module_.append(ir::Section::kGlobal, Instruction(spv::Op::OpSpecConstantTrue, ir::typeBool(module_), id));
-  module_.append(ir::Section::kAnnotation,
-                 Instruction(spv::Op::OpDecorate, 0, 0,
-                             {Operand::id(id), Operand::enumerant(SPV_OPERAND_TYPE_DECORATION, static_cast<uint32_t>(spv::Decoration::SpecId)),
-                              Operand::literal(SpecIds::kLinearSubgroups)}));
+  module_.append(
+      ir::Section::kAnnotation,
+      Instruction(spv::Op::OpDecorate, 0, 0,
+                  {Operand::id(id),
+                   Operand::enumerant(SPV_OPERAND_TYPE_DECORATION, static_cast<uint32_t>(spv::Decoration::SpecId)),
+                   Operand::literal(SpecIds::kLinearSubgroups)}));
   return id;
 }
 
@@ -83,7 +86,8 @@ uint32_t CollectiveLowering::localInvocations() {
 uint32_t CollectiveLowering::subgroupCount() {
   uint32_t invocations = localInvocations();
   uint32_t lanes = builtin(spv::BuiltIn::SubgroupSize);
-  uint32_t rounded = at().valueOfIds(spv::Op::OpIAdd, uint_, {invocations, at().valueOfIds(spv::Op::OpISub, uint_, {lanes, constant32(1)})});
+  uint32_t rounded = at().valueOfIds(spv::Op::OpIAdd, uint_,
+                                     {invocations, at().valueOfIds(spv::Op::OpISub, uint_, {lanes, constant32(1)})});
   return at().valueOfIds(spv::Op::OpUDiv, uint_, {rounded, lanes});
 }
 
@@ -102,12 +106,13 @@ void CollectiveLowering::publishPartial(uint32_t base, uint32_t type, uint32_t p
 uint32_t CollectiveLowering::combinePartials(uint32_t half, const Collective& c, uint32_t type, uint32_t limit) {
   uint32_t lane = builtin(spv::BuiltIn::SubgroupLocalInvocationId);
   uint32_t lanes = activeLanes();
-  uint32_t folded = at().foldLoop(constant32(0), limit, lanes, type, identity(c.combine, type), [&](uint32_t acc, uint32_t first) {
-    uint32_t index = at().valueOfIds(spv::Op::OpIAdd, uint_, {first, lane});
-    uint32_t partial = load(scratch(), type, offset(half, index));
-    uint32_t present = at().valueOfIds(spv::Op::OpULessThan, ir::typeBool(module_), {index, limit});
-    return at().valueOfIds(spv::Op::OpSelect, type, {present, combine(c.combine, type, acc, partial), acc});
-  });
+  uint32_t folded =
+      at().foldLoop(constant32(0), limit, lanes, type, identity(c.combine, type), [&](uint32_t acc, uint32_t first) {
+        uint32_t index = at().valueOfIds(spv::Op::OpIAdd, uint_, {first, lane});
+        uint32_t partial = load(scratch(), type, offset(half, index));
+        uint32_t present = at().valueOfIds(spv::Op::OpULessThan, ir::typeBool(module_), {index, limit});
+        return at().valueOfIds(spv::Op::OpSelect, type, {present, combine(c.combine, type, acc, partial), acc});
+      });
   return subgroupOp(c, type, folded, spv::GroupOperation::Reduce);
 }
 
@@ -129,14 +134,16 @@ uint32_t CollectiveLowering::workgroupReduce(const Collective& c, uint32_t type,
   // lanes), every subgroup folding every partial costs more than a second barrier: then the first
   // subgroup folds them and shares the total through the half's last slot.
   if (maxSubgroups() <= std::max<uint32_t>(target_.minSubgroupSize, 1)) return combinePartials(base, c, type, count);
-  uint32_t many = at().valueOfIds(spv::Op::OpUGreaterThan, ir::typeBool(module_), {count, builtin(spv::BuiltIn::SubgroupSize)});
+  uint32_t many =
+      at().valueOfIds(spv::Op::OpUGreaterThan, ir::typeBool(module_), {count, builtin(spv::BuiltIn::SubgroupSize)});
   return at().ifElseValue(
       many, type,
       [&] {
         uint32_t first = at().valueOfIds(spv::Op::OpIEqual, ir::typeBool(module_), {subgroup, constant32(0)});
         at().ifThen(first, [&] {
           uint32_t total = combinePartials(base, c, type, count);
-          uint32_t elected = at().valueOfIds(spv::Op::OpGroupNonUniformElect, ir::typeBool(module_), {constant32(kSubgroup)});
+          uint32_t elected =
+              at().valueOfIds(spv::Op::OpGroupNonUniformElect, ir::typeBool(module_), {constant32(kSubgroup)});
           at().ifThen(elected, [&] { store(scratch(), type, offset(base, totalSlotConstant_), total); });
         });
         barrier();
@@ -148,7 +155,8 @@ uint32_t CollectiveLowering::workgroupReduce(const Collective& c, uint32_t type,
 uint32_t CollectiveLowering::workgroupScan(const Collective& c, uint32_t type, uint32_t x, bool inclusive) {
   uint32_t base = beginPartials();
   uint32_t subgroup = builtin(spv::BuiltIn::SubgroupId);
-  uint32_t scanned = subgroupOp(c, type, x, inclusive ? spv::GroupOperation::InclusiveScan : spv::GroupOperation::ExclusiveScan);
+  uint32_t scanned =
+      subgroupOp(c, type, x, inclusive ? spv::GroupOperation::InclusiveScan : spv::GroupOperation::ExclusiveScan);
   // The subgroup's total is the inclusive value of its last lane: that lane publishes it, with
   // no subgroup reduce besides the scan.
   uint32_t through = inclusive ? scanned : combine(c.combine, type, scanned, x);
@@ -164,7 +172,8 @@ uint32_t CollectiveLowering::workgroupScan(const Collective& c, uint32_t type, u
 uint32_t CollectiveLowering::workgroupBroadcast(uint32_t array, uint32_t type, uint32_t value, uint32_t localId) {
   uint32_t ulong = ir::typeInt(module_, 64);
   auto wide = [&](uint32_t v) {
-    return ir::scalarWidth(module_, module_.def(v)->typeId()) == 64 ? v : at().valueOfIds(spv::Op::OpUConvert, ulong, {v});
+    return ir::scalarWidth(module_, module_.def(v)->typeId()) == 64 ? v
+                                                                    : at().valueOfIds(spv::Op::OpUConvert, ulong, {v});
   };
   // The owner's linear local id: x + y * lx + z * lx * ly.
   const Instruction* idType = module_.def(module_.def(localId)->typeId());
@@ -173,7 +182,8 @@ uint32_t CollectiveLowering::workgroupBroadcast(uint32_t array, uint32_t type, u
   uint32_t linear = 0, stride = 0;
   for (uint32_t d = 0; d < dims; ++d) {
     uint32_t id = dims == 1 ? localId
-                            : at().value(spv::Op::OpCompositeExtract, idType->idOperand(0), {Operand::id(localId), Operand::literal(d)});
+                            : at().value(spv::Op::OpCompositeExtract, idType->idOperand(0),
+                                         {Operand::id(localId), Operand::literal(d)});
     uint32_t term = stride ? at().valueOfIds(spv::Op::OpIMul, ulong, {wide(id), stride}) : wide(id);
     linear = linear ? at().valueOfIds(spv::Op::OpIAdd, ulong, {linear, term}) : term;
     uint32_t size = wide(at().value(spv::Op::OpCompositeExtract, uint_, {Operand::id(sizes), Operand::literal(d)}));

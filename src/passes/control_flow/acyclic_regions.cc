@@ -21,8 +21,9 @@ Expected<RegionGraph> FunctionStructurizer::buildRegionGraph(int region, Block* 
       if (isFree(region, target)) continue;
       auto owner = owner_.find(target);
       if (owner == owner_.end() || owner->second != region)
-        return internalError(module_, function_, "block %" + std::to_string(block->id()) + " leaves its region for %" +
-                                                     std::to_string(target->id()));
+        return internalError(
+            module_, function_,
+            "block %" + std::to_string(block->id()) + " leaves its region for %" + std::to_string(target->id()));
       result.push_back(target);
     }
     return result;
@@ -48,7 +49,8 @@ Expected<RegionGraph> FunctionStructurizer::buildRegionGraph(int region, Block* 
     Block* succ = succs[block][next++];
     auto it = state.find(succ);
     if (it != state.end()) {
-      if (it->second == 1) return internalError(module_, function_, "cycle left in the region of %" + std::to_string(entry->id()));
+      if (it->second == 1)
+        return internalError(module_, function_, "cycle left in the region of %" + std::to_string(entry->id()));
       continue;
     }
     auto found = successorsOf(succ);
@@ -193,8 +195,9 @@ Status FunctionStructurizer::emit(int region, RegionGraph& graph, int nextVariab
     Block* after = partExit(j + 1);
     if (guarded[j]) {
       ir::Builder builder = ir::Builder::atEnd(module_, *entries[j]);
-      Instruction* test = builder.add(spv::Op::OpIEqual, ir::typeBool(module_),
-                                      {Operand::id(undef(uintType)), Operand::id(uintConstant(static_cast<uint32_t>(joins[j])))});
+      Instruction* test =
+          builder.add(spv::Op::OpIEqual, ir::typeBool(module_),
+                      {Operand::id(undef(uintType)), Operand::id(uintConstant(static_cast<uint32_t>(joins[j])))});
       reads_.push_back({test, 0, nextVariable, entries[j]});
       builder.add(spv::Op::OpSelectionMerge, 0,
                   {Operand::id(after->id()), Operand::enumerant(SPV_OPERAND_TYPE_SELECTION_CONTROL, 0)});

@@ -49,8 +49,8 @@ uint32_t FunctionStructurizer::readAtEntry(int variable, Block* block) {
     value = readAtEnd(variable, preds[0]);
   } else {
     // The placeholder phi breaks cycles through loops; its operands are filled in afterwards.
-    Instruction* phi = module_.insertAfter(&block->instructions().front(),
-                                           Instruction(spv::Op::OpPhi, var.type, module_.takeId()));
+    Instruction* phi =
+        module_.insertAfter(&block->instructions().front(), Instruction(spv::Op::OpPhi, var.type, module_.takeId()));
     var.atEntry[block] = phi->resultId();
     std::vector<Operand> operands;
     for (Block* pred : preds) {
@@ -115,19 +115,22 @@ Status FunctionStructurizer::rebuildSsa() {
       operands.push_back(Operand::id(readAtEnd(variable, pred)));
       operands.push_back(Operand::id(pred->id()));
     }
-    module_.update(record.phi, Instruction(spv::Op::OpPhi, record.phi->typeId(), record.phi->resultId(), std::move(operands)));
+    module_.update(record.phi,
+                   Instruction(spv::Op::OpPhi, record.phi->typeId(), record.phi->resultId(), std::move(operands)));
   }
 
   for (const PendingRead& read : reads_) {
     std::vector<Operand> operands = read.user->operands();
     operands[read.operand] = Operand::id(readAtEntry(read.variable, read.block));
-    module_.update(read.user, Instruction(read.user->opcode(), read.user->typeId(), read.user->resultId(), std::move(operands)));
+    module_.update(read.user,
+                   Instruction(read.user->opcode(), read.user->typeId(), read.user->resultId(), std::move(operands)));
   }
 
   for (const Use& use : broken) {
     std::vector<Operand> operands = use.user->operands();
     operands[use.operand] = Operand::id(readAtEntry(valueVariable(use.value), use.user->block()));
-    module_.update(use.user, Instruction(use.user->opcode(), use.user->typeId(), use.user->resultId(), std::move(operands)));
+    module_.update(use.user,
+                   Instruction(use.user->opcode(), use.user->typeId(), use.user->resultId(), std::move(operands)));
   }
   return okStatus();
 }

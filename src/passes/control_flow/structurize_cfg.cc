@@ -12,9 +12,9 @@
 // region in which the loops nested directly inside are single nodes and branches to the loop's own
 // continue target and merge are free. Each region is structured on its dominator tree, after
 // Ramsey's "Beyond Relooper" (ICFP 2022), with the flag variables of goto elimination (Erosa and
-// Hendren, "Taming Control Flow", ICCL 1994) where SPIR-V has no multi-level break: a block that has several predecessors (a "join") is placed after the subtree
-// of its immediate dominator, joins in reverse post-order; a branch to a join leaves every
-// construct between it and that join through the constructs' merges. The first join after a
+// Hendren, "Taming Control Flow", ICCL 1994) where SPIR-V has no multi-level break: a block that has several
+// predecessors (a "join") is placed after the subtree of its immediate dominator, joins in reverse post-order; a branch
+// to a join leaves every construct between it and that join through the constructs' merges. The first join after a
 // selection is its merge block when nothing else passes that point; otherwise a new guard block
 // tests a per-region "next" value (set where the branch was taken) and either enters the join or
 // passes on, and each guard's merge is the next join or guard. Every selection gets a merge of its
@@ -114,9 +114,9 @@ void FunctionStructurizer::unreachable(Block* block) {
 }
 
 void FunctionStructurizer::insertSelectionMerge(Block* block, Block* merge) {
-  module_.insertBefore(block->terminator(),
-                       Instruction(spv::Op::OpSelectionMerge, 0, 0,
-                                   {Operand::id(merge->id()), Operand::enumerant(SPV_OPERAND_TYPE_SELECTION_CONTROL, 0)}));
+  module_.insertBefore(block->terminator(), Instruction(spv::Op::OpSelectionMerge, 0, 0,
+                                                        {Operand::id(merge->id()),
+                                                         Operand::enumerant(SPV_OPERAND_TYPE_SELECTION_CONTROL, 0)}));
 }
 
 bool FunctionStructurizer::isFree(int region, const Block* block) const {
@@ -150,7 +150,8 @@ Status FunctionStructurizer::run() {
   cfg_ = std::make_unique<Cfg>(module_, function_);
   if (auto cycle = cfg_->irreducibleCycle()) {
     return Error("irreducible control flow in function '" + module_.functionName(function_) + "': block " +
-                 blockName(module_, *cycle->sideEntry) + " is entered from outside its loop other than through the header " +
+                 blockName(module_, *cycle->sideEntry) +
+                 " is entered from outside its loop other than through the header " +
                  blockName(module_, *cycle->header));
   }
   if (function_.blocks().size() < 2) return okStatus();
@@ -184,7 +185,8 @@ Status FunctionStructurizer::removeUnreachableBlocks() {
         kept.push_back(inst.operand(i));
         kept.push_back(inst.operand(i + 1));
       }
-      if (kept.size() != inst.numOperands()) module_.update(&inst, Instruction(spv::Op::OpPhi, inst.typeId(), inst.resultId(), kept));
+      if (kept.size() != inst.numOperands())
+        module_.update(&inst, Instruction(spv::Op::OpPhi, inst.typeId(), inst.resultId(), kept));
     }
   }
   // Values of dead blocks can only be used by dead blocks; they become undefined, then go.

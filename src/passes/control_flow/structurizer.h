@@ -14,10 +14,10 @@
 #include <utility>
 #include <vector>
 
-#include "ir/module.h"
-#include "ir/types.h"
 #include "analysis/cfg.h"
 #include "cl2vk/expected.h"
+#include "ir/module.h"
+#include "ir/types.h"
 
 namespace cl2vk::structurize {
 

@@ -1,6 +1,5 @@
 #include "passes/environment/check_supported.h"
 
-
 #include <spirv/unified1/OpenCL.std.h>
 
 #include "analysis/call_graph.h"
@@ -25,20 +24,17 @@ std::string constructOf(const Module& module, const Instruction& inst) {
     case spv::Op::OpImageQuerySize:
     case spv::Op::OpImageQueryFormat:
     case spv::Op::OpImageQueryOrder:
-    case spv::Op::OpImageSampleExplicitLod:
-      return "images";
+    case spv::Op::OpImageSampleExplicitLod: return "images";
     case spv::Op::OpTypeSampler:
     case spv::Op::OpConstantSampler:
-    case spv::Op::OpSampledImage:
-      return "samplers";
+    case spv::Op::OpSampledImage: return "samplers";
     case spv::Op::OpTypePipe:
     case spv::Op::OpTypePipeStorage:
     case spv::Op::OpTypeReserveId:
     case spv::Op::OpReadPipe:
     case spv::Op::OpWritePipe:
     case spv::Op::OpReserveReadPipePackets:
-    case spv::Op::OpReserveWritePipePackets:
-      return "pipes";
+    case spv::Op::OpReserveWritePipePackets: return "pipes";
     case spv::Op::OpTypeQueue:
     case spv::Op::OpTypeDeviceEvent:
     case spv::Op::OpEnqueueKernel:
@@ -48,15 +44,11 @@ std::string constructOf(const Module& module, const Instruction& inst) {
     case spv::Op::OpGetKernelWorkGroupSize:
     case spv::Op::OpGetKernelNDrangeMaxSubGroupSize:
     case spv::Op::OpGetKernelNDrangeSubGroupCount:
-    case spv::Op::OpGetKernelPreferredWorkGroupSizeMultiple:
-      return "device-side enqueue";
+    case spv::Op::OpGetKernelPreferredWorkGroupSizeMultiple: return "device-side enqueue";
     case spv::Op::OpConstantFunctionPointerINTEL:
-    case spv::Op::OpFunctionPointerCallINTEL:
-      return "function pointers";
-    case spv::Op::OpExtInst:
-      return ir::openclStdInstruction(module, inst) == OpenCLLIB::Printf ? "printf" : "";
-    default:
-      return "";
+    case spv::Op::OpFunctionPointerCallINTEL: return "function pointers";
+    case spv::Op::OpExtInst: return ir::openclStdInstruction(module, inst) == OpenCLLIB::Printf ? "printf" : "";
+    default: return "";
   }
 }
 
@@ -71,8 +63,9 @@ uint32_t missingFloatWidth(const Module& module, uint32_t typeId, const Target& 
 }
 
 std::string missingFloatReason(uint32_t width) {
-  return width == 64 ? "double (64-bit floating point) is not supported on this device (no Vulkan shaderFloat64)"
-                     : "half arithmetic (16-bit floating point) is not supported on this device (no Vulkan shaderFloat16)";
+  return width == 64
+             ? "double (64-bit floating point) is not supported on this device (no Vulkan shaderFloat64)"
+             : "half arithmetic (16-bit floating point) is not supported on this device (no Vulkan shaderFloat16)";
 }
 
 // The first instruction that computes in a floating-point width the target lacks, named with its
@@ -94,7 +87,8 @@ std::optional<Error> findMissingFloat(const Module& module, const Target& target
     }
   }
   for (const Instruction& inst : module.section(ir::Section::kGlobal)) {
-    if (uint32_t width = missingFloatWidth(module, inst.resultId(), target); width && inst.opcode() == spv::Op::OpTypeFloat)
+    if (uint32_t width = missingFloatWidth(module, inst.resultId(), target);
+        width && inst.opcode() == spv::Op::OpTypeFloat)
       return Error(module.describe(inst) + ": " + missingFloatReason(width));
   }
   return std::nullopt;
@@ -116,7 +110,8 @@ Expected<PassResult> checkSupported(Module& module, const Target& target) {
         if (construct.empty()) continue;
         std::string kernel = ir::kernelReaching(module, function);
         std::string verb = construct == "printf" || construct == "device-side enqueue" ? " is" : " are";
-        return Error("kernel '" + kernel + "': " + module.describe(inst) + ": " + construct + verb + " not supported by cl2vk");
+        return Error("kernel '" + kernel + "': " + module.describe(inst) + ": " + construct + verb +
+                     " not supported by cl2vk");
       }
     }
   }

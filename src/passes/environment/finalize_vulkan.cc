@@ -38,10 +38,8 @@ bool keepsDecoration(spv::Decoration decoration) {
     case spv::Decoration::AliasedPointer:
     case spv::Decoration::NoContraction:
     case spv::Decoration::Volatile:
-    case spv::Decoration::Coherent:
-      return true;
-    default:
-      return false;
+    case spv::Decoration::Coherent: return true;
+    default: return false;
   }
 }
 
@@ -168,11 +166,13 @@ class Finalizer {
         for (const ir::Use& use : module_.uses(function.id())) {
           if (use.user->opcode() != spv::Op::OpFunctionCall) continue;
           std::string name = ir::linkageName(module_, function.id());
-          std::string what = ir::isCollectiveBuiltinName(name)
-                                 ? "the collective builtin '" + std::string(ir::demangledBaseName(name)) + "' is not supported yet"
-                                 : "calls '" + (name.empty() ? module_.functionName(function) : name) +
-                                       "', which is not defined in the module (linking is not supported)";
-          return Error("kernel '" + module_.functionName(*use.user->function()) + "': " + module_.describe(*use.user) + ": " + what);
+          std::string what =
+              ir::isCollectiveBuiltinName(name)
+                  ? "the collective builtin '" + std::string(ir::demangledBaseName(name)) + "' is not supported yet"
+                  : "calls '" + (name.empty() ? module_.functionName(function) : name) +
+                        "', which is not defined in the module (linking is not supported)";
+          return Error("kernel '" + module_.functionName(*use.user->function()) + "': " + module_.describe(*use.user) +
+                       ": " + what);
         }
         continue;
       }
@@ -262,8 +262,9 @@ class Finalizer {
     });
     for (uint32_t id : targets) {
       if (module_.findDecoration(id, spv::Decoration::NoContraction)) continue;
-      module_.append(Section::kAnnotation, Instruction(spv::Op::OpDecorate, 0, 0,
-                                                       {Operand::id(id), decorationOperand(spv::Decoration::NoContraction)}));
+      module_.append(
+          Section::kAnnotation,
+          Instruction(spv::Op::OpDecorate, 0, 0, {Operand::id(id), decorationOperand(spv::Decoration::NoContraction)}));
     }
   }
 
@@ -280,8 +281,7 @@ class Finalizer {
         case spv::Op::OpMemberDecorateString:
           if (!keepsDecoration(static_cast<spv::Decoration>(inst.wordOperand(2)))) dropped.push_back(&inst);
           break;
-        default:
-          break;
+        default: break;
       }
     }
     for (Instruction* inst : dropped) (void)module_.remove(inst);
@@ -296,11 +296,11 @@ class Finalizer {
       std::vector<Instruction*> unused;
       for (Instruction& inst : module_.section(Section::kGlobal)) {
         if (!inst.resultId() || module_.isUsed(inst.resultId())) continue;
-        if (module_.findDecoration(inst.resultId(), spv::Decoration::BuiltIn) &&
-            inst.opcode() != spv::Op::OpVariable)
+        if (module_.findDecoration(inst.resultId(), spv::Decoration::BuiltIn) && inst.opcode() != spv::Op::OpVariable)
           continue;
         bool interfaceOnly = false;
-        for (const ir::Use& use : module_.uses(inst.resultId())) interfaceOnly |= use.user->opcode() == spv::Op::OpEntryPoint;
+        for (const ir::Use& use : module_.uses(inst.resultId()))
+          interfaceOnly |= use.user->opcode() == spv::Op::OpEntryPoint;
         if (interfaceOnly) continue;
         unused.push_back(&inst);
       }
@@ -319,15 +319,13 @@ class Finalizer {
       case spv::Op::OpTypePointer:
         return def->wordOperand(0) == static_cast<uint32_t>(spv::StorageClass::PhysicalStorageBuffer);
       case spv::Op::OpTypeArray:
-      case spv::Op::OpTypeRuntimeArray:
-        return containsPhysicalPointer(def->idOperand(0), depth + 1);
+      case spv::Op::OpTypeRuntimeArray: return containsPhysicalPointer(def->idOperand(0), depth + 1);
       case spv::Op::OpTypeStruct:
         for (size_t i = 0; i < def->numOperands(); ++i) {
           if (containsPhysicalPointer(def->idOperand(i), depth + 1)) return true;
         }
         return false;
-      default:
-        return false;
+      default: return false;
     }
   }
 
@@ -337,15 +335,17 @@ class Finalizer {
     auto consider = [&](const Instruction& inst) {
       if (inst.opcode() != spv::Op::OpVariable) return;
       uint32_t pointee = module_.def(inst.typeId())->idOperand(1);
-      if (containsPhysicalPointer(pointee) && !module_.findDecoration(inst.resultId(), spv::Decoration::AliasedPointer) &&
+      if (containsPhysicalPointer(pointee) &&
+          !module_.findDecoration(inst.resultId(), spv::Decoration::AliasedPointer) &&
           !module_.findDecoration(inst.resultId(), spv::Decoration::RestrictPointer))
         variables.push_back(inst.resultId());
     };
     for (const Instruction& inst : module_.section(Section::kGlobal)) consider(inst);
     forEachInstruction([&](Instruction& inst) { consider(inst); });
     for (uint32_t id : variables)
-      module_.append(Section::kAnnotation, Instruction(spv::Op::OpDecorate, 0, 0,
-                                                       {Operand::id(id), decorationOperand(spv::Decoration::AliasedPointer)}));
+      module_.append(Section::kAnnotation,
+                     Instruction(spv::Op::OpDecorate, 0, 0,
+                                 {Operand::id(id), decorationOperand(spv::Decoration::AliasedPointer)}));
   }
 
   // Which widths a type holds, looking through composites (for the storage capabilities).
@@ -354,19 +354,14 @@ class Finalizer {
     if (!def || depth > 16) return;
     switch (def->opcode()) {
       case spv::Op::OpTypeInt:
-      case spv::Op::OpTypeFloat:
-        widths.emplace(def->opcode(), def->wordOperand(0));
-        break;
+      case spv::Op::OpTypeFloat: widths.emplace(def->opcode(), def->wordOperand(0)); break;
       case spv::Op::OpTypeVector:
       case spv::Op::OpTypeArray:
-      case spv::Op::OpTypeRuntimeArray:
-        collectWidths(def->idOperand(0), widths, depth + 1);
-        break;
+      case spv::Op::OpTypeRuntimeArray: collectWidths(def->idOperand(0), widths, depth + 1); break;
       case spv::Op::OpTypeStruct:
         for (size_t i = 0; i < def->numOperands(); ++i) collectWidths(def->idOperand(i), widths, depth + 1);
         break;
-      default:
-        break;
+      default: break;
     }
   }
 
@@ -396,13 +391,14 @@ class Finalizer {
           std::set<std::pair<spv::Op, uint32_t>> widths;
           collectWidths(inst.idOperand(1), widths);
           for (auto [kind, width] : widths) {
-            if (width == 8) capabilities.insert(spv::Capability::StorageBuffer8BitAccess), req.storageBuffer8BitAccess = true;
-            if (width == 16) capabilities.insert(spv::Capability::StorageBuffer16BitAccess), req.storageBuffer16BitAccess = true;
+            if (width == 8)
+              capabilities.insert(spv::Capability::StorageBuffer8BitAccess), req.storageBuffer8BitAccess = true;
+            if (width == 16)
+              capabilities.insert(spv::Capability::StorageBuffer16BitAccess), req.storageBuffer16BitAccess = true;
           }
           break;
         }
-        default:
-          break;
+        default: break;
       }
     }
     if (physical) capabilities.insert(spv::Capability::PhysicalStorageBufferAddresses);
@@ -424,7 +420,8 @@ class Finalizer {
       }
     });
     for (const Instruction& decoration : module_.section(Section::kAnnotation)) {
-      if (decoration.opcode() != spv::Op::OpDecorate || decoration.wordOperand(1) != static_cast<uint32_t>(spv::Decoration::BuiltIn))
+      if (decoration.opcode() != spv::Op::OpDecorate ||
+          decoration.wordOperand(1) != static_cast<uint32_t>(spv::Decoration::BuiltIn))
         continue;
       switch (static_cast<spv::BuiltIn>(decoration.wordOperand(2))) {
         case spv::BuiltIn::SubgroupSize:
@@ -434,8 +431,7 @@ class Finalizer {
           capabilities.insert(spv::Capability::GroupNonUniform);
           req.subgroupBasic = true;
           break;
-        default:
-          break;
+        default: break;
       }
     }
 
@@ -465,15 +461,18 @@ class Finalizer {
   }
 
   void setMemoryModel() {
-    bool physical = std::any_of(module_.section(Section::kCapability).begin(), module_.section(Section::kCapability).end(),
-                                [](const Instruction& inst) {
-                                  return inst.wordOperand(0) == static_cast<uint32_t>(spv::Capability::PhysicalStorageBufferAddresses);
+    bool physical = std::any_of(module_.section(Section::kCapability).begin(),
+                                module_.section(Section::kCapability).end(), [](const Instruction& inst) {
+                                  return inst.wordOperand(0) ==
+                                         static_cast<uint32_t>(spv::Capability::PhysicalStorageBufferAddresses);
                                 });
     Instruction& model = module_.section(Section::kMemoryModel).front();
     auto addressing = physical ? spv::AddressingModel::PhysicalStorageBuffer64 : spv::AddressingModel::Logical;
-    module_.update(&model, Instruction(spv::Op::OpMemoryModel, 0, 0,
-                                       {Operand::enumerant(SPV_OPERAND_TYPE_ADDRESSING_MODEL, static_cast<uint32_t>(addressing)),
-                                        Operand::enumerant(SPV_OPERAND_TYPE_MEMORY_MODEL, static_cast<uint32_t>(spv::MemoryModel::GLSL450))}));
+    module_.update(
+        &model, Instruction(spv::Op::OpMemoryModel, 0, 0,
+                            {Operand::enumerant(SPV_OPERAND_TYPE_ADDRESSING_MODEL, static_cast<uint32_t>(addressing)),
+                             Operand::enumerant(SPV_OPERAND_TYPE_MEMORY_MODEL,
+                                                static_cast<uint32_t>(spv::MemoryModel::GLSL450))}));
   }
 
   // SPIR-V 1.4 and later list every global variable an entry point uses; earlier versions only
@@ -490,7 +489,8 @@ class Finalizer {
           for (const Operand& op : inst.operands()) {
             if (!op.isId()) continue;
             const Instruction* def = module_.def(op.words[0]);
-            if (!def || def->opcode() != spv::Op::OpVariable || def->list() != &module_.section(Section::kGlobal)) continue;
+            if (!def || def->opcode() != spv::Op::OpVariable || def->list() != &module_.section(Section::kGlobal))
+              continue;
             auto storage = static_cast<spv::StorageClass>(def->wordOperand(0));
             if (everyVariable || storage == spv::StorageClass::Input || storage == spv::StorageClass::Output)
               used.insert(op.words[0]);

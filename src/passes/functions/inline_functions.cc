@@ -5,8 +5,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "ir/builder.h"
 #include "analysis/call_graph.h"
+#include "ir/builder.h"
 
 namespace cl2vk {
 namespace {
@@ -41,8 +41,8 @@ Expected<std::vector<Function*>> calleesFirst(Module& module) {
       std::string cycle;
       auto start = std::find(path.begin(), path.end(), function);
       for (auto it = start; it != path.end(); ++it) cycle += "'" + module.functionName(**it) + "' calls ";
-      return Error("kernel '" + ir::kernelReaching(module, *function) + "': recursion is not supported: " + cycle + "'" +
-                   module.functionName(*function) + "'");
+      return Error("kernel '" + ir::kernelReaching(module, *function) + "': recursion is not supported: " + cycle +
+                   "'" + module.functionName(*function) + "'");
     }
     mark = Mark::kVisiting;
     path.push_back(function);
@@ -69,7 +69,8 @@ Status inlineCall(Module& module, Instruction* call) {
 
   // The caller's block ends at the call; what follows it continues in `after`.
   auto& callerInsts = callerBlock->instructions();
-  auto callIt = std::find_if(callerInsts.begin(), callerInsts.end(), [call](const Instruction& i) { return &i == call; });
+  auto callIt =
+      std::find_if(callerInsts.begin(), callerInsts.end(), [call](const Instruction& i) { return &i == call; });
   Block* after = module.splitBlockBefore(&*std::next(callIt));
 
   // Parameters become the call's arguments; everything the callee defines gets a fresh id.
@@ -84,7 +85,8 @@ Status inlineCall(Module& module, Instruction* call) {
     const Instruction* passed = module.def(value);
     std::string name = module.name(inst.resultId());
     if (passed && passed->opcode() == spv::Op::OpFunctionParameter && !name.empty() && module.name(value).empty())
-      module.append(ir::Section::kDebug, Instruction(spv::Op::OpName, 0, 0, {Operand::id(value), Operand::string(name)}));
+      module.append(ir::Section::kDebug,
+                    Instruction(spv::Op::OpName, 0, 0, {Operand::id(value), Operand::string(name)}));
   }
   std::unordered_set<uint32_t> defined;
   for (Block& block : callee.blocks()) {
@@ -116,7 +118,8 @@ Status inlineCall(Module& module, Instruction* call) {
       for (Operand& op : operands) {
         if (op.isId()) op.words[0] = remap(op.words[0]);
       }
-      Instruction cloned(inst.opcode(), inst.typeId(), inst.resultId() ? remap(inst.resultId()) : 0, std::move(operands));
+      Instruction cloned(inst.opcode(), inst.typeId(), inst.resultId() ? remap(inst.resultId()) : 0,
+                         std::move(operands));
       if (inst.opcode() == spv::Op::OpReturn || inst.opcode() == spv::Op::OpReturnValue) {
         returns.emplace_back(inst.opcode() == spv::Op::OpReturnValue ? cloned.idOperand(0) : 0, copy->id());
         module.append(copy->instructions(), Instruction(spv::Op::OpBranch, 0, 0, {Operand::id(after->id())}));

@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "ir/builder.h"
 #include "analysis/call_graph.h"
+#include "ir/builder.h"
 #include "ir/capabilities.h"
 #include "ir/collectives.h"
 #include "ir/types.h"
@@ -32,10 +32,9 @@ using Kind = ScalarType::Kind;
 
 // The builtin-type codes of the Itanium ABI that OpenCL C scalars mangle to (size_t is m on spir64).
 constexpr std::pair<std::string_view, ScalarType> kTypeCodes[] = {
-    {"Dh", {Kind::kFloat, 16}},   {"f", {Kind::kFloat, 32}},    {"d", {Kind::kFloat, 64}},
-    {"a", {Kind::kSigned, 8}},    {"c", {Kind::kSigned, 8}},    {"h", {Kind::kUnsigned, 8}},
-    {"s", {Kind::kSigned, 16}},   {"t", {Kind::kUnsigned, 16}}, {"i", {Kind::kSigned, 32}},
-    {"j", {Kind::kUnsigned, 32}}, {"l", {Kind::kSigned, 64}},   {"m", {Kind::kUnsigned, 64}},
+    {"Dh", {Kind::kFloat, 16}}, {"f", {Kind::kFloat, 32}},    {"d", {Kind::kFloat, 64}},  {"a", {Kind::kSigned, 8}},
+    {"c", {Kind::kSigned, 8}},  {"h", {Kind::kUnsigned, 8}},  {"s", {Kind::kSigned, 16}}, {"t", {Kind::kUnsigned, 16}},
+    {"i", {Kind::kSigned, 32}}, {"j", {Kind::kUnsigned, 32}}, {"l", {Kind::kSigned, 64}}, {"m", {Kind::kUnsigned, 64}},
 };
 
 std::string describeType(ScalarType type) {
@@ -139,8 +138,8 @@ Expected<Collective> decodeName(std::string_view name) {
     size_t maxIds = c.scope == spv::Scope::Workgroup ? 3 : 1;
     size_t ids = c.parameters.empty() ? 0 : c.parameters.size() - 1;
     if (ids < 1 || ids > maxIds)
-      return Error(base + " takes a value and " + (maxIds == 1 ? "1 local id" : "1 to 3 local ids") + ", the name has " +
-                   std::to_string(ids) + " local ids");
+      return Error(base + " takes a value and " + (maxIds == 1 ? "1 local id" : "1 to 3 local ids") +
+                   ", the name has " + std::to_string(ids) + " local ids");
     for (size_t i = 1; i < c.parameters.size(); ++i) {
       if (c.parameters[i].kind == Kind::kFloat) return Error(base + " takes integer local ids, not a float");
       if (c.parameters[i].width != c.parameters[1].width) return Error(base + ": its local ids have different types");
@@ -185,7 +184,6 @@ Status checkCall(const Module& module, const Instruction& call, const Collective
   return okStatus();
 }
 
-
 // The callee's linkage name when `inst` calls an imported collective builtin, else nothing.
 std::optional<std::string> collectiveCallee(const Module& module, const Instruction& inst) {
   if (inst.opcode() != spv::Op::OpFunctionCall) return std::nullopt;
@@ -201,8 +199,8 @@ Expected<Collective> recognise(const Module& module, const Instruction& call, co
   Expected<Collective> collective = decodeName(name);
   Status checked = collective ? checkCall(module, call, *collective) : Status(collective.error());
   if (checked) return collective;
-  return Error("kernel '" + ir::kernelReaching(module, *call.function()) + "': " + module.describe(call) + ": '" + name +
-               "' is not a collective builtin cl2vk recognises: " + checked.error().message());
+  return Error("kernel '" + ir::kernelReaching(module, *call.function()) + "': " + module.describe(call) + ": '" +
+               name + "' is not a collective builtin cl2vk recognises: " + checked.error().message());
 }
 
 // Declares what a group instruction needs: the SPV_KHR_uniform_group_instructions ones their own
@@ -220,8 +218,7 @@ void requireFor(Module& module, spv::Op opcode) {
       ir::requireCapability(module, spv::Capability::GroupUniformArithmeticKHR);
       ir::requireExtension(module, "SPV_KHR_uniform_group_instructions");
       return;
-    default:
-      ir::requireCapability(module, spv::Capability::Groups);
+    default: ir::requireCapability(module, spv::Capability::Groups);
   }
 }
 
@@ -242,8 +239,8 @@ uint32_t localId(Module& module, Builder& b, const Instruction& call) {
   for (size_t i = 2; i < call.numOperands(); ++i) ids.push_back(call.idOperand(i));
   if (ids.size() == 1) return ids[0];
   uint32_t component = module.def(ids[0])->typeId();
-  return b.valueOfIds(spv::Op::OpCompositeConstruct, ir::typeVector(module, component, static_cast<uint32_t>(ids.size())),
-                      ids);
+  return b.valueOfIds(spv::Op::OpCompositeConstruct,
+                      ir::typeVector(module, component, static_cast<uint32_t>(ids.size())), ids);
 }
 
 // Replaces the call with the instruction it stands for.
@@ -290,10 +287,11 @@ Expected<PassResult> resolveBuiltinCalls(Module& module, const Target&) {
   auto isCollectiveCall = [&module](const Instruction& inst) { return collectiveCallee(module, inst).has_value(); };
 
   // Every call is decoded before any changes, so that an unrecognised one leaves the module as it was.
-  Expected<PassResult> checked = lowerInstructions(module, isCollectiveCall, [](Module& m, Instruction& call) -> Expected<bool> {
-    CL2VK_TRY(recognise(m, call, *collectiveCallee(m, call)));
-    return false;
-  });
+  Expected<PassResult> checked =
+      lowerInstructions(module, isCollectiveCall, [](Module& m, Instruction& call) -> Expected<bool> {
+        CL2VK_TRY(recognise(m, call, *collectiveCallee(m, call)));
+        return false;
+      });
   if (!checked) return checked.error();
 
   std::set<uint32_t> declarations;

@@ -5,8 +5,8 @@
 #include <unordered_map>
 
 #include "ir/types.h"
-#include "passes/lowering.h"
 #include "passes/instructions/opencl_std_float_bits.h"
+#include "passes/lowering.h"
 
 namespace cl2vk {
 namespace {

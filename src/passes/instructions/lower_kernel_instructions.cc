@@ -55,19 +55,20 @@ Expected<bool> lowerClassification(Module& module, Instruction& inst) {
       return true;
     }
     case spv::Op::OpLessOrGreater:
-      CL2VK_TRY(finish(module, inst, b.valueOfIds(spv::Op::OpFOrdNotEqual, resultType, {inst.idOperand(0), inst.idOperand(1)})));
+      CL2VK_TRY(finish(module, inst,
+                       b.valueOfIds(spv::Op::OpFOrdNotEqual, resultType, {inst.idOperand(0), inst.idOperand(1)})));
       return true;
     case spv::Op::OpOrdered:
     case spv::Op::OpUnordered: {
       uint32_t a = b.valueOfIds(spv::Op::OpIsNan, resultType, {inst.idOperand(0)});
       uint32_t c = b.valueOfIds(spv::Op::OpIsNan, resultType, {inst.idOperand(1)});
       uint32_t any = b.valueOfIds(spv::Op::OpLogicalOr, resultType, {a, c});
-      uint32_t result = inst.opcode() == spv::Op::OpUnordered ? any : b.valueOfIds(spv::Op::OpLogicalNot, resultType, {any});
+      uint32_t result =
+          inst.opcode() == spv::Op::OpUnordered ? any : b.valueOfIds(spv::Op::OpLogicalNot, resultType, {any});
       CL2VK_TRY(finish(module, inst, result));
       return true;
     }
-    default:
-      return false;
+    default: return false;
   }
 }
 
@@ -92,8 +93,9 @@ Expected<bool> lowerBitCount(Module& module, Instruction& inst) {
     uint32_t low = b.valueOfIds(spv::Op::OpUConvert, wide, {value});
     uint32_t shifted = b.valueOfIds(spv::Op::OpShiftRightLogical, baseType, {value, b.bits(baseType, 32)});
     uint32_t high = b.valueOfIds(spv::Op::OpUConvert, wide, {shifted});
-    counted = b.valueOfIds(spv::Op::OpIAdd, wide,
-                           {b.valueOfIds(spv::Op::OpBitCount, wide, {low}), b.valueOfIds(spv::Op::OpBitCount, wide, {high})});
+    counted =
+        b.valueOfIds(spv::Op::OpIAdd, wide,
+                     {b.valueOfIds(spv::Op::OpBitCount, wide, {low}), b.valueOfIds(spv::Op::OpBitCount, wide, {high})});
   }
   if (resultWidth != 32) counted = b.valueOfIds(spv::Op::OpUConvert, inst.typeId(), {counted});
   CL2VK_TRY(finish(module, inst, counted));

@@ -1,7 +1,7 @@
 #include "passes/instructions/lower_opencl_std.h"
 
-#include "passes/lowering.h"
 #include "passes/instructions/opencl_std_lowerings.h"
+#include "passes/lowering.h"
 
 namespace cl2vk {
 

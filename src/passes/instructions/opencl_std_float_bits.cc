@@ -36,12 +36,10 @@ uint32_t roundsUp(ir::Builder& e, uint32_t kept, uint32_t rem, uint32_t half, ui
       uint32_t up = e.compare(spv::Op::OpLogicalOr, above, e.compare(spv::Op::OpLogicalAnd, tie, odd));
       return e.compare(spv::Op::OpLogicalAnd, inexact, up);
     }
-    case Rounding::kTowardZero:
-      return e.splat(e.boolType(type), ir::constantBool(e.module(), false));
+    case Rounding::kTowardZero: return e.splat(e.boolType(type), ir::constantBool(e.module(), false));
     case Rounding::kTowardPositive:
       return e.compare(spv::Op::OpLogicalAnd, inexact, e.test(spv::Op::OpLogicalNot, negative));
-    case Rounding::kTowardNegative:
-      return e.compare(spv::Op::OpLogicalAnd, inexact, negative);
+    case Rounding::kTowardNegative: return e.compare(spv::Op::OpLogicalAnd, inexact, negative);
   }
   return inexact;
 }

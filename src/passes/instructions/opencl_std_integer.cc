@@ -84,7 +84,8 @@ Lowered lowerHalfAdd(ir::Builder& e, const ExtCall& c) {
 // {low, high} halves of the full product.
 std::pair<uint32_t, uint32_t> fullProduct(ir::Builder& e, bool isSigned, uint32_t x, uint32_t y) {
   uint32_t type = e.typeOf(x);
-  uint32_t product = e.op(isSigned ? spv::Op::OpSMulExtended : spv::Op::OpUMulExtended, e.structType({type, type}), {x, y});
+  uint32_t product =
+      e.op(isSigned ? spv::Op::OpSMulExtended : spv::Op::OpUMulExtended, e.structType({type, type}), {x, y});
   return {e.extract(type, product, 0), e.extract(type, product, 1)};
 }
 
@@ -188,9 +189,8 @@ Lowered lowerSelect(ir::Builder& e, const ExtCall& c) {
   // Scalars test c != 0; vectors test the most significant bit of each component of c.
   uint32_t condition = c.args[2];
   uint32_t conditionType = e.typeOf(condition);
-  uint32_t test = e.isVector(conditionType)
-                      ? e.compare(spv::Op::OpSLessThan, condition, e.bits(conditionType, 0))
-                      : e.compare(spv::Op::OpINotEqual, condition, e.bits(conditionType, 0));
+  uint32_t test = e.isVector(conditionType) ? e.compare(spv::Op::OpSLessThan, condition, e.bits(conditionType, 0))
+                                            : e.compare(spv::Op::OpINotEqual, condition, e.bits(conditionType, 0));
   return e.select(test, c.args[1], c.args[0]);
 }
 

@@ -31,15 +31,17 @@ Lowered rejectDouble(ir::Builder& e, const ExtCall& c) {
 
 bool isDouble(ir::Builder& e, const ExtCall& c) { return e.width(c.type) == 64; }
 
-uint32_t signMask(ir::Builder& e, uint32_t type) { return e.bits(e.uintType(type, e.width(type)), 1ull << (e.width(type) - 1)); }
+uint32_t signMask(ir::Builder& e, uint32_t type) {
+  return e.bits(e.uintType(type, e.width(type)), 1ull << (e.width(type) - 1));
+}
 
 // The magnitude of `magnitude` with the sign of `sign` (bit operations: exact for NaN and zero).
 uint32_t withSignOf(ir::Builder& e, uint32_t magnitude, uint32_t sign) {
   uint32_t type = e.typeOf(magnitude);
   uint32_t uintType = e.uintType(type, e.width(type));
   uint32_t mask = signMask(e, type);
-  uint32_t bits = e.bitOr(e.bitAnd(e.bitcast(uintType, magnitude), e.bitNot(mask)),
-                          e.bitAnd(e.bitcast(uintType, sign), mask));
+  uint32_t bits =
+      e.bitOr(e.bitAnd(e.bitcast(uintType, magnitude), e.bitNot(mask)), e.bitAnd(e.bitcast(uintType, sign), mask));
   return e.bitcast(type, bits);
 }
 
@@ -206,7 +208,8 @@ Lowered lowerPow(ir::Builder& e, const ExtCall& c) {
   uint32_t x = c.args[0], y = arg(e, c, 1);
   uint32_t isInteger = e.compare(spv::Op::OpFOrdEqual, e.glsl(GLSLstd450Trunc, c.type, {y}), y);
   uint32_t halfY = e.fmul(y, e.real(c.type, 0.5));
-  uint32_t isOdd = both(e, isInteger, e.compare(spv::Op::OpFOrdNotEqual, e.glsl(GLSLstd450Trunc, c.type, {halfY}), halfY));
+  uint32_t isOdd =
+      both(e, isInteger, e.compare(spv::Op::OpFOrdNotEqual, e.glsl(GLSLstd450Trunc, c.type, {halfY}), halfY));
   return powWithSign(e, c.type, x, y, isInteger, isOdd);
 }
 
@@ -288,8 +291,9 @@ Lowered lowerLog1p(ir::Builder& e, const ExtCall& c) {
   uint32_t logU = e.glsl(GLSLstd450Log, c.type, {u});
   uint32_t result = e.fdiv(e.fmul(logU, x), e.fsub(u, one));
   result = e.select(e.compare(spv::Op::OpFOrdEqual, u, one), x, result);
-  return e.select(either(e, e.test(spv::Op::OpIsInf, u), e.compare(spv::Op::OpFOrdLessThanEqual, u, e.real(c.type, 0.0))),
-                  logU, result);
+  return e.select(
+      either(e, e.test(spv::Op::OpIsInf, u), e.compare(spv::Op::OpFOrdLessThanEqual, u, e.real(c.type, 0.0))), logU,
+      result);
 }
 
 // asinpi and friends: the GLSL function divided by pi.

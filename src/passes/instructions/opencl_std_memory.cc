@@ -72,7 +72,9 @@ Lowered loadHalves(ir::Builder& e, const ExtCall& c, uint32_t stride, uint32_t c
 
 Lowered lowerVloadHalf(ir::Builder& e, const ExtCall& c) { return loadHalves(e, c, 1, 1); }
 Lowered lowerVloadHalfn(ir::Builder& e, const ExtCall& c) { return loadHalves(e, c, c.args[2], c.args[2]); }
-Lowered lowerVloadaHalfn(ir::Builder& e, const ExtCall& c) { return loadHalves(e, c, alignedStride(c.args[2]), c.args[2]); }
+Lowered lowerVloadaHalfn(ir::Builder& e, const ExtCall& c) {
+  return loadHalves(e, c, alignedStride(c.args[2]), c.args[2]);
+}
 
 // Rounds the float data to half with `mode` and stores the halves.
 Lowered storeHalves(ir::Builder& e, const ExtCall& c, Rounding mode, bool aligned) {

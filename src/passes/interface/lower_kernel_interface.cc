@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
+#include "analysis/data_layout.h"
 #include "ir/builder.h"
 #include "ir/types.h"
-#include "analysis/data_layout.h"
 #include "passes/interface/word_reader.h"
 #include "passes/interface/work_item_builtins.h"
 
@@ -69,14 +69,17 @@ std::string typeDescription(const Module& module, uint32_t type, int depth = 0) 
     case spv::Op::OpTypeInt: return "i" + std::to_string(def->wordOperand(0));
     case spv::Op::OpTypeFloat: return "f" + std::to_string(def->wordOperand(0));
     case spv::Op::OpTypeBool: return "bool";
-    case spv::Op::OpTypeVector: return "v" + std::to_string(def->wordOperand(1)) + typeDescription(module, def->idOperand(0), depth + 1);
+    case spv::Op::OpTypeVector:
+      return "v" + std::to_string(def->wordOperand(1)) + typeDescription(module, def->idOperand(0), depth + 1);
     case spv::Op::OpTypeArray: {
       std::optional<uint64_t> length = constantValue(module, def->idOperand(1));
-      return typeDescription(module, def->idOperand(0), depth + 1) + "[" + (length ? std::to_string(*length) : "?") + "]";
+      return typeDescription(module, def->idOperand(0), depth + 1) + "[" + (length ? std::to_string(*length) : "?") +
+             "]";
     }
     case spv::Op::OpTypeStruct: {
       std::string text = "struct{";
-      for (size_t i = 0; i < def->numOperands(); ++i) text += (i ? "," : "") + typeDescription(module, def->idOperand(i), depth + 1);
+      for (size_t i = 0; i < def->numOperands(); ++i)
+        text += (i ? "," : "") + typeDescription(module, def->idOperand(i), depth + 1);
       return text + "}";
     }
     case spv::Op::OpTypePointer: return typeDescription(module, def->idOperand(1), depth + 1) + "*";
@@ -115,9 +118,10 @@ class KernelLowering {
     if (reflection.pushConstantSize > 0) {
       uint32_t blockType = wordBlockType(module_, reflection.pushConstantSize / 4, true);
       pushConstants = module_.takeId();
-      module_.append(ir::Section::kGlobal,
-                     Instruction(spv::Op::OpVariable, ir::typePointer(module_, spv::StorageClass::PushConstant, blockType),
-                                 pushConstants, {storageClass(spv::StorageClass::PushConstant)}));
+      module_.append(
+          ir::Section::kGlobal,
+          Instruction(spv::Op::OpVariable, ir::typePointer(module_, spv::StorageClass::PushConstant, blockType),
+                      pushConstants, {storageClass(spv::StorageClass::PushConstant)}));
     }
     WordReader dispatch(module_, pushConstants, spv::StorageClass::PushConstant);
 
@@ -127,8 +131,9 @@ class KernelLowering {
       Expected<uint32_t> address = dispatch.value(builder, ir::typeInt(module_, 64), reflection.argumentsOffset);
       if (!address) return address.error();
       uint32_t bufferType = wordBlockType(module_, reflection.argumentsSize / 4, false);
-      uint32_t pointer = builder.valueOfIds(
-          spv::Op::OpConvertUToPtr, ir::typePointer(module_, spv::StorageClass::CrossWorkgroup, bufferType), {*address});
+      uint32_t pointer =
+          builder.valueOfIds(spv::Op::OpConvertUToPtr,
+                             ir::typePointer(module_, spv::StorageClass::CrossWorkgroup, bufferType), {*address});
       arguments = WordReader(module_, pointer, spv::StorageClass::CrossWorkgroup);
     }
 
@@ -145,15 +150,19 @@ class KernelLowering {
                                             {definition.operand(0),
                                              Operand::id(ir::typeFunction(module_, definition.typeId(), {}))}));
 
-    Status builtins = lowerWorkItemBuiltins(module_, *kernel, builtins_, reflection.usesDispatchInfo ? &dispatch : nullptr);
+    Status builtins =
+        lowerWorkItemBuiltins(module_, *kernel, builtins_, reflection.usesDispatchInfo ? &dispatch : nullptr);
     if (!builtins.ok()) return builtins.error().withContext("kernel '" + name + "'");
 
     for (const Instruction& mode : module_.section(ir::Section::kExecutionMode)) {
-      if (mode.idOperand(0) == kernel->id() && mode.wordOperand(1) == static_cast<uint32_t>(spv::ExecutionMode::LocalSize))
-        reflection.requiredWorkGroupSize = std::array<uint32_t, 3>{mode.wordOperand(2), mode.wordOperand(3), mode.wordOperand(4)};
+      if (mode.idOperand(0) == kernel->id() &&
+          mode.wordOperand(1) == static_cast<uint32_t>(spv::ExecutionMode::LocalSize))
+        reflection.requiredWorkGroupSize =
+            std::array<uint32_t, 3>{mode.wordOperand(2), mode.wordOperand(3), mode.wordOperand(4)};
     }
     std::vector<Operand> operands = entryPoint.operands();
-    operands[0] = Operand::enumerant(SPV_OPERAND_TYPE_EXECUTION_MODEL, static_cast<uint32_t>(spv::ExecutionModel::GLCompute));
+    operands[0] =
+        Operand::enumerant(SPV_OPERAND_TYPE_EXECUTION_MODEL, static_cast<uint32_t>(spv::ExecutionModel::GLCompute));
     module_.update(&entryPoint, Instruction(spv::Op::OpEntryPoint, 0, 0, std::move(operands)));
     context_.reflection.kernels.push_back(std::move(reflection));
     return okStatus();
@@ -168,7 +177,8 @@ class KernelLowering {
       param.argument.name = parameterName(module_, inst, index);
       const Instruction* type = module_.def(inst.typeId());
       auto unsupported = [&](const std::string& what) {
-        return Error("kernel '" + name + "': argument '" + param.argument.name + "' is " + what + ", which is not supported");
+        return Error("kernel '" + name + "': argument '" + param.argument.name + "' is " + what +
+                     ", which is not supported");
       };
       switch (type->opcode()) {
         case spv::Op::OpTypePointer: {
@@ -178,7 +188,8 @@ class KernelLowering {
           if (storage == spv::StorageClass::CrossWorkgroup) {
             param.argument.kind = ArgumentKind::kGlobalPointer;
             param.argument.addressSpace = "global";
-            param.argument.readOnly = hasParamAttribute(module_, inst.resultId(), spv::FunctionParameterAttribute::NoWrite);
+            param.argument.readOnly =
+                hasParamAttribute(module_, inst.resultId(), spv::FunctionParameterAttribute::NoWrite);
           } else if (storage == spv::StorageClass::UniformConstant) {
             param.argument.kind = ArgumentKind::kConstantPointer;
             param.argument.addressSpace = "constant";
@@ -255,7 +266,8 @@ class KernelLowering {
   }
 
   // The value that stands for the parameter, read at `arg.offset` of the argument block.
-  Expected<uint32_t> materialize(Builder& builder, Parameter& param, const WordReader& arguments, uint32_t& localIndex) {
+  Expected<uint32_t> materialize(Builder& builder, Parameter& param, const WordReader& arguments,
+                                 uint32_t& localIndex) {
     KernelArgument& arg = param.argument;
     uint32_t offset = arg.offset;
     switch (arg.kind) {
@@ -270,8 +282,9 @@ class KernelLowering {
         if (!value || param.valueType == param.inst->typeId()) return value;
         // A struct passed by value: the kernel reads it through a pointer to a private copy.
         uint32_t copy = module_.takeId();
-        module_.insertAfter(&param.inst->function()->blocks().front().instructions().front(),
-                            Instruction(spv::Op::OpVariable, param.inst->typeId(), copy, {storageClass(spv::StorageClass::Function)}));
+        module_.insertAfter(
+            &param.inst->function()->blocks().front().instructions().front(),
+            Instruction(spv::Op::OpVariable, param.inst->typeId(), copy, {storageClass(spv::StorageClass::Function)}));
         builder.add(spv::Op::OpStore, 0, {Operand::id(copy), Operand::id(*value)});
         return copy;
       }
@@ -279,12 +292,13 @@ class KernelLowering {
         arg.localSpecId = SpecIds::kFirstLocalArgument + localIndex++;
         uint32_t element = module_.def(param.inst->typeId())->idOperand(1);
         uint32_t array = module_.takeId();
-        module_.append(ir::Section::kGlobal, Instruction(spv::Op::OpTypeArray, 0, array,
-                                                         {Operand::id(element), Operand::id(specConstant(module_, arg.localSpecId))}));
+        module_.append(ir::Section::kGlobal,
+                       Instruction(spv::Op::OpTypeArray, 0, array,
+                                   {Operand::id(element), Operand::id(specConstant(module_, arg.localSpecId))}));
         uint32_t variable = module_.takeId();
         module_.append(ir::Section::kGlobal,
-                       Instruction(spv::Op::OpVariable, ir::typePointer(module_, spv::StorageClass::Workgroup, array), variable,
-                                   {storageClass(spv::StorageClass::Workgroup)}));
+                       Instruction(spv::Op::OpVariable, ir::typePointer(module_, spv::StorageClass::Workgroup, array),
+                                   variable, {storageClass(spv::StorageClass::Workgroup)}));
         return builder.valueOfIds(spv::Op::OpInBoundsAccessChain, param.inst->typeId(),
                                   {variable, ir::constantUint(module_, 32, 0)});
       }

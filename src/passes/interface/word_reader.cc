@@ -1,7 +1,7 @@
 #include "passes/interface/word_reader.h"
 
-#include "ir/types.h"
 #include "analysis/data_layout.h"
+#include "ir/types.h"
 
 namespace cl2vk {
 
@@ -11,11 +11,13 @@ using ir::Operand;
 uint32_t WordReader::word(Builder& builder, uint32_t index) const {
   uint32_t uintType = ir::typeInt(*module_, 32);
   uint32_t pointer = ir::typePointer(*module_, storage_, uintType);
-  uint32_t address = builder.valueOfIds(spv::Op::OpAccessChain, pointer,
-                                        {words_, ir::constantUint(*module_, 32, 0), ir::constantUint(*module_, 32, index)});
+  uint32_t address =
+      builder.valueOfIds(spv::Op::OpAccessChain, pointer,
+                         {words_, ir::constantUint(*module_, 32, 0), ir::constantUint(*module_, 32, index)});
   std::vector<Operand> operands = {Operand::id(address)};
   if (storage_ == spv::StorageClass::CrossWorkgroup || storage_ == spv::StorageClass::PhysicalStorageBuffer) {
-    operands.push_back(Operand::enumerant(SPV_OPERAND_TYPE_MEMORY_ACCESS, static_cast<uint32_t>(spv::MemoryAccessMask::Aligned)));
+    operands.push_back(
+        Operand::enumerant(SPV_OPERAND_TYPE_MEMORY_ACCESS, static_cast<uint32_t>(spv::MemoryAccessMask::Aligned)));
     operands.push_back(Operand::literal(4));
   }
   return builder.value(spv::Op::OpLoad, uintType, std::move(operands));
@@ -39,8 +41,9 @@ Expected<uint32_t> WordReader::scalar(Builder& builder, uint32_t type, uint32_t 
   }
   // 8 and 16 bits: shift the bytes down and truncate.
   uint32_t shift = (byteOffset % 4) * 8;
-  bits = shift ? builder.valueOfIds(spv::Op::OpShiftRightLogical, uintType, {first, ir::constantUint(*module_, 32, shift)})
-               : first;
+  bits =
+      shift ? builder.valueOfIds(spv::Op::OpShiftRightLogical, uintType, {first, ir::constantUint(*module_, 32, shift)})
+            : first;
   uint32_t narrowInt = ir::typeInt(*module_, width);
   uint32_t narrow = builder.valueOfIds(spv::Op::OpUConvert, narrowInt, {bits});
   if (isFloat) return builder.valueOfIds(spv::Op::OpBitcast, type, {narrow});
@@ -51,15 +54,15 @@ Expected<uint32_t> WordReader::value(Builder& builder, uint32_t type, uint32_t b
   const ir::Instruction* def = module_->def(type);
   switch (def->opcode()) {
     case spv::Op::OpTypeInt:
-    case spv::Op::OpTypeFloat:
-      return scalar(builder, type, byteOffset);
+    case spv::Op::OpTypeFloat: return scalar(builder, type, byteOffset);
     case spv::Op::OpTypeVector:
     case spv::Op::OpTypeArray: {
       uint32_t element = def->idOperand(0);
       Expected<TypeLayout> layout = layoutOf(*module_, element);
       if (!layout) return layout.error();
-      uint32_t count = def->opcode() == spv::Op::OpTypeVector ? def->wordOperand(1)
-                                                                : static_cast<uint32_t>(*constantValue(*module_, def->idOperand(1)));
+      uint32_t count = def->opcode() == spv::Op::OpTypeVector
+                           ? def->wordOperand(1)
+                           : static_cast<uint32_t>(*constantValue(*module_, def->idOperand(1)));
       std::vector<uint32_t> parts;
       for (uint32_t i = 0; i < count; ++i) {
         Expected<uint32_t> part = value(builder, element, byteOffset + i * layout->size);
@@ -79,8 +82,7 @@ Expected<uint32_t> WordReader::value(Builder& builder, uint32_t type, uint32_t b
       }
       return builder.valueOfIds(spv::Op::OpCompositeConstruct, type, parts);
     }
-    default:
-      return Error("cannot pass a " + ir::opcodeName(def->opcode()) + " by value");
+    default: return Error("cannot pass a " + ir::opcodeName(def->opcode()) + " by value");
   }
 }
 

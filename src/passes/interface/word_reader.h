@@ -6,9 +6,9 @@
 
 #include <cstdint>
 
+#include "cl2vk/expected.h"
 #include "ir/builder.h"
 #include "ir/module.h"
-#include "cl2vk/expected.h"
 
 namespace cl2vk {
 

@@ -2,8 +2,8 @@
 
 #include <array>
 
-#include "ir/types.h"
 #include "cl2vk/reflection.h"
+#include "ir/types.h"
 
 namespace cl2vk {
 namespace {
@@ -14,11 +14,13 @@ using ir::Module;
 using ir::Operand;
 
 void decorateWith(Module& module, uint32_t id, spv::Decoration decoration, uint32_t value) {
-  spv_operand_type_t kind = decoration == spv::Decoration::BuiltIn ? SPV_OPERAND_TYPE_BUILT_IN : SPV_OPERAND_TYPE_LITERAL_INTEGER;
-  module.append(ir::Section::kAnnotation,
-                Instruction(spv::Op::OpDecorate, 0, 0,
-                            {Operand::id(id), Operand::enumerant(SPV_OPERAND_TYPE_DECORATION, static_cast<uint32_t>(decoration)),
-                             Operand::enumerant(kind, value)}));
+  spv_operand_type_t kind =
+      decoration == spv::Decoration::BuiltIn ? SPV_OPERAND_TYPE_BUILT_IN : SPV_OPERAND_TYPE_LITERAL_INTEGER;
+  module.append(
+      ir::Section::kAnnotation,
+      Instruction(spv::Op::OpDecorate, 0, 0,
+                  {Operand::id(id), Operand::enumerant(SPV_OPERAND_TYPE_DECORATION, static_cast<uint32_t>(decoration)),
+                   Operand::enumerant(kind, value)}));
 }
 
 // Vulkan builtin Input variables, created once per module.
@@ -39,13 +41,12 @@ class VulkanInputs {
   }
   // A component of the WorkgroupSize specialization constant (get_local_size).
   uint32_t localSize(Builder& b, uint32_t index) {
-    return b.value(spv::Op::OpCompositeExtract, uint_, {Operand::id(workgroupSizeConstant(module_)), Operand::literal(index)});
+    return b.value(spv::Op::OpCompositeExtract, uint_,
+                   {Operand::id(workgroupSizeConstant(module_)), Operand::literal(index)});
   }
   // The enqueued work-group size: its own specialization constants, equal to the local size
   // except in the remainder work-groups of a non-uniform NDRange.
-  uint32_t enqueuedSize(uint32_t index) {
-    return specConstant(module_, SpecIds::kEnqueuedWorkGroupSize + index);
-  }
+  uint32_t enqueuedSize(uint32_t index) { return specConstant(module_, SpecIds::kEnqueuedWorkGroupSize + index); }
 
  private:
   uint32_t variable(spv::BuiltIn builtin, bool vector) { return vulkanBuiltinVariable(module_, builtin, vector); }
@@ -58,7 +59,11 @@ class VulkanInputs {
 class BuiltinLowering {
  public:
   BuiltinLowering(Module& module, Builder& builder, VulkanInputs& inputs, const WordReader* dispatch)
-      : module_(module), b_(builder), in_(inputs), dispatch_(dispatch), uint_(inputs.uintType()),
+      : module_(module),
+        b_(builder),
+        in_(inputs),
+        dispatch_(dispatch),
+        uint_(inputs.uintType()),
         ulong_(ir::typeInt(module, 64)) {}
 
   // The value of `builtin` as OpenCL's `resultType` (v3ulong, ulong or uint).
@@ -72,7 +77,8 @@ class BuiltinLowering {
                    ", and it is loaded as another");
     switch (builtin) {
       case BI::GlobalInvocationId: return perDimension(resultType, [&](uint32_t d) { return globalId(d); });
-      case BI::LocalInvocationId: return perDimension(resultType, [&](uint32_t d) { return in_.component(b_, BI::LocalInvocationId, d); });
+      case BI::LocalInvocationId:
+        return perDimension(resultType, [&](uint32_t d) { return in_.component(b_, BI::LocalInvocationId, d); });
       case BI::WorkgroupId: return perDimension(resultType, [&](uint32_t d) { return groupId(d); });
       case BI::WorkgroupSize: return perDimension(resultType, [&](uint32_t d) { return in_.localSize(b_, d); });
       case BI::EnqueuedWorkgroupSize: return perDimension(resultType, [&](uint32_t d) { return in_.enqueuedSize(d); });
@@ -88,7 +94,8 @@ class BuiltinLowering {
       case BI::NumEnqueuedSubgroups: return widen(subgroupCount(), resultType);
       case BI::SubgroupId: return widen(in_.scalar(b_, BI::SubgroupId), resultType);
       case BI::SubgroupLocalInvocationId: return widen(in_.scalar(b_, BI::SubgroupLocalInvocationId), resultType);
-      default: return Error("the OpenCL builtin " + std::to_string(static_cast<uint32_t>(builtin)) + " is not supported");
+      default:
+        return Error("the OpenCL builtin " + std::to_string(static_cast<uint32_t>(builtin)) + " is not supported");
     }
   }
 
@@ -101,11 +108,13 @@ class BuiltinLowering {
   uint32_t globalOffset(uint32_t d) { return dispatchWord(DispatchInfoLayout::kGlobalOffset, d); }
   uint32_t globalSize(uint32_t d) { return dispatchWord(DispatchInfoLayout::kGlobalSize, d); }
   uint32_t groupId(uint32_t d) {
-    return add(uint_, in_.component(b_, spv::BuiltIn::WorkgroupId, d), dispatchWord(DispatchInfoLayout::kGroupOffset, d));
+    return add(uint_, in_.component(b_, spv::BuiltIn::WorkgroupId, d),
+               dispatchWord(DispatchInfoLayout::kGroupOffset, d));
   }
   uint32_t numGroups(uint32_t d) {
     uint32_t size = in_.enqueuedSize(d);
-    uint32_t rounded = add(uint_, globalSize(d), b_.valueOfIds(spv::Op::OpISub, uint_, {size, ir::constantUint(module_, 32, 1)}));
+    uint32_t rounded =
+        add(uint_, globalSize(d), b_.valueOfIds(spv::Op::OpISub, uint_, {size, ir::constantUint(module_, 32, 1)}));
     return b_.valueOfIds(spv::Op::OpUDiv, uint_, {rounded, size});
   }
   // group_id * enqueued_local_size + local_id, in 64 bits: the id relative to the global offset.
@@ -139,7 +148,8 @@ class BuiltinLowering {
   // (Mesa 22's lavapipe) when the last subgroup is partial.
   uint32_t subgroupCount() {
     uint32_t lanes = in_.scalar(b_, spv::BuiltIn::SubgroupSize);
-    uint32_t rounded = add(uint_, localInvocations(), b_.valueOfIds(spv::Op::OpISub, uint_, {lanes, ir::constantUint(module_, 32, 1)}));
+    uint32_t rounded = add(uint_, localInvocations(),
+                           b_.valueOfIds(spv::Op::OpISub, uint_, {lanes, ir::constantUint(module_, 32, 1)}));
     return b_.valueOfIds(spv::Op::OpUDiv, uint_, {rounded, lanes});
   }
   // OpenCL's get_sub_group_size: the last subgroup may be partial.
@@ -161,10 +171,8 @@ class BuiltinLowering {
       case BI::EnqueuedWorkgroupSize:
       case BI::GlobalSize:
       case BI::GlobalOffset:
-      case BI::NumWorkgroups:
-        return true;
-      default:
-        return false;
+      case BI::NumWorkgroups: return true;
+      default: return false;
     }
   }
   bool isSizeOrUint(uint32_t type) const {
@@ -206,18 +214,21 @@ uint32_t vulkanBuiltinVariable(Module& module, spv::BuiltIn builtin, bool vector
   uint32_t uintType = ir::typeInt(module, 32);
   uint32_t type = vector ? ir::typeVector(module, uintType, 3) : uintType;
   for (const Instruction& inst : module.section(ir::Section::kGlobal)) {
-    if (inst.opcode() != spv::Op::OpVariable || inst.wordOperand(0) != static_cast<uint32_t>(spv::StorageClass::Input)) continue;
+    if (inst.opcode() != spv::Op::OpVariable || inst.wordOperand(0) != static_cast<uint32_t>(spv::StorageClass::Input))
+      continue;
     const Instruction* decoration = module.findDecoration(inst.resultId(), spv::Decoration::BuiltIn);
     // OpenCL's own builtin variables (imported, with LinkageAttributes) go away after lowering,
     // even where their type is Vulkan's.
-    if (decoration && decoration->wordOperand(2) == static_cast<uint32_t>(builtin) && module.def(inst.typeId())->idOperand(1) == type &&
+    if (decoration && decoration->wordOperand(2) == static_cast<uint32_t>(builtin) &&
+        module.def(inst.typeId())->idOperand(1) == type &&
         !module.findDecoration(inst.resultId(), spv::Decoration::LinkageAttributes))
       return inst.resultId();
   }
   uint32_t id = module.takeId();
   module.append(ir::Section::kGlobal,
                 Instruction(spv::Op::OpVariable, ir::typePointer(module, spv::StorageClass::Input, type), id,
-                            {Operand::enumerant(SPV_OPERAND_TYPE_STORAGE_CLASS, static_cast<uint32_t>(spv::StorageClass::Input))}));
+                            {Operand::enumerant(SPV_OPERAND_TYPE_STORAGE_CLASS,
+                                                static_cast<uint32_t>(spv::StorageClass::Input))}));
   decorateWith(module, id, spv::Decoration::BuiltIn, static_cast<uint32_t>(builtin));
   return id;
 }
@@ -229,7 +240,8 @@ uint32_t specConstant(Module& module, uint32_t specId) {
     if (decoration && decoration->wordOperand(2) == specId) return inst.resultId();
   }
   uint32_t id = module.takeId();
-  module.append(ir::Section::kGlobal, Instruction(spv::Op::OpSpecConstant, ir::typeInt(module, 32), id, {Operand::number({1})}));
+  module.append(ir::Section::kGlobal,
+                Instruction(spv::Op::OpSpecConstant, ir::typeInt(module, 32), id, {Operand::number({1})}));
   decorateWith(module, id, spv::Decoration::SpecId, specId);
   return id;
 }
@@ -238,14 +250,15 @@ uint32_t workgroupSizeConstant(Module& module) {
   for (const Instruction& inst : module.section(ir::Section::kGlobal)) {
     if (inst.opcode() != spv::Op::OpSpecConstantComposite) continue;
     const Instruction* decoration = module.findDecoration(inst.resultId(), spv::Decoration::BuiltIn);
-    if (decoration && decoration->wordOperand(2) == static_cast<uint32_t>(spv::BuiltIn::WorkgroupSize)) return inst.resultId();
+    if (decoration && decoration->wordOperand(2) == static_cast<uint32_t>(spv::BuiltIn::WorkgroupSize))
+      return inst.resultId();
   }
   std::vector<Operand> parts;
   for (uint32_t i = 0; i < 3; ++i) parts.push_back(Operand::id(specConstant(module, SpecIds::kWorkGroupSize + i)));
   uint32_t uintType = ir::typeInt(module, 32);
   uint32_t id = module.takeId();
-  module.append(ir::Section::kGlobal,
-                Instruction(spv::Op::OpSpecConstantComposite, ir::typeVector(module, uintType, 3), id, std::move(parts)));
+  module.append(ir::Section::kGlobal, Instruction(spv::Op::OpSpecConstantComposite, ir::typeVector(module, uintType, 3),
+                                                  id, std::move(parts)));
   decorateWith(module, id, spv::Decoration::BuiltIn, static_cast<uint32_t>(spv::BuiltIn::WorkgroupSize));
   return id;
 }
@@ -258,10 +271,8 @@ bool builtinNeedsDispatchInfo(spv::BuiltIn builtin) {
     case spv::BuiltIn::GlobalOffset:
     case spv::BuiltIn::NumWorkgroups:
     case spv::BuiltIn::GlobalLinearId:
-    case spv::BuiltIn::WorkDim:
-      return true;
-    default:
-      return false;
+    case spv::BuiltIn::WorkDim: return true;
+    default: return false;
   }
 }
 
@@ -276,8 +287,8 @@ std::unordered_map<uint32_t, spv::BuiltIn> openclBuiltinVariables(const Module& 
   return builtins;
 }
 
-Status lowerWorkItemBuiltins(Module& module, ir::Function& kernel, const std::unordered_map<uint32_t, spv::BuiltIn>& builtins,
-                             const WordReader* dispatch) {
+Status lowerWorkItemBuiltins(Module& module, ir::Function& kernel,
+                             const std::unordered_map<uint32_t, spv::BuiltIn>& builtins, const WordReader* dispatch) {
   std::vector<Instruction*> loads;
   for (ir::Block& block : kernel.blocks()) {
     for (Instruction& inst : block.instructions()) {

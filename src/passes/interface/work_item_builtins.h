@@ -7,9 +7,9 @@
 
 #include <unordered_map>
 
+#include "cl2vk/expected.h"
 #include "ir/module.h"
 #include "passes/interface/word_reader.h"
-#include "cl2vk/expected.h"
 
 namespace cl2vk {
 

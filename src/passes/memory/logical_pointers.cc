@@ -5,10 +5,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/data_layout.h"
 #include "ir/builder.h"
 #include "ir/opcode_classes.h"
 #include "ir/types.h"
-#include "analysis/data_layout.h"
 #include "passes/memory/pointer_values.h"
 
 namespace cl2vk::pointers {
@@ -55,8 +55,9 @@ class LogicalPointers {
     if (auto it = paths_.find(pointer); it != paths_.end()) return it->second;
     const Instruction* def = module_.def(pointer);
     if (def && def->opcode() == spv::Op::OpVariable) return Path{pointer, {}};
-    return unsupported(module_, user, "a __local or __private pointer from an unsupported source (" +
-                                          (def ? ir::opcodeName(def->opcode()) : std::string("?")) + ")");
+    return unsupported(module_, user,
+                       "a __local or __private pointer from an unsupported source (" +
+                           (def ? ir::opcodeName(def->opcode()) : std::string("?")) + ")");
   }
 
   // The type a path reaches.
@@ -67,17 +68,15 @@ class LogicalPointers {
       switch (def->opcode()) {
         case spv::Op::OpTypeArray:
         case spv::Op::OpTypeRuntimeArray:
-        case spv::Op::OpTypeVector:
-          type = def->idOperand(0);
-          break;
+        case spv::Op::OpTypeVector: type = def->idOperand(0); break;
         case spv::Op::OpTypeStruct: {
           std::optional<uint64_t> member = constantValue(module_, index);
-          if (!member || *member >= def->numOperands()) return unsupported(module_, where, "a struct member index that is not a constant");
+          if (!member || *member >= def->numOperands())
+            return unsupported(module_, where, "a struct member index that is not a constant");
           type = def->idOperand(*member);
           break;
         }
-        default:
-          return unsupported(module_, where, "indexes into a " + ir::opcodeName(def->opcode()));
+        default: return unsupported(module_, where, "indexes into a " + ir::opcodeName(def->opcode()));
       }
     }
     return type;
@@ -109,7 +108,8 @@ class LogicalPointers {
             if (path.indices.empty())
               return unsupported(module_, inst, "pointer arithmetic that leaves a __local or __private variable");
             uint32_t last = path.indices.back();
-            path.indices.back() = b.valueOfIds(spv::Op::OpIAdd, ir::typeInt(module_, 64), {widen(b, last), widen(b, element)});
+            path.indices.back() =
+                b.valueOfIds(spv::Op::OpIAdd, ir::typeInt(module_, 64), {widen(b, last), widen(b, element)});
           }
         }
         for (size_t i = first; i < inst.numOperands(); ++i) path.indices.push_back(inst.idOperand(i));
@@ -141,8 +141,9 @@ class LogicalPointers {
           return unsupported(module_, inst, "selects between __local or __private pointers into different objects");
         Path path = *a;
         if (a->indices.back() != c->indices.back())
-          path.indices.back() = b.valueOfIds(spv::Op::OpSelect, ir::typeInt(module_, 64),
-                                             {inst.idOperand(0), widen(b, a->indices.back()), widen(b, c->indices.back())});
+          path.indices.back() =
+              b.valueOfIds(spv::Op::OpSelect, ir::typeInt(module_, 64),
+                           {inst.idOperand(0), widen(b, a->indices.back()), widen(b, c->indices.back())});
         return record(inst, std::move(path));
       }
       case spv::Op::OpPhi: {
@@ -193,7 +194,8 @@ class LogicalPointers {
       Expected<Path> path = pathOf(phi, value);
       if (!path) return path.error();
       if (path->root != shape.root || path->indices.size() != shape.indices.size() ||
-          (!shape.indices.empty() && !std::equal(shape.indices.begin(), shape.indices.end() - 1, path->indices.begin())))
+          (!shape.indices.empty() &&
+           !std::equal(shape.indices.begin(), shape.indices.end() - 1, path->indices.begin())))
         return unsupported(module_, phi, "a phi of __local or __private pointers into different objects");
       if (shape.indices.empty()) continue;
       Block* predecessor = module_.def(phi.idOperand(i + 1))->block();
@@ -223,8 +225,10 @@ class LogicalPointers {
       }
     }
     for (Instruction* user : users) {
-      bool access = user->opcode() == spv::Op::OpLoad || user->opcode() == spv::Op::OpStore || ir::isAtomic(user->opcode());
-      if (!access) return unsupported(module_, *user, "uses a __local or __private pointer in a way Vulkan cannot express");
+      bool access =
+          user->opcode() == spv::Op::OpLoad || user->opcode() == spv::Op::OpStore || ir::isAtomic(user->opcode());
+      if (!access)
+        return unsupported(module_, *user, "uses a __local or __private pointer in a way Vulkan cannot express");
       if (user->opcode() == spv::Op::OpStore && paths_.contains(user->idOperand(1)))
         return unsupported(module_, *user, "storing a __local or __private pointer in memory is not supported");
       std::vector<Operand> operands = user->operands();

@@ -5,8 +5,8 @@
 // before it, and the pointer values themselves go.
 #pragma once
 
-#include "ir/module.h"
 #include "cl2vk/expected.h"
+#include "ir/module.h"
 
 namespace cl2vk::pointers {
 

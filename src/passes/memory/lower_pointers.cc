@@ -9,10 +9,10 @@
 #include <unordered_set>
 #include <vector>
 
+#include "analysis/data_layout.h"
 #include "ir/builder.h"
 #include "ir/opcode_classes.h"
 #include "ir/types.h"
-#include "analysis/data_layout.h"
 #include "passes/memory/logical_pointers.h"
 #include "passes/memory/pointer_spaces.h"
 #include "passes/memory/pointer_values.h"
@@ -50,7 +50,8 @@ class PointerLowering {
     for (Function& function : module_.functions()) {
       for (Block& block : function.blocks()) {
         for (Instruction& inst : block.instructions()) {
-          if (inst.opcode() == spv::Op::OpLifetimeStart || inst.opcode() == spv::Op::OpLifetimeStop) markers.push_back(&inst);
+          if (inst.opcode() == spv::Op::OpLifetimeStart || inst.opcode() == spv::Op::OpLifetimeStop)
+            markers.push_back(&inst);
         }
       }
     }
@@ -82,7 +83,8 @@ class PointerLowering {
       for (Block& block : function.blocks()) {
         std::vector<Instruction*> dead;
         for (Instruction& inst : block.instructions()) {
-          bool pure = forwardsPointer(inst.opcode()) || inst.opcode() == spv::Op::OpPhi || inst.opcode() == spv::Op::OpSelect;
+          bool pure =
+              forwardsPointer(inst.opcode()) || inst.opcode() == spv::Op::OpPhi || inst.opcode() == spv::Op::OpSelect;
           if (pure && isPointerValue(module_, inst) && !module_.isUsed(inst.resultId())) dead.push_back(&inst);
         }
         for (Instruction* inst : dead) removed |= module_.remove(inst).ok();
@@ -95,7 +97,8 @@ class PointerLowering {
   void retypeGlobalPointerTypes() {
     std::vector<Instruction*> types;
     for (Instruction& inst : module_.section(ir::Section::kGlobal)) {
-      if (inst.opcode() == spv::Op::OpTypePointer && storageOfPointer(inst) == SC::CrossWorkgroup) types.push_back(&inst);
+      if (inst.opcode() == spv::Op::OpTypePointer && storageOfPointer(inst) == SC::CrossWorkgroup)
+        types.push_back(&inst);
     }
     for (Instruction* type : types) {
       module_.update(type, Instruction(spv::Op::OpTypePointer, 0, type->resultId(),
@@ -130,7 +133,8 @@ class PointerLowering {
     std::vector<Instruction*> copies;
     for (Block& block : function.blocks()) {
       for (Instruction& inst : block.instructions()) {
-        if (inst.opcode() == spv::Op::OpCopyMemory || inst.opcode() == spv::Op::OpCopyMemorySized) copies.push_back(&inst);
+        if (inst.opcode() == spv::Op::OpCopyMemory || inst.opcode() == spv::Op::OpCopyMemorySized)
+          copies.push_back(&inst);
       }
     }
     for (Instruction* copy : copies) {
@@ -164,7 +168,8 @@ class PointerLowering {
           if (storageOf(module_, baseType) != SC::PhysicalStorageBuffer) break;
           strided_.insert(baseType);
           if (inst->opcode() == spv::Op::OpInBoundsPtrAccessChain)
-            module_.update(inst, Instruction(spv::Op::OpPtrAccessChain, inst->typeId(), inst->resultId(), inst->operands()));
+            module_.update(inst,
+                           Instruction(spv::Op::OpPtrAccessChain, inst->typeId(), inst->resultId(), inst->operands()));
           break;
         }
         case spv::Op::OpLoad:
@@ -178,9 +183,11 @@ class PointerLowering {
             break;
           Expected<TypeLayout> layout = layoutOf(module_, pointeeOf(module_, type));
           if (!layout) return unsupported(module_, *inst, layout.error().message());
-          std::vector<Operand> operands(inst->operands().begin(), inst->operands().begin() + static_cast<long>(memoryOperand));
+          std::vector<Operand> operands(inst->operands().begin(),
+                                        inst->operands().begin() + static_cast<long>(memoryOperand));
           uint32_t mask = inst->numOperands() > memoryOperand ? inst->wordOperand(memoryOperand) : 0;
-          operands.push_back(Operand::enumerant(SPV_OPERAND_TYPE_MEMORY_ACCESS, mask | static_cast<uint32_t>(spv::MemoryAccessMask::Aligned)));
+          operands.push_back(Operand::enumerant(SPV_OPERAND_TYPE_MEMORY_ACCESS,
+                                                mask | static_cast<uint32_t>(spv::MemoryAccessMask::Aligned)));
           // Aligned (bit 1) takes its literal before those of any higher mask bits.
           operands.push_back(Operand::literal(layout->alignment));
           for (size_t i = memoryOperand + 1; i < inst->numOperands(); ++i) operands.push_back(inst->operand(i));
@@ -197,7 +204,8 @@ class PointerLowering {
             module_.replaceAllUses(inst->resultId(), source);
             CL2VK_TRY(module_.remove(inst));
           } else {
-            module_.update(inst, Instruction(spv::Op::OpBitcast, inst->typeId(), inst->resultId(), {Operand::id(source)}));
+            module_.update(inst,
+                           Instruction(spv::Op::OpBitcast, inst->typeId(), inst->resultId(), {Operand::id(source)}));
           }
           break;
         }
@@ -205,8 +213,7 @@ class PointerLowering {
         case spv::Op::OpPtrNotEqual:
         case spv::Op::OpPtrDiff:
           return unsupported(module_, *inst, "pointer comparison and difference are not supported yet");
-        default:
-          break;
+        default: break;
       }
     }
     return okStatus();
@@ -263,7 +270,8 @@ class PointerLowering {
               module_.append(ir::Section::kAnnotation,
                              Instruction(spv::Op::OpMemberDecorate, 0, 0,
                                          {Operand::id(type), Operand::literal(i),
-                                          Operand::enumerant(SPV_OPERAND_TYPE_DECORATION, static_cast<uint32_t>(spv::Decoration::Offset)),
+                                          Operand::enumerant(SPV_OPERAND_TYPE_DECORATION,
+                                                             static_cast<uint32_t>(spv::Decoration::Offset)),
                                           Operand::literal((*offsets)[i])}));
             }
           }
@@ -275,12 +283,12 @@ class PointerLowering {
           Expected<TypeLayout> element = layoutOf(module_, def->idOperand(0));
           if (!element) return element.error();
           if (!hasDecoration(type, spv::Decoration::ArrayStride))
-            decorate(type, spv::Decoration::ArrayStride, (element->size + element->alignment - 1) / element->alignment * element->alignment);
+            decorate(type, spv::Decoration::ArrayStride,
+                     (element->size + element->alignment - 1) / element->alignment * element->alignment);
           pending.push_back(def->idOperand(0));
           break;
         }
-        default:
-          break;
+        default: break;
       }
     }
     for (uint32_t pointer : strided_) {
@@ -295,7 +303,8 @@ class PointerLowering {
   void decorate(uint32_t id, spv::Decoration decoration, uint32_t value) {
     module_.append(ir::Section::kAnnotation,
                    Instruction(spv::Op::OpDecorate, 0, 0,
-                               {Operand::id(id), Operand::enumerant(SPV_OPERAND_TYPE_DECORATION, static_cast<uint32_t>(decoration)),
+                               {Operand::id(id),
+                                Operand::enumerant(SPV_OPERAND_TYPE_DECORATION, static_cast<uint32_t>(decoration)),
                                 Operand::literal(value)}));
   }
 

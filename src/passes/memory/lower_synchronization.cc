@@ -1,8 +1,8 @@
 #include "passes/memory/lower_synchronization.h"
 
+#include "analysis/data_layout.h"
 #include "ir/builder.h"
 #include "ir/types.h"
-#include "analysis/data_layout.h"
 #include "passes/lowering.h"
 
 namespace cl2vk {
@@ -67,7 +67,9 @@ uint64_t orderVulkanAllows(spv::Op opcode, uint64_t semantics) {
   return (semantics & ~uint64_t{kOrders}) | allowed;
 }
 
-const Instruction& pointerType(const Module& module, uint32_t pointer) { return *module.def(module.def(pointer)->typeId()); }
+const Instruction& pointerType(const Module& module, uint32_t pointer) {
+  return *module.def(module.def(pointer)->typeId());
+}
 
 spv::StorageClass storageOf(const Module& module, uint32_t pointer) {
   return static_cast<spv::StorageClass>(pointerType(module, pointer).wordOperand(0));
@@ -123,8 +125,7 @@ Expected<bool> lowerPrivateAtomic(Module& module, Instruction& inst) {
       result = b.valueOfIds(spv::Op::OpINotEqual, boolType, {old, constant(0)});
       next = constant(1);
       break;
-    default:
-      return Error(module.describe(inst) + ": an atomic on private memory that cl2vk cannot lower");
+    default: return Error(module.describe(inst) + ": an atomic on private memory that cl2vk cannot lower");
   }
   if (next) store(next);
   module.replaceAllUses(inst.resultId(), result);
@@ -149,7 +150,8 @@ Expected<bool> lowerAtomicFlag(Module& module, Instruction& inst) {
   } else {
     operands.push_back(Operand::id(ir::constantBits(module, type, 1)));
     atomic = b.add(spv::Op::OpAtomicExchange, type, std::move(operands));
-    uint32_t wasSet = b.valueOfIds(spv::Op::OpINotEqual, inst.typeId(), {atomic->resultId(), ir::constantBits(module, type, 0)});
+    uint32_t wasSet =
+        b.valueOfIds(spv::Op::OpINotEqual, inst.typeId(), {atomic->resultId(), ir::constantBits(module, type, 0)});
     module.replaceAllUses(inst.resultId(), wasSet);
   }
   CL2VK_TRY(module.remove(&inst));
@@ -186,7 +188,8 @@ Expected<bool> lowerSync(Module& module, Instruction& inst) {
   }
   for (int index : where.semantics) {
     std::optional<uint64_t> semantics = constantValue(module, inst.idOperand(index));
-    if (!semantics) return Error(module.describe(inst) + ": the memory semantics are not a constant, which Vulkan requires");
+    if (!semantics)
+      return Error(module.describe(inst) + ": the memory semantics are not a constant, which Vulkan requires");
     uint64_t wanted = *semantics;
     if (wanted & kCrossWorkgroupMemory) wanted = (wanted & ~uint64_t{kCrossWorkgroupMemory}) | kUniformMemory;
     wanted = orderVulkanAllows(inst.opcode(), wanted);

@@ -56,10 +56,8 @@ std::optional<SC> SpaceInference::spaceOf(uint32_t id) const {
 std::optional<SC> SpaceInference::infer(const Instruction& inst) {
   SC declared = storageOf(module_, inst.typeId());
   switch (inst.opcode()) {
-    case spv::Op::OpVariable:
-      return declared == SC::UniformConstant ? SC::Private : spaceOfType(declared);
-    case spv::Op::OpConvertUToPtr:
-      return spaceOfType(declared).value_or(SC::PhysicalStorageBuffer);
+    case spv::Op::OpVariable: return declared == SC::UniformConstant ? SC::Private : spaceOfType(declared);
+    case spv::Op::OpConvertUToPtr: return spaceOfType(declared).value_or(SC::PhysicalStorageBuffer);
     case spv::Op::OpPhi: {
       std::optional<SC> joined;
       for (size_t i = 0; i < inst.numOperands(); i += 2) {
@@ -76,7 +74,8 @@ std::optional<SC> SpaceInference::infer(const Instruction& inst) {
     }
     default:
       if (forwardsPointer(inst.opcode())) {
-        if (std::optional<SC> known = spaceOfType(declared); known && inst.opcode() != spv::Op::OpGenericCastToPtrExplicit)
+        if (std::optional<SC> known = spaceOfType(declared);
+            known && inst.opcode() != spv::Op::OpGenericCastToPtrExplicit)
           return known;
         return spaceOf(inst.idOperand(0));
       }

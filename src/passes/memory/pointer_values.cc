@@ -31,15 +31,14 @@ bool isPointerValue(const Module& module, const Instruction& inst) {
 SC storageOf(const Module& module, uint32_t type) { return static_cast<SC>(pointerType(module, type)->wordOperand(0)); }
 uint32_t pointeeOf(const Module& module, uint32_t type) { return pointerType(module, type)->idOperand(1); }
 
-bool isLogical(SC storage) {
-  return storage == SC::Workgroup || storage == SC::Function || storage == SC::Private;
-}
+bool isLogical(SC storage) { return storage == SC::Workgroup || storage == SC::Function || storage == SC::Private; }
 
 bool isPtrAccessChain(spv::Op op) { return op == spv::Op::OpPtrAccessChain || op == spv::Op::OpInBoundsPtrAccessChain; }
 
 bool forwardsPointer(spv::Op op) {
-  return isAccessChain(op) || op == spv::Op::OpBitcast || op == spv::Op::OpCopyObject || op == spv::Op::OpPtrCastToGeneric ||
-         op == spv::Op::OpGenericCastToPtr || op == spv::Op::OpGenericCastToPtrExplicit;
+  return isAccessChain(op) || op == spv::Op::OpBitcast || op == spv::Op::OpCopyObject ||
+         op == spv::Op::OpPtrCastToGeneric || op == spv::Op::OpGenericCastToPtr ||
+         op == spv::Op::OpGenericCastToPtrExplicit;
 }
 
 Error unsupported(const Module& module, const Instruction& inst, const std::string& why) {

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <string>
 
-#include "ir/module.h"
 #include "cl2vk/expected.h"
+#include "ir/module.h"
 
 namespace cl2vk::pointers {
 

@@ -6,8 +6,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "ir/builder.h"
 #include "analysis/cfg.h"
+#include "ir/builder.h"
 
 namespace cl2vk {
 namespace {
@@ -57,9 +57,9 @@ void unwrapVec3Views(Module& module, Function& function) {
         module.replaceAllUses(access->resultId(), widened);
       } else {
         uint32_t value = access->idOperand(1);
-        uint32_t narrowed = b.value(spv::Op::OpVectorShuffle, vec3,
-                                    {Operand::id(value), Operand::id(value), Operand::literal(0), Operand::literal(1),
-                                     Operand::literal(2)});
+        uint32_t narrowed = b.value(
+            spv::Op::OpVectorShuffle, vec3,
+            {Operand::id(value), Operand::id(value), Operand::literal(0), Operand::literal(1), Operand::literal(2)});
         b.add(spv::Op::OpStore, 0, {Operand::id(variable), Operand::id(narrowed)});
       }
       (void)module.remove(access);  // a load's uses were just replaced; a store has no result
@@ -82,10 +82,8 @@ bool isPromotable(const Module& module, const Instruction& variable) {
       case spv::Op::OpName:
       case spv::Op::OpDecorate:
       case spv::Op::OpLifetimeStart:
-      case spv::Op::OpLifetimeStop:
-        break;
-      default:
-        return false;
+      case spv::Op::OpLifetimeStop: break;
+      default: return false;
     }
   }
   return true;
@@ -152,8 +150,7 @@ class Promoter {
         case spv::Op::OpLifetimeStop:
           if (variables_.contains(inst.idOperand(0))) markers_.push_back(&inst);
           break;
-        default:
-          break;
+        default: break;
       }
     }
   }
@@ -203,7 +200,8 @@ class Promoter {
     for (Instruction& inst : block->instructions()) {
       if (inst.opcode() == spv::Op::OpPhi) anchor = &inst;
     }
-    Instruction* phi = module_.insertAfter(anchor, Instruction(spv::Op::OpPhi, variables_.at(variable), module_.takeId()));
+    Instruction* phi =
+        module_.insertAfter(anchor, Instruction(spv::Op::OpPhi, variables_.at(variable), module_.takeId()));
     phiVariables_[phi->resultId()] = variable;
     return phi->resultId();
   }

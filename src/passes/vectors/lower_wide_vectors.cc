@@ -6,8 +6,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "ir/types.h"
 #include "analysis/data_layout.h"
+#include "ir/types.h"
 #include "passes/lowering.h"
 #include "passes/vectors/wide_vectors_lowering.h"
 
@@ -134,8 +134,7 @@ Status WideVectorLowering::replaceGlobalValues() {
         parts.assign(type.parts(), parts_.undef(type.part));
         replacement = parts_.undef(memoryType);
         break;
-      default:
-        return unsupported(*inst, "a global value of a vector type of 8 or 16 components is not supported");
+      default: return unsupported(*inst, "a global value of a vector type of 8 or 16 components is not supported");
     }
     module_.replaceAllUses(inst->resultId(), replacement);
     CL2VK_TRY(module_.remove(inst));
@@ -160,11 +159,13 @@ void WideVectorLowering::splitParameters() {
     for (Instruction& param : function.header()) {
       if (param.opcode() != spv::Op::OpFunctionParameter || !parts_.isWideType(param.typeId())) continue;
       const WideType& type = parts_.wideType(param.typeId());
-      module_.update(&param, Instruction(spv::Op::OpFunctionParameter, parts_.memoryType(param.typeId()), param.resultId()));
+      module_.update(&param,
+                     Instruction(spv::Op::OpFunctionParameter, parts_.memoryType(param.typeId()), param.resultId()));
       Builder b = Builder::before(module_, top);
       std::vector<uint32_t> parts;
       for (uint32_t k = 0; k < type.parts(); ++k) {
-        Instruction* part = b.add(spv::Op::OpCompositeExtract, type.part, {Operand::id(param.resultId()), Operand::literal(k)});
+        Instruction* part =
+            b.add(spv::Op::OpCompositeExtract, type.part, {Operand::id(param.resultId()), Operand::literal(k)});
         parameterParts_.insert(part);
         parts.push_back(part->resultId());
       }

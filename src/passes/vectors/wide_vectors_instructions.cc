@@ -18,31 +18,78 @@ namespace {
 // operand, such as OpSelect's condition or OpVectorTimesScalar's scalar, stands for all of them).
 bool isComponentWise(spv::Op op) {
   switch (op) {
-    case spv::Op::OpSNegate: case spv::Op::OpFNegate: case spv::Op::OpIAdd: case spv::Op::OpFAdd:
-    case spv::Op::OpISub: case spv::Op::OpFSub: case spv::Op::OpIMul: case spv::Op::OpFMul:
-    case spv::Op::OpUDiv: case spv::Op::OpSDiv: case spv::Op::OpFDiv: case spv::Op::OpUMod:
-    case spv::Op::OpSRem: case spv::Op::OpSMod: case spv::Op::OpFRem: case spv::Op::OpFMod:
+    case spv::Op::OpSNegate:
+    case spv::Op::OpFNegate:
+    case spv::Op::OpIAdd:
+    case spv::Op::OpFAdd:
+    case spv::Op::OpISub:
+    case spv::Op::OpFSub:
+    case spv::Op::OpIMul:
+    case spv::Op::OpFMul:
+    case spv::Op::OpUDiv:
+    case spv::Op::OpSDiv:
+    case spv::Op::OpFDiv:
+    case spv::Op::OpUMod:
+    case spv::Op::OpSRem:
+    case spv::Op::OpSMod:
+    case spv::Op::OpFRem:
+    case spv::Op::OpFMod:
     case spv::Op::OpVectorTimesScalar:
-    case spv::Op::OpShiftRightLogical: case spv::Op::OpShiftRightArithmetic: case spv::Op::OpShiftLeftLogical:
-    case spv::Op::OpBitwiseOr: case spv::Op::OpBitwiseXor: case spv::Op::OpBitwiseAnd: case spv::Op::OpNot:
-    case spv::Op::OpBitCount: case spv::Op::OpBitReverse:
-    case spv::Op::OpLogicalEqual: case spv::Op::OpLogicalNotEqual: case spv::Op::OpLogicalOr:
-    case spv::Op::OpLogicalAnd: case spv::Op::OpLogicalNot: case spv::Op::OpSelect:
-    case spv::Op::OpIEqual: case spv::Op::OpINotEqual: case spv::Op::OpUGreaterThan: case spv::Op::OpSGreaterThan:
-    case spv::Op::OpUGreaterThanEqual: case spv::Op::OpSGreaterThanEqual: case spv::Op::OpULessThan:
-    case spv::Op::OpSLessThan: case spv::Op::OpULessThanEqual: case spv::Op::OpSLessThanEqual:
-    case spv::Op::OpFOrdEqual: case spv::Op::OpFUnordEqual: case spv::Op::OpFOrdNotEqual: case spv::Op::OpFUnordNotEqual:
-    case spv::Op::OpFOrdLessThan: case spv::Op::OpFUnordLessThan: case spv::Op::OpFOrdGreaterThan:
-    case spv::Op::OpFUnordGreaterThan: case spv::Op::OpFOrdLessThanEqual: case spv::Op::OpFUnordLessThanEqual:
-    case spv::Op::OpFOrdGreaterThanEqual: case spv::Op::OpFUnordGreaterThanEqual:
-    case spv::Op::OpIsNan: case spv::Op::OpIsInf: case spv::Op::OpIsFinite: case spv::Op::OpIsNormal:
-    case spv::Op::OpSignBitSet: case spv::Op::OpLessOrGreater: case spv::Op::OpOrdered: case spv::Op::OpUnordered:
-    case spv::Op::OpConvertFToU: case spv::Op::OpConvertFToS: case spv::Op::OpConvertSToF: case spv::Op::OpConvertUToF:
-    case spv::Op::OpUConvert: case spv::Op::OpSConvert: case spv::Op::OpFConvert: case spv::Op::OpSatConvertSToU:
-    case spv::Op::OpSatConvertUToS:
-      return true;
-    default:
-      return false;
+    case spv::Op::OpShiftRightLogical:
+    case spv::Op::OpShiftRightArithmetic:
+    case spv::Op::OpShiftLeftLogical:
+    case spv::Op::OpBitwiseOr:
+    case spv::Op::OpBitwiseXor:
+    case spv::Op::OpBitwiseAnd:
+    case spv::Op::OpNot:
+    case spv::Op::OpBitCount:
+    case spv::Op::OpBitReverse:
+    case spv::Op::OpLogicalEqual:
+    case spv::Op::OpLogicalNotEqual:
+    case spv::Op::OpLogicalOr:
+    case spv::Op::OpLogicalAnd:
+    case spv::Op::OpLogicalNot:
+    case spv::Op::OpSelect:
+    case spv::Op::OpIEqual:
+    case spv::Op::OpINotEqual:
+    case spv::Op::OpUGreaterThan:
+    case spv::Op::OpSGreaterThan:
+    case spv::Op::OpUGreaterThanEqual:
+    case spv::Op::OpSGreaterThanEqual:
+    case spv::Op::OpULessThan:
+    case spv::Op::OpSLessThan:
+    case spv::Op::OpULessThanEqual:
+    case spv::Op::OpSLessThanEqual:
+    case spv::Op::OpFOrdEqual:
+    case spv::Op::OpFUnordEqual:
+    case spv::Op::OpFOrdNotEqual:
+    case spv::Op::OpFUnordNotEqual:
+    case spv::Op::OpFOrdLessThan:
+    case spv::Op::OpFUnordLessThan:
+    case spv::Op::OpFOrdGreaterThan:
+    case spv::Op::OpFUnordGreaterThan:
+    case spv::Op::OpFOrdLessThanEqual:
+    case spv::Op::OpFUnordLessThanEqual:
+    case spv::Op::OpFOrdGreaterThanEqual:
+    case spv::Op::OpFUnordGreaterThanEqual:
+    case spv::Op::OpIsNan:
+    case spv::Op::OpIsInf:
+    case spv::Op::OpIsFinite:
+    case spv::Op::OpIsNormal:
+    case spv::Op::OpSignBitSet:
+    case spv::Op::OpLessOrGreater:
+    case spv::Op::OpOrdered:
+    case spv::Op::OpUnordered:
+    case spv::Op::OpConvertFToU:
+    case spv::Op::OpConvertFToS:
+    case spv::Op::OpConvertSToF:
+    case spv::Op::OpConvertUToF:
+    case spv::Op::OpUConvert:
+    case spv::Op::OpSConvert:
+    case spv::Op::OpFConvert:
+    case spv::Op::OpSatConvertSToU:
+    case spv::Op::OpSatConvertUToS: return true;
+    default: return false;
   }
 }
 
@@ -53,15 +100,29 @@ enum class ExtKind { kComponentWise, kLoad, kStore, kUnsupported };
 ExtKind extKind(uint32_t instruction) {
   using namespace OpenCLLIB;
   switch (instruction) {
-    case Vloadn: case Vload_halfn: case Vloada_halfn:
-      return ExtKind::kLoad;
-    case Vstoren: case Vstore_halfn: case Vstore_halfn_r: case Vstorea_halfn: case Vstorea_halfn_r:
-      return ExtKind::kStore;
-    case Shuffle: case Shuffle2: case Printf: case Prefetch: case Cross: case Distance: case Length: case Normalize:
-    case Fast_distance: case Fast_length: case Fast_normalize: case Vload_half: case Vstore_half: case Vstore_half_r:
-      return ExtKind::kUnsupported;
-    default:
-      return ExtKind::kComponentWise;
+    case Vloadn:
+    case Vload_halfn:
+    case Vloada_halfn: return ExtKind::kLoad;
+    case Vstoren:
+    case Vstore_halfn:
+    case Vstore_halfn_r:
+    case Vstorea_halfn:
+    case Vstorea_halfn_r: return ExtKind::kStore;
+    case Shuffle:
+    case Shuffle2:
+    case Printf:
+    case Prefetch:
+    case Cross:
+    case Distance:
+    case Length:
+    case Normalize:
+    case Fast_distance:
+    case Fast_length:
+    case Fast_normalize:
+    case Vload_half:
+    case Vstore_half:
+    case Vstore_half_r: return ExtKind::kUnsupported;
+    default: return ExtKind::kComponentWise;
   }
 }
 
@@ -73,7 +134,8 @@ Status WideVectorLowering::lower(Instruction& inst) {
   switch (op) {
     case spv::Op::OpExtInst: return extInst(inst);
     case spv::Op::OpBitcast: return bitcast(inst);
-    case spv::Op::OpAny: case spv::Op::OpAll: return anyAll(inst);
+    case spv::Op::OpAny:
+    case spv::Op::OpAll: return anyAll(inst);
     case spv::Op::OpCompositeConstruct: return compositeConstruct(inst);
     case spv::Op::OpCompositeExtract: return compositeExtract(inst);
     case spv::Op::OpCompositeInsert: return compositeInsert(inst);
@@ -85,11 +147,11 @@ Status WideVectorLowering::lower(Instruction& inst) {
     case spv::Op::OpUndef: return undef(inst);
     case spv::Op::OpLoad: return load(inst);
     case spv::Op::OpStore: return store(inst);
-    case spv::Op::OpAccessChain: case spv::Op::OpInBoundsAccessChain:
-    case spv::Op::OpPtrAccessChain: case spv::Op::OpInBoundsPtrAccessChain:
-      return accessChain(inst);
-    default:
-      return unsupported(inst, "vectors of 8 or 16 components are not supported in " + ir::opcodeName(op));
+    case spv::Op::OpAccessChain:
+    case spv::Op::OpInBoundsAccessChain:
+    case spv::Op::OpPtrAccessChain:
+    case spv::Op::OpInBoundsPtrAccessChain: return accessChain(inst);
+    default: return unsupported(inst, "vectors of 8 or 16 components are not supported in " + ir::opcodeName(op));
   }
 }
 
@@ -379,7 +441,8 @@ Status WideVectorLowering::phi(Instruction& inst) {
   const WideType& type = parts_.wideType(inst.typeId());
   std::vector<uint32_t> parts;
   for (uint32_t k = 0; k < type.parts(); ++k) {
-    Instruction* part = module_.insertBefore(&inst, Instruction(spv::Op::OpPhi, type.part, module_.takeId(), inst.operands()));
+    Instruction* part =
+        module_.insertBefore(&inst, Instruction(spv::Op::OpPhi, type.part, module_.takeId(), inst.operands()));
     partPhis_.push_back({part, k});
     parts.push_back(part->resultId());
   }

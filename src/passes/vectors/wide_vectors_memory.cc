@@ -4,8 +4,8 @@
 #include <optional>
 #include <vector>
 
-#include "ir/types.h"
 #include "analysis/data_layout.h"
+#include "ir/types.h"
 #include "passes/vectors/wide_vectors_lowering.h"
 
 namespace cl2vk::wide_vectors {
@@ -27,8 +27,9 @@ Status WideVectorLowering::vectorLoad(Instruction& inst) {
   std::vector<uint32_t> parts;
   for (uint32_t k = 0; k < type.parts(); ++k) {
     uint32_t offset = partOffset(b, inst.idOperand(2), n, k);
-    parts.push_back(b.value(spv::Op::OpExtInst, type.part,
-                            {inst.operand(0), inst.operand(1), Operand::id(offset), inst.operand(3), Operand::literal(4)}));
+    parts.push_back(
+        b.value(spv::Op::OpExtInst, type.part,
+                {inst.operand(0), inst.operand(1), Operand::id(offset), inst.operand(3), Operand::literal(4)}));
   }
   replaceByParts(inst, std::move(parts));
   return okStatus();
@@ -72,7 +73,8 @@ Status WideVectorLowering::store(Instruction& inst) {
   uint32_t pointer = inst.idOperand(0), object = inst.idOperand(1);
   Expected<std::vector<uint32_t>> parts = parts_.partsOf(object);
   if (!parts) return parts.error().withContext(module_.describe(inst));
-  if (!parts_.pointsToWideMemory(pointer)) return unsupported(inst, "expected a pointer to a vector of 8 or 16 components");
+  if (!parts_.pointsToWideMemory(pointer))
+    return unsupported(inst, "expected a pointer to a vector of 8 or 16 components");
   Builder b = Builder::before(module_, &inst);
   for (uint32_t k = 0; k < parts->size(); ++k) {
     std::vector<Operand> operands = parts_.partMemoryAccess(inst.operands(), 2, ir::typeOf(module_, parts->at(k)));
@@ -85,7 +87,8 @@ Status WideVectorLowering::store(Instruction& inst) {
 
 // An index into a wide vector in memory, now an array of parts, becomes two indices.
 Status WideVectorLowering::accessChain(Instruction& inst) {
-  size_t first = inst.opcode() == spv::Op::OpPtrAccessChain || inst.opcode() == spv::Op::OpInBoundsPtrAccessChain ? 2 : 1;
+  size_t first =
+      inst.opcode() == spv::Op::OpPtrAccessChain || inst.opcode() == spv::Op::OpInBoundsPtrAccessChain ? 2 : 1;
   uint32_t type = parts_.pointee(ir::typeOf(module_, inst.idOperand(0)));
   std::vector<Operand> operands(inst.operands().begin(), inst.operands().begin() + first);
   bool changed = false;

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "ir/types.h"
 #include "analysis/data_layout.h"
+#include "ir/types.h"
 
 namespace cl2vk {
 
@@ -49,7 +49,8 @@ bool WideParts::isWide(uint32_t value) const {
 
 Expected<std::vector<uint32_t>> WideParts::partsOf(uint32_t value) const {
   auto it = parts_.find(value);
-  if (it == parts_.end()) return Error("%" + std::to_string(value) + ", a vector of 8 or 16 components, has not been split");
+  if (it == parts_.end())
+    return Error("%" + std::to_string(value) + ", a vector of 8 or 16 components, has not been split");
   return it->second;
 }
 
@@ -70,18 +71,17 @@ uint32_t WideParts::elementType(uint32_t type, uint32_t index) const {
   const Instruction* def = module_.def(type);
   if (!def) return 0;
   switch (def->opcode()) {
-    case spv::Op::OpTypeStruct:
-      return index < def->numOperands() ? def->idOperand(index) : 0;
+    case spv::Op::OpTypeStruct: return index < def->numOperands() ? def->idOperand(index) : 0;
     case spv::Op::OpTypeArray:
     case spv::Op::OpTypeRuntimeArray:
-    case spv::Op::OpTypeVector:
-      return def->idOperand(0);
-    default:
-      return 0;
+    case spv::Op::OpTypeVector: return def->idOperand(0);
+    default: return 0;
   }
 }
 
-bool WideParts::pointsToWideMemory(uint32_t pointer) const { return isMemoryType(pointee(ir::typeOf(module_, pointer))); }
+bool WideParts::pointsToWideMemory(uint32_t pointer) const {
+  return isMemoryType(pointee(ir::typeOf(module_, pointer)));
+}
 
 uint32_t WideParts::partPointer(Builder& b, uint32_t pointer, uint32_t k) {
   const Instruction* pointerType = module_.def(ir::typeOf(module_, pointer));
@@ -91,8 +91,10 @@ uint32_t WideParts::partPointer(Builder& b, uint32_t pointer, uint32_t k) {
                       {pointer, ir::constantUint(module_, 32, k)});
 }
 
-std::vector<Operand> WideParts::partMemoryAccess(const std::vector<Operand>& operands, size_t first, uint32_t partType) const {
-  std::vector<Operand> access(operands.begin() + static_cast<std::ptrdiff_t>(std::min(first, operands.size())), operands.end());
+std::vector<Operand> WideParts::partMemoryAccess(const std::vector<Operand>& operands, size_t first,
+                                                 uint32_t partType) const {
+  std::vector<Operand> access(operands.begin() + static_cast<std::ptrdiff_t>(std::min(first, operands.size())),
+                              operands.end());
   if (access.empty()) return access;
   uint32_t mask = access[0].words[0];
   if ((mask & static_cast<uint32_t>(spv::MemoryAccessMask::Aligned)) && access.size() > 1) {
@@ -183,7 +185,8 @@ uint32_t WideParts::assemble(Builder& b, const std::vector<Component>& component
     } else if (c.index == Component::kScalar) {
       constituents.push_back(c.vector);
     } else {
-      constituents.push_back(b.value(spv::Op::OpCompositeExtract, scalar, {Operand::id(c.vector), Operand::literal(c.index)}));
+      constituents.push_back(
+          b.value(spv::Op::OpCompositeExtract, scalar, {Operand::id(c.vector), Operand::literal(c.index)}));
     }
   }
   return b.valueOfIds(spv::Op::OpCompositeConstruct, type, constituents);
@@ -212,7 +215,8 @@ Expected<std::vector<uint32_t>> WideParts::pieceWords(Builder& b, uint32_t piece
   uint32_t scalar = count == 1 ? type : module_.def(type)->idOperand(0);
   uint32_t bits = count * ir::scalarWidth(module_, scalar);
   uint32_t uintType = ir::typeInt(module_, 32);
-  if (bits == 32) return std::vector<uint32_t>{type == uintType ? piece : b.valueOfIds(spv::Op::OpBitcast, uintType, {piece})};
+  if (bits == 32)
+    return std::vector<uint32_t>{type == uintType ? piece : b.valueOfIds(spv::Op::OpBitcast, uintType, {piece})};
   if (bits == 64 || bits == 128) {
     uint32_t wordsType = ir::typeVector(module_, uintType, bits / 32);
     uint32_t asWords = type == wordsType ? piece : b.valueOfIds(spv::Op::OpBitcast, wordsType, {piece});
@@ -226,8 +230,9 @@ Expected<std::vector<uint32_t>> WideParts::pieceWords(Builder& b, uint32_t piece
     uint32_t half = ir::typeVector(module_, scalar, 2);
     std::vector<uint32_t> words;
     for (uint32_t h = 0; h < 2; ++h) {
-      uint32_t halfValue = b.value(spv::Op::OpVectorShuffle, half,
-                                   {Operand::id(piece), Operand::id(piece), Operand::literal(2 * h), Operand::literal(2 * h + 1)});
+      uint32_t halfValue =
+          b.value(spv::Op::OpVectorShuffle, half,
+                  {Operand::id(piece), Operand::id(piece), Operand::literal(2 * h), Operand::literal(2 * h + 1)});
       Expected<std::vector<uint32_t>> more = pieceWords(b, halfValue);
       if (!more) return more.error();
       words.insert(words.end(), more->begin(), more->end());
@@ -259,8 +264,8 @@ Expected<uint32_t> WideParts::fromWords(Builder& b, const std::vector<uint32_t>&
     Expected<uint32_t> high = fromWords(b, words, first + 4, half);
     if (!high) return high;
     return b.value(spv::Op::OpVectorShuffle, type,
-                   {Operand::id(*low), Operand::id(*high), Operand::literal(0), Operand::literal(1), Operand::literal(2),
-                    Operand::literal(3)});
+                   {Operand::id(*low), Operand::id(*high), Operand::literal(0), Operand::literal(1),
+                    Operand::literal(2), Operand::literal(3)});
   }
   return Error("a bit cast of " + std::to_string(bits) + " bits through 32-bit words is not supported");
 }

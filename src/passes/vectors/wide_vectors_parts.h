@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
+#include "cl2vk/expected.h"
 #include "ir/builder.h"
 #include "ir/module.h"
-#include "cl2vk/expected.h"
 
 namespace cl2vk {
 
@@ -64,7 +64,8 @@ class WideParts {
   // A pointer to part `k` of the wide vector `pointer` points to.
   uint32_t partPointer(ir::Builder& b, uint32_t pointer, uint32_t k);
   // The memory operands from `first` on, for an access of `partType` instead of the whole vector.
-  std::vector<ir::Operand> partMemoryAccess(const std::vector<ir::Operand>& operands, size_t first, uint32_t partType) const;
+  std::vector<ir::Operand> partMemoryAccess(const std::vector<ir::Operand>& operands, size_t first,
+                                            uint32_t partType) const;
   // index >> 2 and index & 3: the part and the component in it.
   std::pair<uint32_t, uint32_t> splitIndex(ir::Builder& b, uint32_t index);
   // An OpUndef of `type` in the global section.
