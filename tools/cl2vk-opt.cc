@@ -24,7 +24,6 @@ using cl2vk::Expected;
 
 constexpr int kExitFailure = 1;
 constexpr int kExitUsage = 2;
-constexpr uint32_t kSpirvMagic = 0x07230203;
 
 struct Options {
   std::string input;
@@ -181,13 +180,6 @@ int fail(const std::string& input, const Error& error) {
   return kExitFailure;
 }
 
-// Whether `bytes` are a SPIR-V binary in the other byte order, which the result is written in too.
-bool byteSwapped(const std::vector<uint8_t>& bytes) {
-  uint32_t first = 0;
-  if (bytes.size() >= sizeof first) std::memcpy(&first, bytes.data(), sizeof first);
-  return first == __builtin_bswap32(kSpirvMagic);
-}
-
 int run(const Options& options) {
   const std::string& name = options.input == "-" ? std::string("<stdin>") : options.input;
   auto bytes = readInput(options.input);
@@ -220,10 +212,8 @@ int run(const Options& options) {
     if (!text) return fail(name, text.error());
     data = std::move(*text);
   } else {
-    std::vector<uint32_t> words = spirv;
-    if (byteSwapped(*bytes)) {
-      for (uint32_t& word : words) word = __builtin_bswap32(word);
-    }
+    // A binary read in the other byte order is written back in it.
+    std::vector<uint32_t> words = cl2vk::isByteSwappedBinary(*bytes) ? cl2vk::byteSwapped(spirv) : spirv;
     data.assign(reinterpret_cast<const char*>(words.data()), words.size() * sizeof(uint32_t));
   }
   if (auto status = writeOutput(options.output, data); !status) return fail(name, status.error());

@@ -1,5 +1,7 @@
 #include "cl2vk/spirv.h"
 
+#include <cstring>
+
 #include "ir/reader.h"
 #include "ir/summary.h"
 #include "ir/validate.h"
@@ -12,10 +14,7 @@ namespace {
 // The module's words in the host's byte order, whichever order it was read in.
 std::vector<uint32_t> hostOrderWords(const ir::Module& module) {
   std::vector<uint32_t> words = ir::writeBinary(module);
-  if (module.byteSwapped()) {
-    for (uint32_t& word : words) word = byteSwap(word);
-  }
-  return words;
+  return module.byteSwapped() ? byteSwapped(words) : words;
 }
 
 }  // namespace
@@ -30,6 +29,18 @@ Expected<std::vector<uint32_t>> readSpirvBinaryOrAssembly(std::span<const uint8_
   auto module = ir::readBinaryOrAssembly(bytes);
   if (!module) return module.error();
   return hostOrderWords(**module);
+}
+
+bool isByteSwappedBinary(std::span<const uint8_t> bytes) {
+  uint32_t first = 0;
+  if (bytes.size() >= sizeof first) std::memcpy(&first, bytes.data(), sizeof first);
+  return first == byteSwap(spv::MagicNumber);
+}
+
+std::vector<uint32_t> byteSwapped(std::span<const uint32_t> words) {
+  std::vector<uint32_t> swapped(words.begin(), words.end());
+  for (uint32_t& word : swapped) word = byteSwap(word);
+  return swapped;
 }
 
 Expected<std::string> disassemble(std::span<const uint32_t> spirv) {

@@ -17,12 +17,8 @@ const std::string kKernelHeader = R"(
                OpMemoryModel Physical64 OpenCL
 )";
 
-// kernel void k(float a, global float* y) { *y = a; }: a scalar and a pointer, read from the
-// push-constant block at offsets 0 and 8 (a pointer is two words, 8-aligned); the pointer is
-// rebuilt from its address with OpConvertUToPtr. The work-group size spec constants (ids 0-2) and
-// the WorkgroupSize builtin are declared once per module.
-TEST(LowerKernelInterfaceTest, ArgumentsAreReadFromPushConstants) {
-  test::expectPassOutput("lower-kernel-interface", kKernelHeader + R"(
+// kernel void k(float a, global float* y) { *y = a; }, as llvm-spirv writes it.
+const std::string kScalarAndPointerKernel = kKernelHeader + R"(
                OpEntryPoint Kernel %k "k"
                OpName %k "k"
                OpName %a "a"
@@ -41,8 +37,14 @@ TEST(LowerKernelInterfaceTest, ArgumentsAreReadFromPushConstants) {
                OpStore %y %a Aligned 4
                OpReturn
                OpFunctionEnd
-)",
-                         kKernelHeader + R"(
+)";
+
+// kernel void k(float a, global float* y) { *y = a; }: a scalar and a pointer, read from the
+// push-constant block at offsets 0 and 8 (a pointer is two words, 8-aligned); the pointer is
+// rebuilt from its address with OpConvertUToPtr. The work-group size spec constants (ids 0-2) and
+// the WorkgroupSize builtin are declared once per module.
+TEST(LowerKernelInterfaceTest, ArgumentsAreReadFromPushConstants) {
+  test::expectPassOutput("lower-kernel-interface", kScalarAndPointerKernel, kKernelHeader + R"(
                OpEntryPoint GLCompute %k "k"
                OpName %k "k"
                OpDecorate %size_x SpecId 0
@@ -267,27 +269,7 @@ TEST(LowerKernelInterfaceTest, LocalIdBecomesVulkansWidenedTo64Bits) {
 TEST(LowerKernelInterfaceTest, ArgumentsBeyondThePushConstantLimitGoThroughAnArgumentBuffer) {
   Target small;
   small.maxPushConstantsSize = 8;
-  test::PassRun run = test::expectPassOutput("lower-kernel-interface", kKernelHeader + R"(
-               OpEntryPoint Kernel %k "k"
-               OpName %k "k"
-               OpName %a "a"
-               OpName %y "y"
-               OpDecorate %y FuncParamAttr NoCapture
-               OpDecorate %y Alignment 4
-       %uint = OpTypeInt 32 0
-       %void = OpTypeVoid
-      %float = OpTypeFloat 32
-  %_ptr_CrossWorkgroup_float = OpTypePointer CrossWorkgroup %float
-         %fn = OpTypeFunction %void %float %_ptr_CrossWorkgroup_float
-          %k = OpFunction %void None %fn
-          %a = OpFunctionParameter %float
-          %y = OpFunctionParameter %_ptr_CrossWorkgroup_float
-      %entry = OpLabel
-               OpStore %y %a Aligned 4
-               OpReturn
-               OpFunctionEnd
-)",
-                                             kKernelHeader + R"(
+  test::PassRun run = test::expectPassOutput("lower-kernel-interface", kScalarAndPointerKernel, kKernelHeader + R"(
                OpEntryPoint GLCompute %k "k"
                OpName %k "k"
                OpDecorate %size_x SpecId 0

@@ -24,6 +24,12 @@ Expected<std::vector<uint32_t>> readSpirvBinary(std::span<const uint8_t> bytes);
 // ids (%7 stays 7) and takes its SPIR-V version from a "; Version: 1.N" line, else 1.6.
 Expected<std::vector<uint32_t>> readSpirvBinaryOrAssembly(std::span<const uint8_t> bytes);
 
+// Whether `bytes` begin with SPIR-V's magic number in the other byte order than the host's: a tool
+// that read such a binary writes its result back in that order with byteSwapped().
+bool isByteSwappedBinary(std::span<const uint8_t> bytes);
+// `words` with the bytes of every word reversed.
+std::vector<uint32_t> byteSwapped(std::span<const uint32_t> words);
+
 // SPIR-V assembly text, as spirv-dis writes it (friendly names, the header comment).
 Expected<std::string> disassemble(std::span<const uint32_t> spirv);
 
