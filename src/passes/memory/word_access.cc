@@ -29,18 +29,26 @@ Expected<uint32_t> sizeInMemory(const Module& module, uint32_t type) {
 
 uint32_t WordAccess::uint32() { return ir::typeInt(b_.module(), 32); }
 
+// Offsets known at translation time (members of private structs, mostly) fold into constants.
 uint32_t WordAccess::plus(uint32_t offset, uint32_t bytes) {
-  return bytes == 0 ? offset : b_.iadd(offset, ir::constantUint(b_.module(), 32, bytes));
+  if (bytes == 0) return offset;
+  if (std::optional<uint64_t> known = constantValue(b_.module(), offset))
+    return ir::constantUint(b_.module(), 32, *known + bytes);
+  return b_.iadd(offset, ir::constantUint(b_.module(), 32, bytes));
 }
 
 uint32_t WordAccess::wordPointer(uint32_t offset) {
-  uint32_t index = b_.lshr(offset, ir::constantUint(b_.module(), 32, 2));
+  std::optional<uint64_t> known = constantValue(b_.module(), offset);
+  uint32_t index =
+      known ? ir::constantUint(b_.module(), 32, *known / 4) : b_.lshr(offset, ir::constantUint(b_.module(), 32, 2));
   return b_.op(spv::Op::OpAccessChain, ir::typePointer(b_.module(), storage_, uint32()), {words_, index});
 }
 
 // The shift that moves byte `offset` of its word to bit 0.
 static uint32_t byteShift(ir::Builder& b, uint32_t offset) {
   Module& module = b.module();
+  if (std::optional<uint64_t> known = constantValue(module, offset))
+    return ir::constantUint(module, 32, *known % 4 * 8);
   return b.shl(b.bitAnd(offset, ir::constantUint(module, 32, 3)), ir::constantUint(module, 32, 3));
 }
 

@@ -195,10 +195,14 @@ class WordMemory {
   uint32_t advance(Builder& b, uint32_t offset, uint32_t index, uint32_t stride) {
     std::optional<uint64_t> value = constantValue(module_, index);
     if (value && *value == 0) return offset;
+    if (std::optional<uint64_t> base = constantValue(module_, offset); base && value)
+      return constant(static_cast<uint32_t>(*base + *value * stride));
     uint32_t bytes =
         value ? constant(static_cast<uint32_t>(*value * stride)) : b.imul(index32(b, index), constant(stride));
     return b.iadd(offset, bytes);
   }
+  // `offset` plus a constant number of bytes.
+  uint32_t advanceBytes(Builder& b, uint32_t offset, uint32_t bytes) { return advance(b, offset, constant(1), bytes); }
 
   Expected<uint32_t> chainOffset(Instruction& inst) {
     Expected<uint32_t> base = offsetOf(inst.idOperand(0));
@@ -221,7 +225,7 @@ class WordMemory {
         Expected<std::vector<uint32_t>> members = memberOffsets(module_, type);
         if (!member || !members || *member >= members->size())
           return unsupported(module_, inst, "a struct member index that is not a constant");
-        offset = advance(b, offset, constant(1), (*members)[*member]);
+        offset = advanceBytes(b, offset, (*members)[*member]);
         type = def->idOperand(*member);
         continue;
       }
