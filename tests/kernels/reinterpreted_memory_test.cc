@@ -1,6 +1,7 @@
 // __private and __local memory reinterpreted as other types (spirv/kernels/reinterpreted_memory.cl),
 // which lower-pointers makes word-addressed, run on the Vulkan device and compared with the CPU.
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 
@@ -211,6 +212,28 @@ TEST_P(ReinterpretedMemory, PackedStructWithAnIntAtAnOddByte) {
     ASSERT_EQ(out[3 * i], p.tag) << i;
     ASSERT_EQ(out[3 * i + 1], p.value) << i;
     ASSERT_EQ(out[3 * i + 2], p.small + second) << i;
+  }
+}
+
+// Pointer comparisons and differences (spirv/kernels/pointer_arithmetic.cl): a lower-bound search
+// with __global pointers, and with __local ones (which makes the __local copy word-addressed).
+TEST_P(ReinterpretedMemory, PointerComparisonsAndDifferencesSearchSortedArrays) {
+  auto k = kernel("pointer_arithmetic", "search");
+  ASSERT_TRUE(k);
+  const int count = 200;
+  auto sorted = randomValues<int32_t>(count, 17, -500, 500);
+  std::sort(sorted.begin(), sorted.end());
+  const size_t n = 256;
+  auto keys = randomValues<int32_t>(n, 19, -600, 600);
+  auto dsorted = buffer(sorted), dkeys = buffer(keys), dfound = buffer(std::vector<int32_t>(2 * n, -7));
+  run(*k, range1d(n, 64),
+      {KernelArg::buffer(dsorted), KernelArg::value(count), KernelArg::buffer(dkeys), KernelArg::buffer(dfound),
+       KernelArg::local(count * sizeof(int32_t))});
+  auto found = read<int32_t>(dfound, 2 * n);
+  for (size_t i = 0; i < n; ++i) {
+    int at = static_cast<int>(std::lower_bound(sorted.begin(), sorted.end(), keys[i]) - sorted.begin());
+    ASSERT_EQ(found[2 * i], at) << "key " << keys[i];
+    ASSERT_EQ(found[2 * i + 1], at == count ? -1 : at) << "key " << keys[i];
   }
 }
 

@@ -201,12 +201,35 @@ class PointerLowering {
         }
         case spv::Op::OpPtrEqual:
         case spv::Op::OpPtrNotEqual:
-        case spv::Op::OpPtrDiff:
-          return unsupported(module_, *inst, "pointer comparison and difference are not supported yet");
+        case spv::Op::OpPtrDiff: CL2VK_TRY(compareBufferPointers(*inst)); break;
         default: break;
       }
     }
     return okStatus();
+  }
+
+  // Buffer pointers compared or subtracted: their addresses are. (Pointers into __local and
+  // __private memory were made offsets by the word-addressed lowering.)
+  Status compareBufferPointers(Instruction& inst) {
+    uint32_t pointerType = module_.def(inst.idOperand(0))->typeId();
+    if (storageOf(module_, pointerType) != SC::PhysicalStorageBuffer)
+      return unsupported(module_, inst, "compares pointers Vulkan cannot compare");
+    Builder b = Builder::before(module_, &inst);
+    uint32_t ulong = ir::typeInt(module_, 64);
+    uint32_t a = b.op(spv::Op::OpConvertPtrToU, ulong, {inst.idOperand(0)});
+    uint32_t c = b.op(spv::Op::OpConvertPtrToU, ulong, {inst.idOperand(1)});
+    uint32_t result;
+    if (inst.opcode() == spv::Op::OpPtrDiff) {
+      Expected<TypeLayout> layout = layoutOf(module_, pointeeOf(module_, pointerType));
+      if (!layout) return unsupported(module_, inst, layout.error().message());
+      uint32_t bytes = b.resizeSigned(b.isub(a, c), ir::scalarWidth(module_, inst.typeId()));
+      result = b.op(spv::Op::OpSDiv, inst.typeId(), {bytes, ir::constantBits(module_, inst.typeId(), layout->size)});
+    } else {
+      result =
+          b.op(inst.opcode() == spv::Op::OpPtrEqual ? spv::Op::OpIEqual : spv::Op::OpINotEqual, inst.typeId(), {a, c});
+    }
+    module_.replaceAllUses(inst.resultId(), result);
+    return module_.remove(&inst);
   }
 
   // Program-scope __constant tables: UniformConstant variables become Private ones.
