@@ -31,6 +31,20 @@ kernel void local_tree_reduce_add_float(global const float* in, global float* ou
   if (lid == 0) out[get_group_id(0)] = scratch[0];
 }
 
+// The same tree over __local memory the kernel declares as uint and uses as float: reinterpreted
+// memory, which cl2vk makes word-addressed. Against the tree above, it measures what that costs.
+kernel void local_tree_reduce_add_float_words(global const float* in, global float* out, local uint* words) {
+  local float* scratch = (local float*)words;
+  size_t lid = get_local_id(0);
+  scratch[lid] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (size_t stride = get_local_size(0) / 2; stride > 0; stride /= 2) {
+    if (lid < stride) scratch[lid] += scratch[lid + stride];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) out[get_group_id(0)] = scratch[0];
+}
+
 #endif
 
 // Work-group collectives: one value per work-group for reductions, one per work-item for the rest.

@@ -230,6 +230,7 @@ int runBenchmarks(const Options& options) {
     if (native) implementations.push_back({native.get(), "native-opencl", "", 0, false});
     if (workload.hasLocalTree) {
       implementations.push_back({cl2vk->get(), "local-tree", kLocalTreeKernel, sizeof(float), true});
+      implementations.push_back({cl2vk->get(), "local-tree-words", kLocalTreeWordsKernel, sizeof(float), true});
       if (native)
         implementations.push_back({native.get(), "native-local-tree", kLocalTreeKernel, sizeof(float), false});
     }

@@ -205,7 +205,9 @@ Expected<uint32_t> OpenClRunner::subgroupSize(uint32_t workGroupSize) {
 
 Status OpenClRunner::prepare(const LaunchSpec& spec) {
   Expected<ClKernel> kernel =
-      createKernel(spec.kernel == kLocalTreeKernel ? ClProgram::kBasic : spec.workload->program, spec.kernel);
+      createKernel(spec.kernel == kLocalTreeKernel || spec.kernel == kLocalTreeWordsKernel ? ClProgram::kBasic
+                                                                                           : spec.workload->program,
+                   spec.kernel);
   if (!kernel) return kernel.error();
   size_t maxSize = 0;
   CL2VK_TRY(check(

@@ -64,6 +64,8 @@ struct Workload {
 const std::vector<Workload>& workloads();
 
 inline constexpr const char* kLocalTreeKernel = "local_tree_reduce_add_float";
+// The same tree through a reinterpreted __local pointer (word-addressed in cl2vk).
+inline constexpr const char* kLocalTreeWordsKernel = "local_tree_reduce_add_float_words";
 
 // What a correct run writes: each output word's exact value (integers, and floats computed in
 // double) and the distance from it that passes (0 for integers; for a float combining m values,
