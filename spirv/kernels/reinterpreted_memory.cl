@@ -138,3 +138,11 @@ kernel void packed_struct(global const uchar* in, global int* out) {
   out[3 * i + 1] = p.value;
   out[3 * i + 2] = p.small + ((uchar*)&p)[2];
 }
+
+constant uchar kTable[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+
+// A program-scope __constant byte table read as words.
+kernel void constant_table_words(global uint* out) {
+  size_t i = get_global_id(0);
+  out[i] = ((constant uint*)kTable)[i % 4];
+}

@@ -215,6 +215,19 @@ TEST_P(ReinterpretedMemory, PackedStructWithAnIntAtAnOddByte) {
   }
 }
 
+TEST_P(ReinterpretedMemory, ConstantByteTableReadAsWords) {
+  auto k = kernel("reinterpreted_memory", "constant_table_words");
+  ASSERT_TRUE(k);
+  const size_t n = 16;
+  auto dout = buffer(std::vector<uint32_t>(n, 0));
+  run(*k, range1d(n), {KernelArg::buffer(dout)});
+  auto out = read<uint32_t>(dout, n);
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t b = static_cast<uint32_t>(i % 4) * 4 + 1;
+    ASSERT_EQ(out[i], b | (b + 1) << 8 | (b + 2) << 16 | (b + 3) << 24) << i;
+  }
+}
+
 // Pointer comparisons and differences (spirv/kernels/pointer_arithmetic.cl): a lower-bound search
 // with __global pointers, and with __local ones (which makes the __local copy word-addressed).
 TEST_P(ReinterpretedMemory, PointerComparisonsAndDifferencesSearchSortedArrays) {

@@ -91,15 +91,22 @@ class Planner {
   }
 
  private:
+  // __local and __private pointers, and program-scope __constant tables (UniformConstant
+  // variables, which become Private ones).
   bool isLogicalPointer(uint32_t id) const {
     const Instruction* def = module_.def(id);
-    return def && isPointerValue(module_, *def) && isLogical(storageOf(module_, def->typeId()));
+    if (!def || !isPointerValue(module_, *def)) return false;
+    SC storage = storageOf(module_, def->typeId());
+    return isLogical(storage) || (storage == SC::UniformConstant && def->opcode() == spv::Op::OpVariable);
   }
   bool isNullOrUndef(uint32_t id) const {
     const Instruction* def = module_.def(id);
     return def && (def->opcode() == spv::Op::OpConstantNull || def->opcode() == spv::Op::OpUndef);
   }
-  SC storageOfValue(uint32_t id) const { return storageOf(module_, module_.def(id)->typeId()); }
+  SC storageOfValue(uint32_t id) const {
+    SC storage = storageOf(module_, module_.def(id)->typeId());
+    return storage == SC::UniformConstant ? SC::Private : storage;
+  }
   void link(uint32_t value, uint32_t other) {
     if (isLogicalPointer(other) && !isNullOrUndef(other)) groups_.unite(value, other);
   }
