@@ -26,7 +26,7 @@ uint32_t declaredAlignment(const Instruction& inst, size_t memoryOperand, uint32
   if (inst.numOperands() <= memoryOperand) return fallback;
   uint32_t mask = inst.wordOperand(memoryOperand);
   if (!(mask & static_cast<uint32_t>(spv::MemoryAccessMask::Aligned))) return fallback;
-  // Aligned's literal comes first unless Volatile... only MakePointerAvailable etc. come later.
+  // Aligned is the lowest mask bit with an operand, so its literal comes right after the mask.
   return inst.wordOperand(memoryOperand + 1);
 }
 

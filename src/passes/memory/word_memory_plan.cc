@@ -30,10 +30,13 @@ bool isHeap(Key key) { return key >> 48 != 0; }
 class UnionFind {
  public:
   Key find(Key key) {
-    auto [it, inserted] = parent_.try_emplace(key, key);
-    if (inserted || it->second == key) return key;
-    Key root = find(it->second);
-    parent_[key] = root;
+    Key root = parent_.try_emplace(key, key).first->second;
+    while (parent_.at(root) != root) root = parent_.at(root);
+    while (key != root) {  // path compression, iteratively: chains can be as long as a kernel
+      Key next = parent_.at(key);
+      parent_[key] = root;
+      key = next;
+    }
     return root;
   }
   void unite(Key a, Key b) {
