@@ -60,8 +60,8 @@ struct Workload {
   // Also runs as the classic __local barrier tree (kernel "local_tree_reduce_add_float").
   bool hasLocalTree = false;
   // kMath: the OpenCL C function ("sin"), and the kernel calling its native_ form ("" if none).
-  std::string function;
-  std::string nativeKernel;
+  std::string function{};
+  std::string nativeKernel{};
 
   InputSet inputSet() const {
     if (element == ElementType::kFloat) return InputSet::kFloats;
