@@ -146,3 +146,20 @@ kernel void constant_table_words(global uint* out) {
   size_t i = get_global_id(0);
   out[i] = ((constant uint*)kTable)[i % 4];
 }
+
+typedef struct {
+  int low, high, count;
+} Range;
+
+// A __local array of structs copied whole (a memcpy of the array's first bytes, as clang writes
+// `out[group] = ranges[0]` when the copy starts at the array itself) to a buffer at a dynamic index:
+// pyopencl's struct reductions end this way.
+kernel void local_struct_copy(global const int* in, global Range* out) {
+  local Range ranges[64];
+  size_t l = get_local_id(0);
+  Range r = {in[get_global_id(0)], in[get_global_id(0)] * 2, (int)l};
+  ranges[l] = r;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (l == 0) out[get_group_id(0)] = ranges[0];
+  if (l == 1) out[get_num_groups(0) + get_group_id(0)] = ranges[get_local_size(0) - 1];
+}

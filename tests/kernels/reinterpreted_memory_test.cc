@@ -228,6 +228,26 @@ TEST_P(ReinterpretedMemory, ConstantByteTableReadAsWords) {
   }
 }
 
+TEST_P(ReinterpretedMemory, LocalStructsCopiedWholeToABufferAtADynamicIndex) {
+  auto k = kernel("reinterpreted_memory", "local_struct_copy");
+  ASSERT_TRUE(k);
+  const uint32_t local = 64;
+  const size_t groups = 5, n = groups * local;
+  auto in = randomValues<int32_t>(n, 23, -100000, 100000);
+  auto din = buffer(in), dout = buffer(std::vector<int32_t>(3 * 2 * groups, -1));
+  run(*k, range1d(n, local), {KernelArg::buffer(din), KernelArg::buffer(dout)});
+  auto out = read<int32_t>(dout, 3 * 2 * groups);
+  for (size_t g = 0; g < groups; ++g) {
+    for (size_t which : {size_t{0}, size_t{1}}) {
+      size_t item = g * local + (which == 0 ? 0 : local - 1);
+      const int32_t* r = &out[3 * (which * groups + g)];
+      ASSERT_EQ(r[0], in[item]) << "group " << g << ", copy " << which;
+      ASSERT_EQ(r[1], in[item] * 2) << "group " << g << ", copy " << which;
+      ASSERT_EQ(r[2], static_cast<int32_t>(item % local)) << "group " << g << ", copy " << which;
+    }
+  }
+}
+
 // Pointer comparisons and differences (spirv/kernels/pointer_arithmetic.cl): a lower-bound search
 // with __global pointers, and with __local ones (which makes the __local copy word-addressed).
 TEST_P(ReinterpretedMemory, PointerComparisonsAndDifferencesSearchSortedArrays) {

@@ -475,7 +475,7 @@ Status WordMemory::rewriteCopy(Instruction& copy) {
 
   // Each side: a word object (an offset) or a buffer (a pointer to chunks).
   struct Side {
-    uint32_t pointer, offset = 0, chunks = 0;
+    uint32_t pointer, offset = 0, address = 0;
   };
   auto sideOf = [&](uint32_t pointer) -> Expected<Side> {
     Side side{pointer};
@@ -484,7 +484,10 @@ Status WordMemory::rewriteCopy(Instruction& copy) {
       if (!offset) return offset.error();
       side.offset = *offset;
     } else if (storageOf(module_, ir::typeOf(module_, pointer)) == SC::PhysicalStorageBuffer) {
-      side.chunks = b.bitcast(ir::typePointer(module_, SC::PhysicalStorageBuffer, chunkType), pointer);
+      // The buffer side's chunks are addressed by integer arithmetic on its address: lavapipe
+      // (Mesa 22.3) misplaces OpPtrAccessChain steps through a pointer cast from one made by
+      // OpPtrAccessChain (found with pyopencl's struct reductions: three word stores to one word).
+      side.address = b.op(spv::Op::OpConvertPtrToU, ir::typeInt(module_, 64), {pointer});
     } else {
       return unsupported(module_, copy, "copies between __local or __private memory of different types");
     }
@@ -495,20 +498,22 @@ Status WordMemory::rewriteCopy(Instruction& copy) {
   Expected<Side> from = sideOf(source);
   if (!from) return from.error();
   uint32_t chunkPointer = ir::typePointer(module_, SC::PhysicalStorageBuffer, chunkType);
+  auto chunkAt = [&](uint32_t address, uint32_t i) {
+    uint32_t byte = i == 0 ? address : b.iadd(address, ir::constantUint(module_, 64, i * chunk));
+    return b.op(spv::Op::OpConvertUToPtr, chunkPointer, {byte});
+  };
   for (uint32_t i = 0; i < *size / chunk; ++i) {
     uint32_t value;
-    if (from->chunks) {
-      uint32_t at = b.op(spv::Op::OpPtrAccessChain, chunkPointer, {from->chunks, constant(i)});
-      value = b.load(chunkType, at, chunk);
+    if (from->address) {
+      value = b.load(chunkType, chunkAt(from->address, i), chunk);
     } else {
       WordAccess access(b, wordsOf(source), objectOf(source)->storage);
       Expected<uint32_t> read = access.read(chunkType, b.iadd(from->offset, constant(i * chunk)), chunk);
       if (!read) return unsupported(module_, copy, read.error().message());
       value = *read;
     }
-    if (to->chunks) {
-      uint32_t at = b.op(spv::Op::OpPtrAccessChain, chunkPointer, {to->chunks, constant(i)});
-      b.store(at, value, chunk);
+    if (to->address) {
+      b.store(chunkAt(to->address, i), value, chunk);
     } else {
       WordAccess access(b, wordsOf(target), objectOf(target)->storage);
       if (Status written = access.write(value, b.iadd(to->offset, constant(i * chunk)), chunk); !written.ok())
