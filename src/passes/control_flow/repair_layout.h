@@ -1,0 +1,27 @@
+// repair-layout: puts right what llvm-spirv-15 writes out of SPIR-V's layout rules, so that its
+// modules pass validation; the translator runs it on its input before validating it.
+// - Blocks: llvm-spirv writes a block before its dominator at -O1 and above (a loop's exit before
+//   the loop, an n-body kernel's float3 accumulator used "before" its definition). Every function's
+//   blocks are reordered so that each reachable block follows its immediate dominator, keeping the
+//   input order wherever it already does (a stable topological order of the dominator tree);
+//   unreachable blocks go last, in their order.
+// - Merge instructions: from loop metadata (-O1's DontUnroll, #pragma unroll) llvm-spirv writes
+//   OpLoopMerge twice, or before instructions that are not the branch, and names one merge block
+//   for two headers. A block keeps its first merge instruction, moved just before its branch (a
+//   loop merge before OpBranch/OpBranchConditional, a selection merge before
+//   OpBranchConditional/OpSwitch); the others are dropped, and so is one that names a block an
+//   earlier header already names as merge or continue target, its own header as merge block, or
+//   one block as both merge and continue target. They are hints in a Kernel module: structurize-cfg builds its own.
+// - Capabilities: for OpBitReverse llvm-spirv-15 declares Shader and Matrix in a Kernel module,
+//   which holds the unstructured code to Shader's structured rules; they are replaced by
+//   BitInstructions (SPV_KHR_bit_instructions), which declares the bit instructions for kernels.
+// Never fails.
+#pragma once
+
+#include "passes/pass.h"
+
+namespace cl2vk {
+
+Expected<PassResult> repairLayout(ir::Module& module, const Target& target);
+
+}  // namespace cl2vk
