@@ -1,0 +1,264 @@
+#include "passes/control_flow/repair_layout.h"
+
+#include <gtest/gtest.h>
+
+#include "ir/validate.h"
+#include "pass_test_util.h"
+#include "test_util.h"
+
+namespace cl2vk {
+namespace {
+
+// A kernel `k(uint n, __global uint* out)` whose body is `body`; `capabilities` adds to Kernel's.
+std::string kernel(const std::string& body, const std::string& capabilities = "") {
+  return R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Kernel
+)" + capabilities +
+         R"(
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+               OpName %k "k"
+       %void = OpTypeVoid
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+     %uint_0 = OpConstant %uint 0
+     %uint_1 = OpConstant %uint 1
+%_ptr_CrossWorkgroup_uint = OpTypePointer CrossWorkgroup %uint
+         %fn = OpTypeFunction %void %uint %_ptr_CrossWorkgroup_uint
+          %k = OpFunction %void None %fn
+          %n = OpFunctionParameter %uint
+        %out = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+)" + body +
+         R"(
+               OpFunctionEnd
+)";
+}
+
+// What llvm-spirv-15 writes at -O2 for a loop that accumulates (the n-body kernel's float3 sum):
+// the exit block, which uses the loop's last value, comes before the loop that defines it. Only it
+// moves (after the loop, its dominator); %done, dominated by the entry, keeps its place, its phi
+// being the one use allowed ahead of a definition.
+TEST(RepairLayoutTest, LoopExitWrittenBeforeTheLoopMovesAfterIt) {
+  test::expectPassOutput("repair-layout", kernel(R"(
+      %entry = OpLabel
+      %enter = OpULessThan %bool %uint_0 %n
+               OpBranchConditional %enter %loop %done
+       %exit = OpLabel
+     %result = OpIAdd %uint %next %uint_1
+               OpBranch %done
+       %done = OpLabel
+      %value = OpPhi %uint %uint_0 %entry %result %exit
+               OpStore %out %value
+               OpReturn
+       %loop = OpLabel
+          %i = OpPhi %uint %uint_0 %entry %next %loop
+       %next = OpIAdd %uint %i %uint_1
+       %more = OpULessThan %bool %next %n
+               OpBranchConditional %more %loop %exit
+)"),
+                         kernel(R"(
+      %entry = OpLabel
+      %enter = OpULessThan %bool %uint_0 %n
+               OpBranchConditional %enter %loop %done
+       %done = OpLabel
+      %value = OpPhi %uint %uint_0 %entry %result %exit
+               OpStore %out %value
+               OpReturn
+       %loop = OpLabel
+          %i = OpPhi %uint %uint_0 %entry %next %loop
+       %next = OpIAdd %uint %i %uint_1
+       %more = OpULessThan %bool %next %n
+               OpBranchConditional %more %loop %exit
+       %exit = OpLabel
+     %result = OpIAdd %uint %next %uint_1
+               OpBranch %done
+)"),
+                         Target{}, SPV_ENV_UNIVERSAL_1_2);
+}
+
+// Blocks that already follow their dominators keep their order, even where a reverse post-order
+// would differ (%else before %then), and unreachable blocks stay where they are, last.
+TEST(RepairLayoutTest, OrderThatFollowsDominatorsIsKept) {
+  std::string module = kernel(R"(
+      %entry = OpLabel
+       %cond = OpULessThan %bool %uint_1 %n
+               OpBranchConditional %cond %then %else
+       %else = OpLabel
+               OpBranch %join
+       %then = OpLabel
+               OpBranch %join
+       %join = OpLabel
+               OpReturn
+       %dead = OpLabel
+               OpBranch %join
+)");
+  test::PassRun run = test::expectPassOutput("repair-layout", module, module, Target{}, SPV_ENV_UNIVERSAL_1_2);
+}
+
+// An unreachable block written first among the others is put after every reachable one.
+TEST(RepairLayoutTest, UnreachableBlocksGoLast) {
+  test::expectPassOutput("repair-layout", kernel(R"(
+      %entry = OpLabel
+               OpBranch %next
+       %dead = OpLabel
+               OpBranch %next
+       %next = OpLabel
+               OpReturn
+)"),
+                         kernel(R"(
+      %entry = OpLabel
+               OpBranch %next
+       %next = OpLabel
+               OpReturn
+       %dead = OpLabel
+               OpBranch %next
+)"),
+                         Target{}, SPV_ENV_UNIVERSAL_1_2);
+}
+
+// llvm-spirv-15 -O1 writes a loop's OpLoopMerge twice, ahead of the comparison that feeds the
+// branch: one stays, just before the branch, with its loop control.
+TEST(RepairLayoutTest, DuplicateLoopMergeBecomesOneBeforeTheBranch) {
+  test::expectPassOutput("repair-layout", kernel(R"(
+      %entry = OpLabel
+               OpBranch %loop
+       %loop = OpLabel
+          %i = OpPhi %uint %uint_0 %entry %next %loop
+       %next = OpIAdd %uint %i %uint_1
+               OpLoopMerge %exit %loop DontUnroll
+               OpLoopMerge %exit %loop DontUnroll
+       %more = OpULessThan %bool %next %n
+               OpBranchConditional %more %loop %exit
+       %exit = OpLabel
+               OpReturn
+)"),
+                         kernel(R"(
+      %entry = OpLabel
+               OpBranch %loop
+       %loop = OpLabel
+          %i = OpPhi %uint %uint_0 %entry %next %loop
+       %next = OpIAdd %uint %i %uint_1
+       %more = OpULessThan %bool %next %n
+               OpLoopMerge %exit %loop DontUnroll
+               OpBranchConditional %more %loop %exit
+       %exit = OpLabel
+               OpReturn
+)"),
+                         Target{}, SPV_ENV_UNIVERSAL_1_2);
+}
+
+// Two loops that llvm-spirv gives the same merge block: the second header loses its merge, and a
+// loop merge whose merge block is its continue target (a one-block loop) is dropped too.
+TEST(RepairLayoutTest, MergesTheValidatorRefusesAreDropped) {
+  test::expectPassOutput("repair-layout", kernel(R"(
+      %entry = OpLabel
+               OpBranch %first
+      %first = OpLabel
+          %i = OpPhi %uint %uint_0 %entry %next %first
+       %next = OpIAdd %uint %i %uint_1
+       %more = OpULessThan %bool %next %n
+               OpLoopMerge %exit %first None
+               OpBranchConditional %more %first %second
+     %second = OpLabel
+          %j = OpPhi %uint %uint_0 %first %jnext %second
+      %jnext = OpIAdd %uint %j %uint_1
+      %again = OpULessThan %bool %jnext %n
+               OpLoopMerge %exit %second None
+               OpBranchConditional %again %second %exit
+       %exit = OpLabel
+               OpBranch %last
+       %last = OpLabel
+       %stay = OpULessThan %bool %uint_1 %n
+               OpLoopMerge %last %last None
+               OpBranchConditional %stay %last %end
+        %end = OpLabel
+               OpReturn
+)"),
+                         kernel(R"(
+      %entry = OpLabel
+               OpBranch %first
+      %first = OpLabel
+          %i = OpPhi %uint %uint_0 %entry %next %first
+       %next = OpIAdd %uint %i %uint_1
+       %more = OpULessThan %bool %next %n
+               OpLoopMerge %exit %first None
+               OpBranchConditional %more %first %second
+     %second = OpLabel
+          %j = OpPhi %uint %uint_0 %first %jnext %second
+      %jnext = OpIAdd %uint %j %uint_1
+      %again = OpULessThan %bool %jnext %n
+               OpBranchConditional %again %second %exit
+       %exit = OpLabel
+               OpBranch %last
+       %last = OpLabel
+       %stay = OpULessThan %bool %uint_1 %n
+               OpBranchConditional %stay %last %end
+        %end = OpLabel
+               OpReturn
+)"),
+                         Target{}, SPV_ENV_UNIVERSAL_1_2);
+}
+
+// llvm-spirv-15 declares Shader and Matrix for OpBitReverse in a kernel; the validator would then
+// hold the unstructured loop to Shader's structured rules. BitInstructions declares it instead.
+TEST(RepairLayoutTest, ShaderCapabilityForBitReverseBecomesBitInstructions) {
+  std::string body = R"(
+      %entry = OpLabel
+               OpBranch %loop
+       %loop = OpLabel
+          %i = OpPhi %uint %n %entry %next %loop
+       %next = OpBitReverse %uint %i
+       %more = OpULessThan %bool %next %n
+               OpBranchConditional %more %loop %exit
+       %exit = OpLabel
+               OpStore %out %next
+               OpReturn
+)";
+  std::string before = kernel(body, "               OpCapability Matrix\n               OpCapability Shader\n");
+  test::PassRun run = test::expectPassOutput(
+      "repair-layout", before,
+      kernel(body,
+             "               OpCapability BitInstructions\n               OpExtension \"SPV_KHR_bit_instructions\"\n"),
+      Target{}, SPV_ENV_UNIVERSAL_1_2);
+  auto input = test::assemble(before);
+  ASSERT_TRUE(input);
+  EXPECT_FALSE(ir::validate(*input, SPV_ENV_UNIVERSAL_1_2).ok()) << "the input must show the problem";
+}
+
+// The n-body shape again, as a property: every use in the repaired function follows its
+// definition, so the validator that refused the input accepts the output.
+TEST(RepairLayoutTest, RepairedModuleValidatesWhereTheInputDidNot) {
+  std::string before = kernel(R"(
+      %entry = OpLabel
+      %enter = OpULessThan %bool %uint_0 %n
+               OpBranchConditional %enter %loop %done
+       %exit = OpLabel
+     %result = OpIAdd %uint %next %uint_1
+               OpBranch %done
+       %done = OpLabel
+      %value = OpPhi %uint %uint_0 %entry %result %exit
+               OpStore %out %value
+               OpReturn
+       %loop = OpLabel
+          %i = OpPhi %uint %uint_0 %entry %next %loop
+       %next = OpIAdd %uint %i %uint_1
+       %more = OpULessThan %bool %next %n
+               OpBranchConditional %more %loop %exit
+)");
+  auto module = test::assemble(before);
+  ASSERT_TRUE(module);
+  Status refused = ir::validate(*module, SPV_ENV_UNIVERSAL_1_2);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message().find("has not been defined"), std::string::npos) << refused.error().message();
+  Expected<PassResult> result = repairLayout(*module, Target{});
+  ASSERT_TRUE(result.ok()) << result.error().message();
+  EXPECT_EQ(*result, PassResult::kChanged);
+  Status valid = ir::validate(*module, SPV_ENV_UNIVERSAL_1_2);
+  EXPECT_TRUE(valid.ok()) << valid.error().message();
+  EXPECT_EQ(*repairLayout(*module, Target{}), PassResult::kUnchanged);
+}
+
+}  // namespace
+}  // namespace cl2vk
