@@ -47,6 +47,23 @@ std::string constructOf(const Module& module, const Instruction& inst) {
     case spv::Op::OpGetKernelPreferredWorkGroupSizeMultiple: return "device-side enqueue";
     case spv::Op::OpConstantFunctionPointerINTEL:
     case spv::Op::OpFunctionPointerCallINTEL: return "function pointers";
+    // What llvm-spirv-15 writes for these under --spirv-ext=+all (docs/frontend.md); without the
+    // extension they stay calls to undefined builtins.
+    case spv::Op::OpAtomicFAddEXT:
+    case spv::Op::OpAtomicFMinEXT:
+    case spv::Op::OpAtomicFMaxEXT: return "floating-point atomics";
+    case spv::Op::OpSDot:
+    case spv::Op::OpUDot:
+    case spv::Op::OpSUDot:
+    case spv::Op::OpSDotAccSat:
+    case spv::Op::OpUDotAccSat:
+    case spv::Op::OpSUDotAccSat: return "integer dot products (cl_khr_integer_dot_product)";
+    case spv::Op::OpGroupNonUniformRotateKHR: return "sub-group rotations (cl_khr_subgroup_rotate)";
+    case spv::Op::OpTypeInt: {
+      // _BitInt(N) under SPV_INTEL_arbitrary_precision_integers.
+      uint32_t width = inst.wordOperand(0);
+      return width == 8 || width == 16 || width == 32 || width == 64 ? "" : std::to_string(width) + "-bit integers";
+    }
     case spv::Op::OpExtInst: return ir::openclStdInstruction(module, inst) == OpenCLLIB::Printf ? "printf" : "";
     default: return "";
   }
