@@ -164,6 +164,15 @@ TEST(CheckSupportedTest, AllExtensionsConstructsAreRefusedByName) {
   }
 }
 
+// An extension cl2vk has no decision for is refused by name rather than left to fail later.
+TEST(CheckSupportedTest, UnknownExtensionIsRefusedByName) {
+  EXPECT_EQ(test::runPass("check-supported", module(kAbsolute, "", "OpExtension \"SPV_INTEL_fpga_reg\"")).text(),
+            "error: the SPIR-V extension SPV_INTEL_fpga_reg is not supported by cl2vk (docs/frontend.md lists what it "
+            "does with each extension llvm-spirv-15 writes)");
+  std::string known = module(kAbsolute, "", "OpCapability OptNoneINTEL\nOpExtension \"SPV_INTEL_optnone\"");
+  test::expectPassOutput("check-supported", known, known);
+}
+
 TEST(CheckSupportedTest, DoubleArithmeticIsRefusedWithoutFloat64NamingTheFirstInstruction) {
   Target noFloat64;
   noFloat64.float64 = false;

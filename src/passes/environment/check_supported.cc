@@ -2,6 +2,8 @@
 
 #include <spirv/unified1/OpenCL.std.h>
 
+#include <algorithm>
+
 #include "analysis/call_graph.h"
 #include "ir/collectives.h"
 #include "ir/opcode_classes.h"
@@ -111,6 +113,30 @@ std::optional<Error> findMissingFloat(const Module& module, const Target& target
   return std::nullopt;
 }
 
+// The SPIR-V extensions cl2vk translates or drops (docs/frontend.md has the decision for each one
+// llvm-spirv-15 can write); any other is refused by name, after the constructs above, whose
+// messages say more.
+constexpr std::string_view kKnownExtensions[] = {
+    "SPV_KHR_uniform_group_instructions",  // the collectives
+    "SPV_KHR_no_integer_wrap_decoration",  // decorations finalize-vulkan drops
+    "SPV_KHR_bit_instructions",            // Vulkan's own bit instructions
+    "SPV_INTEL_optnone",                   // the rest: drop-optimization-hints
+    "SPV_KHR_expect_assume",
+    "SPV_INTEL_unstructured_loop_controls",
+    "SPV_INTEL_memory_access_aliasing",
+    "SPV_INTEL_fp_fast_math_mode",
+};
+
+std::optional<Error> findUnknownExtension(const Module& module) {
+  for (const Instruction& inst : module.section(ir::Section::kExtension)) {
+    std::string name = inst.stringOperand(0);
+    if (std::find(std::begin(kKnownExtensions), std::end(kKnownExtensions), name) == std::end(kKnownExtensions))
+      return Error("the SPIR-V extension " + name + " is not supported by cl2vk (docs/frontend.md lists what it does " +
+                   "with each extension llvm-spirv-15 writes)");
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Expected<PassResult> checkSupported(Module& module, const Target& target) {
@@ -132,6 +158,7 @@ Expected<PassResult> checkSupported(Module& module, const Target& target) {
       }
     }
   }
+  if (std::optional<Error> unknown = findUnknownExtension(module)) return *unknown;
   if (std::optional<Error> missing = findMissingFloat(module, target)) return *missing;
   return PassResult::kUnchanged;
 }
