@@ -2,7 +2,7 @@
 // kernel (SPV_INTEL_memory_access_aliasing), __builtin_expect and __builtin_assume
 // (SPV_KHR_expect_assume), loop pragmas (OpLoopMerge with loop controls), every function at -O0
 // (OptNoneINTEL), and a bit-reversal loop that -O3 turns into OpBitReverse (Shader declared in a
-// kernel).
+// kernel), and an annotated variable.
 
 static void scaled_add(global int* restrict y, global const int* restrict x, int a, int n) {
   for (int i = 0; i < n; ++i) y[i] += a * x[i];
@@ -36,4 +36,11 @@ kernel void bit_reverse(global uint* out) {
   uint x = out[get_global_id(0)], r = 0;
   for (int b = 0; b < 32; ++b) r |= ((x >> b) & 1u) << (31 - b);
   out[get_global_id(0)] = r;
+}
+
+// __attribute__((annotate)) leaves its string as a module-scope variable in the Function storage
+// class (UserSemantic holds the text), which SPIR-V does not allow.
+kernel void annotated(global const int* in, global int* out) {
+  __attribute__((annotate("cl2vk: doubled"))) int x = in[get_global_id(0)];
+  out[get_global_id(0)] = 2 * x;
 }

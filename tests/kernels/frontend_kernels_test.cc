@@ -196,6 +196,19 @@ TEST_P(FrontEndKernels, BitReverseMatchesTheCpu) {
   }
 }
 
+// The annotation's string variable, which llvm-spirv-15 puts at module scope in the Function
+// storage class, is removed; the annotated variable keeps its value.
+TEST_P(FrontEndKernels, AnnotatedVariableKeepsItsValue) {
+  auto k = kernel("hints", "annotated");
+  ASSERT_TRUE(k);
+  const int n = 48;
+  std::vector<int> in = randomInts(n, 17, -1000, 1000);
+  auto din = buffer(in), dout = buffer(std::vector<int>(n, 0));
+  run(*k, range1d(n, 16), {KernelArg::buffer(din), KernelArg::buffer(dout)});
+  auto out = read<int>(dout, n);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], 2 * in[i]) << i;
+}
+
 INSTANTIATE_TEST_SUITE_P(Builds, FrontEndKernels,
                          testing::Values("O0", "O1", "O2", "O3", "O0.all", "O1.all", "O2.all", "O3.all"),
                          [](const testing::TestParamInfo<const char*>& info) {

@@ -227,6 +227,48 @@ TEST(RepairLayoutTest, ShaderCapabilityForBitReverseBecomesBitInstructions) {
   EXPECT_FALSE(ir::validate(*input, SPV_ENV_UNIVERSAL_1_2).ok()) << "the input must show the problem";
 }
 
+// __attribute__((annotate("hi"))): llvm-spirv-15 writes the string as a module-scope Function
+// variable, listed in the entry point's interface, with an unused access chain left in the kernel.
+TEST(RepairLayoutTest, AnnotationStringVariableGoes) {
+  auto annotated = [](const std::string& interface, const std::string& globals, const std::string& code) {
+    return R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int8
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k")" +
+           interface + R"(
+               OpName %k "k"
+      %uchar = OpTypeInt 8 0
+       %uint = OpTypeInt 32 0
+     %uint_0 = OpConstant %uint 0
+     %uint_3 = OpConstant %uint 3
+   %uchar_104 = OpConstant %uchar 104
+   %uchar_105 = OpConstant %uchar 105
+     %uchar_0 = OpConstant %uchar 0
+ %_arr_uchar_uint_3 = OpTypeArray %uchar %uint_3
+ %_ptr_Function__arr_uchar_uint_3 = OpTypePointer Function %_arr_uchar_uint_3
+ %_ptr_Function_uchar = OpTypePointer Function %uchar
+       %text = OpConstantComposite %_arr_uchar_uint_3 %uchar_104 %uchar_105 %uchar_0
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+)" + globals +
+           R"(
+          %k = OpFunction %void None %fn
+      %entry = OpLabel
+)" + code + R"(
+               OpReturn
+               OpFunctionEnd
+)";
+  };
+  test::expectPassOutput(
+      "repair-layout",
+      annotated(" %string", "     %string = OpVariable %_ptr_Function__arr_uchar_uint_3 Function %text\n",
+                "%chars = OpInBoundsPtrAccessChain %_ptr_Function_uchar %string %uint_0 %uint_0\n"),
+      annotated("", "", ""), Target{}, SPV_ENV_UNIVERSAL_1_2);
+}
+
 // The n-body shape again, as a property: every use in the repaired function follows its
 // definition, so the validator that refused the input accepts the output.
 TEST(RepairLayoutTest, RepairedModuleValidatesWhereTheInputDidNot) {

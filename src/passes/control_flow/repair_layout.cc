@@ -122,12 +122,54 @@ Expected<bool> replaceShaderCapability(ir::Module& module) {
   return true;
 }
 
+// llvm-spirv-15 writes the strings of __attribute__((annotate)) as module-scope variables in the
+// Function storage class, which SPIR-V allows only inside functions; their text is already in a
+// UserSemantic decoration, and what is left of the annotation call is an unused access chain to
+// each. Such a variable goes with those access chains when nothing else but names, decorations
+// and entry-point interfaces refers to it; one still in use is left for the validator to report.
+Expected<bool> removeModuleScopeFunctionVariables(ir::Module& module) {
+  auto isListing = [](spv::Op op) {
+    return op == spv::Op::OpEntryPoint || op == spv::Op::OpName || op == spv::Op::OpDecorate ||
+           op == spv::Op::OpDecorateString;
+  };
+  auto isUnusedAddress = [&module](const Instruction& inst) {
+    spv::Op op = inst.opcode();
+    return (op == spv::Op::OpInBoundsPtrAccessChain || op == spv::Op::OpPtrAccessChain ||
+            op == spv::Op::OpAccessChain || op == spv::Op::OpInBoundsAccessChain || op == spv::Op::OpBitcast) &&
+           !module.isUsed(inst.resultId());
+  };
+  std::vector<std::vector<Instruction*>> removals;
+  for (Instruction& inst : module.section(ir::Section::kGlobal)) {
+    if (inst.opcode() != spv::Op::OpVariable ||
+        inst.wordOperand(0) != static_cast<uint32_t>(spv::StorageClass::Function))
+      continue;
+    std::vector<Instruction*> removal = {&inst};
+    bool removable = true;
+    for (const ir::Use& use : module.uses(inst.resultId())) {
+      if (isListing(use.user->opcode())) continue;
+      if (isUnusedAddress(*use.user) && std::find(removal.begin(), removal.end(), use.user) == removal.end())
+        removal.push_back(use.user);
+      else if (!isUnusedAddress(*use.user))
+        removable = false;
+    }
+    if (removable) removals.push_back(std::move(removal));
+  }
+  for (const std::vector<Instruction*>& removal : removals) {
+    // The access chains first; remove() then takes the variable out of the interface lists too.
+    CL2VK_TRY(module.removeAll(std::vector<Instruction*>(removal.begin() + 1, removal.end())));
+    CL2VK_TRY(module.remove(removal.front()));
+  }
+  return !removals.empty();
+}
+
 }  // namespace
 
 Expected<PassResult> repairLayout(ir::Module& module, const Target&) {
   Expected<bool> capabilities = replaceShaderCapability(module);
   if (!capabilities) return capabilities.error();
-  bool changed = *capabilities;
+  Expected<bool> variables = removeModuleScopeFunctionVariables(module);
+  if (!variables) return variables.error();
+  bool changed = *capabilities || *variables;
   for (ir::Function& function : module.functions()) {
     if (function.isDeclaration()) continue;
     changed |= orderBlocksAfterDominators(module, function);

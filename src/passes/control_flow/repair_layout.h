@@ -15,6 +15,8 @@
 // - Capabilities: for OpBitReverse llvm-spirv-15 declares Shader and Matrix in a Kernel module,
 //   which holds the unstructured code to Shader's structured rules; they are replaced by
 //   BitInstructions (SPV_KHR_bit_instructions), which declares the bit instructions for kernels.
+// - Variables: the strings of __attribute__((annotate)) become module-scope variables in the
+//   Function storage class, which only functions may hold; unused, they are removed.
 // Never fails.
 #pragma once
 
