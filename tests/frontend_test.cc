@@ -110,9 +110,9 @@ TEST(FrontEndManifestTest, ListsEveryBuild) {
 }
 
 // The reproduction: as llvm-spirv-15 writes them, the n-body kernel at -O2 uses an id before the
-// block that defines it, the -O1 kernels with loops declare misplaced merges, and an annotation's
-// string is a module-scope Function variable. Were llvm-spirv fixed, the tests above would no
-// longer show that the repair works.
+// block that defines it, the -O1 kernels with loops declare misplaced merges, an annotation's
+// string is a module-scope Function variable, and a vector select has a scalar condition. Were llvm-spirv fixed, the
+// tests above would no longer show that the repair works.
 TEST(FrontEndManifestTest, LlvmSpirvBreaksTheLayoutRules) {
   struct Case {
     const char* module;
@@ -122,6 +122,7 @@ TEST(FrontEndManifestTest, LlvmSpirvBreaksTheLayoutRules) {
       {"frontend/nbody.O3.all.spv", "has not been defined"},
       {"frontend/loop_exits.O1.spv", "is already a merge block for another header"},
       {"frontend/hints.O0.all.spv", "storage class outside of a function"},  // the annotation's string
+      {"frontend/vector_select.O2.spv", "Expected vector sizes of Result Type and the condition"},
   };
   for (const Case& c : cases) {
     auto module = ir::readBinary(test::readWords(test::corpusDir() / c.module));

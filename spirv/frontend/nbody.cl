@@ -1,6 +1,6 @@
 // The classic n-body step: a float3 acceleration accumulated in a loop. At -O1 and above
 // llvm-spirv-15 writes the loop's exit block, which uses the accumulator, before the loop that
-// defines it ("ID has not been defined"); cl2vk's repair-layout puts it back after the loop.
+// defines it ("ID has not been defined"); cl2vk's repair-llvm-spirv puts it back after the loop.
 kernel void nbody_accelerations(global const float4* bodies, global float4* accelerations, int count,
                                 float softening) {
   int i = get_global_id(0);

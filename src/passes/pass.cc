@@ -1,11 +1,11 @@
 #include "passes/pass.h"
 
 #include "passes/collectives/lower_collectives.h"
-#include "passes/control_flow/repair_layout.h"
 #include "passes/control_flow/structurize_cfg.h"
 #include "passes/environment/check_supported.h"
 #include "passes/environment/drop_optimization_hints.h"
 #include "passes/environment/finalize_vulkan.h"
+#include "passes/environment/repair_llvm_spirv.h"
 #include "passes/functions/inline_functions.h"
 #include "passes/functions/resolve_builtin_calls.h"
 #include "passes/instructions/lower_conversions.h"
@@ -33,9 +33,9 @@ const std::vector<PassInfo>& registeredPasses() {
       {"check-supported",
        "Fail early, naming the kernel, on printf, images, samplers, pipes, enqueue, function pointers.",
        withTarget<checkSupported>},
-      {"repair-layout",
-       "Blocks after their dominators and merge instructions before their branch, where llvm-spirv-15 misplaces them.",
-       withTarget<repairLayout>},
+      {"repair-llvm-spirv",
+       "Put right what llvm-spirv-15 writes against SPIR-V's rules: block order, merges, selects, capabilities.",
+       withTarget<repairLlvmSpirv>},
       {"drop-optimization-hints",
        "Drop OptNoneINTEL, expect/assume, INTEL loop controls, alias scopes and INTEL fast-math bits.",
        withTarget<dropOptimizationHints>},

@@ -4,9 +4,9 @@
 #include "ir/reader.h"
 #include "ir/validate.h"
 #include "ir/writer.h"
-#include "passes/control_flow/repair_layout.h"
 #include "passes/environment/check_supported.h"
 #include "passes/environment/drop_optimization_hints.h"
+#include "passes/environment/repair_llvm_spirv.h"
 #include "passes/pass.h"
 
 namespace cl2vk {
@@ -96,8 +96,8 @@ Expected<ModuleReflection> translateModule(ir::Module& module, const Target& tar
   replaceWeakCompareExchanges(module);
   // What llvm-spirv-15 writes against SPIR-V's layout rules (blocks before their dominators,
   // misplaced merges) and its optimizer-only extensions are put right before the validator sees them.
-  if (Expected<PassResult> repaired = repairLayout(module, target); !repaired)
-    return repaired.error().withContext("repair-layout");
+  if (Expected<PassResult> repaired = repairLlvmSpirv(module, target); !repaired)
+    return repaired.error().withContext("repair-llvm-spirv");
   if (Expected<PassResult> dropped = dropOptimizationHints(module, target); !dropped)
     return dropped.error().withContext("drop-optimization-hints");
   // SPIR-V's core rules, not an OpenCL profile's: the device decides which extensions it has.

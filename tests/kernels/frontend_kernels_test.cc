@@ -1,5 +1,5 @@
 // spirv/frontend's kernels, whose llvm-spirv-15 output cl2vk repairs before translating it
-// (repair-layout, drop-optimization-hints), run on the Vulkan device at -O0 to -O3, with the
+// (repair-llvm-spirv, drop-optimization-hints), run on the Vulkan device at -O0 to -O3, with the
 // corpus's extensions and with --spirv-ext=+all, each compared with the CPU: the repaired block
 // order and the dropped hints compute what the source says.
 
@@ -207,6 +207,32 @@ TEST_P(FrontEndKernels, AnnotatedVariableKeepsItsValue) {
   run(*k, range1d(n, 16), {KernelArg::buffer(din), KernelArg::buffer(dout)});
   auto out = read<int>(dout, n);
   for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], 2 * in[i]) << i;
+}
+
+// A float4 ternary with a scalar condition (a vector select that SPIR-V 1.2 does not allow as
+// llvm-spirv-15 writes it). Every step is one multiplication or subtraction per component, so the
+// CPU computes the same floats.
+TEST_P(FrontEndKernels, VectorSelectMatchesTheCpu) {
+  auto k = kernel("vector_select", "vector_select");
+  ASSERT_TRUE(k);
+  const int n = 64, steps = 6;
+  std::mt19937 random(21);
+  std::uniform_real_distribution<float> component(-20.0f, 60.0f), factor(0.0f, 2.5f);
+  std::vector<float> colours(4 * n), factors(steps);
+  for (float& c : colours) c = component(random);
+  for (float& f : factors) f = factor(random);
+  auto dcolours = buffer(colours), dfactors = buffer(factors);
+  run(*k, range1d(n, 16), {KernelArg::buffer(dcolours), KernelArg::buffer(dfactors), KernelArg::value(steps)});
+  auto out = read<float>(dcolours, 4 * n);
+  for (int i = 0; i < n; ++i) {
+    float c[4] = {colours[4 * i], colours[4 * i + 1], colours[4 * i + 2], colours[4 * i + 3]};
+    for (int s = 0; s < steps; ++s) {
+      float t = factors[s];
+      for (float& x : c) x = t > 0.5f ? x * t : t - x;
+      if (c[0] > 100.0f) break;
+    }
+    for (int j = 0; j < 4; ++j) ASSERT_EQ(out[4 * i + j], c[j]) << i << "." << j;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Builds, FrontEndKernels,

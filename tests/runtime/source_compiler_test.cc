@@ -389,14 +389,14 @@ kernel void divrem(global int* out, global const int* in, global int4* vout, glo
 }
 
 // llvm-spirv-15 writes the n-body kernel's loop exit ahead of the loop at -O2, which made the
-// runtime refuse clBuildProgram of it; the translator repairs the layout (repair-layout) from
+// runtime refuse clBuildProgram of it; the translator repairs the layout (repair-llvm-spirv) from
 // source as from IL, in every language version and at -cl-opt-disable.
 TEST(SourceCompilerTest, KernelsLlvmSpirvLaysOutWronglyTranslate) {
   auto source = [](const char* name) {
     std::vector<uint8_t> text = test::readFile(test::sourceDir() / "spirv" / "frontend" / name);
     return std::string(text.begin(), text.end());
   };
-  for (const char* file : {"nbody.cl", "loop_exits.cl"}) {
+  for (const char* file : {"nbody.cl", "loop_exits.cl", "vector_select.cl"}) {
     for (const char* options : {"", "-cl-std=CL2.0", "-cl-std=CL3.0", "-cl-opt-disable"}) {
       SCOPED_TRACE(std::string(file) + " " + options);
       Compiled compiled = compileAndTranslate(request(source(file), options));

@@ -1,5 +1,6 @@
-// repair-layout: puts right what llvm-spirv-15 writes out of SPIR-V's layout rules, so that its
-// modules pass validation; the translator runs it on its input before validating it.
+// repair-llvm-spirv: puts right what llvm-spirv-15 writes against SPIR-V's rules (layout, types,
+// capabilities), so that its modules pass validation; the translator runs it on its input before
+// validating it (docs/frontend.md).
 // - Blocks: llvm-spirv writes a block before its dominator at -O1 and above (a loop's exit before
 //   the loop, an n-body kernel's float3 accumulator used "before" its definition). Every function's
 //   blocks are reordered so that each reachable block follows its immediate dominator, keeping the
@@ -17,6 +18,8 @@
 //   BitInstructions (SPV_KHR_bit_instructions), which declares the bit instructions for kernels.
 // - Variables: the strings of __attribute__((annotate)) become module-scope variables in the
 //   Function storage class, which only functions may hold; unused, they are removed.
+// - Selects: before SPIR-V 1.4 a select of vectors takes a vector of conditions; llvm-spirv-15
+//   writes a scalar one even when asked for 1.2 (a vector ternary), which is splatted.
 // Never fails.
 #pragma once
 
@@ -24,6 +27,6 @@
 
 namespace cl2vk {
 
-Expected<PassResult> repairLayout(ir::Module& module, const Target& target);
+Expected<PassResult> repairLlvmSpirv(ir::Module& module, const Target& target);
 
 }  // namespace cl2vk

@@ -1,4 +1,4 @@
-#include "passes/control_flow/repair_layout.h"
+#include "passes/environment/repair_llvm_spirv.h"
 
 #include <algorithm>
 #include <functional>
@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "analysis/cfg.h"
+#include "ir/builder.h"
+#include "ir/types.h"
 
 namespace cl2vk {
 namespace {
@@ -162,14 +164,40 @@ Expected<bool> removeModuleScopeFunctionVariables(ir::Module& module) {
   return !removals.empty();
 }
 
+// Before SPIR-V 1.4 an OpSelect of vectors needs a vector of conditions; llvm-spirv-15 writes a
+// scalar one whatever version it was asked for (a vector ternary with a scalar condition). The
+// condition is splatted.
+bool splatSelectConditions(ir::Module& module) {
+  if (module.header().version >= 0x00010400) return false;
+  bool changed = false;
+  for (ir::Function& function : module.functions()) {
+    for (Block& block : function.blocks()) {
+      for (Instruction& inst : block.instructions()) {
+        if (inst.opcode() != spv::Op::OpSelect) continue;
+        uint32_t condition = inst.idOperand(0);
+        uint32_t count = ir::componentCount(module, inst.typeId());
+        if (count < 2 || ir::componentCount(module, ir::typeOf(module, condition)) != 1) continue;
+        ir::Builder b = ir::Builder::before(module, &inst);
+        uint32_t conditions = b.splat(b.boolType(inst.typeId()), condition);
+        std::vector<ir::Operand> operands = inst.operands();
+        operands[0] = ir::Operand::id(conditions);
+        module.update(&inst, Instruction(inst.opcode(), inst.typeId(), inst.resultId(), std::move(operands)));
+        changed = true;
+      }
+    }
+  }
+  return changed;
+}
+
 }  // namespace
 
-Expected<PassResult> repairLayout(ir::Module& module, const Target&) {
+Expected<PassResult> repairLlvmSpirv(ir::Module& module, const Target&) {
   Expected<bool> capabilities = replaceShaderCapability(module);
   if (!capabilities) return capabilities.error();
   Expected<bool> variables = removeModuleScopeFunctionVariables(module);
   if (!variables) return variables.error();
   bool changed = *capabilities || *variables;
+  changed |= splatSelectConditions(module);
   for (ir::Function& function : module.functions()) {
     if (function.isDeclaration()) continue;
     changed |= orderBlocksAfterDominators(module, function);

@@ -1,4 +1,4 @@
-#include "passes/control_flow/repair_layout.h"
+#include "passes/environment/repair_llvm_spirv.h"
 
 #include <gtest/gtest.h>
 
@@ -40,8 +40,8 @@ std::string kernel(const std::string& body, const std::string& capabilities = ""
 // the exit block, which uses the loop's last value, comes before the loop that defines it. Only it
 // moves (after the loop, its dominator); %done, dominated by the entry, keeps its place, its phi
 // being the one use allowed ahead of a definition.
-TEST(RepairLayoutTest, LoopExitWrittenBeforeTheLoopMovesAfterIt) {
-  test::expectPassOutput("repair-layout", kernel(R"(
+TEST(RepairLlvmSpirvTest, LoopExitWrittenBeforeTheLoopMovesAfterIt) {
+  test::expectPassOutput("repair-llvm-spirv", kernel(R"(
       %entry = OpLabel
       %enter = OpULessThan %bool %uint_0 %n
                OpBranchConditional %enter %loop %done
@@ -80,7 +80,7 @@ TEST(RepairLayoutTest, LoopExitWrittenBeforeTheLoopMovesAfterIt) {
 
 // Blocks that already follow their dominators keep their order, even where a reverse post-order
 // would differ (%else before %then), and unreachable blocks stay where they are, last.
-TEST(RepairLayoutTest, OrderThatFollowsDominatorsIsKept) {
+TEST(RepairLlvmSpirvTest, OrderThatFollowsDominatorsIsKept) {
   std::string module = kernel(R"(
       %entry = OpLabel
        %cond = OpULessThan %bool %uint_1 %n
@@ -94,12 +94,12 @@ TEST(RepairLayoutTest, OrderThatFollowsDominatorsIsKept) {
        %dead = OpLabel
                OpBranch %join
 )");
-  test::PassRun run = test::expectPassOutput("repair-layout", module, module, Target{}, SPV_ENV_UNIVERSAL_1_2);
+  test::PassRun run = test::expectPassOutput("repair-llvm-spirv", module, module, Target{}, SPV_ENV_UNIVERSAL_1_2);
 }
 
 // An unreachable block written first among the others is put after every reachable one.
-TEST(RepairLayoutTest, UnreachableBlocksGoLast) {
-  test::expectPassOutput("repair-layout", kernel(R"(
+TEST(RepairLlvmSpirvTest, UnreachableBlocksGoLast) {
+  test::expectPassOutput("repair-llvm-spirv", kernel(R"(
       %entry = OpLabel
                OpBranch %next
        %dead = OpLabel
@@ -120,8 +120,8 @@ TEST(RepairLayoutTest, UnreachableBlocksGoLast) {
 
 // llvm-spirv-15 -O1 writes a loop's OpLoopMerge twice, ahead of the comparison that feeds the
 // branch: one stays, just before the branch, with its loop control.
-TEST(RepairLayoutTest, DuplicateLoopMergeBecomesOneBeforeTheBranch) {
-  test::expectPassOutput("repair-layout", kernel(R"(
+TEST(RepairLlvmSpirvTest, DuplicateLoopMergeBecomesOneBeforeTheBranch) {
+  test::expectPassOutput("repair-llvm-spirv", kernel(R"(
       %entry = OpLabel
                OpBranch %loop
        %loop = OpLabel
@@ -151,8 +151,8 @@ TEST(RepairLayoutTest, DuplicateLoopMergeBecomesOneBeforeTheBranch) {
 
 // Two loops that llvm-spirv gives the same merge block: the second header loses its merge, and a
 // loop merge whose merge block is its continue target (a one-block loop) is dropped too.
-TEST(RepairLayoutTest, MergesTheValidatorRefusesAreDropped) {
-  test::expectPassOutput("repair-layout", kernel(R"(
+TEST(RepairLlvmSpirvTest, MergesTheValidatorRefusesAreDropped) {
+  test::expectPassOutput("repair-llvm-spirv", kernel(R"(
       %entry = OpLabel
                OpBranch %first
       %first = OpLabel
@@ -203,7 +203,7 @@ TEST(RepairLayoutTest, MergesTheValidatorRefusesAreDropped) {
 
 // llvm-spirv-15 declares Shader and Matrix for OpBitReverse in a kernel; the validator would then
 // hold the unstructured loop to Shader's structured rules. BitInstructions declares it instead.
-TEST(RepairLayoutTest, ShaderCapabilityForBitReverseBecomesBitInstructions) {
+TEST(RepairLlvmSpirvTest, ShaderCapabilityForBitReverseBecomesBitInstructions) {
   std::string body = R"(
       %entry = OpLabel
                OpBranch %loop
@@ -218,7 +218,7 @@ TEST(RepairLayoutTest, ShaderCapabilityForBitReverseBecomesBitInstructions) {
 )";
   std::string before = kernel(body, "               OpCapability Matrix\n               OpCapability Shader\n");
   test::PassRun run = test::expectPassOutput(
-      "repair-layout", before,
+      "repair-llvm-spirv", before,
       kernel(body,
              "               OpCapability BitInstructions\n               OpExtension \"SPV_KHR_bit_instructions\"\n"),
       Target{}, SPV_ENV_UNIVERSAL_1_2);
@@ -229,7 +229,7 @@ TEST(RepairLayoutTest, ShaderCapabilityForBitReverseBecomesBitInstructions) {
 
 // __attribute__((annotate("hi"))): llvm-spirv-15 writes the string as a module-scope Function
 // variable, listed in the entry point's interface, with an unused access chain left in the kernel.
-TEST(RepairLayoutTest, AnnotationStringVariableGoes) {
+TEST(RepairLlvmSpirvTest, AnnotationStringVariableGoes) {
   auto annotated = [](const std::string& interface, const std::string& globals, const std::string& code) {
     return R"(
 ; Version: 1.2
@@ -263,15 +263,55 @@ TEST(RepairLayoutTest, AnnotationStringVariableGoes) {
 )";
   };
   test::expectPassOutput(
-      "repair-layout",
+      "repair-llvm-spirv",
       annotated(" %string", "     %string = OpVariable %_ptr_Function__arr_uchar_uint_3 Function %text\n",
                 "%chars = OpInBoundsPtrAccessChain %_ptr_Function_uchar %string %uint_0 %uint_0\n"),
       annotated("", "", ""), Target{}, SPV_ENV_UNIVERSAL_1_2);
 }
 
+// A float4 ternary with a scalar condition, as llvm-spirv-15 writes it into SPIR-V 1.2: the
+// condition becomes a vector of bools (SPIR-V 1.4 allows the scalar, and is left alone).
+TEST(RepairLlvmSpirvTest, VectorSelectGetsAVectorCondition) {
+  auto select = [](const std::string& version, const std::string& types, const std::string& code) {
+    return "; Version: " + version + R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+               OpName %k "k"
+       %void = OpTypeVoid
+       %bool = OpTypeBool
+      %float = OpTypeFloat 32
+    %v4float = OpTypeVector %float 4
+%_ptr_CrossWorkgroup_v4float = OpTypePointer CrossWorkgroup %v4float
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_v4float %bool
+)" + types +
+           R"(
+          %k = OpFunction %void None %fn
+        %out = OpFunctionParameter %_ptr_CrossWorkgroup_v4float
+       %cond = OpFunctionParameter %bool
+      %entry = OpLabel
+          %a = OpLoad %v4float %out
+          %b = OpFNegate %v4float %a
+)" + code + R"(
+               OpStore %out %r
+               OpReturn
+               OpFunctionEnd
+)";
+  };
+  std::string scalar = "          %r = OpSelect %v4float %cond %a %b\n";
+  test::expectPassOutput("repair-llvm-spirv", select("1.2", "", scalar),
+                         select("1.2", "     %v4bool = OpTypeVector %bool 4\n",
+                                "      %conds = OpCompositeConstruct %v4bool %cond %cond %cond %cond\n"
+                                "          %r = OpSelect %v4float %conds %a %b\n"),
+                         Target{}, SPV_ENV_UNIVERSAL_1_2);
+  std::string newer = select("1.4", "", scalar);
+  test::expectPassOutput("repair-llvm-spirv", newer, newer, Target{}, SPV_ENV_UNIVERSAL_1_4);
+}
+
 // The n-body shape again, as a property: every use in the repaired function follows its
 // definition, so the validator that refused the input accepts the output.
-TEST(RepairLayoutTest, RepairedModuleValidatesWhereTheInputDidNot) {
+TEST(RepairLlvmSpirvTest, RepairedModuleValidatesWhereTheInputDidNot) {
   std::string before = kernel(R"(
       %entry = OpLabel
       %enter = OpULessThan %bool %uint_0 %n
@@ -294,12 +334,12 @@ TEST(RepairLayoutTest, RepairedModuleValidatesWhereTheInputDidNot) {
   Status refused = ir::validate(*module, SPV_ENV_UNIVERSAL_1_2);
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.error().message().find("has not been defined"), std::string::npos) << refused.error().message();
-  Expected<PassResult> result = repairLayout(*module, Target{});
+  Expected<PassResult> result = repairLlvmSpirv(*module, Target{});
   ASSERT_TRUE(result.ok()) << result.error().message();
   EXPECT_EQ(*result, PassResult::kChanged);
   Status valid = ir::validate(*module, SPV_ENV_UNIVERSAL_1_2);
   EXPECT_TRUE(valid.ok()) << valid.error().message();
-  EXPECT_EQ(*repairLayout(*module, Target{}), PassResult::kUnchanged);
+  EXPECT_EQ(*repairLlvmSpirv(*module, Target{}), PassResult::kUnchanged);
 }
 
 }  // namespace
