@@ -9,7 +9,8 @@
 //   memory operands and decorations, then the OpAlias*DeclINTEL declarations;
 // - the AllowContractFastINTEL / AllowReassocINTEL bits of FPFastMathMode and the
 //   FPFastMathModeINTEL capability (which llvm-spirv declares without its extension).
-// The translator runs it on its input before validating it. Never fails on a module it can read.
+// The translator runs it on its input before validating it. Fails only where the module refuses
+// one of these removals (a cl2vk bug).
 #pragma once
 
 #include "passes/pass.h"

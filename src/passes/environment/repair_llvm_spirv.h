@@ -12,7 +12,8 @@
 //   loop merge before OpBranch/OpBranchConditional, a selection merge before
 //   OpBranchConditional/OpSwitch); the others are dropped, and so is one that names a block an
 //   earlier header already names as merge or continue target, its own header as merge block, or
-//   one block as both merge and continue target. They are hints in a Kernel module: structurize-cfg builds its own.
+//   one block as both merge and continue target. They are hints in a Kernel module:
+//   structurize-cfg builds its own.
 // - Capabilities: for OpBitReverse llvm-spirv-15 declares Shader and Matrix in a Kernel module,
 //   which holds the unstructured code to Shader's structured rules; they are replaced by
 //   BitInstructions (SPV_KHR_bit_instructions), which declares the bit instructions for kernels.
@@ -20,7 +21,7 @@
 //   Function storage class, which only functions may hold; unused, they are removed.
 // - Selects: before SPIR-V 1.4 a select of vectors takes a vector of conditions; llvm-spirv-15
 //   writes a scalar one even when asked for 1.2 (a vector ternary), which is splatted.
-// Never fails.
+// Fails only where the module refuses one of these removals (a cl2vk bug).
 #pragma once
 
 #include "passes/pass.h"
