@@ -3,7 +3,7 @@
 // (SPV_KHR_expect_assume), loop pragmas (OpLoopMerge with loop controls), every function at -O0
 // (OptNoneINTEL), and a bit-reversal loop that -O3 turns into OpBitReverse (Shader declared in a
 // kernel), and an annotated variable. Needs SPIR-V 1.4: at 1.2 llvm-spirv-15 cannot write the
-// annotated variable at -O0 (its UserSemantic decoration is 1.4's).
+// annotated variable (its UserSemantic decoration is 1.4's) and crashes.
 
 static void scaled_add(global int* restrict y, global const int* restrict x, int a, int n) {
   for (int i = 0; i < n; ++i) y[i] += a * x[i];
