@@ -3,7 +3,9 @@
 #include "passes/collectives/lower_collectives.h"
 #include "passes/control_flow/structurize_cfg.h"
 #include "passes/environment/check_supported.h"
+#include "passes/environment/drop_optimization_hints.h"
 #include "passes/environment/finalize_vulkan.h"
+#include "passes/environment/repair_llvm_spirv.h"
 #include "passes/functions/inline_functions.h"
 #include "passes/functions/resolve_builtin_calls.h"
 #include "passes/instructions/lower_conversions.h"
@@ -31,6 +33,12 @@ const std::vector<PassInfo>& registeredPasses() {
       {"check-supported",
        "Fail early, naming the kernel, on printf, images, samplers, pipes, enqueue, function pointers.",
        withTarget<checkSupported>},
+      {"repair-llvm-spirv",
+       "Put right what llvm-spirv-15 writes against SPIR-V's rules: block order, merges, selects, capabilities.",
+       withTarget<repairLlvmSpirv>},
+      {"drop-optimization-hints",
+       "Drop OptNoneINTEL, expect/assume, INTEL loop controls, alias scopes and INTEL fast-math bits.",
+       withTarget<dropOptimizationHints>},
       {"resolve-builtin-calls",
        "Calls to imported collective builtins (work_group_reduce_and ...) become OpGroup* instructions.",
        withTarget<resolveBuiltinCalls>},

@@ -198,7 +198,11 @@ std::shared_ptr<Program> Program::link(std::shared_ptr<Context> context, const s
   std::vector<std::vector<uint32_t>> modules;
   for (const std::shared_ptr<Program>& input : inputs) {
     std::lock_guard lock(input->mutex_);
-    modules.push_back(input->il_);
+    // SPIRV-Tools' linker cannot read some of what llvm-spirv-15 --spirv-ext=+all writes (the
+    // alias-scope declarations), so each input first gets the translator's own input repair. A
+    // module that the repair cannot read goes as it is, for the linker to report.
+    Expected<Translation> repaired = runPasses(input->il_, {"repair-llvm-spirv", "drop-optimization-hints"}, Target{});
+    modules.push_back(repaired ? std::move(repaired->spirv) : input->il_);
   }
   auto program = std::shared_ptr<Program>(new Program(std::move(context), Origin::kLinked));
   std::string messages;

@@ -5,6 +5,8 @@
 #include "ir/validate.h"
 #include "ir/writer.h"
 #include "passes/environment/check_supported.h"
+#include "passes/environment/drop_optimization_hints.h"
+#include "passes/environment/repair_llvm_spirv.h"
 #include "passes/pass.h"
 
 namespace cl2vk {
@@ -92,6 +94,12 @@ Expected<ModuleReflection> translateModule(ir::Module& module, const Target& tar
   // less about it.
   if (Expected<PassResult> supported = checkSupported(module, target); !supported) return supported.error();
   replaceWeakCompareExchanges(module);
+  // What llvm-spirv-15 writes against SPIR-V's layout rules (blocks before their dominators,
+  // misplaced merges) and its optimizer-only extensions are put right before the validator sees them.
+  if (Expected<PassResult> repaired = repairLlvmSpirv(module, target); !repaired)
+    return repaired.error().withContext("repair-llvm-spirv");
+  if (Expected<PassResult> dropped = dropOptimizationHints(module, target); !dropped)
+    return dropped.error().withContext("drop-optimization-hints");
   // SPIR-V's core rules, not an OpenCL profile's: the device decides which extensions it has.
   if (Status valid = ir::validate(module, ir::universalEnvironment(module)); !valid.ok())
     return valid.error().withContext("the input is not valid SPIR-V");

@@ -127,6 +127,52 @@ TEST(CheckSupportedTest, ImageSamplerPipeAndQueueTypesAreRefusedByName) {
   }
 }
 
+// What llvm-spirv-15 --spirv-ext=+all writes for float atomics, integer dot products, sub-group
+// rotations and _BitInt(N) is refused by name (docs/frontend.md), not left to fail Vulkan's
+// validation as an internal error.
+TEST(CheckSupportedTest, AllExtensionsConstructsAreRefusedByName) {
+  struct Case {
+    std::string capability, globals, code, message;
+  };
+  const std::string kInt8 = R"(
+      %uchar = OpTypeInt 8 0
+    %v4uchar = OpTypeVector %uchar 4
+    %uchar_1 = OpConstant %uchar 1
+   %v4uchar_1 = OpConstantComposite %v4uchar %uchar_1 %uchar_1 %uchar_1 %uchar_1
+)";
+  for (const Case& c : {
+           Case{"OpCapability AtomicFloat32AddEXT\nOpExtension \"SPV_EXT_shader_atomic_float_add\"",
+                "%uint_1 = OpConstant %uint 1\n%uint_0 = OpConstant %uint 0\n%float_1 = OpConstant %float 1",
+                "%old = OpAtomicFAddEXT %float %elem %uint_1 %uint_0 %float_1\n",
+                "error: kernel 'k': %24 = OpAtomicFAddEXT in function 'body': floating-point atomics are not supported "
+                "by cl2vk"},
+           Case{"OpCapability Int8\nOpCapability DotProduct\nOpCapability DotProductInput4x8Bit\n"
+                "OpExtension \"SPV_KHR_integer_dot_product\"",
+                kInt8, "%dot = OpUDot %uint %v4uchar_1 %v4uchar_1\n",
+                "error: kernel 'k': %25 = OpUDot in function 'body': integer dot products (cl_khr_integer_dot_product) "
+                "are not supported by cl2vk"},
+           Case{"OpCapability GroupNonUniformRotateKHR\nOpExtension \"SPV_KHR_subgroup_rotate\"",
+                "%uint_1 = OpConstant %uint 1\n%uint_3 = OpConstant %uint 3",
+                "%rotated = OpGroupNonUniformRotateKHR %uint %uint_3 %uint_1 %uint_1\n",
+                "error: kernel 'k': %23 = OpGroupNonUniformRotateKHR in function 'body': sub-group rotations "
+                "(cl_khr_subgroup_rotate) are not supported by cl2vk"},
+           Case{"OpCapability ArbitraryPrecisionIntegersINTEL\n"
+                "OpExtension \"SPV_INTEL_arbitrary_precision_integers\"",
+                "%int24 = OpTypeInt 24 0", "", "error: %15 = OpTypeInt: 24-bit integers are not supported by cl2vk"},
+       }) {
+    EXPECT_EQ(test::runPass("check-supported", module(kAbsolute + c.code, c.globals, c.capability)).text(), c.message);
+  }
+}
+
+// An extension cl2vk has no decision for is refused by name rather than left to fail later.
+TEST(CheckSupportedTest, UnknownExtensionIsRefusedByName) {
+  EXPECT_EQ(test::runPass("check-supported", module(kAbsolute, "", "OpExtension \"SPV_INTEL_fpga_reg\"")).text(),
+            "error: the SPIR-V extension SPV_INTEL_fpga_reg is not supported by cl2vk (docs/frontend.md lists what it "
+            "does with each extension llvm-spirv-15 writes)");
+  std::string known = module(kAbsolute, "", "OpCapability OptNoneINTEL\nOpExtension \"SPV_INTEL_optnone\"");
+  test::expectPassOutput("check-supported", known, known);
+}
+
 TEST(CheckSupportedTest, DoubleArithmeticIsRefusedWithoutFloat64NamingTheFirstInstruction) {
   Target noFloat64;
   noFloat64.float64 = false;

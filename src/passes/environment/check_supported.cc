@@ -2,6 +2,8 @@
 
 #include <spirv/unified1/OpenCL.std.h>
 
+#include <algorithm>
+
 #include "analysis/call_graph.h"
 #include "ir/collectives.h"
 #include "ir/opcode_classes.h"
@@ -47,6 +49,23 @@ std::string constructOf(const Module& module, const Instruction& inst) {
     case spv::Op::OpGetKernelPreferredWorkGroupSizeMultiple: return "device-side enqueue";
     case spv::Op::OpConstantFunctionPointerINTEL:
     case spv::Op::OpFunctionPointerCallINTEL: return "function pointers";
+    // What llvm-spirv-15 writes for these under --spirv-ext=+all (docs/frontend.md); without the
+    // extension they stay calls to undefined builtins.
+    case spv::Op::OpAtomicFAddEXT:
+    case spv::Op::OpAtomicFMinEXT:
+    case spv::Op::OpAtomicFMaxEXT: return "floating-point atomics";
+    case spv::Op::OpSDot:
+    case spv::Op::OpUDot:
+    case spv::Op::OpSUDot:
+    case spv::Op::OpSDotAccSat:
+    case spv::Op::OpUDotAccSat:
+    case spv::Op::OpSUDotAccSat: return "integer dot products (cl_khr_integer_dot_product)";
+    case spv::Op::OpGroupNonUniformRotateKHR: return "sub-group rotations (cl_khr_subgroup_rotate)";
+    case spv::Op::OpTypeInt: {
+      // _BitInt(N) under SPV_INTEL_arbitrary_precision_integers.
+      uint32_t width = inst.wordOperand(0);
+      return width == 8 || width == 16 || width == 32 || width == 64 ? "" : std::to_string(width) + "-bit integers";
+    }
     case spv::Op::OpExtInst: return ir::openclStdInstruction(module, inst) == OpenCLLIB::Printf ? "printf" : "";
     default: return "";
   }
@@ -94,6 +113,30 @@ std::optional<Error> findMissingFloat(const Module& module, const Target& target
   return std::nullopt;
 }
 
+// The SPIR-V extensions cl2vk translates or drops (docs/frontend.md has the decision for each one
+// llvm-spirv-15 can write); any other is refused by name, after the constructs above, whose
+// messages say more.
+constexpr std::string_view kKnownExtensions[] = {
+    "SPV_KHR_uniform_group_instructions",  // the collectives
+    "SPV_KHR_no_integer_wrap_decoration",  // decorations finalize-vulkan drops
+    "SPV_KHR_bit_instructions",            // Vulkan's own bit instructions
+    "SPV_INTEL_optnone",                   // the rest: drop-optimization-hints
+    "SPV_KHR_expect_assume",
+    "SPV_INTEL_unstructured_loop_controls",
+    "SPV_INTEL_memory_access_aliasing",
+    "SPV_INTEL_fp_fast_math_mode",
+};
+
+std::optional<Error> findUnknownExtension(const Module& module) {
+  for (const Instruction& inst : module.section(ir::Section::kExtension)) {
+    std::string name = inst.stringOperand(0);
+    if (std::find(std::begin(kKnownExtensions), std::end(kKnownExtensions), name) == std::end(kKnownExtensions))
+      return Error("the SPIR-V extension " + name + " is not supported by cl2vk (docs/frontend.md lists what it does " +
+                   "with each extension llvm-spirv-15 writes)");
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Expected<PassResult> checkSupported(Module& module, const Target& target) {
@@ -115,6 +158,7 @@ Expected<PassResult> checkSupported(Module& module, const Target& target) {
       }
     }
   }
+  if (std::optional<Error> unknown = findUnknownExtension(module)) return *unknown;
   if (std::optional<Error> missing = findMissingFloat(module, target)) return *missing;
   return PassResult::kUnchanged;
 }
