@@ -6,6 +6,8 @@
 #include <cstring>
 #include <string>
 
+#include "launch/printf_output.h"
+
 namespace cl2vk::launch {
 namespace {
 
@@ -45,6 +47,31 @@ void printStatistics(const std::string& kernel, const vulkan::Pipeline& pipeline
     for (const std::string& statistic : *statistics) line += (line.empty() ? "" : "; ") + statistic;
   std::fprintf(stderr, "cl2vk: pipeline statistics: kernel '%s' local %ux%ux%u: %s\n", kernel.c_str(), local[0],
                local[1], local[2], line.c_str());
+}
+
+// A printf buffer with an empty header: no words used, room for the rest of the buffer.
+Expected<vulkan::Buffer> emptyPrintfBuffer(vulkan::Device& device) {
+  Expected<vulkan::Buffer> buffer = vulkan::Buffer::create(device, kPrintfBufferSize);
+  if (!buffer) return buffer.error();
+  const std::array<uint32_t, 2> header = {0, kPrintfBufferSize / 4 - PrintfBufferLayout::kFirstRecordWord};
+  CL2VK_TRY(buffer->uploadValues(std::span<const uint32_t>(header)));
+  return buffer;
+}
+
+// Writes the records a kernel left in `buffer` to stdout, in the order they were reserved.
+Status printRecords(vulkan::Buffer& buffer, const std::vector<PrintfFormat>& formats) {
+  Expected<std::vector<uint32_t>> header = buffer.downloadValues<uint32_t>(PrintfBufferLayout::kFirstRecordWord);
+  if (!header) return header.error();
+  // Records that did not fit still advanced the count; none of them was written.
+  uint32_t used = std::min((*header)[PrintfBufferLayout::kUsedWords], (*header)[PrintfBufferLayout::kCapacityWords]);
+  if (used == 0) return okStatus();
+  Expected<std::vector<uint32_t>> records =
+      buffer.downloadValues<uint32_t>(used, PrintfBufferLayout::kFirstRecordWord * 4);
+  if (!records) return records.error();
+  std::string text = formatPrintfRecords(formats, *records);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+  return okStatus();
 }
 
 }  // namespace
@@ -232,6 +259,16 @@ Expected<std::vector<vulkan::GpuTime>> LaunchableKernel::launch(const NDRange& r
     if (args[i].kind == KernelArg::Kind::kBytes)
       std::memcpy(argumentBytes.data() + offset, args[i].bytes.data(), args[i].bytes.size());
   }
+  std::optional<vulkan::Buffer> printfBuffer;
+  if (reflection_->printfBufferOffset) {
+    Expected<vulkan::Buffer> buffer = emptyPrintfBuffer(device_);
+    if (!buffer) return buffer.error();
+    uint64_t address = buffer->deviceAddress();
+    uint32_t offset =
+        *reflection_->printfBufferOffset - (reflection_->argumentBuffer ? 0 : reflection_->argumentsOffset);
+    std::memcpy(argumentBytes.data() + offset, &address, 8);
+    printfBuffer = std::move(*buffer);
+  }
   std::optional<vulkan::Buffer> argumentBuffer;
   std::vector<std::byte> push(reflection_->pushConstantSize);
   if (reflection_->argumentBuffer) {
@@ -309,7 +346,9 @@ Expected<std::vector<vulkan::GpuTime>> LaunchableKernel::launch(const NDRange& r
     pushes.push_back(std::move(bytes));
     dispatches.push_back(vulkan::Dispatch{*pipeline, pushes.back(), region.groups});
   }
-  return vulkan::dispatchAll(device_, dispatches);
+  Expected<std::vector<vulkan::GpuTime>> times = vulkan::dispatchAll(device_, dispatches);
+  if (times && printfBuffer) CL2VK_TRY(printRecords(*printfBuffer, translation_->reflection.printfFormats));
+  return times;
 }
 
 }  // namespace cl2vk::launch

@@ -10,6 +10,7 @@
 #include "passes/instructions/lower_kernel_instructions.h"
 #include "passes/instructions/lower_opencl_std.h"
 #include "passes/interface/lower_kernel_interface.h"
+#include "passes/interface/lower_printf.h"
 #include "passes/memory/lower_pointers.h"
 #include "passes/memory/lower_synchronization.h"
 #include "passes/memory/promote_variables.h"
@@ -28,8 +29,7 @@ Expected<PassResult> withTarget(ir::Module& module, PassContext& context) {
 
 const std::vector<PassInfo>& registeredPasses() {
   static const std::vector<PassInfo> passes = {
-      {"check-supported",
-       "Fail early, naming the kernel, on printf, images, samplers, pipes, enqueue, function pointers.",
+      {"check-supported", "Fail early, naming the kernel, on images, samplers, pipes, enqueue, function pointers.",
        withTarget<checkSupported>},
       {"resolve-builtin-calls",
        "Calls to imported collective builtins (work_group_reduce_and ...) become OpGroup* instructions.",
@@ -38,6 +38,8 @@ const std::vector<PassInfo>& registeredPasses() {
        withTarget<inlineFunctions>},
       {"promote-variables", "Turn Function variables that are only loaded and stored whole into SSA values.",
        withTarget<promoteVariables>},
+      {"lower-printf", "printf calls append records to a hidden buffer that the runtime formats after the kernel.",
+       lowerPrintf},
       {"lower-wide-vectors", "Vectors of 8 and 16 components become their 4-component parts, in values and in memory.",
        withTarget<lowerWideVectors>},
       {"lower-opencl-std",
