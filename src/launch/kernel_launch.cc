@@ -218,8 +218,26 @@ Expected<const vulkan::Pipeline*> LaunchableKernel::pipelineFor(const std::array
   return result;
 }
 
-Expected<std::vector<vulkan::GpuTime>> LaunchableKernel::launch(const NDRange& range, std::span<const KernelArg> args) {
+Expected<std::shared_ptr<vulkan::Buffer>> createGlobalVariables(vulkan::Device& device,
+                                                                const GlobalVariablesLayout& layout) {
+  if (layout.size == 0) return std::shared_ptr<vulkan::Buffer>();
+  Expected<vulkan::Buffer> buffer = vulkan::Buffer::create(device, layout.size);
+  if (!buffer) return buffer.error();
+  std::vector<uint8_t> bytes = layout.initialBytes;
+  bytes.resize(layout.size, 0);
+  for (const GlobalVariablesLayout::Pointer& pointer : layout.pointers) {
+    uint64_t address = buffer->deviceAddress() + pointer.addend;
+    std::memcpy(bytes.data() + pointer.offset, &address, sizeof address);
+  }
+  CL2VK_TRY(buffer->upload(std::as_bytes(std::span(bytes))));
+  return std::make_shared<vulkan::Buffer>(std::move(*buffer));
+}
+
+Expected<std::vector<vulkan::GpuTime>> LaunchableKernel::launch(const NDRange& range, std::span<const KernelArg> args,
+                                                                uint64_t globalVariables) {
   CL2VK_TRY(checkArguments(args));
+  if (reflection_->globalVariablesOffset && globalVariables == 0)
+    return Error("kernel '" + reflection_->name + "' uses program-scope variables: it needs their buffer");
   if (range.dimensions < 1 || range.dimensions > 3) return Error("work_dim must be 1, 2 or 3");
   std::array<uint32_t, 3> local = range.localSize ? *range.localSize : chooseLocalSize(range);
   const vulkan::DeviceLimits& limits = device_.info().limits;
@@ -258,6 +276,11 @@ Expected<std::vector<vulkan::GpuTime>> LaunchableKernel::launch(const NDRange& r
     if (args[i].kind == KernelArg::Kind::kBuffer) std::memcpy(argumentBytes.data() + offset, &args[i].address, 8);
     if (args[i].kind == KernelArg::Kind::kBytes)
       std::memcpy(argumentBytes.data() + offset, args[i].bytes.data(), args[i].bytes.size());
+  }
+  if (reflection_->globalVariablesOffset) {
+    uint32_t offset =
+        *reflection_->globalVariablesOffset - (reflection_->argumentBuffer ? 0 : reflection_->argumentsOffset);
+    std::memcpy(argumentBytes.data() + offset, &globalVariables, 8);
   }
   std::optional<vulkan::Buffer> printfBuffer;
   if (reflection_->printfBufferOffset) {

@@ -9,6 +9,7 @@
 #include "passes/instructions/lower_conversions.h"
 #include "passes/instructions/lower_kernel_instructions.h"
 #include "passes/instructions/lower_opencl_std.h"
+#include "passes/interface/lower_global_variables.h"
 #include "passes/interface/lower_kernel_interface.h"
 #include "passes/interface/lower_printf.h"
 #include "passes/memory/lower_pointers.h"
@@ -40,6 +41,9 @@ const std::vector<PassInfo>& registeredPasses() {
        withTarget<promoteVariables>},
       {"lower-printf", "printf calls append records to a hidden buffer that the runtime formats after the kernel.",
        lowerPrintf},
+      {"lower-global-variables",
+       "Program-scope __global variables move to one buffer per program, reached through a hidden argument.",
+       lowerGlobalVariables},
       {"lower-wide-vectors", "Vectors of 8 and 16 components become their 4-component parts, in values and in memory.",
        withTarget<lowerWideVectors>},
       {"lower-opencl-std",

@@ -167,8 +167,9 @@ cl_int Device::getInfo(cl_device_info param, const InfoOut& out) {
     case CL_DEVICE_MAX_PARAMETER_SIZE: return out.scalar<size_t>(4096);
     case CL_DEVICE_MEM_BASE_ADDR_ALIGN: return out.scalar<cl_uint>(8 * kBaseAddressAlignment);
     case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: return out.scalar<cl_uint>(kBaseAddressAlignment);
+    // A program's global variables are one buffer: any size one allocation may have.
     case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
-    case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE: return out.scalar<size_t>(0);
+    case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE: return out.scalar<size_t>(maxAllocation(limits));
     case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
     case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
     case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT: return out.scalar<cl_uint>(0);

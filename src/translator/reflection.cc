@@ -74,6 +74,7 @@ std::string toJson(const ModuleReflection& reflection) {
         << ",\n      \"arguments_size\": " << kernel.argumentsSize
         << ",\n      \"push_constant_size\": " << kernel.pushConstantSize;
     if (kernel.printfBufferOffset) out << ",\n      \"printf_buffer_offset\": " << *kernel.printfBufferOffset;
+    if (kernel.globalVariablesOffset) out << ",\n      \"global_variables_offset\": " << *kernel.globalVariablesOffset;
     out << ",\n      \"collectives\": {\"rewritten\": " << kernel.collectives.collectives
         << ", \"work_group_barriers\": " << kernel.collectives.barriers
         << ", \"scratch_bytes\": " << kernel.collectives.scratchBytes << "}\n    }";
@@ -96,6 +97,18 @@ std::string toJson(const ModuleReflection& reflection) {
       out << "]}";
     }
     out << "\n  ],\n";
+  }
+  const GlobalVariablesLayout& globals = reflection.globalVariables;
+  if (globals.size > 0) {
+    out << "  \"global_variables\": {\"size\": " << globals.size << ", \"variables\": [";
+    for (size_t v = 0; v < globals.variables.size(); ++v)
+      out << (v ? ", " : "") << "{\"name\": " << quoted(globals.variables[v].name)
+          << ", \"offset\": " << globals.variables[v].offset << ", \"size\": " << globals.variables[v].size << "}";
+    out << "], \"pointers\": [";
+    for (size_t p = 0; p < globals.pointers.size(); ++p)
+      out << (p ? ", " : "") << "{\"offset\": " << globals.pointers[p].offset
+          << ", \"addend\": " << globals.pointers[p].addend << "}";
+    out << "]},\n";
   }
   const ModuleRequirements& r = reflection.requirements;
   out << "  \"requirements\": {\n";

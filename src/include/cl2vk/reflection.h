@@ -67,8 +67,28 @@ struct KernelReflection {
   std::optional<std::array<uint32_t, 3>> requiredWorkGroupSize;
   CollectiveStats collectives;
   // Hidden arguments: where in the argument block (like KernelArgument::offset) the runtime writes
-  // the 64-bit address of the printf buffer, when the kernel calls printf.
+  // the 64-bit address of the printf buffer, when the kernel calls printf, and of the program's
+  // global variables, when the kernel uses one.
   std::optional<uint32_t> printfBufferOffset;
+  std::optional<uint32_t> globalVariablesOffset;
+};
+
+// The program-scope variables in __global memory (OpenCL C 2.0), which live in one buffer per
+// program and device for the program's lifetime, shared by its kernels and kept across launches.
+struct GlobalVariablesLayout {
+  struct Variable {
+    std::string name;  // from OpName, else "%<id>"
+    uint32_t offset = 0, size = 0;
+  };
+  // A pointer among the initial values: at `offset`, the buffer's address plus `addend`.
+  struct Pointer {
+    uint32_t offset = 0;
+    uint64_t addend = 0;
+  };
+  uint32_t size = 0;                  // bytes; 0 when the program has none
+  std::vector<Variable> variables;    // in offset order
+  std::vector<uint8_t> initialBytes;  // `size` bytes: the initializers, zeros where there is none
+  std::vector<Pointer> pointers;
 };
 
 // One argument of a printf call as its record holds it (docs/kernel-interface.md, "printf"): each
@@ -124,6 +144,7 @@ struct ModuleReflection {
   std::vector<KernelReflection> kernels;
   ModuleRequirements requirements;
   std::vector<PrintfFormat> printfFormats;  // indexed by the first word of a printf record
+  GlobalVariablesLayout globalVariables;
 
   KernelReflection* kernel(const std::string& name);
 };

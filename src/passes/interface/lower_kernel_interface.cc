@@ -5,7 +5,7 @@
 #include "analysis/data_layout.h"
 #include "ir/builder.h"
 #include "ir/types.h"
-#include "passes/interface/lower_printf.h"
+#include "passes/interface/hidden_parameters.h"
 #include "passes/interface/word_reader.h"
 #include "passes/interface/work_item_builtins.h"
 
@@ -145,8 +145,10 @@ class KernelLowering {
       if (!value) return value.error().withContext("kernel '" + name + "', argument '" + param.argument.name + "'");
       module_.replaceAllUses(param.inst->resultId(), *value);
       CL2VK_TRY(module_.remove(param.inst));
-      if (param.hidden)
+      if (param.argument.name == kPrintfBufferName)
         reflection.printfBufferOffset = param.argument.offset;
+      else if (param.argument.name == kGlobalVariablesName)
+        reflection.globalVariablesOffset = param.argument.offset;
       else
         reflection.arguments.push_back(param.argument);
     }
@@ -180,7 +182,7 @@ class KernelLowering {
       if (inst.opcode() != spv::Op::OpFunctionParameter) continue;
       Parameter param{&inst, {}, inst.typeId()};
       param.argument.name = parameterName(module_, inst, index);
-      param.hidden = param.argument.name == kPrintfBufferName;
+      param.hidden = isHiddenParameterName(param.argument.name);
       const Instruction* type = module_.def(inst.typeId());
       auto unsupported = [&](const std::string& what) {
         return Error("kernel '" + name + "': argument '" + param.argument.name + "' is " + what +

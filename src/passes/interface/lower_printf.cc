@@ -8,6 +8,7 @@
 #include "ir/builder.h"
 #include "ir/opcode_classes.h"
 #include "ir/types.h"
+#include "passes/interface/hidden_parameters.h"
 
 namespace cl2vk {
 namespace {
@@ -97,24 +98,6 @@ std::optional<std::string> constantString(const Module& module, uint32_t pointer
     }
   }
   return std::nullopt;
-}
-
-// Appends the hidden parameter that carries the printf buffer's address to `kernel`.
-uint32_t addBufferParameter(Module& module, Function& kernel) {
-  uint32_t type = ir::typePointer(module, spv::StorageClass::CrossWorkgroup, ir::typeInt(module, 32));
-  uint32_t parameter = module.takeId();
-  module.insertAfter(&kernel.header().back(), Instruction(spv::Op::OpFunctionParameter, type, parameter, {}));
-  module.append(ir::Section::kDebug,
-                Instruction(spv::Op::OpName, 0, 0, {Operand::id(parameter), Operand::string(kPrintfBufferName)}));
-  Instruction& definition = kernel.definition();
-  const Instruction* functionType = module.def(definition.idOperand(1));
-  std::vector<uint32_t> parameterTypes;
-  for (size_t i = 1; i < functionType->numOperands(); ++i) parameterTypes.push_back(functionType->idOperand(i));
-  parameterTypes.push_back(type);
-  uint32_t newType = ir::typeFunction(module, functionType->idOperand(0), parameterTypes);
-  module.update(&definition, Instruction(spv::Op::OpFunction, definition.typeId(), definition.resultId(),
-                                         {definition.operand(0), Operand::id(newType)}));
-  return parameter;
 }
 
 // Removes `id`'s definition when nothing uses it any more, then the operands only it used: the
@@ -265,7 +248,8 @@ Expected<PassResult> lowerPrintf(Module& module, PassContext& context) {
       }
     }
     if (calls.empty()) continue;
-    PrintfLowering lowering(module, context, addBufferParameter(module, *kernel));
+    uint32_t bufferType = ir::typePointer(module, spv::StorageClass::CrossWorkgroup, ir::typeInt(module, 32));
+    PrintfLowering lowering(module, context, addHiddenParameter(module, *kernel, bufferType, kPrintfBufferName));
     for (Instruction* call : calls) CL2VK_TRY(lowering.lower(*call, entry.stringOperand(2)));
     result = PassResult::kChanged;
   }
