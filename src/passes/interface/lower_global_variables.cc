@@ -99,6 +99,7 @@ class Initializer {
         if (aggregate->opcode() == spv::Op::OpTypeStruct) {
           Expected<std::vector<uint32_t>> members = cl2vk::memberOffsets(module_, type);
           if (!members) return members.error();
+          if (*index >= members->size()) return Error(module_.describe(def) + ": a member index out of range");
           addend += (*members)[*index];
           type = aggregate->idOperand(*index);
           continue;
