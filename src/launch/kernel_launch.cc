@@ -53,7 +53,7 @@ void printStatistics(const std::string& kernel, const vulkan::Pipeline& pipeline
 Expected<vulkan::Buffer> emptyPrintfBuffer(vulkan::Device& device) {
   Expected<vulkan::Buffer> buffer = vulkan::Buffer::create(device, kPrintfBufferSize);
   if (!buffer) return buffer.error();
-  const std::array<uint32_t, 2> header = {0, kPrintfBufferSize / 4 - PrintfBufferLayout::kFirstRecordWord};
+  const std::array<uint32_t, 2> header = {0, kPrintfRecordWords};
   CL2VK_TRY(buffer->uploadValues(std::span<const uint32_t>(header)));
   return buffer;
 }
@@ -62,8 +62,9 @@ Expected<vulkan::Buffer> emptyPrintfBuffer(vulkan::Device& device) {
 Status printRecords(vulkan::Buffer& buffer, const std::vector<PrintfFormat>& formats) {
   Expected<std::vector<uint32_t>> header = buffer.downloadValues<uint32_t>(PrintfBufferLayout::kFirstRecordWord);
   if (!header) return header.error();
-  // Records that did not fit still advanced the count; none of them was written.
-  uint32_t used = std::min((*header)[PrintfBufferLayout::kUsedWords], (*header)[PrintfBufferLayout::kCapacityWords]);
+  // Records that did not fit still advanced the count; none of them was written. The capacity is
+  // the host's own, not what a faulty kernel may have left in word 1.
+  uint32_t used = std::min((*header)[PrintfBufferLayout::kUsedWords], kPrintfRecordWords);
   if (used == 0) return okStatus();
   Expected<std::vector<uint32_t>> records =
       buffer.downloadValues<uint32_t>(used, PrintfBufferLayout::kFirstRecordWord * 4);

@@ -1,6 +1,7 @@
 #include "launch/printf_output.h"
 
 #include <bit>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 
@@ -72,7 +73,10 @@ std::string formatComponent(const Conversion& c, const PrintfArgument& argument,
     real = wide ? static_cast<double>(static_cast<int64_t>(raw)) : static_cast<int32_t>(raw);
   // The integer as the length modifier sizes it (no modifier: int, or long for a 64-bit value).
   int64_t integer = wide ? static_cast<int64_t>(raw) : static_cast<int32_t>(raw);
-  if (argument.kind == PrintfArgument::Kind::kFloat) integer = static_cast<int64_t>(real);
+  // A float given to an integer conversion (undefined in OpenCL C) prints its truncation, or 0
+  // where that has no int64_t value.
+  if (argument.kind == PrintfArgument::Kind::kFloat)
+    integer = std::isfinite(real) && std::fabs(real) < 9.2e18 ? static_cast<int64_t>(real) : 0;
   bool isSigned = c.conversion == 'd' || c.conversion == 'i';
   // Each branch widens on its own: a conditional of int32_t and uint32_t would be unsigned.
   auto sized = [&](auto asSigned, auto asUnsigned) -> int64_t {

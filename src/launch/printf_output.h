@@ -13,6 +13,8 @@ namespace cl2vk::launch {
 
 // The printf buffer's size in bytes (CL_DEVICE_PRINTF_BUFFER_SIZE): the header and the records.
 inline constexpr uint32_t kPrintfBufferSize = 1024 * 1024;
+// The words of it that records may fill (the rest is the header).
+inline constexpr uint32_t kPrintfRecordWords = kPrintfBufferSize / 4 - PrintfBufferLayout::kFirstRecordWord;
 
 // The text of one format with its arguments' words (`words` holds exactly what the record holds
 // after the format's index).

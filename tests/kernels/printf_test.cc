@@ -85,7 +85,7 @@ TEST_P(Printf, EveryWorkItemPrintsItsLine) {
 TEST_P(Printf, AFullBufferDropsTheRecordAndReturnsMinusOne) {
   auto k = kernel("printf", "prints");
   ASSERT_TRUE(k);
-  const size_t fit = (launch::kPrintfBufferSize / 4 - PrintfBufferLayout::kFirstRecordWord) / 2;
+  const size_t fit = launch::kPrintfRecordWords / 2;
   const size_t n = fit + 5000;
   auto out = buffer(std::vector<int>(n, 7));
   std::vector<std::string> lines = sortedLines(printed(*k, range1d(n, 64), {KernelArg::buffer(out)}));
@@ -119,6 +119,15 @@ TEST(PrintfFormatting, HalfComponentsTravelAsFloatsAndLongsAsTwoWords) {
   PrintfFormat format{"%v2hf %lu %s", {half2, ulong, PrintfArgument{PrintfArgument::Kind::kString, 1, 32, "s"}}};
   std::vector<uint32_t> words = {0x3fc00000, 0xc0200000, 0xffffffff, 0xffffffff};
   EXPECT_EQ(launch::formatPrintf(format, words), "1.500000,-2.500000 18446744073709551615 s");
+}
+
+// Undefined in OpenCL C, but never undefined on the host: a float to %d prints its truncation, a
+// NaN 0, and a conversion without an argument left prints as written.
+TEST(PrintfFormatting, MismatchedConversionsStayDefinedOnTheHost) {
+  PrintfArgument scalar{PrintfArgument::Kind::kFloat, 1, 32, ""};
+  PrintfFormat format{"%d %d %d", {scalar, scalar}};
+  std::vector<uint32_t> words = {0xc0200000, 0x7fc00000};  // -2.5, NaN
+  EXPECT_EQ(launch::formatPrintf(format, words), "-2 0 %d");
 }
 
 TEST(PrintfFormatting, RecordsWithAnUnknownFormatEndTheWalk) {
