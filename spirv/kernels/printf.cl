@@ -17,3 +17,6 @@ kernel void vectors(global const int4* iv, global const float4* fv, global const
   result[0] = printf("%v4hld|%v4hlf|%v2hx|%v8hhu|%v2ld\n", iv[0], fv[0], as_ushort2(sv[0]), cv[0], lv[0]);
   result[1] = printf("%v4hlf|%#.1v4hlf|%5v2hd\n", fv[0], fv[0], sv[0]);
 }
+
+// %p of a __global pointer prints its device address; %s of a string chosen by a constant index.
+kernel void pointer(global int* out) { out[1] = printf("%p %s\n", out + 1, &"xyz"[1]); }

@@ -66,6 +66,17 @@ TEST_P(Printf, VectorsPrintTheirComponentsSeparatedByCommas) {
   EXPECT_EQ(read<int>(result, 2), std::vector<int>(2, 0));
 }
 
+TEST_P(Printf, PointersPrintTheirDeviceAddress) {
+  auto k = kernel("printf", "pointer");
+  ASSERT_TRUE(k);
+  auto out = buffer(std::vector<int>(2, 7));
+  std::string text = printed(*k, range1d(1), {KernelArg::buffer(out)});
+  char expected[64];
+  std::snprintf(expected, sizeof expected, "%p yz\n", reinterpret_cast<void*>(out.deviceAddress() + 4));
+  EXPECT_EQ(text, expected);
+  EXPECT_EQ(read<int>(out, 2)[1], 0);
+}
+
 // The specification leaves the order of different work-items' output open: every line is there once.
 TEST_P(Printf, EveryWorkItemPrintsItsLine) {
   auto k = kernel("printf", "prints");
