@@ -98,6 +98,7 @@ std::string formatComponent(const Conversion& c, const PrintfArgument& argument,
     case 'X': return printed(spec + "ll" + c.conversion, static_cast<unsigned long long>(integer));
     case 'c': return printed(spec + "c", static_cast<int>(static_cast<unsigned char>(integer)));
     case 'p': return printed(spec + "p", reinterpret_cast<void*>(static_cast<uintptr_t>(raw)));
+    case 's': return "(not a string)";  // lower-printf lets only constant strings reach %s
     default: return printed(spec + c.conversion, real);
   }
 }

@@ -157,6 +157,30 @@ TEST(LowerPrintfTest, AFormatThatIsNotAConstantStringIsAnErrorNamingTheKernel) {
             "error: kernel 'k': %24 = OpExtInst in function 'k': the printf format is not a constant string");
 }
 
+// printf("%d", x) with a pointer that is not a constant string: the host could not read it.
+TEST(LowerPrintfTest, AStringArgumentThatIsNotConstantIsAnError) {
+  std::string before = kHeader + kTypes + R"(
+%_ptr_CrossWorkgroup_uchar = OpTypePointer CrossWorkgroup %uchar
+     %pfn = OpTypeFunction %void %_ptr_CrossWorkgroup_uchar
+          %k = OpFunction %void None %pfn
+          %x = OpFunctionParameter %_ptr_CrossWorkgroup_uchar
+      %entry = OpLabel
+        %fmt = OpInBoundsPtrAccessChain %_ptr_UniformConstant_uchar %str %ulong_0 %ulong_0
+     %printf = OpExtInst %uint %std printf %fmt %x
+               OpReturn
+               OpFunctionEnd
+)";
+  // The format is "%d": the pointer is printed as a number, which is allowed (%p would be too).
+  EXPECT_TRUE(test::runPass("lower-printf", before).module);
+  // With "%s" it is refused.
+  std::string withS = before;
+  withS.replace(withS.find("%uchar_37 %uchar_100"), 20, "%uchar_37 %uchar_115");
+  withS.replace(withS.find("  %uchar_100 = OpConstant %uchar 100"), 36, "  %uchar_115 = OpConstant %uchar 115");
+  EXPECT_NE(test::runPass("lower-printf", withS).text().find("printf argument 1 for %s is not a constant string"),
+            std::string::npos)
+      << test::runPass("lower-printf", withS).text();
+}
+
 TEST(LowerPrintfTest, AKernelWithoutPrintfIsUnchanged) {
   std::string before = kHeader + kTypes + R"(
           %k = OpFunction %void None %fn

@@ -2,6 +2,7 @@
 
 #include <spirv/unified1/OpenCL.std.h>
 
+#include <cctype>
 #include <span>
 
 #include "analysis/data_layout.h"
@@ -115,6 +116,26 @@ Status removeIfUnused(Module& module, uint32_t id) {
   return okStatus();
 }
 
+// The conversion letter of each conversion in a printf format, in order: after each '%' (but "%%")
+// the first letter that is not a vector or length modifier ('v', 'h', 'l').
+std::vector<char> conversionsOf(const std::string& format) {
+  std::vector<char> conversions;
+  for (size_t i = 0; i < format.size(); ++i) {
+    if (format[i] != '%') continue;
+    if (i + 1 < format.size() && format[i + 1] == '%') {
+      ++i;
+      continue;
+    }
+    size_t j = i + 1;
+    while (j < format.size() && (!std::isalpha(static_cast<unsigned char>(format[j])) || format[j] == 'v' ||
+                                 format[j] == 'h' || format[j] == 'l'))
+      ++j;
+    if (j < format.size()) conversions.push_back(format[j]);
+    i = j;
+  }
+  return conversions;
+}
+
 class PrintfLowering {
  public:
   PrintfLowering(Module& module, PassContext& context, uint32_t buffer)
@@ -129,6 +150,12 @@ class PrintfLowering {
     PrintfFormat record{*format, {}};
     std::vector<uint32_t> operands;  // the format, then the arguments
     for (size_t i = 2; i < call.numOperands(); ++i) operands.push_back(call.idOperand(i));
+    // A %s argument is formatted on the host, so its string must be known here.
+    std::vector<char> conversions = conversionsOf(*format);
+    for (size_t i = 0; i + 1 < operands.size() && i < conversions.size(); ++i) {
+      if (conversions[i] == 's' && !constantString(module_, operands[i + 1]))
+        return failure("printf argument " + std::to_string(i + 1) + " for %s is not a constant string");
+    }
 
     auto [builder, rest] = Builder::splitAfter(module_, &call);
     Builder& b = builder;
