@@ -107,6 +107,17 @@ std::optional<std::string> constantString(const Module& module, uint32_t pointer
 Status removeIfUnused(Module& module, uint32_t id) {
   Instruction* def = module.def(id);
   if (!def || !def->block() || module.isUsed(id)) return okStatus();
+  switch (def->opcode()) {  // only what has no effect besides its value
+    case spv::Op::OpFConvert:
+    case spv::Op::OpBitcast:
+    case spv::Op::OpPtrCastToGeneric:
+    case spv::Op::OpGenericCastToPtr:
+    case spv::Op::OpAccessChain:
+    case spv::Op::OpInBoundsAccessChain:
+    case spv::Op::OpPtrAccessChain:
+    case spv::Op::OpInBoundsPtrAccessChain: break;
+    default: return okStatus();
+  }
   std::vector<uint32_t> operands;
   for (size_t i = 0; i < def->numOperands(); ++i) {
     if (def->operand(i).isId()) operands.push_back(def->idOperand(i));
@@ -145,6 +156,7 @@ class PrintfLowering {
     auto failure = [&](const std::string& why) {
       return Error("kernel '" + kernel + "': " + module_.describe(call) + ": " + why);
     };
+    if (call.numOperands() < 3) return failure("printf without a format");
     std::optional<std::string> format = constantString(module_, call.idOperand(2));
     if (!format) return failure("the printf format is not a constant string");
     PrintfFormat record{*format, {}};
@@ -187,8 +199,9 @@ class PrintfLowering {
         b.store(b.op(spv::Op::OpInBoundsPtrAccessChain, pointerType, {buffer_, index}), words[i], 4);
       }
     });
-    uint32_t result = b.select(fits, ir::constantBits(module_, call.typeId(), 0),
-                               ir::constantBits(module_, call.typeId(), 0xffffffffu));
+    uint32_t success = ir::constantBits(module_, call.typeId(), 0);
+    uint32_t failed = ir::constantBits(module_, call.typeId(), 0xffffffffu);
+    uint32_t result = b.select(fits, success, failed);
     b.branchTo(rest);
     context_.reflection.printfFormats.push_back(std::move(record));
 
@@ -202,7 +215,8 @@ class PrintfLowering {
   // Describes `value` in `argument` and appends the words that carry it.
   Status argumentWords(Builder& b, uint32_t value, PrintfArgument& argument, std::vector<uint32_t>& words) {
     uint32_t type = b.typeOf(value);
-    const Instruction* typeDef = module_.def(type);
+    const Instruction* typeDef = type ? module_.def(type) : nullptr;
+    if (!typeDef) return Error("a printf argument that is not a value (%" + std::to_string(value) + ")");
     if (typeDef->opcode() == spv::Op::OpTypePointer) {
       if (std::optional<std::string> text = constantString(module_, value)) {
         argument.kind = PrintfArgument::Kind::kString;
@@ -214,8 +228,8 @@ class PrintfLowering {
       appendComponent(b, b.op(spv::Op::OpConvertPtrToU, ir::typeInt(module_, 64), {value}), words);
       return okStatus();
     }
-    if (typeDef->opcode() != spv::Op::OpTypeInt && typeDef->opcode() != spv::Op::OpTypeFloat &&
-        typeDef->opcode() != spv::Op::OpTypeVector)
+    const Instruction* component = module_.def(ir::componentType(module_, type));
+    if (!component || (component->opcode() != spv::Op::OpTypeInt && component->opcode() != spv::Op::OpTypeFloat))
       return Error("a printf argument of type " + ir::opcodeName(typeDef->opcode()).substr(2) + " is not supported");
     // The front end promotes float arguments to double; the float itself is exact and needs no
     // 64-bit floating point on the device.
