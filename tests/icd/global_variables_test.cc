@@ -77,6 +77,28 @@ TEST_F(IcdGlobalVariables, EachProgramHasItsOwn) {
   EXPECT_EQ(results, (std::vector<float>{2016.0f, 16.0f, 3.0f}));
 }
 
+// A kernel with both hidden arguments, the printf buffer and the variables' buffer.
+TEST_F(IcdGlobalVariables, AKernelCanAlsoPrint) {
+  Program program = buildSource(R"(
+global int launches = 40;
+kernel void count(global int* out) {
+  launches += 1;
+  out[0] = printf("launch %d\n", launches);
+}
+)",
+                                "-cl-std=CL2.0");
+  ASSERT_TRUE(program);
+  Kernel kernel = createKernel(program, "count");
+  ASSERT_TRUE(kernel);
+  Buffer out = bufferOf(std::vector<int>(1, 7));
+  setArgs(kernel, out);
+  testing::internal::CaptureStdout();
+  run1d(kernel, 1);
+  run1d(kernel, 1);
+  EXPECT_EQ(testing::internal::GetCapturedStdout(), "launch 41\nlaunch 42\n");
+  EXPECT_EQ(read<int>(out, 1), std::vector<int>(1, 0));
+}
+
 TEST_F(IcdGlobalVariables, TheDeviceAdvertisesThem) {
   EXPECT_GT(deviceInfo<size_t>(device_, CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE), size_t{64 * 1024});
   std::vector<cl_name_version> features = deviceInfoArray<cl_name_version>(device_, CL_DEVICE_OPENCL_C_FEATURES);
