@@ -28,29 +28,27 @@ TEST_P(UnsupportedTest, IsRefusedWithAClearError) {
       << "expected '" << GetParam().expected << "' in: " << translation.error().message();
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Constructs, UnsupportedTest,
-    testing::Values(Unsupported{"printf.O0.spv", "kernel 'prints': "},
-                    Unsupported{"printf.O2.spv", "= OpExtInst in function 'prints': printf is not supported"},
-                    Unsupported{"image.O0.spv", "images are not supported"},
-                    Unsupported{"image.O2.spv", "images are not supported"},
-                    Unsupported{"sampler.O0.spv", "samplers are not supported"},
-                    Unsupported{"sampler.O2.spv", "samplers are not supported"},
-                    Unsupported{"pipe.O0.spv", "pipes are not supported"},
-                    Unsupported{"pipe.O2.spv", "pipes are not supported"},
-                    Unsupported{"enqueue.O0.spv", "device-side enqueue is not supported"},
-                    Unsupported{"enqueue.O2.spv", "device-side enqueue is not supported"},
-                    Unsupported{"recursion.O0.spv",
-                                "kernel 'recursion': recursion is not supported: 'fib' calls 'fib'"},
-                    Unsupported{"function_pointers.spv", "kernel 'function_pointers': %"},
-                    Unsupported{"function_pointers.spv", "function pointers are not supported"}),
-    [](const testing::TestParamInfo<Unsupported>& info) {
-      std::string name = info.param.module;
-      for (char& c : name) {
-        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-      }
-      return name + "_" + std::to_string(info.index);
-    });
+INSTANTIATE_TEST_SUITE_P(Constructs, UnsupportedTest,
+                         testing::Values(Unsupported{"image.O0.spv", "images are not supported"},
+                                         Unsupported{"image.O2.spv", "images are not supported"},
+                                         Unsupported{"sampler.O0.spv", "samplers are not supported"},
+                                         Unsupported{"sampler.O2.spv", "samplers are not supported"},
+                                         Unsupported{"pipe.O0.spv", "pipes are not supported"},
+                                         Unsupported{"pipe.O2.spv", "pipes are not supported"},
+                                         Unsupported{"enqueue.O0.spv", "device-side enqueue is not supported"},
+                                         Unsupported{"enqueue.O2.spv", "device-side enqueue is not supported"},
+                                         Unsupported{
+                                             "recursion.O0.spv",
+                                             "kernel 'recursion': recursion is not supported: 'fib' calls 'fib'"},
+                                         Unsupported{"function_pointers.spv", "kernel 'function_pointers': %"},
+                                         Unsupported{"function_pointers.spv", "function pointers are not supported"}),
+                         [](const testing::TestParamInfo<Unsupported>& info) {
+                           std::string name = info.param.module;
+                           for (char& c : name) {
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           }
+                           return name + "_" + std::to_string(info.index);
+                         });
 
 // get_global_id() reads a vector of three size_t; a module that loads the builtin as a vector of
 // four was lowered into an out-of-bounds OpCompositeExtract (tests/fuzz/regressions/builtin-*).
@@ -246,6 +244,18 @@ TEST(UnsupportedModuleTest, IntegerWidthsTheDeviceLacksAreRefused) {
     }
   }
   EXPECT_TRUE(translate(words, Target{}).ok()) << "the device with every feature translates it";
+}
+
+// printf of a float: the front end's promotion to double is never computed on the device, so a
+// device without 64-bit floats (SwiftShader) runs it.
+TEST(UnsupportedModuleTest, PrintfOfFloatsNeedsNo64BitFloats) {
+  Target target;
+  target.float64 = false;
+  for (const char* build : {"printf.O0.spv", "printf.O2.spv", "printf.CL12.spv"}) {
+    Expected<Translation> translation = translate(test::readWords(test::corpusDir() / "kernels" / build), target);
+    ASSERT_TRUE(translation.ok()) << build << ": " << translation.error().message();
+    EXPECT_FALSE(translation->reflection.requirements.float64) << build;
+  }
 }
 
 }  // namespace

@@ -62,7 +62,7 @@ std::string module(const std::string& code, const std::string& globals = "", con
 )";
 }
 
-// p[i] = fabs(p[i]): OpenCL.std instructions other than printf are for later passes to lower.
+// p[i] = fabs(p[i]): OpenCL.std instructions are for later passes to lower.
 const std::string kAbsolute = R"(
           %x = OpLoad %float %elem Aligned 4
           %y = OpExtInst %float %std fabs %x
@@ -86,7 +86,8 @@ TEST(CheckSupportedTest, DoubleComesOutUnchangedWhenTheTargetHasFloat64) {
   test::expectPassOutput("check-supported", before, before, Target{}, SPV_ENV_OPENCL_2_2);
 }
 
-TEST(CheckSupportedTest, PrintfIsRefusedNamingTheKernelAndTheCall) {
+// printf is lower-printf's to rewrite.
+TEST(CheckSupportedTest, PrintfComesOutUnchanged) {
   std::string before = module(R"(
         %fmt = OpInBoundsPtrAccessChain %_ptr_UniformConstant_uchar %str %ulong_0 %ulong_0
      %printf = OpExtInst %uint %std printf %fmt %i
@@ -104,8 +105,39 @@ TEST(CheckSupportedTest, PrintfIsRefusedNamingTheKernelAndTheCall) {
         %str = OpVariable %_ptr_UniformConstant__arr_uchar_ulong_2 UniformConstant %contents
 )",
                               "OpCapability Int8");
-  EXPECT_EQ(test::runPass("check-supported", before).text(),
-            "error: kernel 'k': %30 = OpExtInst in function 'body': printf is not supported by cl2vk");
+  test::expectPassOutput("check-supported", before, before, Target{}, SPV_ENV_OPENCL_2_2);
+}
+
+// printf("%f", x) as llvm-spirv writes it: the float promoted to double, which lower-printf drops,
+// so a target without 64-bit floats accepts it; the same double used by anything else is refused.
+TEST(CheckSupportedTest, APrintfPromotionToDoubleNeedsNoFloat64) {
+  std::string printf = R"(
+          %x = OpLoad %float %elem Aligned 4
+          %d = OpFConvert %double %x
+        %fmt = OpInBoundsPtrAccessChain %_ptr_UniformConstant_uchar %str %ulong_0 %ulong_0
+     %printf = OpExtInst %uint %std printf %fmt %d
+)";
+  std::string globals = R"(
+      %uchar = OpTypeInt 8 0
+    %ulong_0 = OpConstant %ulong 0
+    %ulong_2 = OpConstant %ulong 2
+   %uchar_37 = OpConstant %uchar 37
+    %uchar_0 = OpConstant %uchar 0
+     %double = OpTypeFloat 64
+%_arr_uchar_ulong_2 = OpTypeArray %uchar %ulong_2
+%_ptr_UniformConstant__arr_uchar_ulong_2 = OpTypePointer UniformConstant %_arr_uchar_ulong_2
+%_ptr_UniformConstant_uchar = OpTypePointer UniformConstant %uchar
+   %contents = OpConstantComposite %_arr_uchar_ulong_2 %uchar_37 %uchar_0
+        %str = OpVariable %_ptr_UniformConstant__arr_uchar_ulong_2 UniformConstant %contents
+)";
+  Target noFloat64;
+  noFloat64.float64 = false;
+  std::string before = module(printf, globals, "OpCapability Int8\nOpCapability Float64");
+  test::expectPassOutput("check-supported", before, before, noFloat64);
+  std::string alsoMultiplied =
+      module(printf + "          %m = OpFMul %double %d %d\n", globals, "OpCapability Int8\nOpCapability Float64");
+  EXPECT_NE(test::runPass("check-supported", alsoMultiplied, noFloat64).text().find("no Vulkan shaderFloat64"),
+            std::string::npos);
 }
 
 // A type of an unsupported kind is refused where it is declared, before any function is looked at.

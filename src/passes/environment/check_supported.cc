@@ -16,7 +16,7 @@ using ir::Instruction;
 using ir::Module;
 
 // The unsupported construct an instruction belongs to, or "".
-std::string constructOf(const Module& module, const Instruction& inst) {
+std::string constructOf(const Instruction& inst) {
   switch (inst.opcode()) {
     case spv::Op::OpTypeImage:
     case spv::Op::OpTypeSampledImage:
@@ -66,7 +66,6 @@ std::string constructOf(const Module& module, const Instruction& inst) {
       uint32_t width = inst.wordOperand(0);
       return width == 8 || width == 16 || width == 32 || width == 64 ? "" : std::to_string(width) + "-bit integers";
     }
-    case spv::Op::OpExtInst: return ir::openclStdInstruction(module, inst) == OpenCLLIB::Printf ? "printf" : "";
     default: return "";
   }
 }
@@ -87,12 +86,27 @@ std::string missingFloatReason(uint32_t width) {
              : "half arithmetic (16-bit floating point) is not supported on this device (no Vulkan shaderFloat16)";
 }
 
+bool isPrintf(const Module& module, const Instruction& inst) {
+  return ir::openclStdInstruction(module, inst) == OpenCLLIB::Printf;
+}
+
+// A float argument of printf, which the front end promotes to double: lower-printf passes the
+// float itself, so the double needs nothing from the device.
+bool isPrintfPromotion(const Module& module, const Instruction& inst) {
+  if (inst.opcode() != spv::Op::OpFConvert || !inst.resultId()) return false;
+  for (const ir::Use& use : module.uses(inst.resultId())) {
+    if (!isPrintf(module, *use.user)) return false;
+  }
+  return true;
+}
+
 // The first instruction that computes in a floating-point width the target lacks, named with its
-// kernel; the type itself when nothing uses it.
+// kernel; the type itself when nothing uses it but printf's promotions.
 std::optional<Error> findMissingFloat(const Module& module, const Target& target) {
   for (const Function& function : module.functions()) {
     for (const ir::Block& block : function.blocks()) {
       for (const Instruction& inst : block.instructions()) {
+        if (isPrintfPromotion(module, inst) || isPrintf(module, inst)) continue;
         uint32_t width = missingFloatWidth(module, inst.typeId(), target);
         for (size_t i = 0; width == 0 && i < inst.numOperands(); ++i) {
           if (!inst.operand(i).isId()) continue;
@@ -107,8 +121,13 @@ std::optional<Error> findMissingFloat(const Module& module, const Target& target
   }
   for (const Instruction& inst : module.section(ir::Section::kGlobal)) {
     if (uint32_t width = missingFloatWidth(module, inst.resultId(), target);
-        width && inst.opcode() == spv::Op::OpTypeFloat)
-      return Error(module.describe(inst) + ": " + missingFloatReason(width));
+        width && inst.opcode() == spv::Op::OpTypeFloat) {
+      const std::vector<ir::Use>& uses = module.uses(inst.resultId());
+      bool onlyPromotions = !uses.empty() && std::all_of(uses.begin(), uses.end(), [&](const ir::Use& use) {
+        return isPrintfPromotion(module, *use.user);
+      });
+      if (!onlyPromotions) return Error(module.describe(inst) + ": " + missingFloatReason(width));
+    }
   }
   return std::nullopt;
 }
@@ -141,7 +160,7 @@ std::optional<Error> findUnknownExtension(const Module& module) {
 
 Expected<PassResult> checkSupported(Module& module, const Target& target) {
   for (const Instruction& inst : module.section(ir::Section::kGlobal)) {
-    std::string construct = constructOf(module, inst);
+    std::string construct = constructOf(inst);
     if (!construct.empty())
       return Error(module.describe(inst) + ": " + construct + (construct == "device-side enqueue" ? " is" : " are") +
                    " not supported by cl2vk");
@@ -149,10 +168,10 @@ Expected<PassResult> checkSupported(Module& module, const Target& target) {
   for (const Function& function : module.functions()) {
     for (const ir::Block& block : function.blocks()) {
       for (const Instruction& inst : block.instructions()) {
-        std::string construct = constructOf(module, inst);
+        std::string construct = constructOf(inst);
         if (construct.empty()) continue;
         std::string kernel = ir::kernelReaching(module, function);
-        std::string verb = construct == "printf" || construct == "device-side enqueue" ? " is" : " are";
+        std::string verb = construct == "device-side enqueue" ? " is" : " are";
         return Error("kernel '" + kernel + "': " + module.describe(inst) + ": " + construct + verb +
                      " not supported by cl2vk");
       }
