@@ -5,6 +5,7 @@
 #include "passes/environment/check_supported.h"
 #include "passes/environment/finalize_vulkan.h"
 #include "passes/functions/inline_functions.h"
+#include "passes/functions/link_builtins.h"
 #include "passes/functions/resolve_builtin_calls.h"
 #include "passes/instructions/lower_conversions.h"
 #include "passes/instructions/lower_kernel_instructions.h"
@@ -34,6 +35,9 @@ const std::vector<PassInfo>& registeredPasses() {
       {"resolve-builtin-calls",
        "Calls to imported collective builtins (work_group_reduce_and ...) become OpGroup* instructions.",
        withTarget<resolveBuiltinCalls>},
+      {"link-builtins",
+       "OpenCL.std math that GLSL.std.450 computes too loosely (fmod, asin, atan...) calls cl2vk's builtin library.",
+       withTarget<linkBuiltins>},
       {"inline-functions", "Inline every call to a defined function; remove functions no kernel reaches.",
        withTarget<inlineFunctions>},
       {"promote-variables", "Turn Function variables that are only loaded and stored whole into SSA values.",

@@ -1,0 +1,14 @@
+// The double forms of math_precision.cl.
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#define UNARY(f) \
+  kernel void f##_f64(global const double* x, global const double* y, global double* r) { \
+    size_t i = get_global_id(0); \
+    r[i] = f(x[i]); \
+  }
+#define BINARY(f) \
+  kernel void f##_f64(global const double* x, global const double* y, global double* r) { \
+    size_t i = get_global_id(0); \
+    r[i] = f(x[i], y[i]); \
+  }
+
+BINARY(fmod)

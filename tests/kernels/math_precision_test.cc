@@ -1,0 +1,218 @@
+// OpenCL.std math on the Vulkan device against MPFR (correctly rounded, 256-bit references): each
+// function over random inputs and edge cases (zeros, infinities, NaN, subnormals, the ends of the
+// domain), asserting the OpenCL C full-profile bound in ULP ("Relative Error as ULPs"). The largest
+// error found is printed; docs/precision.md lists them.
+
+#include <mpfr.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <limits>
+#include <random>
+#include <sstream>
+
+#include "kernel_test_util.h"
+
+namespace cl2vk::test {
+namespace {
+
+using launch::KernelArg;
+
+constexpr mpfr_prec_t kReferencePrecision = 256;
+
+using MpfrUnary = int (*)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
+using MpfrBinary = int (*)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t);
+
+struct MathFunction {
+  const char* name;  // the OpenCL C name; the kernel is <name>_f32 or <name>_f64
+  MpfrUnary unary;
+  MpfrBinary binary;
+  double floatBound;  // OpenCL's bound in ULP (0: exact)
+  double doubleBound;
+};
+
+// MPFR's fmod is the exact remainder with the dividend's sign, as OpenCL's.
+const MathFunction kFunctions[] = {
+    {"fmod", nullptr, mpfr_fmod, 0, 0},       {"asin", mpfr_asin, nullptr, 4, 4},
+    {"acos", mpfr_acos, nullptr, 4, 4},       {"atan", mpfr_atan, nullptr, 5, 5},
+    {"atan2", nullptr, mpfr_atan2, 6, 6},     {"asinpi", mpfr_asinpi, nullptr, 5, 5},
+    {"acospi", mpfr_acospi, nullptr, 5, 5},   {"atanpi", mpfr_atanpi, nullptr, 5, 5},
+    {"atan2pi", nullptr, mpfr_atan2pi, 6, 6},
+};
+
+template <typename T>
+struct Format;
+template <>
+struct Format<float> {
+  static constexpr int kFractionBits = 23, kMinExponent = -126;
+  using Bits = uint32_t;
+  static constexpr const char* kSuffix = "_f32";
+};
+template <>
+struct Format<double> {
+  static constexpr int kFractionBits = 52, kMinExponent = -1022;
+  using Bits = uint64_t;
+  static constexpr const char* kSuffix = "_f64";
+};
+
+// Error of `actual` against the exact value `exact`, in units of the last place of the type at
+// the exact value's magnitude. NaN and infinity must match exactly (anything else is infinitely
+// wrong).
+template <typename T>
+double ulpError(T actual, mpfr_srcptr exact) {
+  if (mpfr_nan_p(exact)) return std::isnan(actual) ? 0 : INFINITY;
+  if (std::isnan(actual)) return INFINITY;
+  if (mpfr_inf_p(exact)) return std::isinf(actual) && (actual < 0) == (mpfr_sgn(exact) < 0) ? 0 : INFINITY;
+  if (std::isinf(actual)) return INFINITY;
+  mpfr_t difference;
+  mpfr_init2(difference, kReferencePrecision + 64);
+  mpfr_set_d(difference, static_cast<double>(actual), MPFR_RNDN);  // exact: float and double fit
+  mpfr_sub(difference, difference, exact, MPFR_RNDN);
+  long exponent = mpfr_zero_p(exact) ? Format<T>::kMinExponent : mpfr_get_exp(exact) - 1;
+  exponent = std::max<long>(exponent, Format<T>::kMinExponent);
+  mpfr_mul_2si(difference, difference, Format<T>::kFractionBits - exponent, MPFR_RNDN);
+  double error = std::fabs(mpfr_get_d(difference, MPFR_RNDN));
+  mpfr_clear(difference);
+  return error;
+}
+
+template <typename T>
+std::vector<T> edgeCases() {
+  using L = std::numeric_limits<T>;
+  return {T(0),
+          -T(0),
+          L::infinity(),
+          -L::infinity(),
+          L::quiet_NaN(),
+          L::denorm_min(),
+          -L::denorm_min(),
+          L::min() - L::denorm_min(),
+          L::min(),
+          -L::min(),
+          L::max(),
+          -L::max(),
+          T(1),
+          T(-1),
+          T(0.5),
+          T(-0.5),
+          std::nextafter(T(1), T(0)),
+          std::nextafter(T(-1), T(0)),
+          std::nextafter(T(0.5), T(1)),
+          T(2),
+          T(-3),
+          T(1e-4),
+          T(3.5),
+          T(1e10),
+          T(-1e-30)};
+}
+
+// Values spread over every exponent (random bits of finite numbers), and over [-1, 1].
+template <typename T>
+std::vector<T> randomValues(size_t count, uint64_t seed) {
+  using Bits = typename Format<T>::Bits;
+  std::mt19937_64 random(seed);
+  std::uniform_real_distribution<T> unit(T(-1), T(1));
+  std::vector<T> values;
+  while (values.size() < count) {
+    if (values.size() % 2 == 0) {
+      values.push_back(unit(random));
+      continue;
+    }
+    T v = std::bit_cast<T>(static_cast<Bits>(random()));
+    if (std::isfinite(v)) values.push_back(v);
+  }
+  return values;
+}
+
+class MathPrecision : public KernelTest {
+ protected:
+  template <typename T>
+  void measure(const MathFunction& function, const std::string& file) {
+    const double bound = std::is_same_v<T, float> ? function.floatBound : function.doubleBound;
+    std::vector<T> edges = edgeCases<T>();
+    std::vector<T> xs, ys;
+    // Every pair of edge cases, then random pairs; for fmod, pairs of close magnitude too, and
+    // the case the issue measured.
+    for (T x : edges) {
+      for (T y : edges) xs.push_back(x), ys.push_back(y);
+    }
+    std::vector<T> rx = randomValues<T>(1 << 14, 1), ry = randomValues<T>(1 << 14, 2);
+    xs.insert(xs.end(), rx.begin(), rx.end());
+    ys.insert(ys.end(), ry.begin(), ry.end());
+    if (function.binary) {
+      std::mt19937_64 random(3);
+      std::uniform_real_distribution<T> scale(T(0.5), T(64));
+      for (size_t i = 0; i < 4096; ++i) xs.push_back(rx[i] * scale(random)), ys.push_back(rx[i]);
+      xs.push_back(T(0.9)), ys.push_back(T(0.29911503));
+    }
+
+    auto k = kernel(file, std::string(function.name) + Format<T>::kSuffix);
+    ASSERT_TRUE(k);
+    auto dx = buffer(xs), dy = buffer(ys), dr = buffer(std::vector<T>(xs.size(), T(0)));
+    run(*k, range1d(xs.size()), {KernelArg::buffer(dx), KernelArg::buffer(dy), KernelArg::buffer(dr)});
+    std::vector<T> results = read<T>(dr, xs.size());
+
+    mpfr_t x, y, exact;
+    mpfr_inits2(kReferencePrecision, x, y, exact, static_cast<mpfr_ptr>(nullptr));
+    double worst = 0;
+    size_t worstAt = 0, failures = 0;
+    std::ostringstream firstFailures;
+    for (size_t i = 0; i < xs.size(); ++i) {
+      mpfr_set_d(x, static_cast<double>(xs[i]), MPFR_RNDN);
+      mpfr_set_d(y, static_cast<double>(ys[i]), MPFR_RNDN);
+      if (function.unary)
+        function.unary(exact, x, MPFR_RNDN);
+      else
+        function.binary(exact, x, y, MPFR_RNDN);
+      double error = ulpError(results[i], exact);
+      if (error > worst) worst = error, worstAt = i;
+      if (error > bound && failures++ < 5) {
+        firstFailures << "\n  " << function.name << "(" << std::hexfloat << xs[i];
+        if (function.binary) firstFailures << ", " << ys[i];
+        firstFailures << ") = " << results[i] << ", exact " << mpfr_get_d(exact, MPFR_RNDN) << std::defaultfloat << " ("
+                      << error << " ULP)";
+      }
+    }
+    mpfr_clears(x, y, exact, static_cast<mpfr_ptr>(nullptr));
+    std::printf("%s%s: %zu inputs, largest error %.3g ULP at x = %a, y = %a (bound %g)\n", function.name,
+                Format<T>::kSuffix, xs.size(), worst, double(xs[worstAt]), double(ys[worstAt]), bound);
+    EXPECT_EQ(failures, 0u) << failures << " results beyond " << bound << " ULP:" << firstFailures.str();
+  }
+};
+
+TEST_P(MathPrecision, FloatFunctionsWithinOpenclBounds) {
+  for (const MathFunction& function : kFunctions) {
+    SCOPED_TRACE(function.name);
+    measure<float>(function, "math_precision");
+  }
+}
+
+TEST_P(MathPrecision, DoubleFunctionsWithinOpenclBounds) {
+  if (!sharedDevice().info().features.shaderFloat64)
+    GTEST_SKIP() << "the device has no shaderFloat64: double kernels cannot run on it";
+  for (const MathFunction& function : kFunctions) {
+    if (std::string(function.name) != "fmod") continue;  // the double forms the library has so far
+    SCOPED_TRACE(function.name);
+    measure<double>(function, "math_precision_double");
+  }
+}
+
+TEST_P(MathPrecision, VectorFmodIsExactPerComponent) {
+  auto k = kernel("math_precision", "fmod_float4");
+  ASSERT_TRUE(k);
+  std::vector<float> x = randomValues<float>(4096, 5), y = randomValues<float>(4096, 6);
+  auto dx = buffer(x), dy = buffer(y), dr = buffer(std::vector<float>(x.size(), 0));
+  run(*k, range1d(x.size() / 4), {KernelArg::buffer(dx), KernelArg::buffer(dy), KernelArg::buffer(dr)});
+  std::vector<float> r = read<float>(dr, x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    ASSERT_EQ(std::bit_cast<uint32_t>(r[i]), std::bit_cast<uint32_t>(std::fmod(x[i], y[i])))
+        << "fmod(" << std::hexfloat << x[i] << ", " << y[i] << ")";
+  }
+}
+
+CL2VK_KERNEL_TEST_SUITE(MathPrecision, "O2");
+
+}  // namespace
+}  // namespace cl2vk::test
