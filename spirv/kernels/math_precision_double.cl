@@ -12,3 +12,14 @@
   }
 
 BINARY(fmod)
+UNARY(exp)
+UNARY(exp2)
+UNARY(exp10)
+UNARY(expm1)
+UNARY(log)
+UNARY(log2)
+UNARY(log10)
+UNARY(log1p)
+UNARY(sinh)
+UNARY(cosh)
+UNARY(tanh)

@@ -2,6 +2,8 @@
 // numbers is representable, so it is computed on the integer significands by long division (a
 // shift and an integer remainder per step) and rebuilt from its bits. No floating-point
 // arithmetic touches the operands, so a device that flushes denormals still gets them right.
+// Each operation rounds as written (no fused multiply-add): the algorithms count on it.
+#pragma OPENCL FP_CONTRACT OFF
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 float __cl2vk_fmod_f32(float x, float y) {

@@ -2,6 +2,8 @@
 // GLSL.std.450 promises 4096 ULP. Each reduces its argument to a small interval, evaluates a
 // near-minimax polynomial there (tools/builtins/fit-polynomials.py fits them) and adds the
 // reduction's constant as a high and a low part, so that the constants cost no accuracy.
+// Each operation rounds as written (no fused multiply-add): the algorithms count on it.
+#pragma OPENCL FP_CONTRACT OFF
 
 // pi/2, pi, pi/4, atan(1/2) and 1/pi as a float and the float nearest the rest.
 #define PIO2_HI 0x1.921fb6p+0f

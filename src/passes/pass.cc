@@ -36,7 +36,8 @@ const std::vector<PassInfo>& registeredPasses() {
        "Calls to imported collective builtins (work_group_reduce_and ...) become OpGroup* instructions.",
        withTarget<resolveBuiltinCalls>},
       {"link-builtins",
-       "OpenCL.std math that GLSL.std.450 computes too loosely (fmod, asin, atan...) calls cl2vk's builtin library.",
+       "OpenCL.std fmod, asin, exp... that GLSL.std.450 computes too loosely or not for double call the builtin "
+       "library.",
        withTarget<linkBuiltins>},
       {"inline-functions", "Inline every call to a defined function; remove functions no kernel reaches.",
        withTarget<inlineFunctions>},

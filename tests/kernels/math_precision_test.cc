@@ -29,17 +29,26 @@ struct MathFunction {
   const char* name;  // the OpenCL C name; the kernel is <name>_f32 or <name>_f64
   MpfrUnary unary;
   MpfrBinary binary;
-  double floatBound;  // OpenCL's bound in ULP (0: exact)
-  double doubleBound;
+  double bound;      // OpenCL's bound in ULP (0: exact)
+  double low, high;  // where a third of the random inputs lie (the rest: every exponent, and [-1, 1])
 };
 
-// MPFR's fmod is the exact remainder with the dividend's sign, as OpenCL's.
-const MathFunction kFunctions[] = {
-    {"fmod", nullptr, mpfr_fmod, 0, 0},       {"asin", mpfr_asin, nullptr, 4, 4},
-    {"acos", mpfr_acos, nullptr, 4, 4},       {"atan", mpfr_atan, nullptr, 5, 5},
-    {"atan2", nullptr, mpfr_atan2, 6, 6},     {"asinpi", mpfr_asinpi, nullptr, 5, 5},
-    {"acospi", mpfr_acospi, nullptr, 5, 5},   {"atanpi", mpfr_atanpi, nullptr, 5, 5},
-    {"atan2pi", nullptr, mpfr_atan2pi, 6, 6},
+// The functions the builtin library computes, with OpenCL's bounds for each type. MPFR's fmod is
+// the exact remainder with the dividend's sign, as OpenCL's.
+const MathFunction kFloatFunctions[] = {
+    {"fmod", nullptr, mpfr_fmod, 0, -1e3, 1e3},     {"asin", mpfr_asin, nullptr, 4, -1, 1},
+    {"acos", mpfr_acos, nullptr, 4, -1, 1},         {"atan", mpfr_atan, nullptr, 5, -20, 20},
+    {"atan2", nullptr, mpfr_atan2, 6, -10, 10},     {"asinpi", mpfr_asinpi, nullptr, 5, -1, 1},
+    {"acospi", mpfr_acospi, nullptr, 5, -1, 1},     {"atanpi", mpfr_atanpi, nullptr, 5, -20, 20},
+    {"atan2pi", nullptr, mpfr_atan2pi, 6, -10, 10},
+};
+const MathFunction kDoubleFunctions[] = {
+    {"fmod", nullptr, mpfr_fmod, 0, -1e3, 1e3},   {"exp", mpfr_exp, nullptr, 3, -746, 710},
+    {"exp2", mpfr_exp2, nullptr, 3, -1076, 1025}, {"exp10", mpfr_exp10, nullptr, 3, -324, 309},
+    {"expm1", mpfr_expm1, nullptr, 3, -40, 710},  {"log", mpfr_log, nullptr, 3, 0, 4},
+    {"log2", mpfr_log2, nullptr, 3, 0, 4},        {"log10", mpfr_log10, nullptr, 3, 0, 4},
+    {"log1p", mpfr_log1p, nullptr, 2, -1, 4},     {"sinh", mpfr_sinh, nullptr, 4, -711, 711},
+    {"cosh", mpfr_cosh, nullptr, 4, -711, 711},   {"tanh", mpfr_tanh, nullptr, 5, -25, 25},
 };
 
 template <typename T>
@@ -64,7 +73,10 @@ template <typename T>
 double ulpError(T actual, mpfr_srcptr exact) {
   if (mpfr_nan_p(exact)) return std::isnan(actual) ? 0 : INFINITY;
   if (std::isnan(actual)) return INFINITY;
-  if (mpfr_inf_p(exact)) return std::isinf(actual) && (actual < 0) == (mpfr_sgn(exact) < 0) ? 0 : INFINITY;
+  // A value beyond the type's range (MPFR's is far wider) rounds to infinity.
+  T rounded = std::is_same_v<T, float> ? static_cast<T>(mpfr_get_flt(exact, MPFR_RNDN))
+                                       : static_cast<T>(mpfr_get_d(exact, MPFR_RNDN));
+  if (std::isinf(rounded)) return std::isinf(actual) && (actual < 0) == (rounded < 0) ? 0 : INFINITY;
   if (std::isinf(actual)) return INFINITY;
   mpfr_t difference;
   mpfr_init2(difference, kReferencePrecision + 64);
@@ -108,16 +120,22 @@ std::vector<T> edgeCases() {
           T(-1e-30)};
 }
 
-// Values spread over every exponent (random bits of finite numbers), and over [-1, 1].
+// Values spread over every exponent (random bits of finite numbers), over [-1, 1] and over
+// [low, high].
 template <typename T>
-std::vector<T> randomValues(size_t count, uint64_t seed) {
+std::vector<T> randomValues(size_t count, uint64_t seed, double low = -1, double high = 1) {
   using Bits = typename Format<T>::Bits;
   std::mt19937_64 random(seed);
   std::uniform_real_distribution<T> unit(T(-1), T(1));
+  std::uniform_real_distribution<T> range(static_cast<T>(low), static_cast<T>(high));
   std::vector<T> values;
   while (values.size() < count) {
-    if (values.size() % 2 == 0) {
+    if (values.size() % 3 == 0) {
       values.push_back(unit(random));
+      continue;
+    }
+    if (values.size() % 3 == 1) {
+      values.push_back(range(random));
       continue;
     }
     T v = std::bit_cast<T>(static_cast<Bits>(random()));
@@ -130,7 +148,7 @@ class MathPrecision : public KernelTest {
  protected:
   template <typename T>
   void measure(const MathFunction& function, const std::string& file) {
-    const double bound = std::is_same_v<T, float> ? function.floatBound : function.doubleBound;
+    const double bound = function.bound;
     std::vector<T> edges = edgeCases<T>();
     std::vector<T> xs, ys;
     // Every pair of edge cases, then random pairs; for fmod, pairs of close magnitude too, and
@@ -138,7 +156,8 @@ class MathPrecision : public KernelTest {
     for (T x : edges) {
       for (T y : edges) xs.push_back(x), ys.push_back(y);
     }
-    std::vector<T> rx = randomValues<T>(1 << 14, 1), ry = randomValues<T>(1 << 14, 2);
+    std::vector<T> rx = randomValues<T>(1 << 14, 1, function.low, function.high);
+    std::vector<T> ry = randomValues<T>(1 << 14, 2, function.low, function.high);
     xs.insert(xs.end(), rx.begin(), rx.end());
     ys.insert(ys.end(), ry.begin(), ry.end());
     if (function.binary) {
@@ -183,7 +202,7 @@ class MathPrecision : public KernelTest {
 };
 
 TEST_P(MathPrecision, FloatFunctionsWithinOpenclBounds) {
-  for (const MathFunction& function : kFunctions) {
+  for (const MathFunction& function : kFloatFunctions) {
     SCOPED_TRACE(function.name);
     measure<float>(function, "math_precision");
   }
@@ -192,8 +211,7 @@ TEST_P(MathPrecision, FloatFunctionsWithinOpenclBounds) {
 TEST_P(MathPrecision, DoubleFunctionsWithinOpenclBounds) {
   if (!sharedDevice().info().features.shaderFloat64)
     GTEST_SKIP() << "the device has no shaderFloat64: double kernels cannot run on it";
-  for (const MathFunction& function : kFunctions) {
-    if (std::string(function.name) != "fmod") continue;  // the double forms the library has so far
+  for (const MathFunction& function : kDoubleFunctions) {
     SCOPED_TRACE(function.name);
     measure<double>(function, "math_precision_double");
   }

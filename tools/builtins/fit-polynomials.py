@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fits the polynomials of cl2vk's builtin library (src/builtins/*.cl) with mpmath.
 
-Each kernel g(u) is approximated on [0, umax] by a Chebyshev fit (near-minimax) of the given degree,
+Each kernel g is approximated on its interval by a Chebyshev fit (near-minimax) of the given degree,
 in enough precision that the coefficients are right to the last bit of a double. Prints the
 coefficients lowest first, with the fit's maximum absolute error, for pasting into the .cl file.
 
@@ -28,16 +28,36 @@ def asin_kernel(u):
     return (mp.asin(x) / x - 1) / u
 
 
+def expm1_kernel(r):
+    # expm1(r) = r + r^2/2 + r^3 g(r)
+    if r == 0:
+        return mp.mpf(1) / 6
+    return (mp.expm1(r) - r - r * r / 2) / r**3
+
+
+def log_kernel(z):
+    # log(1 + f) = 2 atanh(s) = 2 s + s z g(z), s = f / (2 + f), z = s^2
+    if z == 0:
+        return mp.mpf(2) / 3
+    s = mp.sqrt(z)
+    return (2 * mp.atanh(s) / s - 2) / z
+
+
+HALF_LN2 = mp.log(2) / 2 + mp.mpf("0.0001")
+LOG_ZMAX = ((mp.sqrt(2) - 1) / (mp.sqrt(2) + 1)) ** 2 * mp.mpf("1.0001")
+
 KERNELS = [
-    # name, function, umax, degree
-    ("atan f32, |f| <= 7/16", atan_kernel, mp.mpf(7) ** 2 / 16**2, 5),
-    ("asin f32, |x| <= 1/2", asin_kernel, mp.mpf(1) / 4, 5),
-    ("atan f64, |f| <= 7/16", atan_kernel, mp.mpf(7) ** 2 / 16**2, 11),
-    ("asin f64, |x| <= 1/2", asin_kernel, mp.mpf(1) / 4, 11),
+    # name, function, interval, degree
+    ("atan f32, |f| <= 7/16", atan_kernel, 0, mp.mpf(7) ** 2 / 16**2, 5),
+    ("asin f32, |x| <= 1/2", asin_kernel, 0, mp.mpf(1) / 4, 5),
+    ("atan f64, |f| <= 7/16", atan_kernel, 0, mp.mpf(7) ** 2 / 16**2, 12),
+    ("asin f64, |x| <= 1/2", asin_kernel, 0, mp.mpf(1) / 4, 13),
+    ("expm1 f64, |r| <= ln2/2", expm1_kernel, -HALF_LN2, HALF_LN2, 10),
+    ("log f64, s^2 <= z_max", log_kernel, 0, LOG_ZMAX, 7),
 ]
 
-for name, function, umax, degree in KERNELS:
-    coefficients, error = mp.chebyfit(function, [0, umax], degree + 1, error=True)
+for name, function, low, high, degree in KERNELS:
+    coefficients, error = mp.chebyfit(function, [low, high], degree + 1, error=True)
     print(f"{name}: degree {degree}, max error {mp.nstr(error, 3)}")
     for c in reversed(coefficients):
         print(f"  {float(c).hex()}  // {mp.nstr(c, 20)}")

@@ -18,6 +18,41 @@ const uint32_t kFmod[] = {
 const uint32_t kInverseTrig[] = {
 #include "builtins/inverse_trig.spv.inc"
 };
+const uint32_t kExpLog[] = {
+#include "builtins/exp_log.spv.inc"
+};
+const std::span<const uint32_t> kModules[] = {kFmod, kInverseTrig, kExpLog};
+
+// The library's arithmetic is written for IEEE rounding step by step (argument reductions,
+// corrections, constants in two parts). Vulkan lets a compiler reassociate and fuse float
+// arithmetic unless it is decorated NoContraction (Mesa factors k*hi + k*lo into k*(hi + lo), for
+// one), so every float operation of the library gets the decoration, which the import copies.
+void forbidReassociation(ir::Module& module) {
+  std::vector<uint32_t> results;
+  for (const ir::Function& function : module.functions()) {
+    for (const ir::Block& block : function.blocks()) {
+      for (const ir::Instruction& inst : block.instructions()) {
+        switch (inst.opcode()) {
+          case spv::Op::OpFAdd:
+          case spv::Op::OpFSub:
+          case spv::Op::OpFMul:
+          case spv::Op::OpFDiv:
+          case spv::Op::OpFRem:
+          case spv::Op::OpFMod:
+          case spv::Op::OpFNegate: results.push_back(inst.resultId()); break;
+          default: break;
+        }
+      }
+    }
+  }
+  for (uint32_t id : results) {
+    module.append(
+        ir::Section::kAnnotation,
+        ir::Instruction(spv::Op::OpDecorate, 0, 0,
+                        {ir::Operand::id(id), ir::Operand::enumerant(SPV_OPERAND_TYPE_DECORATION,
+                                                                     uint32_t(spv::Decoration::NoContraction))}));
+  }
+}
 
 struct Library {
   std::vector<std::unique_ptr<ir::Module>> modules;
@@ -27,12 +62,12 @@ struct Library {
 const Library& library() {
   static const Library loaded = [] {
     Library result;
-    for (std::span<const uint32_t> words :
-         {std::span<const uint32_t>(kFmod), std::span<const uint32_t>(kInverseTrig)}) {
+    for (std::span<const uint32_t> words : kModules) {
       Expected<std::unique_ptr<ir::Module>> module = ir::readBinary(words);
       // The build compiled these words; a failure here is a build defect, and the lookups below
       // then find nothing, so the instructions are lowered (or refused) as if there were no library.
       if (!module) continue;
+      forbidReassociation(**module);
       for (const ir::Function& function : (*module)->functions()) {
         if (function.isDeclaration()) continue;
         result.functions[(*module)->name(function.id())] = BuiltinFunction{module->get(), function.id()};

@@ -20,7 +20,9 @@ const std::unordered_map<uint32_t, const char*>& libraryFunctions() {
   using namespace OpenCLLIB;
   static const std::unordered_map<uint32_t, const char*> table = {
       {Fmod, "fmod"},     {Asin, "asin"},     {Acos, "acos"},     {Atan, "atan"},       {Atan2, "atan2"},
-      {Asinpi, "asinpi"}, {Acospi, "acospi"}, {Atanpi, "atanpi"}, {Atan2pi, "atan2pi"},
+      {Asinpi, "asinpi"}, {Acospi, "acospi"}, {Atanpi, "atanpi"}, {Atan2pi, "atan2pi"}, {Exp, "exp"},
+      {Exp2, "exp2"},     {Exp10, "exp10"},   {Expm1, "expm1"},   {Log, "log"},         {Log2, "log2"},
+      {Log10, "log10"},   {Log1p, "log1p"},   {Sinh, "sinh"},     {Cosh, "cosh"},       {Tanh, "tanh"},
   };
   return table;
 }
