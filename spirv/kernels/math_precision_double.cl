@@ -12,6 +12,14 @@
   }
 
 BINARY(fmod)
+UNARY(asin)
+UNARY(acos)
+UNARY(atan)
+BINARY(atan2)
+UNARY(asinpi)
+UNARY(acospi)
+UNARY(atanpi)
+BINARY(atan2pi)
 UNARY(exp)
 UNARY(exp2)
 UNARY(exp10)

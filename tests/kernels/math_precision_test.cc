@@ -49,6 +49,10 @@ const MathFunction kDoubleFunctions[] = {
     {"log2", mpfr_log2, nullptr, 3, 0, 4},        {"log10", mpfr_log10, nullptr, 3, 0, 4},
     {"log1p", mpfr_log1p, nullptr, 2, -1, 4},     {"sinh", mpfr_sinh, nullptr, 4, -711, 711},
     {"cosh", mpfr_cosh, nullptr, 4, -711, 711},   {"tanh", mpfr_tanh, nullptr, 5, -25, 25},
+    {"asin", mpfr_asin, nullptr, 4, -1, 1},       {"acos", mpfr_acos, nullptr, 4, -1, 1},
+    {"atan", mpfr_atan, nullptr, 5, -20, 20},     {"atan2", nullptr, mpfr_atan2, 6, -10, 10},
+    {"asinpi", mpfr_asinpi, nullptr, 5, -1, 1},   {"acospi", mpfr_acospi, nullptr, 5, -1, 1},
+    {"atanpi", mpfr_atanpi, nullptr, 5, -20, 20}, {"atan2pi", nullptr, mpfr_atan2pi, 6, -10, 10},
 };
 
 template <typename T>

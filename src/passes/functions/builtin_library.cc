@@ -18,10 +18,13 @@ const uint32_t kFmod[] = {
 const uint32_t kInverseTrig[] = {
 #include "builtins/inverse_trig.spv.inc"
 };
+const uint32_t kInverseTrigDouble[] = {
+#include "builtins/inverse_trig_double.spv.inc"
+};
 const uint32_t kExpLog[] = {
 #include "builtins/exp_log.spv.inc"
 };
-const std::span<const uint32_t> kModules[] = {kFmod, kInverseTrig, kExpLog};
+const std::span<const uint32_t> kModules[] = {kFmod, kInverseTrig, kInverseTrigDouble, kExpLog};
 
 // The library's arithmetic is written for IEEE rounding step by step (argument reductions,
 // corrections, constants in two parts). Vulkan lets a compiler reassociate and fuse float
