@@ -20,6 +20,9 @@ UNARY(asinpi)
 UNARY(acospi)
 UNARY(atanpi)
 BINARY(atan2pi)
+UNARY(sin)
+UNARY(cos)
+UNARY(tan)
 UNARY(exp)
 UNARY(exp2)
 UNARY(exp10)
@@ -31,3 +34,9 @@ UNARY(log1p)
 UNARY(sinh)
 UNARY(cosh)
 UNARY(tanh)
+
+// sincos writes cos through its pointer: r = sin, y (as output) = cos.
+kernel void sincos_f64(global const double* x, global double* c, global double* r) {
+  size_t i = get_global_id(0);
+  r[i] = sincos(x[i], &c[i]);
+}

@@ -53,6 +53,8 @@ const MathFunction kDoubleFunctions[] = {
     {"atan", mpfr_atan, nullptr, 5, -20, 20},     {"atan2", nullptr, mpfr_atan2, 6, -10, 10},
     {"asinpi", mpfr_asinpi, nullptr, 5, -1, 1},   {"acospi", mpfr_acospi, nullptr, 5, -1, 1},
     {"atanpi", mpfr_atanpi, nullptr, 5, -20, 20}, {"atan2pi", nullptr, mpfr_atan2pi, 6, -10, 10},
+    {"sin", mpfr_sin, nullptr, 4, -1e6, 1e6},     {"cos", mpfr_cos, nullptr, 4, -1e6, 1e6},
+    {"tan", mpfr_tan, nullptr, 5, -1e6, 1e6},
 };
 
 template <typename T>
@@ -92,6 +94,17 @@ double ulpError(T actual, mpfr_srcptr exact) {
   double error = std::fabs(mpfr_get_d(difference, MPFR_RNDN));
   mpfr_clear(difference);
   return error;
+}
+
+// Doubles closest to a multiple of pi/2 (the hardest arguments to reduce), with their
+// neighbours, and the edges of the reductions' ranges.
+std::vector<double> hardTrigArguments() {
+  std::vector<double> values;
+  for (double v : {0x1.6ac5b262ca1ffp+849, 0x1.2b17b56a677bap+551, 0x1p20, 0x1.921fb54442d18p-1, 0x1.921fb54442d18p+0,
+                   0x1.921fb54442d18p+1, 1e22, 0x1.fffffffffffffp+1023}) {
+    for (double w : {v, std::nextafter(v, 0.0), std::nextafter(v, INFINITY)}) values.push_back(w), values.push_back(-w);
+  }
+  return values;
 }
 
 template <typename T>
@@ -164,6 +177,9 @@ class MathPrecision : public KernelTest {
     std::vector<T> ry = randomValues<T>(1 << 14, 2, function.low, function.high);
     xs.insert(xs.end(), rx.begin(), rx.end());
     ys.insert(ys.end(), ry.begin(), ry.end());
+    if constexpr (std::is_same_v<T, double>) {
+      for (double v : hardTrigArguments()) xs.push_back(v), ys.push_back(1.0);
+    }
     if (function.binary) {
       std::mt19937_64 random(3);
       std::uniform_real_distribution<T> scale(T(0.5), T(64));
@@ -219,6 +235,28 @@ TEST_P(MathPrecision, DoubleFunctionsWithinOpenclBounds) {
     SCOPED_TRACE(function.name);
     measure<double>(function, "math_precision_double");
   }
+}
+
+TEST_P(MathPrecision, DoubleSincosGivesSinAndCos) {
+  if (!sharedDevice().info().features.shaderFloat64)
+    GTEST_SKIP() << "the device has no shaderFloat64: double kernels cannot run on it";
+  auto k = kernel("math_precision_double", "sincos_f64");
+  ASSERT_TRUE(k);
+  std::vector<double> x = randomValues<double>(4096, 7, -1e4, 1e4), hard = hardTrigArguments();
+  x.insert(x.end(), hard.begin(), hard.end());
+  auto dx = buffer(x), dc = buffer(std::vector<double>(x.size(), 0)), ds = buffer(std::vector<double>(x.size(), 0));
+  run(*k, range1d(x.size()), {KernelArg::buffer(dx), KernelArg::buffer(dc), KernelArg::buffer(ds)});
+  std::vector<double> s = read<double>(ds, x.size()), c = read<double>(dc, x.size());
+  mpfr_t value, exact;
+  mpfr_inits2(kReferencePrecision, value, exact, static_cast<mpfr_ptr>(nullptr));
+  for (size_t i = 0; i < x.size(); ++i) {
+    mpfr_set_d(value, x[i], MPFR_RNDN);
+    mpfr_sin(exact, value, MPFR_RNDN);
+    EXPECT_LE(ulpError(s[i], exact), 4) << "sin of " << std::hexfloat << x[i] << " = " << s[i];
+    mpfr_cos(exact, value, MPFR_RNDN);
+    EXPECT_LE(ulpError(c[i], exact), 4) << "cos of " << std::hexfloat << x[i] << " = " << c[i];
+  }
+  mpfr_clears(value, exact, static_cast<mpfr_ptr>(nullptr));
 }
 
 TEST_P(MathPrecision, VectorFmodIsExactPerComponent) {

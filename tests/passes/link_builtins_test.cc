@@ -107,6 +107,38 @@ TEST(LinkBuiltins, AVectorCallsTheScalarFunctionPerComponent) {
   EXPECT_EQ(count(text, "OpCompositeConstruct %v4float"), 1u) << text;
 }
 
+TEST(LinkBuiltins, SincosCallsSinAndStoresCos) {
+  std::string text = R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Linkage
+               OpCapability Float64
+        %std = OpExtInstImport "OpenCL.std"
+               OpMemoryModel Physical64 OpenCL
+               OpName %f "f"
+               OpName %x "x"
+               OpName %p "p"
+     %double = OpTypeFloat 64
+%_ptr_CrossWorkgroup_double = OpTypePointer CrossWorkgroup %double
+         %fn = OpTypeFunction %double %double %_ptr_CrossWorkgroup_double
+          %f = OpFunction %double None %fn
+          %x = OpFunctionParameter %double
+          %p = OpFunctionParameter %_ptr_CrossWorkgroup_double
+      %entry = OpLabel
+          %r = OpExtInst %double %std sincos %x %p
+               OpReturnValue %r
+               OpFunctionEnd
+)";
+  test::PassRun run = test::runPass("link-builtins", text);
+  ASSERT_TRUE(run.module) << run.error;
+  std::string result = test::disassemble(*run.module);
+  EXPECT_EQ(count(result, "sincos"), 0u) << result;
+  EXPECT_EQ(count(result, "OpFunctionCall %double %__cl2vk_sin_f64 %x"), 1u) << result;
+  EXPECT_EQ(count(result, "OpFunctionCall %double %__cl2vk_cos_f64 %x"), 1u) << result;
+  EXPECT_EQ(count(result, "OpStore %p"), 1u) << result;
+}
+
 TEST(LinkBuiltins, TheLibraryHasEveryFunctionThePassCalls) {
   for (const char* name : {"fmod", "asin", "acos", "atan", "atan2", "asinpi", "acospi", "atanpi", "atan2pi"}) {
     EXPECT_NE(findBuiltin(std::string("__cl2vk_") + name + "_f32").module, nullptr) << name;

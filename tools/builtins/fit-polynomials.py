@@ -43,6 +43,23 @@ def log_kernel(z):
     return (2 * mp.atanh(s) / s - 2) / z
 
 
+def sin_kernel(z):
+    # sin(r) = r + r z g(z), z = r^2
+    if z == 0:
+        return mp.mpf(-1) / 6
+    r = mp.sqrt(z)
+    return (mp.sin(r) - r) / (r * z)
+
+
+def cos_kernel(z):
+    # cos(r) = 1 - z/2 + z^2 g(z), z = r^2
+    if z == 0:
+        return mp.mpf(1) / 24
+    r = mp.sqrt(z)
+    return (mp.cos(r) - 1 + z / 2) / (z * z)
+
+
+PIO4_SQUARED = (mp.pi / 4) ** 2 * mp.mpf("1.0001")
 HALF_LN2 = mp.log(2) / 2 + mp.mpf("0.0001")
 LOG_ZMAX = ((mp.sqrt(2) - 1) / (mp.sqrt(2) + 1)) ** 2 * mp.mpf("1.0001")
 
@@ -54,6 +71,8 @@ KERNELS = [
     ("asin f64, |x| <= 1/2", asin_kernel, 0, mp.mpf(1) / 4, 13),
     ("expm1 f64, |r| <= ln2/2", expm1_kernel, -HALF_LN2, HALF_LN2, 10),
     ("log f64, s^2 <= z_max", log_kernel, 0, LOG_ZMAX, 7),
+    ("sin f64, |r| <= pi/4", sin_kernel, 0, PIO4_SQUARED, 7),
+    ("cos f64, |r| <= pi/4", cos_kernel, 0, PIO4_SQUARED, 7),
 ]
 
 for name, function, low, high, degree in KERNELS:

@@ -24,7 +24,10 @@ const uint32_t kInverseTrigDouble[] = {
 const uint32_t kExpLog[] = {
 #include "builtins/exp_log.spv.inc"
 };
-const std::span<const uint32_t> kModules[] = {kFmod, kInverseTrig, kInverseTrigDouble, kExpLog};
+const uint32_t kTrigDouble[] = {
+#include "builtins/trig_double.spv.inc"
+};
+const std::span<const uint32_t> kModules[] = {kFmod, kInverseTrig, kInverseTrigDouble, kExpLog, kTrigDouble};
 
 // The library's arithmetic is written for IEEE rounding step by step (argument reductions,
 // corrections, constants in two parts). Vulkan lets a compiler reassociate and fuse float

@@ -3,6 +3,7 @@
 #include <spirv/unified1/OpenCL.std.h>
 
 #include <map>
+#include <string_view>
 #include <unordered_map>
 
 #include "ir/builder.h"
@@ -23,6 +24,7 @@ const std::unordered_map<uint32_t, const char*>& libraryFunctions() {
       {Asinpi, "asinpi"}, {Acospi, "acospi"}, {Atanpi, "atanpi"}, {Atan2pi, "atan2pi"}, {Exp, "exp"},
       {Exp2, "exp2"},     {Exp10, "exp10"},   {Expm1, "expm1"},   {Log, "log"},         {Log2, "log2"},
       {Log10, "log10"},   {Log1p, "log1p"},   {Sinh, "sinh"},     {Cosh, "cosh"},       {Tanh, "tanh"},
+      {Sin, "sin"},       {Cos, "cos"},       {Tan, "tan"},       {Sincos, "sincos"},
   };
   return table;
 }
@@ -42,31 +44,50 @@ class Linker {
     auto entry = libraryFunctions().find(inst.wordOperand(1));
     if (entry == libraryFunctions().end()) return false;
     ir::Builder b = ir::Builder::before(module_, &inst);
-    uint32_t component = b.componentType(inst.typeId());
-    if (!b.isFloat(component)) return false;
-    std::string name = std::string("__cl2vk_") + entry->second + "_f" + std::to_string(b.width(component));
-    BuiltinFunction builtin = findBuiltin(name);
-    if (!builtin.module) return false;  // lower-opencl-std lowers or refuses it
-    auto importer = importers_.try_emplace(builtin.module, module_, *builtin.module).first;
-    Expected<uint32_t> function = importer->second.import(builtin.id);
-    if (!function) return Error(module_.describe(inst) + ": " + function.error().message());
-
+    if (!b.isFloat(b.componentType(inst.typeId()))) return false;
     std::vector<uint32_t> args;
     for (size_t i = 2; i < inst.numOperands(); ++i) args.push_back(inst.idOperand(i));
-    uint32_t count = b.componentCount(inst.typeId());
-    std::vector<uint32_t> results;
-    for (uint32_t i = 0; i < count; ++i) {
-      std::vector<uint32_t> operands = {*function};
-      for (uint32_t arg : args) operands.push_back(count == 1 ? arg : b.extract(component, arg, i));
-      results.push_back(b.op(spv::Op::OpFunctionCall, component, operands));
+    Expected<uint32_t> result = 0;
+    if (std::string_view(entry->second) == "sincos") {
+      // sin is the result and cos goes through the pointer: two library calls.
+      Expected<uint32_t> sine = call(b, inst, "sin", {args[0]});
+      if (!sine || *sine == 0) return sine ? Expected<bool>(false) : sine.error();
+      Expected<uint32_t> cosine = call(b, inst, "cos", {args[0]});
+      if (!cosine) return cosine.error();
+      b.store(args[1], *cosine);
+      result = sine;
+    } else {
+      result = call(b, inst, entry->second, args);
     }
-    uint32_t result = count == 1 ? results[0] : b.op(spv::Op::OpCompositeConstruct, inst.typeId(), results);
-    module_.replaceAllUses(inst.resultId(), result);
+    if (!result) return result.error();
+    if (*result == 0) return false;  // lower-opencl-std lowers or refuses it
+    module_.replaceAllUses(inst.resultId(), *result);
     CL2VK_TRY(module_.remove(&inst));
     return true;
   }
 
  private:
+  // __cl2vk_<name>_f<width> of `args` for `inst`'s result type, per component for a vector; 0 when
+  // the library has no such function.
+  Expected<uint32_t> call(ir::Builder& b, const ir::Instruction& inst, std::string_view name,
+                          const std::vector<uint32_t>& args) {
+    uint32_t component = b.componentType(inst.typeId());
+    std::string function = "__cl2vk_" + std::string(name) + "_f" + std::to_string(b.width(component));
+    BuiltinFunction builtin = findBuiltin(function);
+    if (!builtin.module) return 0;
+    auto importer = importers_.try_emplace(builtin.module, module_, *builtin.module).first;
+    Expected<uint32_t> imported = importer->second.import(builtin.id);
+    if (!imported) return Error(module_.describe(inst) + ": " + imported.error().message());
+    uint32_t count = b.componentCount(inst.typeId());
+    std::vector<uint32_t> results;
+    for (uint32_t i = 0; i < count; ++i) {
+      std::vector<uint32_t> operands = {*imported};
+      for (uint32_t arg : args) operands.push_back(count == 1 ? arg : b.extract(component, arg, i));
+      results.push_back(b.op(spv::Op::OpFunctionCall, component, operands));
+    }
+    return count == 1 ? results[0] : b.op(spv::Op::OpCompositeConstruct, inst.typeId(), results);
+  }
+
   ir::Module& module_;
   std::map<const ir::Module*, ir::FunctionImporter> importers_;
 };
