@@ -23,6 +23,12 @@ BINARY(atan2pi)
 UNARY(sin)
 UNARY(cos)
 UNARY(tan)
+BINARY(pow)
+BINARY(powr)
+UNARY(cbrt)
+UNARY(asinh)
+UNARY(acosh)
+UNARY(atanh)
 UNARY(exp)
 UNARY(exp2)
 UNARY(exp10)
@@ -39,4 +45,14 @@ UNARY(tanh)
 kernel void sincos_f64(global const double* x, global double* c, global double* r) {
   size_t i = get_global_id(0);
   r[i] = sincos(x[i], &c[i]);
+}
+
+// pown and rootn take their integer from y.
+kernel void pown_f64(global const double* x, global const double* y, global double* r) {
+  size_t i = get_global_id(0);
+  r[i] = pown(x[i], (int)clamp(y[i], -2000.0, 2000.0));
+}
+kernel void rootn_f64(global const double* x, global const double* y, global double* r) {
+  size_t i = get_global_id(0);
+  r[i] = rootn(x[i], (int)clamp(y[i], -2000.0, 2000.0));
 }

@@ -7,6 +7,7 @@
 // Each operation rounds as written (no fused multiply-add): the algorithms count on it.
 #pragma OPENCL FP_CONTRACT OFF
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#include "double_double.h"
 
 // pi/2 as three 33-bit parts and the rest: n times each part is exact for n < 2^20.
 #define PIO2_1 0x1.921fb54400000p+0
@@ -34,24 +35,6 @@ static ulong twoOverPiBits(int first) {
   ulong bits = kTwoOverPi[word] << shift;
   if (shift != 0) bits |= kTwoOverPi[word + 1] >> (64 - shift);
   return bits;
-}
-
-// a + b = *sum + error exactly (Knuth's two-sum).
-static double twoSum(double a, double b, double* error) {
-  double sum = a + b;
-  double bVirtual = sum - a;
-  *error = (a - (sum - bVirtual)) + (b - bVirtual);
-  return sum;
-}
-
-// a * b = product + *error exactly, by Veltkamp's split (no fused multiply-add needed).
-static double twoProduct(double a, double b, double* error) {
-  double product = a * b;
-  double ca = 134217729.0 * a, cb = 134217729.0 * b;  // 2^27 + 1
-  double aHi = ca - (ca - a), aLo = a - aHi;
-  double bHi = cb - (cb - b), bLo = b - bHi;
-  *error = ((aHi * bHi - product) + aHi * bLo + aLo * bHi) + aLo * bLo;
-  return product;
 }
 
 // Payne-Hanek for finite |x| >= 2^20: returns n mod 4 and x - n pi/2 as *r + *rr.

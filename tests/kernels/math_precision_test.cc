@@ -5,6 +5,7 @@
 
 #include <mpfr.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -33,6 +34,27 @@ struct MathFunction {
   double low, high;  // where a third of the random inputs lie (the rest: every exponent, and [-1, 1])
 };
 
+// pown and rootn take the kernel's integer: y clamped to [-2000, 2000] and truncated (NaN clamps
+// to -2000).
+long integerArgument(mpfr_srcptr y) {
+  if (mpfr_nan_p(y)) return -2000;
+  return std::clamp(mpfr_get_si(y, MPFR_RNDZ), -2000l, 2000l);
+}
+int pownReference(mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr y, mpfr_rnd_t rounding) {
+  return mpfr_pow_si(r, x, integerArgument(y), rounding);
+}
+// OpenCL's powr is NaN when either operand is (MPFR's powr(1, NaN) is 1).
+int powrReference(mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr y, mpfr_rnd_t rounding) {
+  if (mpfr_nan_p(x) || mpfr_nan_p(y)) {
+    mpfr_set_nan(r);
+    return 0;
+  }
+  return mpfr_powr(r, x, y, rounding);
+}
+int rootnReference(mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr y, mpfr_rnd_t rounding) {
+  return mpfr_rootn_si(r, x, integerArgument(y), rounding);
+}
+
 // The functions the builtin library computes, with OpenCL's bounds for each type. MPFR's fmod is
 // the exact remainder with the dividend's sign, as OpenCL's.
 const MathFunction kFloatFunctions[] = {
@@ -43,18 +65,22 @@ const MathFunction kFloatFunctions[] = {
     {"atan2pi", nullptr, mpfr_atan2pi, 6, -10, 10},
 };
 const MathFunction kDoubleFunctions[] = {
-    {"fmod", nullptr, mpfr_fmod, 0, -1e3, 1e3},   {"exp", mpfr_exp, nullptr, 3, -746, 710},
-    {"exp2", mpfr_exp2, nullptr, 3, -1076, 1025}, {"exp10", mpfr_exp10, nullptr, 3, -324, 309},
-    {"expm1", mpfr_expm1, nullptr, 3, -40, 710},  {"log", mpfr_log, nullptr, 3, 0, 4},
-    {"log2", mpfr_log2, nullptr, 3, 0, 4},        {"log10", mpfr_log10, nullptr, 3, 0, 4},
-    {"log1p", mpfr_log1p, nullptr, 2, -1, 4},     {"sinh", mpfr_sinh, nullptr, 4, -711, 711},
-    {"cosh", mpfr_cosh, nullptr, 4, -711, 711},   {"tanh", mpfr_tanh, nullptr, 5, -25, 25},
-    {"asin", mpfr_asin, nullptr, 4, -1, 1},       {"acos", mpfr_acos, nullptr, 4, -1, 1},
-    {"atan", mpfr_atan, nullptr, 5, -20, 20},     {"atan2", nullptr, mpfr_atan2, 6, -10, 10},
-    {"asinpi", mpfr_asinpi, nullptr, 5, -1, 1},   {"acospi", mpfr_acospi, nullptr, 5, -1, 1},
-    {"atanpi", mpfr_atanpi, nullptr, 5, -20, 20}, {"atan2pi", nullptr, mpfr_atan2pi, 6, -10, 10},
-    {"sin", mpfr_sin, nullptr, 4, -1e6, 1e6},     {"cos", mpfr_cos, nullptr, 4, -1e6, 1e6},
-    {"tan", mpfr_tan, nullptr, 5, -1e6, 1e6},
+    {"fmod", nullptr, mpfr_fmod, 0, -1e3, 1e3},    {"exp", mpfr_exp, nullptr, 3, -746, 710},
+    {"exp2", mpfr_exp2, nullptr, 3, -1076, 1025},  {"exp10", mpfr_exp10, nullptr, 3, -324, 309},
+    {"expm1", mpfr_expm1, nullptr, 3, -40, 710},   {"log", mpfr_log, nullptr, 3, 0, 4},
+    {"log2", mpfr_log2, nullptr, 3, 0, 4},         {"log10", mpfr_log10, nullptr, 3, 0, 4},
+    {"log1p", mpfr_log1p, nullptr, 2, -1, 4},      {"sinh", mpfr_sinh, nullptr, 4, -711, 711},
+    {"cosh", mpfr_cosh, nullptr, 4, -711, 711},    {"tanh", mpfr_tanh, nullptr, 5, -25, 25},
+    {"asin", mpfr_asin, nullptr, 4, -1, 1},        {"acos", mpfr_acos, nullptr, 4, -1, 1},
+    {"atan", mpfr_atan, nullptr, 5, -20, 20},      {"atan2", nullptr, mpfr_atan2, 6, -10, 10},
+    {"asinpi", mpfr_asinpi, nullptr, 5, -1, 1},    {"acospi", mpfr_acospi, nullptr, 5, -1, 1},
+    {"atanpi", mpfr_atanpi, nullptr, 5, -20, 20},  {"atan2pi", nullptr, mpfr_atan2pi, 6, -10, 10},
+    {"sin", mpfr_sin, nullptr, 4, -1e6, 1e6},      {"cos", mpfr_cos, nullptr, 4, -1e6, 1e6},
+    {"tan", mpfr_tan, nullptr, 5, -1e6, 1e6},      {"pow", nullptr, mpfr_pow, 16, -8, 8},
+    {"pown", nullptr, pownReference, 16, -40, 40}, {"powr", nullptr, powrReference, 16, -8, 8},
+    {"rootn", nullptr, rootnReference, 16, -9, 9}, {"cbrt", mpfr_cbrt, nullptr, 2, -1e3, 1e3},
+    {"asinh", mpfr_asinh, nullptr, 4, -30, 30},    {"acosh", mpfr_acosh, nullptr, 4, 0, 30},
+    {"atanh", mpfr_atanh, nullptr, 5, -1, 1},
 };
 
 template <typename T>

@@ -139,6 +139,38 @@ TEST(LinkBuiltins, SincosCallsSinAndStoresCos) {
   EXPECT_EQ(count(result, "OpStore %p"), 1u) << result;
 }
 
+TEST(LinkBuiltins, AnIntegerVectorOperandIsSplitIntoIntegers) {
+  std::string text = R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Linkage
+               OpCapability Float64
+        %std = OpExtInstImport "OpenCL.std"
+               OpMemoryModel Physical64 OpenCL
+               OpName %f "f"
+               OpName %x "x"
+               OpName %n "n"
+     %double = OpTypeFloat 64
+       %uint = OpTypeInt 32 0
+   %v2double = OpTypeVector %double 2
+     %v2uint = OpTypeVector %uint 2
+         %fn = OpTypeFunction %v2double %v2double %v2uint
+          %f = OpFunction %v2double None %fn
+          %x = OpFunctionParameter %v2double
+          %n = OpFunctionParameter %v2uint
+      %entry = OpLabel
+          %r = OpExtInst %v2double %std pown %x %n
+               OpReturnValue %r
+               OpFunctionEnd
+)";
+  test::PassRun run = test::runPass("link-builtins", text);
+  ASSERT_TRUE(run.module) << run.error;
+  std::string result = test::disassemble(*run.module);
+  EXPECT_EQ(count(result, "OpCompositeExtract %uint %n"), 2u) << result;
+  EXPECT_EQ(count(result, "OpFunctionCall %double %__cl2vk_pown_f64"), 2u) << result;
+}
+
 TEST(LinkBuiltins, TheLibraryHasEveryFunctionThePassCalls) {
   for (const char* name : {"fmod", "asin", "acos", "atan", "atan2", "asinpi", "acospi", "atanpi", "atan2pi"}) {
     EXPECT_NE(findBuiltin(std::string("__cl2vk_") + name + "_f32").module, nullptr) << name;

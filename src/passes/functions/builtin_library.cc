@@ -27,7 +27,14 @@ const uint32_t kExpLog[] = {
 const uint32_t kTrigDouble[] = {
 #include "builtins/trig_double.spv.inc"
 };
-const std::span<const uint32_t> kModules[] = {kFmod, kInverseTrig, kInverseTrigDouble, kExpLog, kTrigDouble};
+const uint32_t kPowDouble[] = {
+#include "builtins/pow_double.spv.inc"
+};
+const uint32_t kInverseHyperbolicDouble[] = {
+#include "builtins/inverse_hyperbolic_double.spv.inc"
+};
+const std::span<const uint32_t> kModules[] = {kFmod,       kInverseTrig, kInverseTrigDouble,      kExpLog,
+                                              kTrigDouble, kPowDouble,   kInverseHyperbolicDouble};
 
 // The library's arithmetic is written for IEEE rounding step by step (argument reductions,
 // corrections, constants in two parts). Vulkan lets a compiler reassociate and fuse float

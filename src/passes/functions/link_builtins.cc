@@ -24,7 +24,9 @@ const std::unordered_map<uint32_t, const char*>& libraryFunctions() {
       {Asinpi, "asinpi"}, {Acospi, "acospi"}, {Atanpi, "atanpi"}, {Atan2pi, "atan2pi"}, {Exp, "exp"},
       {Exp2, "exp2"},     {Exp10, "exp10"},   {Expm1, "expm1"},   {Log, "log"},         {Log2, "log2"},
       {Log10, "log10"},   {Log1p, "log1p"},   {Sinh, "sinh"},     {Cosh, "cosh"},       {Tanh, "tanh"},
-      {Sin, "sin"},       {Cos, "cos"},       {Tan, "tan"},       {Sincos, "sincos"},
+      {Sin, "sin"},       {Cos, "cos"},       {Tan, "tan"},       {Sincos, "sincos"},   {Pow, "pow"},
+      {Pown, "pown"},     {Powr, "powr"},     {Rootn, "rootn"},   {Cbrt, "cbrt"},       {Asinh, "asinh"},
+      {Acosh, "acosh"},   {Atanh, "atanh"},
   };
   return table;
 }
@@ -82,7 +84,9 @@ class Linker {
     std::vector<uint32_t> results;
     for (uint32_t i = 0; i < count; ++i) {
       std::vector<uint32_t> operands = {*imported};
-      for (uint32_t arg : args) operands.push_back(count == 1 ? arg : b.extract(component, arg, i));
+      for (uint32_t arg : args) {
+        operands.push_back(count == 1 ? arg : b.extract(b.componentType(b.typeOf(arg)), arg, i));
+      }
       results.push_back(b.op(spv::Op::OpFunctionCall, component, operands));
     }
     return count == 1 ? results[0] : b.op(spv::Op::OpCompositeConstruct, inst.typeId(), results);
