@@ -26,3 +26,7 @@ kernel void fmod_float4(global const float4* x, global const float4* y, global f
   size_t i = get_global_id(0);
   r[i] = fmod(x[i], y[i]);
 }
+
+UNARY(sin)
+UNARY(cos)
+UNARY(tan)

@@ -62,7 +62,8 @@ const MathFunction kFloatFunctions[] = {
     {"acos", mpfr_acos, nullptr, 4, -1, 1},         {"atan", mpfr_atan, nullptr, 5, -20, 20},
     {"atan2", nullptr, mpfr_atan2, 6, -10, 10},     {"asinpi", mpfr_asinpi, nullptr, 5, -1, 1},
     {"acospi", mpfr_acospi, nullptr, 5, -1, 1},     {"atanpi", mpfr_atanpi, nullptr, 5, -20, 20},
-    {"atan2pi", nullptr, mpfr_atan2pi, 6, -10, 10},
+    {"atan2pi", nullptr, mpfr_atan2pi, 6, -10, 10}, {"sin", mpfr_sin, nullptr, 4, -1e4, 1e4},
+    {"cos", mpfr_cos, nullptr, 4, -1e4, 1e4},       {"tan", mpfr_tan, nullptr, 5, -1e4, 1e4},
 };
 const MathFunction kDoubleFunctions[] = {
     {"fmod", nullptr, mpfr_fmod, 0, -1e3, 1e3},    {"exp", mpfr_exp, nullptr, 3, -746, 710},

@@ -67,6 +67,10 @@ KERNELS = [
     # name, function, interval, degree
     ("atan f32, |f| <= 7/16", atan_kernel, 0, mp.mpf(7) ** 2 / 16**2, 5),
     ("asin f32, |x| <= 1/2", asin_kernel, 0, mp.mpf(1) / 4, 5),
+    ("sin f32, |r| <= pi/4", sin_kernel, 0, PIO4_SQUARED, 3),
+    ("cos f32, |r| <= pi/4", cos_kernel, 0, PIO4_SQUARED, 3),
+    ("expm1 f32, |r| <= ln2/2", expm1_kernel, -HALF_LN2, HALF_LN2, 4),
+    ("log f32, s^2 <= z_max", log_kernel, 0, LOG_ZMAX, 3),
     ("atan f64, |f| <= 7/16", atan_kernel, 0, mp.mpf(7) ** 2 / 16**2, 12),
     ("asin f64, |x| <= 1/2", asin_kernel, 0, mp.mpf(1) / 4, 13),
     ("expm1 f64, |r| <= ln2/2", expm1_kernel, -HALF_LN2, HALF_LN2, 10),

@@ -33,8 +33,11 @@ const uint32_t kPowDouble[] = {
 const uint32_t kInverseHyperbolicDouble[] = {
 #include "builtins/inverse_hyperbolic_double.spv.inc"
 };
-const std::span<const uint32_t> kModules[] = {kFmod,       kInverseTrig, kInverseTrigDouble,      kExpLog,
-                                              kTrigDouble, kPowDouble,   kInverseHyperbolicDouble};
+const uint32_t kTrigFloat[] = {
+#include "builtins/trig_float.spv.inc"
+};
+const std::span<const uint32_t> kModules[] = {kFmod,       kInverseTrig, kInverseTrigDouble,       kExpLog,
+                                              kTrigDouble, kPowDouble,   kInverseHyperbolicDouble, kTrigFloat};
 
 // The library's arithmetic is written for IEEE rounding step by step (argument reductions,
 // corrections, constants in two parts). Vulkan lets a compiler reassociate and fuse float

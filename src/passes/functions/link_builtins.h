@@ -7,8 +7,7 @@
 namespace cl2vk {
 
 // OpenCL.std instructions that GLSL.std.450 cannot compute to OpenCL's accuracy, or not at all
-// for double (fmod, the inverse trigonometric functions, double exponentials and logarithms) become
-// calls to cl2vk's builtin library (src/builtins/*.cl),
+// for double (fmod, the trigonometric functions, every double transcendental) become calls to cl2vk's builtin library (src/builtins/*.cl),
 // whose functions, and only those called, are copied into the module; a vector operation calls the
 // scalar function per component. Runs before inline-functions, so the library code is inlined and
 // lowered like the kernel's own. Instructions the library lacks stay for lower-opencl-std.
