@@ -30,3 +30,30 @@ kernel void fmod_float4(global const float4* x, global const float4* y, global f
 UNARY(sin)
 UNARY(cos)
 UNARY(tan)
+UNARY(exp)
+UNARY(exp2)
+UNARY(exp10)
+UNARY(expm1)
+UNARY(log)
+UNARY(log2)
+UNARY(log10)
+UNARY(log1p)
+BINARY(pow)
+BINARY(powr)
+UNARY(cbrt)
+UNARY(sinh)
+UNARY(cosh)
+UNARY(tanh)
+UNARY(asinh)
+UNARY(acosh)
+UNARY(atanh)
+
+// pown and rootn take their integer from y.
+kernel void pown_f32(global const float* x, global const float* y, global float* r) {
+  size_t i = get_global_id(0);
+  r[i] = pown(x[i], (int)clamp(y[i], -2000.0f, 2000.0f));
+}
+kernel void rootn_f32(global const float* x, global const float* y, global float* r) {
+  size_t i = get_global_id(0);
+  r[i] = rootn(x[i], (int)clamp(y[i], -2000.0f, 2000.0f));
+}

@@ -36,8 +36,18 @@ const uint32_t kInverseHyperbolicDouble[] = {
 const uint32_t kTrigFloat[] = {
 #include "builtins/trig_float.spv.inc"
 };
-const std::span<const uint32_t> kModules[] = {kFmod,       kInverseTrig, kInverseTrigDouble,       kExpLog,
-                                              kTrigDouble, kPowDouble,   kInverseHyperbolicDouble, kTrigFloat};
+const uint32_t kExpLogFloat[] = {
+#include "builtins/exp_log_float.spv.inc"
+};
+const uint32_t kPowFloat[] = {
+#include "builtins/pow_float.spv.inc"
+};
+const uint32_t kInverseHyperbolicFloat[] = {
+#include "builtins/inverse_hyperbolic_float.spv.inc"
+};
+const std::span<const uint32_t> kModules[] = {kFmod,        kInverseTrig, kInverseTrigDouble,       kExpLog,
+                                              kTrigDouble,  kPowDouble,   kInverseHyperbolicDouble, kTrigFloat,
+                                              kExpLogFloat, kPowFloat,    kInverseHyperbolicFloat};
 
 // The library's arithmetic is written for IEEE rounding step by step (argument reductions,
 // corrections, constants in two parts). Vulkan lets a compiler reassociate and fuse float

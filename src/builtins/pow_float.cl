@@ -1,0 +1,102 @@
+// pow, pown, powr, rootn and cbrt for float within OpenCL's bounds (16 ULP; 2 for cbrt), where
+// lavapipe's GLSL.std.450 Pow was not: pow_double.cl in float. The logarithm and the product are
+// float-floats, so that the exponent is right to about 2^-30 before exp amplifies its error by up
+// to 104; the sign and the special cases follow C99 (and OpenCL's for powr and rootn).
+#include "float_float.h"
+#include "exp_log_float_kernels.h"
+
+// log|x| as *lo plus the result, relative error below 2^-30, for finite x != 0.
+static float logFloatDouble(float x, float* lo) {
+  int k;
+  float f = splitExponent(fabs(x), &k);
+  // s = f / (2 + f) with its remainder: 2 + f as t + tLo exactly, then one correction step.
+  float t = 2.0f + f;
+  float tLo = f - (t - 2.0f);
+  float s = f / t;
+  float error;
+  float product = twoProductF(s, t, &error);
+  float sLo = (((f - product) - error) - s * tLo) / t;
+  float z = s * s;
+  // log(1 + f) = 2 atanh(s) = 2 s + s z g(z); 2 s is exact.
+  float logMLo = 2.0f * sLo + s * z * logPolynomial(z);
+  float dk = (float)k;
+  float sumError;
+  float sum = twoSumF(dk * LN2_HI, 2.0f * s, &sumError);
+  float rest = sumError + (logMLo + dk * LN2_LO);
+  float result = sum + rest;
+  *lo = rest - (result - sum);
+  return result;
+}
+
+// exp(hi + lo) for |lo| below hi's last place.
+static float expFloatDouble(float hi, float lo) {
+  if (hi > 89.0f) return INFINITY;
+  if (hi < -104.0f) return 0.0f;
+  float k = rint(hi * LOG2E);
+  float r = ((hi - k * LN2_HI) - k * LN2_LO) + lo;
+  return scaleByPowerOf2(1.0f + expm1Kernel(r), (int)k);
+}
+
+// |x|^y for finite x != 0 and finite y, by exp(y log|x|).
+static float powMagnitude(float x, float y) {
+  float logLo;
+  float logHi = logFloatDouble(x, &logLo);
+  float estimate = y * logHi;
+  if (estimate > 89.0f) return INFINITY;
+  if (estimate < -104.0f) return 0.0f;
+  float error;
+  float product = twoProductF(y, logHi, &error);  // no overflow: |y log|x|| <= 104 here
+  return expFloatDouble(product, error + y * logLo);
+}
+
+float __cl2vk_pow_f32(float x, float y) {
+  if (y == 0.0f || x == 1.0f) return 1.0f;
+  if (isnan(x) || isnan(y)) return x + y;
+  float ax = fabs(x);
+  if (isinf(y)) {
+    if (ax == 1.0f) return 1.0f;  // (-1)^(+-inf)
+    return (ax < 1.0f) == (y < 0.0f) ? INFINITY : 0.0f;
+  }
+  bool yInteger = rint(y) == y;
+  bool yOdd = yInteger && fabs(y) < 0x1p24f && rint(0.5f * y) != 0.5f * y;
+  float sign = signbit(x) && yOdd ? -1.0f : 1.0f;
+  if (ax == 0.0f) return copysign(y < 0.0f ? INFINITY : 0.0f, sign);
+  if (isinf(x)) return copysign(y < 0.0f ? 0.0f : INFINITY, sign);
+  if (x < 0.0f && !yInteger) return nanFloat();
+  if (ax == 1.0f) return sign;  // (-1)^y for an integer y, however large
+  return copysign(powMagnitude(ax, y), sign);
+}
+
+float __cl2vk_pown_f32(float x, int n) { return __cl2vk_pow_f32(x, (float)n); }  // n is exact
+
+float __cl2vk_powr_f32(float x, float y) {
+  if (isnan(x) || isnan(y) || x < 0.0f) return nanFloat();
+  if (x == 0.0f) return y == 0.0f ? nanFloat() : y < 0.0f ? INFINITY : 0.0f;
+  if (isinf(x)) return y == 0.0f ? nanFloat() : y < 0.0f ? 0.0f : INFINITY;
+  if (x == 1.0f) return isinf(y) ? nanFloat() : 1.0f;
+  if (y == 0.0f) return 1.0f;
+  if (isinf(y)) return (x < 1.0f) == (y < 0.0f) ? INFINITY : 0.0f;
+  return powMagnitude(x, y);
+}
+
+// x^(1/n) with log|x| / n as a float-float (1/n itself would round).
+float __cl2vk_rootn_f32(float x, int n) {
+  if (n == 0 || isnan(x)) return nanFloat();
+  bool odd = (n & 1) != 0;
+  if (x < 0.0f && !odd) return nanFloat();
+  if (x == 0.0f) return n > 0 ? (odd ? x : 0.0f) : (odd ? copysign(INFINITY, x) : INFINITY);
+  if (isinf(x)) return n > 0 ? x : copysign(0.0f, x);
+  float logLo;
+  float logHi = logFloatDouble(x, &logLo);
+  float dn = (float)n;
+  float quotient = logHi / dn;
+  float error;
+  float product = twoProductF(quotient, dn, &error);
+  float quotientLo = (((logHi - product) - error) + logLo) / dn;
+  return copysign(expFloatDouble(quotient, quotientLo), x);
+}
+
+float __cl2vk_cbrt_f32(float x) {
+  if (x == 0.0f || isnan(x) || isinf(x)) return x;
+  return __cl2vk_rootn_f32(x, 3);
+}
