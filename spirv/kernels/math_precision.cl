@@ -30,6 +30,10 @@ kernel void fmod_float4(global const float4* x, global const float4* y, global f
 UNARY(sin)
 UNARY(cos)
 UNARY(tan)
+UNARY(sinpi)
+UNARY(cospi)
+UNARY(tanpi)
+UNARY(logb)
 UNARY(exp)
 UNARY(exp2)
 UNARY(exp10)
@@ -56,4 +60,10 @@ kernel void pown_f32(global const float* x, global const float* y, global float*
 kernel void rootn_f32(global const float* x, global const float* y, global float* r) {
   size_t i = get_global_id(0);
   r[i] = rootn(x[i], (int)clamp(y[i], -2000.0f, 2000.0f));
+}
+
+// ilogb's int, for an exact comparison.
+kernel void ilogb_f32(global const float* x, global const float* y, global int* r) {
+  size_t i = get_global_id(0);
+  r[i] = ilogb(x[i]);
 }

@@ -23,6 +23,10 @@ BINARY(atan2pi)
 UNARY(sin)
 UNARY(cos)
 UNARY(tan)
+UNARY(sinpi)
+UNARY(cospi)
+UNARY(tanpi)
+UNARY(logb)
 BINARY(pow)
 BINARY(powr)
 UNARY(cbrt)
@@ -55,4 +59,8 @@ kernel void pown_f64(global const double* x, global const double* y, global doub
 kernel void rootn_f64(global const double* x, global const double* y, global double* r) {
   size_t i = get_global_id(0);
   r[i] = rootn(x[i], (int)clamp(y[i], -2000.0, 2000.0));
+}
+kernel void ilogb_f64(global const double* x, global const double* y, global int* r) {
+  size_t i = get_global_id(0);
+  r[i] = ilogb(x[i]);
 }

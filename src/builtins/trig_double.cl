@@ -178,3 +178,35 @@ double __cl2vk_tan_f64(double x) {
   double s = sinKernel(r, rr), c = cosKernel(r, rr);
   return (n & 1) ? -c / s : s / c;
 }
+
+// sinpi, cospi and tanpi: x = n/2 + r exactly (n = rint(2x), |r| <= 1/4), then the kernels at
+// pi r as a double-double. Zeros get IEEE 754's signs: sinpi(+-n) = +-0, cospi(n + 1/2) = +0.
+#define PI_HI 0x1.921fb54442d18p+1
+#define PI_LO 0x1.1a62633145c07p-53
+
+static double sinCosPi(double x, bool cosine) {
+  if (fabs(x) >= 0x1p53) return cosine ? 1.0 : copysign(0.0, x);  // an even integer
+  double n = rint(2.0 * x);
+  double r = x - 0.5 * n;  // exact
+  double error;
+  double hi = twoProduct(PI_HI, r, &error);
+  double lo = error + PI_LO * r;
+  double t = hi + lo;
+  lo -= t - hi;
+  int quadrant = (int)(((long)n + (cosine ? 1 : 0)) & 3);
+  double result = (quadrant & 1) ? cosKernel(t, lo) : sinKernel(t, lo);
+  result = (quadrant & 2) ? -result : result;
+  if (result == 0.0) result = cosine ? 0.0 : copysign(0.0, x);
+  return result;
+}
+
+double __cl2vk_sinpi_f64(double x) {
+  return isnan(x) || isinf(x) ? as_double(0x7ff8000000000000ul) : sinCosPi(x, false);
+}
+double __cl2vk_cospi_f64(double x) {
+  return isnan(x) || isinf(x) ? as_double(0x7ff8000000000000ul) : sinCosPi(x, true);
+}
+double __cl2vk_tanpi_f64(double x) {
+  if (isnan(x) || isinf(x)) return as_double(0x7ff8000000000000ul);
+  return sinCosPi(x, false) / sinCosPi(x, true);
+}

@@ -154,3 +154,34 @@ float __cl2vk_tan_f32(float x) {
   float s = sinKernel(r, rr), c = cosKernel(r, rr);
   return (n & 1) ? -c / s : s / c;
 }
+
+// sinpi, cospi and tanpi: x = n/2 + r exactly (n = rint(2x), |r| <= 1/4), then the kernels at
+// pi r as a float-float. Zeros get IEEE 754's signs: sinpi(+-n) = +-0, cospi(n + 1/2) = +0.
+#define PI_HI 0x1.921fb6p+1f
+#define PI_LO -0x1.777a5cp-24f
+
+// sin(pi x) (or cos(pi x) when `cosine`) for finite x.
+static float sinCosPi(float x, bool cosine) {
+  if (fabs(x) >= 0x1p24f) return cosine ? 1.0f : copysign(0.0f, x);  // an even integer
+  float n = rint(2.0f * x);
+  float r = x - 0.5f * n;  // exact
+  float error;
+  float hi = twoProductF(PI_HI, r, &error);
+  float lo = error + PI_LO * r;
+  float t = hi + lo;
+  lo -= t - hi;
+  int quadrant = ((int)n + (cosine ? 1 : 0)) & 3;
+  float result = (quadrant & 1) ? cosKernel(t, lo) : sinKernel(t, lo);
+  result = (quadrant & 2) ? -result : result;
+  if (result == 0.0f) result = cosine ? 0.0f : copysign(0.0f, x);
+  return result;
+}
+
+float __cl2vk_sinpi_f32(float x) { return isnan(x) || isinf(x) ? as_float(0x7fc00000u) : sinCosPi(x, false); }
+float __cl2vk_cospi_f32(float x) { return isnan(x) || isinf(x) ? as_float(0x7fc00000u) : sinCosPi(x, true); }
+
+// sinpi / cospi, whose zeros' signs give tanpi's: +-0 at integers, +-inf at half-integers.
+float __cl2vk_tanpi_f32(float x) {
+  if (isnan(x) || isinf(x)) return as_float(0x7fc00000u);
+  return sinCosPi(x, false) / sinCosPi(x, true);
+}

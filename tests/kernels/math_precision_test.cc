@@ -7,10 +7,12 @@
 
 #include <algorithm>
 #include <bit>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <functional>
 #include <limits>
+#include <map>
 #include <random>
 #include <sstream>
 
@@ -55,6 +57,19 @@ int rootnReference(mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr y, mpfr_rnd_t rounding
   return mpfr_rootn_si(r, x, integerArgument(y), rounding);
 }
 
+// logb: the exponent of x, -inf for zeros, inf for infinities.
+int logbReference(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t) {
+  if (mpfr_nan_p(x))
+    mpfr_set_nan(r);
+  else if (mpfr_inf_p(x))
+    mpfr_set_inf(r, 1);
+  else if (mpfr_zero_p(x))
+    mpfr_set_inf(r, -1);
+  else
+    mpfr_set_si(r, mpfr_get_exp(x) - 1, MPFR_RNDN);
+  return 0;
+}
+
 // The functions the builtin library computes, with OpenCL's bounds for each type. MPFR's fmod is
 // the exact remainder with the dividend's sign, as OpenCL's.
 const MathFunction kFloatFunctions[] = {
@@ -70,6 +85,10 @@ const MathFunction kFloatFunctions[] = {
     {"sin", mpfr_sin, nullptr, 4, -1e4, 1e4},
     {"cos", mpfr_cos, nullptr, 4, -1e4, 1e4},
     {"tan", mpfr_tan, nullptr, 5, -1e4, 1e4},
+    {"sinpi", mpfr_sinpi, nullptr, 4, -100, 100},
+    {"cospi", mpfr_cospi, nullptr, 4, -100, 100},
+    {"tanpi", mpfr_tanpi, nullptr, 6, -100, 100},
+    {"logb", logbReference, nullptr, 0, -1e3, 1e3},
     {"exp", mpfr_exp, nullptr, 3, -104, 89},
     {"exp2", mpfr_exp2, nullptr, 3, -150, 129},
     {"exp10", mpfr_exp10, nullptr, 3, -46, 39},
@@ -91,22 +110,24 @@ const MathFunction kFloatFunctions[] = {
     {"rootn", nullptr, rootnReference, 16, -9, 9},
 };
 const MathFunction kDoubleFunctions[] = {
-    {"fmod", nullptr, mpfr_fmod, 0, -1e3, 1e3},    {"exp", mpfr_exp, nullptr, 3, -746, 710},
-    {"exp2", mpfr_exp2, nullptr, 3, -1076, 1025},  {"exp10", mpfr_exp10, nullptr, 3, -324, 309},
-    {"expm1", mpfr_expm1, nullptr, 3, -40, 710},   {"log", mpfr_log, nullptr, 3, 0, 4},
-    {"log2", mpfr_log2, nullptr, 3, 0, 4},         {"log10", mpfr_log10, nullptr, 3, 0, 4},
-    {"log1p", mpfr_log1p, nullptr, 2, -1, 4},      {"sinh", mpfr_sinh, nullptr, 4, -711, 711},
-    {"cosh", mpfr_cosh, nullptr, 4, -711, 711},    {"tanh", mpfr_tanh, nullptr, 5, -25, 25},
-    {"asin", mpfr_asin, nullptr, 4, -1, 1},        {"acos", mpfr_acos, nullptr, 4, -1, 1},
-    {"atan", mpfr_atan, nullptr, 5, -20, 20},      {"atan2", nullptr, mpfr_atan2, 6, -10, 10},
-    {"asinpi", mpfr_asinpi, nullptr, 5, -1, 1},    {"acospi", mpfr_acospi, nullptr, 5, -1, 1},
-    {"atanpi", mpfr_atanpi, nullptr, 5, -20, 20},  {"atan2pi", nullptr, mpfr_atan2pi, 6, -10, 10},
-    {"sin", mpfr_sin, nullptr, 4, -1e6, 1e6},      {"cos", mpfr_cos, nullptr, 4, -1e6, 1e6},
-    {"tan", mpfr_tan, nullptr, 5, -1e6, 1e6},      {"pow", nullptr, mpfr_pow, 16, -8, 8},
-    {"pown", nullptr, pownReference, 16, -40, 40}, {"powr", nullptr, powrReference, 16, -8, 8},
-    {"rootn", nullptr, rootnReference, 16, -9, 9}, {"cbrt", mpfr_cbrt, nullptr, 2, -1e3, 1e3},
-    {"asinh", mpfr_asinh, nullptr, 4, -30, 30},    {"acosh", mpfr_acosh, nullptr, 4, 0, 30},
-    {"atanh", mpfr_atanh, nullptr, 5, -1, 1},
+    {"fmod", nullptr, mpfr_fmod, 0, -1e3, 1e3},     {"exp", mpfr_exp, nullptr, 3, -746, 710},
+    {"exp2", mpfr_exp2, nullptr, 3, -1076, 1025},   {"exp10", mpfr_exp10, nullptr, 3, -324, 309},
+    {"expm1", mpfr_expm1, nullptr, 3, -40, 710},    {"log", mpfr_log, nullptr, 3, 0, 4},
+    {"log2", mpfr_log2, nullptr, 3, 0, 4},          {"log10", mpfr_log10, nullptr, 3, 0, 4},
+    {"log1p", mpfr_log1p, nullptr, 2, -1, 4},       {"sinh", mpfr_sinh, nullptr, 4, -711, 711},
+    {"cosh", mpfr_cosh, nullptr, 4, -711, 711},     {"tanh", mpfr_tanh, nullptr, 5, -25, 25},
+    {"asin", mpfr_asin, nullptr, 4, -1, 1},         {"acos", mpfr_acos, nullptr, 4, -1, 1},
+    {"atan", mpfr_atan, nullptr, 5, -20, 20},       {"atan2", nullptr, mpfr_atan2, 6, -10, 10},
+    {"asinpi", mpfr_asinpi, nullptr, 5, -1, 1},     {"acospi", mpfr_acospi, nullptr, 5, -1, 1},
+    {"atanpi", mpfr_atanpi, nullptr, 5, -20, 20},   {"atan2pi", nullptr, mpfr_atan2pi, 6, -10, 10},
+    {"sin", mpfr_sin, nullptr, 4, -1e6, 1e6},       {"cos", mpfr_cos, nullptr, 4, -1e6, 1e6},
+    {"tan", mpfr_tan, nullptr, 5, -1e6, 1e6},       {"pow", nullptr, mpfr_pow, 16, -8, 8},
+    {"pown", nullptr, pownReference, 16, -40, 40},  {"powr", nullptr, powrReference, 16, -8, 8},
+    {"rootn", nullptr, rootnReference, 16, -9, 9},  {"cbrt", mpfr_cbrt, nullptr, 2, -1e3, 1e3},
+    {"asinh", mpfr_asinh, nullptr, 4, -30, 30},     {"acosh", mpfr_acosh, nullptr, 4, 0, 30},
+    {"atanh", mpfr_atanh, nullptr, 5, -1, 1},       {"sinpi", mpfr_sinpi, nullptr, 4, -100, 100},
+    {"cospi", mpfr_cospi, nullptr, 4, -100, 100},   {"tanpi", mpfr_tanpi, nullptr, 6, -100, 100},
+    {"logb", logbReference, nullptr, 0, -1e3, 1e3},
 };
 
 template <typename T>
@@ -215,6 +236,17 @@ std::vector<T> randomValues(size_t count, uint64_t seed, double low = -1, double
 
 class MathPrecision : public KernelTest {
  protected:
+  // Each module holds dozens of kernels; it is translated once and every kernel launched from it.
+  std::unique_ptr<launch::LaunchableKernel> kernel(const std::string& file, const std::string& name) {
+    static std::map<std::string, std::shared_ptr<const Translation>> translations;
+    std::shared_ptr<const Translation>& translation = translations[file];
+    if (!translation) translation = translate(file);
+    if (!translation) return nullptr;
+    auto created = launch::LaunchableKernel::create(sharedDevice(), translation, name);
+    EXPECT_TRUE(created.ok()) << created.error().message();
+    return created ? std::move(*created) : nullptr;
+  }
+
   template <typename T>
   void measure(const MathFunction& function, const std::string& file) {
     const double bound = function.bound;
@@ -309,6 +341,35 @@ TEST_P(MathPrecision, DoubleSincosGivesSinAndCos) {
     EXPECT_LE(ulpError(c[i], exact), 4) << "cos of " << std::hexfloat << x[i] << " = " << c[i];
   }
   mpfr_clears(value, exact, static_cast<mpfr_ptr>(nullptr));
+}
+
+// ilogb against the bits' own exponent: INT_MIN for zeros, INT_MAX for infinities and NaN.
+template <typename T>
+int32_t ilogbReference(T x) {
+  if (std::isnan(x) || std::isinf(x)) return INT32_MAX;
+  if (x == 0) return INT32_MIN;
+  return std::ilogb(x);
+}
+
+TEST_P(MathPrecision, IlogbIsExact) {
+  std::vector<float> fx = edgeCases<float>(), frandom = randomValues<float>(4096, 8, -1e3, 1e3);
+  fx.insert(fx.end(), frandom.begin(), frandom.end());
+  auto kf = kernel("math_precision", "ilogb_f32");
+  ASSERT_TRUE(kf);
+  auto dx = buffer(fx), dr = buffer(std::vector<int32_t>(fx.size(), 0));
+  run(*kf, range1d(fx.size()), {KernelArg::buffer(dx), KernelArg::buffer(dx), KernelArg::buffer(dr)});
+  std::vector<int32_t> fr = read<int32_t>(dr, fx.size());
+  for (size_t i = 0; i < fx.size(); ++i) ASSERT_EQ(fr[i], ilogbReference(fx[i])) << std::hexfloat << fx[i];
+
+  if (!sharedDevice().info().features.shaderFloat64) GTEST_SKIP() << "the device has no shaderFloat64";
+  std::vector<double> dxs = edgeCases<double>(), drandom = randomValues<double>(4096, 9, -1e3, 1e3);
+  dxs.insert(dxs.end(), drandom.begin(), drandom.end());
+  auto kd = kernel("math_precision_double", "ilogb_f64");
+  ASSERT_TRUE(kd);
+  auto ddx = buffer(dxs), ddr = buffer(std::vector<int32_t>(dxs.size(), 0));
+  run(*kd, range1d(dxs.size()), {KernelArg::buffer(ddx), KernelArg::buffer(ddx), KernelArg::buffer(ddr)});
+  std::vector<int32_t> dr64 = read<int32_t>(ddr, dxs.size());
+  for (size_t i = 0; i < dxs.size(); ++i) ASSERT_EQ(dr64[i], ilogbReference(dxs[i])) << std::hexfloat << dxs[i];
 }
 
 TEST_P(MathPrecision, VectorFmodIsExactPerComponent) {

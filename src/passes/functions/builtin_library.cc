@@ -45,9 +45,12 @@ const uint32_t kPowFloat[] = {
 const uint32_t kInverseHyperbolicFloat[] = {
 #include "builtins/inverse_hyperbolic_float.spv.inc"
 };
-const std::span<const uint32_t> kModules[] = {kFmod,        kInverseTrig, kInverseTrigDouble,       kExpLog,
-                                              kTrigDouble,  kPowDouble,   kInverseHyperbolicDouble, kTrigFloat,
-                                              kExpLogFloat, kPowFloat,    kInverseHyperbolicFloat};
+const uint32_t kIlogb[] = {
+#include "builtins/ilogb.spv.inc"
+};
+const std::span<const uint32_t> kModules[] = {kIlogb,     kFmod,        kInverseTrig, kInverseTrigDouble,
+                                              kExpLog,    kTrigDouble,  kPowDouble,   kInverseHyperbolicDouble,
+                                              kTrigFloat, kExpLogFloat, kPowFloat,    kInverseHyperbolicFloat};
 
 // The library's arithmetic is written for IEEE rounding step by step (argument reductions,
 // corrections, constants in two parts). Vulkan lets a compiler reassociate and fuse float

@@ -25,7 +25,8 @@ const std::unordered_map<uint32_t, const char*>& libraryFunctions() {
       {Exp2, "exp2"},     {Exp10, "exp10"},   {Expm1, "expm1"},   {Log, "log"},         {Log2, "log2"},
       {Log10, "log10"},   {Log1p, "log1p"},   {Sinh, "sinh"},     {Cosh, "cosh"},       {Tanh, "tanh"},
       {Sin, "sin"},       {Cos, "cos"},       {Tan, "tan"},       {Sincos, "sincos"},   {Pow, "pow"},
-      {Pown, "pown"},     {Powr, "powr"},     {Rootn, "rootn"},   {Cbrt, "cbrt"},       {Asinh, "asinh"},
+      {Pown, "pown"},     {Powr, "powr"},     {Rootn, "rootn"},   {Cbrt, "cbrt"},       {Sinpi, "sinpi"},
+      {Cospi, "cospi"},   {Tanpi, "tanpi"},   {Ilogb, "ilogb"},   {Logb, "logb"},       {Asinh, "asinh"},
       {Acosh, "acosh"},   {Atanh, "atanh"},
   };
   return table;
@@ -46,9 +47,10 @@ class Linker {
     auto entry = libraryFunctions().find(inst.wordOperand(1));
     if (entry == libraryFunctions().end()) return false;
     ir::Builder b = ir::Builder::before(module_, &inst);
-    if (!b.isFloat(b.componentType(inst.typeId()))) return false;
     std::vector<uint32_t> args;
     for (size_t i = 2; i < inst.numOperands(); ++i) args.push_back(inst.idOperand(i));
+    // The first operand is the float the function is named after (ilogb's result is an int).
+    if (args.empty() || !b.isFloat(b.componentType(b.typeOf(args[0])))) return false;
     Expected<uint32_t> result = 0;
     if (std::string_view(entry->second) == "sincos") {
       // sin is the result and cos goes through the pointer: two library calls.
@@ -69,12 +71,13 @@ class Linker {
   }
 
  private:
-  // __cl2vk_<name>_f<width> of `args` for `inst`'s result type, per component for a vector; 0 when
-  // the library has no such function.
+  // __cl2vk_<name>_f<width of the first operand> of `args` for `inst`'s result type, per component
+  // for a vector; 0 when the library has no such function.
   Expected<uint32_t> call(ir::Builder& b, const ir::Instruction& inst, std::string_view name,
                           const std::vector<uint32_t>& args) {
     uint32_t component = b.componentType(inst.typeId());
-    std::string function = "__cl2vk_" + std::string(name) + "_f" + std::to_string(b.width(component));
+    uint32_t width = b.width(b.componentType(b.typeOf(args[0])));
+    std::string function = "__cl2vk_" + std::string(name) + "_f" + std::to_string(width);
     BuiltinFunction builtin = findBuiltin(function);
     if (!builtin.module) return 0;
     auto importer = importers_.try_emplace(builtin.module, module_, *builtin.module).first;
