@@ -12,6 +12,7 @@
   }
 
 BINARY(fmod)
+BINARY(remainder)
 UNARY(asin)
 UNARY(acos)
 UNARY(atan)
@@ -66,4 +67,10 @@ kernel void rootn_f32(global const float* x, global const float* y, global float
 kernel void ilogb_f32(global const float* x, global const float* y, global int* r) {
   size_t i = get_global_id(0);
   r[i] = ilogb(x[i]);
+}
+
+// remquo's remainder in r and quotient bits in q.
+kernel void remquo_f32(global const float* x, global const float* y, global float* r, global int* q) {
+  size_t i = get_global_id(0);
+  r[i] = remquo(x[i], y[i], &q[i]);
 }

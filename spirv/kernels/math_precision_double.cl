@@ -12,6 +12,7 @@
   }
 
 BINARY(fmod)
+BINARY(remainder)
 UNARY(asin)
 UNARY(acos)
 UNARY(atan)
@@ -63,4 +64,8 @@ kernel void rootn_f64(global const double* x, global const double* y, global dou
 kernel void ilogb_f64(global const double* x, global const double* y, global int* r) {
   size_t i = get_global_id(0);
   r[i] = ilogb(x[i]);
+}
+kernel void remquo_f64(global const double* x, global const double* y, global double* r, global int* q) {
+  size_t i = get_global_id(0);
+  r[i] = remquo(x[i], y[i], &q[i]);
 }

@@ -73,7 +73,39 @@ int logbReference(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t) {
 // The functions the builtin library computes, with OpenCL's bounds for each type. MPFR's fmod is
 // the exact remainder with the dividend's sign, as OpenCL's.
 const MathFunction kFloatFunctions[] = {
+    {"fmod", nullptr, mpfr_fmod, 0, -1e3, 1e3},     {"remainder", nullptr, mpfr_remainder, 0, -1e3, 1e3},
+    {"asin", mpfr_asin, nullptr, 4, -1, 1},         {"acos", mpfr_acos, nullptr, 4, -1, 1},
+    {"atan", mpfr_atan, nullptr, 5, -20, 20},       {"atan2", nullptr, mpfr_atan2, 6, -10, 10},
+    {"asinpi", mpfr_asinpi, nullptr, 5, -1, 1},     {"acospi", mpfr_acospi, nullptr, 5, -1, 1},
+    {"atanpi", mpfr_atanpi, nullptr, 5, -20, 20},   {"atan2pi", nullptr, mpfr_atan2pi, 6, -10, 10},
+    {"sin", mpfr_sin, nullptr, 4, -1e4, 1e4},       {"cos", mpfr_cos, nullptr, 4, -1e4, 1e4},
+    {"tan", mpfr_tan, nullptr, 5, -1e4, 1e4},       {"sinpi", mpfr_sinpi, nullptr, 4, -100, 100},
+    {"cospi", mpfr_cospi, nullptr, 4, -100, 100},   {"tanpi", mpfr_tanpi, nullptr, 6, -100, 100},
+    {"logb", logbReference, nullptr, 0, -1e3, 1e3}, {"exp", mpfr_exp, nullptr, 3, -104, 89},
+    {"exp2", mpfr_exp2, nullptr, 3, -150, 129},     {"exp10", mpfr_exp10, nullptr, 3, -46, 39},
+    {"expm1", mpfr_expm1, nullptr, 3, -20, 89},     {"log", mpfr_log, nullptr, 3, 0, 4},
+    {"log2", mpfr_log2, nullptr, 3, 0, 4},          {"log10", mpfr_log10, nullptr, 3, 0, 4},
+    {"log1p", mpfr_log1p, nullptr, 2, -1, 4},       {"pow", nullptr, mpfr_pow, 16, -8, 8},
+    {"powr", nullptr, powrReference, 16, -8, 8},    {"cbrt", mpfr_cbrt, nullptr, 2, -1e3, 1e3},
+    {"sinh", mpfr_sinh, nullptr, 4, -89, 89},       {"cosh", mpfr_cosh, nullptr, 4, -89, 89},
+    {"tanh", mpfr_tanh, nullptr, 5, -10, 10},       {"asinh", mpfr_asinh, nullptr, 4, -30, 30},
+    {"acosh", mpfr_acosh, nullptr, 4, 0, 30},       {"atanh", mpfr_atanh, nullptr, 5, -1, 1},
+    {"pown", nullptr, pownReference, 16, -40, 40},  {"rootn", nullptr, rootnReference, 16, -9, 9},
+};
+const MathFunction kDoubleFunctions[] = {
     {"fmod", nullptr, mpfr_fmod, 0, -1e3, 1e3},
+    {"remainder", nullptr, mpfr_remainder, 0, -1e3, 1e3},
+    {"exp", mpfr_exp, nullptr, 3, -746, 710},
+    {"exp2", mpfr_exp2, nullptr, 3, -1076, 1025},
+    {"exp10", mpfr_exp10, nullptr, 3, -324, 309},
+    {"expm1", mpfr_expm1, nullptr, 3, -40, 710},
+    {"log", mpfr_log, nullptr, 3, 0, 4},
+    {"log2", mpfr_log2, nullptr, 3, 0, 4},
+    {"log10", mpfr_log10, nullptr, 3, 0, 4},
+    {"log1p", mpfr_log1p, nullptr, 2, -1, 4},
+    {"sinh", mpfr_sinh, nullptr, 4, -711, 711},
+    {"cosh", mpfr_cosh, nullptr, 4, -711, 711},
+    {"tanh", mpfr_tanh, nullptr, 5, -25, 25},
     {"asin", mpfr_asin, nullptr, 4, -1, 1},
     {"acos", mpfr_acos, nullptr, 4, -1, 1},
     {"atan", mpfr_atan, nullptr, 5, -20, 20},
@@ -82,51 +114,20 @@ const MathFunction kFloatFunctions[] = {
     {"acospi", mpfr_acospi, nullptr, 5, -1, 1},
     {"atanpi", mpfr_atanpi, nullptr, 5, -20, 20},
     {"atan2pi", nullptr, mpfr_atan2pi, 6, -10, 10},
-    {"sin", mpfr_sin, nullptr, 4, -1e4, 1e4},
-    {"cos", mpfr_cos, nullptr, 4, -1e4, 1e4},
-    {"tan", mpfr_tan, nullptr, 5, -1e4, 1e4},
-    {"sinpi", mpfr_sinpi, nullptr, 4, -100, 100},
-    {"cospi", mpfr_cospi, nullptr, 4, -100, 100},
-    {"tanpi", mpfr_tanpi, nullptr, 6, -100, 100},
-    {"logb", logbReference, nullptr, 0, -1e3, 1e3},
-    {"exp", mpfr_exp, nullptr, 3, -104, 89},
-    {"exp2", mpfr_exp2, nullptr, 3, -150, 129},
-    {"exp10", mpfr_exp10, nullptr, 3, -46, 39},
-    {"expm1", mpfr_expm1, nullptr, 3, -20, 89},
-    {"log", mpfr_log, nullptr, 3, 0, 4},
-    {"log2", mpfr_log2, nullptr, 3, 0, 4},
-    {"log10", mpfr_log10, nullptr, 3, 0, 4},
-    {"log1p", mpfr_log1p, nullptr, 2, -1, 4},
+    {"sin", mpfr_sin, nullptr, 4, -1e6, 1e6},
+    {"cos", mpfr_cos, nullptr, 4, -1e6, 1e6},
+    {"tan", mpfr_tan, nullptr, 5, -1e6, 1e6},
     {"pow", nullptr, mpfr_pow, 16, -8, 8},
+    {"pown", nullptr, pownReference, 16, -40, 40},
     {"powr", nullptr, powrReference, 16, -8, 8},
+    {"rootn", nullptr, rootnReference, 16, -9, 9},
     {"cbrt", mpfr_cbrt, nullptr, 2, -1e3, 1e3},
-    {"sinh", mpfr_sinh, nullptr, 4, -89, 89},
-    {"cosh", mpfr_cosh, nullptr, 4, -89, 89},
-    {"tanh", mpfr_tanh, nullptr, 5, -10, 10},
     {"asinh", mpfr_asinh, nullptr, 4, -30, 30},
     {"acosh", mpfr_acosh, nullptr, 4, 0, 30},
     {"atanh", mpfr_atanh, nullptr, 5, -1, 1},
-    {"pown", nullptr, pownReference, 16, -40, 40},
-    {"rootn", nullptr, rootnReference, 16, -9, 9},
-};
-const MathFunction kDoubleFunctions[] = {
-    {"fmod", nullptr, mpfr_fmod, 0, -1e3, 1e3},     {"exp", mpfr_exp, nullptr, 3, -746, 710},
-    {"exp2", mpfr_exp2, nullptr, 3, -1076, 1025},   {"exp10", mpfr_exp10, nullptr, 3, -324, 309},
-    {"expm1", mpfr_expm1, nullptr, 3, -40, 710},    {"log", mpfr_log, nullptr, 3, 0, 4},
-    {"log2", mpfr_log2, nullptr, 3, 0, 4},          {"log10", mpfr_log10, nullptr, 3, 0, 4},
-    {"log1p", mpfr_log1p, nullptr, 2, -1, 4},       {"sinh", mpfr_sinh, nullptr, 4, -711, 711},
-    {"cosh", mpfr_cosh, nullptr, 4, -711, 711},     {"tanh", mpfr_tanh, nullptr, 5, -25, 25},
-    {"asin", mpfr_asin, nullptr, 4, -1, 1},         {"acos", mpfr_acos, nullptr, 4, -1, 1},
-    {"atan", mpfr_atan, nullptr, 5, -20, 20},       {"atan2", nullptr, mpfr_atan2, 6, -10, 10},
-    {"asinpi", mpfr_asinpi, nullptr, 5, -1, 1},     {"acospi", mpfr_acospi, nullptr, 5, -1, 1},
-    {"atanpi", mpfr_atanpi, nullptr, 5, -20, 20},   {"atan2pi", nullptr, mpfr_atan2pi, 6, -10, 10},
-    {"sin", mpfr_sin, nullptr, 4, -1e6, 1e6},       {"cos", mpfr_cos, nullptr, 4, -1e6, 1e6},
-    {"tan", mpfr_tan, nullptr, 5, -1e6, 1e6},       {"pow", nullptr, mpfr_pow, 16, -8, 8},
-    {"pown", nullptr, pownReference, 16, -40, 40},  {"powr", nullptr, powrReference, 16, -8, 8},
-    {"rootn", nullptr, rootnReference, 16, -9, 9},  {"cbrt", mpfr_cbrt, nullptr, 2, -1e3, 1e3},
-    {"asinh", mpfr_asinh, nullptr, 4, -30, 30},     {"acosh", mpfr_acosh, nullptr, 4, 0, 30},
-    {"atanh", mpfr_atanh, nullptr, 5, -1, 1},       {"sinpi", mpfr_sinpi, nullptr, 4, -100, 100},
-    {"cospi", mpfr_cospi, nullptr, 4, -100, 100},   {"tanpi", mpfr_tanpi, nullptr, 6, -100, 100},
+    {"sinpi", mpfr_sinpi, nullptr, 4, -100, 100},
+    {"cospi", mpfr_cospi, nullptr, 4, -100, 100},
+    {"tanpi", mpfr_tanpi, nullptr, 6, -100, 100},
     {"logb", logbReference, nullptr, 0, -1e3, 1e3},
 };
 
@@ -370,6 +371,46 @@ TEST_P(MathPrecision, IlogbIsExact) {
   run(*kd, range1d(dxs.size()), {KernelArg::buffer(ddx), KernelArg::buffer(ddx), KernelArg::buffer(ddr)});
   std::vector<int32_t> dr64 = read<int32_t>(ddr, dxs.size());
   for (size_t i = 0; i < dxs.size(); ++i) ASSERT_EQ(dr64[i], ilogbReference(dxs[i])) << std::hexfloat << dxs[i];
+}
+
+// remquo: the exact remainder, and the quotient's sign and low bits (OpenCL asks for 3 or more;
+// the library gives 7, compared mod 8 here).
+template <typename T>
+void checkRemquo(MathPrecision& test, std::unique_ptr<launch::LaunchableKernel> k) {
+  ASSERT_TRUE(k);
+  std::vector<T> x = randomValues<T>(4096, 10, -1e3, 1e3), y = randomValues<T>(4096, 11, -1e3, 1e3);
+  std::mt19937_64 random(12);
+  std::uniform_real_distribution<T> scale(T(0.5), T(300));
+  for (size_t i = 0; i < 4096; ++i) x.push_back(y[i] * scale(random)), y.push_back(y[i]);
+  for (T a : edgeCases<T>()) {
+    for (T b : edgeCases<T>()) x.push_back(a), y.push_back(b);
+  }
+  auto dx = test.buffer(x), dy = test.buffer(y), dr = test.buffer(std::vector<T>(x.size(), T(0)));
+  auto dq = test.buffer(std::vector<int32_t>(x.size(), 0));
+  test.run(*k, KernelTest::range1d(x.size()),
+           {KernelArg::buffer(dx), KernelArg::buffer(dy), KernelArg::buffer(dr), KernelArg::buffer(dq)});
+  std::vector<T> r = test.template read<T>(dr, x.size());
+  std::vector<int32_t> q = test.template read<int32_t>(dq, x.size());
+  mpfr_t mx, my, exact;
+  mpfr_inits2(kReferencePrecision, mx, my, exact, static_cast<mpfr_ptr>(nullptr));
+  for (size_t i = 0; i < x.size(); ++i) {
+    mpfr_set_d(mx, static_cast<double>(x[i]), MPFR_RNDN);
+    mpfr_set_d(my, static_cast<double>(y[i]), MPFR_RNDN);
+    long quotient = 0;
+    mpfr_remquo(exact, &quotient, mx, my, MPFR_RNDN);
+    ASSERT_EQ(ulpError(r[i], exact), 0) << "remquo(" << std::hexfloat << x[i] << ", " << y[i] << ") = " << r[i];
+    if (mpfr_nan_p(exact)) continue;  // the quotient is unspecified
+    long expected = quotient < 0 ? -((-quotient) & 7) : quotient & 7;
+    long actual = q[i] < 0 ? -((-q[i]) & 7) : q[i] & 7;
+    ASSERT_EQ(actual, expected) << "quotient of remquo(" << std::hexfloat << x[i] << ", " << y[i] << ")";
+  }
+  mpfr_clears(mx, my, exact, static_cast<mpfr_ptr>(nullptr));
+}
+
+TEST_P(MathPrecision, RemquoGivesTheRemainderAndTheQuotientBits) {
+  checkRemquo<float>(*this, kernel("math_precision", "remquo_f32"));
+  if (!sharedDevice().info().features.shaderFloat64) GTEST_SKIP() << "the device has no shaderFloat64";
+  checkRemquo<double>(*this, kernel("math_precision_double", "remquo_f64"));
 }
 
 TEST_P(MathPrecision, VectorFmodIsExactPerComponent) {

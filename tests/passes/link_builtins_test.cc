@@ -139,6 +139,40 @@ TEST(LinkBuiltins, SincosCallsSinAndStoresCos) {
   EXPECT_EQ(count(result, "OpStore %p"), 1u) << result;
 }
 
+TEST(LinkBuiltins, RemquoStoresTheQuotientBitsAsIntegers) {
+  std::string text = R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Linkage
+        %std = OpExtInstImport "OpenCL.std"
+               OpMemoryModel Physical64 OpenCL
+               OpName %f "f"
+               OpName %x "x"
+               OpName %y "y"
+               OpName %q "q"
+      %float = OpTypeFloat 32
+       %uint = OpTypeInt 32 0
+%_ptr_Function_uint = OpTypePointer Function %uint
+         %fn = OpTypeFunction %float %float %float %_ptr_Function_uint
+          %f = OpFunction %float None %fn
+          %x = OpFunctionParameter %float
+          %y = OpFunctionParameter %float
+          %q = OpFunctionParameter %_ptr_Function_uint
+      %entry = OpLabel
+          %r = OpExtInst %float %std remquo %x %y %q
+               OpReturnValue %r
+               OpFunctionEnd
+)";
+  test::PassRun run = test::runPass("link-builtins", text);
+  ASSERT_TRUE(run.module) << run.error;
+  std::string result = test::disassemble(*run.module);
+  EXPECT_EQ(count(result, " remquo "), 0u) << result;
+  EXPECT_EQ(count(result, "OpFunctionCall %float %__cl2vk_remquo_f32 %x %y"), 1u) << result;
+  EXPECT_EQ(count(result, "OpFunctionCall %uint %__cl2vk_remquo_quotient_f32 %x %y"), 1u) << result;
+  EXPECT_EQ(count(result, "OpStore %q"), 1u) << result;
+}
+
 TEST(LinkBuiltins, AnIntegerVectorOperandIsSplitIntoIntegers) {
   std::string text = R"(
 ; Version: 1.2

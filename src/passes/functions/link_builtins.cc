@@ -25,9 +25,9 @@ const std::unordered_map<uint32_t, const char*>& libraryFunctions() {
       {Exp2, "exp2"},     {Exp10, "exp10"},   {Expm1, "expm1"},   {Log, "log"},         {Log2, "log2"},
       {Log10, "log10"},   {Log1p, "log1p"},   {Sinh, "sinh"},     {Cosh, "cosh"},       {Tanh, "tanh"},
       {Sin, "sin"},       {Cos, "cos"},       {Tan, "tan"},       {Sincos, "sincos"},   {Pow, "pow"},
-      {Pown, "pown"},     {Powr, "powr"},     {Rootn, "rootn"},   {Cbrt, "cbrt"},       {Sinpi, "sinpi"},
-      {Cospi, "cospi"},   {Tanpi, "tanpi"},   {Ilogb, "ilogb"},   {Logb, "logb"},       {Asinh, "asinh"},
-      {Acosh, "acosh"},   {Atanh, "atanh"},
+      {Pown, "pown"},     {Powr, "powr"},     {Rootn, "rootn"},   {Cbrt, "cbrt"},       {Remainder, "remainder"},
+      {Remquo, "remquo"}, {Sinpi, "sinpi"},   {Cospi, "cospi"},   {Tanpi, "tanpi"},     {Ilogb, "ilogb"},
+      {Logb, "logb"},     {Asinh, "asinh"},   {Acosh, "acosh"},   {Atanh, "atanh"},
   };
   return table;
 }
@@ -52,16 +52,23 @@ class Linker {
     // The first operand is the float the function is named after (ilogb's result is an int).
     if (args.empty() || !b.isFloat(b.componentType(b.typeOf(args[0])))) return false;
     Expected<uint32_t> result = 0;
-    if (std::string_view(entry->second) == "sincos") {
-      // sin is the result and cos goes through the pointer: two library calls.
-      Expected<uint32_t> sine = call(b, inst, "sin", {args[0]});
-      if (!sine || *sine == 0) return sine ? Expected<bool>(false) : sine.error();
-      Expected<uint32_t> cosine = call(b, inst, "cos", {args[0]});
-      if (!cosine) return cosine.error();
-      b.store(args[1], *cosine);
-      result = sine;
+    std::string_view name = entry->second;
+    if (name == "sincos" || name == "remquo") {
+      // The result and a second value through the pointer, the last operand: two library calls
+      // (sin and cos; the remainder and the quotient's bits).
+      bool sincos = name == "sincos";
+      std::vector<uint32_t> inputs(args.begin(), args.end() - 1);
+      uint32_t pointer = args.back();
+      result = call(b, inst, sincos ? "sin" : "remquo", inputs, inst.typeId());
+      if (!result || *result == 0) return result ? Expected<bool>(false) : result.error();
+      uint32_t pointee = module_.def(b.typeOf(pointer))->idOperand(1);
+      Expected<uint32_t> second = call(b, inst, sincos ? "cos" : "remquo_quotient", inputs, pointee);
+      if (!second) return second.error();
+      if (*second == 0)
+        return Error(module_.describe(inst) + ": the builtin library lacks the second half of " + std::string(name));
+      b.store(pointer, *second);
     } else {
-      result = call(b, inst, entry->second, args);
+      result = call(b, inst, name, args, inst.typeId());
     }
     if (!result) return result.error();
     if (*result == 0) return false;  // lower-opencl-std lowers or refuses it
@@ -71,11 +78,11 @@ class Linker {
   }
 
  private:
-  // __cl2vk_<name>_f<width of the first operand> of `args` for `inst`'s result type, per component
-  // for a vector; 0 when the library has no such function.
+  // __cl2vk_<name>_f<width of the first operand> of `args`, a value of `type`, per component for a
+  // vector; 0 when the library has no such function.
   Expected<uint32_t> call(ir::Builder& b, const ir::Instruction& inst, std::string_view name,
-                          const std::vector<uint32_t>& args) {
-    uint32_t component = b.componentType(inst.typeId());
+                          const std::vector<uint32_t>& args, uint32_t type) {
+    uint32_t component = b.componentType(type);
     uint32_t width = b.width(b.componentType(b.typeOf(args[0])));
     std::string function = "__cl2vk_" + std::string(name) + "_f" + std::to_string(width);
     BuiltinFunction builtin = findBuiltin(function);
@@ -83,7 +90,7 @@ class Linker {
     auto importer = importers_.try_emplace(builtin.module, module_, *builtin.module).first;
     Expected<uint32_t> imported = importer->second.import(builtin.id);
     if (!imported) return Error(module_.describe(inst) + ": " + imported.error().message());
-    uint32_t count = b.componentCount(inst.typeId());
+    uint32_t count = b.componentCount(type);
     std::vector<uint32_t> results;
     for (uint32_t i = 0; i < count; ++i) {
       std::vector<uint32_t> operands = {*imported};
@@ -92,7 +99,7 @@ class Linker {
       }
       results.push_back(b.op(spv::Op::OpFunctionCall, component, operands));
     }
-    return count == 1 ? results[0] : b.op(spv::Op::OpCompositeConstruct, inst.typeId(), results);
+    return count == 1 ? results[0] : b.op(spv::Op::OpCompositeConstruct, type, results);
   }
 
   ir::Module& module_;
