@@ -81,7 +81,8 @@ const MathFunction kFloatFunctions[] = {
     {"sin", mpfr_sin, nullptr, 4, -1e4, 1e4},       {"cos", mpfr_cos, nullptr, 4, -1e4, 1e4},
     {"tan", mpfr_tan, nullptr, 5, -1e4, 1e4},       {"sinpi", mpfr_sinpi, nullptr, 4, -100, 100},
     {"cospi", mpfr_cospi, nullptr, 4, -100, 100},   {"tanpi", mpfr_tanpi, nullptr, 6, -100, 100},
-    {"logb", logbReference, nullptr, 0, -1e3, 1e3}, {"exp", mpfr_exp, nullptr, 3, -104, 89},
+    {"logb", logbReference, nullptr, 0, -1e3, 1e3}, {"erf", mpfr_erf, nullptr, 16, -7, 7},
+    {"erfc", mpfr_erfc, nullptr, 16, -7, 30},       {"exp", mpfr_exp, nullptr, 3, -104, 89},
     {"exp2", mpfr_exp2, nullptr, 3, -150, 129},     {"exp10", mpfr_exp10, nullptr, 3, -46, 39},
     {"expm1", mpfr_expm1, nullptr, 3, -20, 89},     {"log", mpfr_log, nullptr, 3, 0, 4},
     {"log2", mpfr_log2, nullptr, 3, 0, 4},          {"log10", mpfr_log10, nullptr, 3, 0, 4},
@@ -129,6 +130,8 @@ const MathFunction kDoubleFunctions[] = {
     {"cospi", mpfr_cospi, nullptr, 4, -100, 100},
     {"tanpi", mpfr_tanpi, nullptr, 6, -100, 100},
     {"logb", logbReference, nullptr, 0, -1e3, 1e3},
+    {"erf", mpfr_erf, nullptr, 16, -7, 7},
+    {"erfc", mpfr_erfc, nullptr, 16, -7, 30},
 };
 
 template <typename T>

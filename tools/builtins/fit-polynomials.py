@@ -59,6 +59,29 @@ def cos_kernel(z):
     return (mp.cos(r) - 1 + z / 2) / (z * z)
 
 
+def erf_kernel(z):
+    # erf(x) = x (2/sqrt(pi) + z g(z)), z = x^2
+    if z == 0:
+        return -2 / (3 * mp.sqrt(mp.pi))
+    x = mp.sqrt(z)
+    return (mp.erf(x) / x - 2 / mp.sqrt(mp.pi)) / z
+
+
+def erfc_scaled(center):
+    # erfc(x) e^(x^2) as a function of t = x - center
+    return lambda t: mp.erfc(t + center) * mp.exp((t + center) ** 2)
+
+
+def erfc_asymptotic(center):
+    # x erfc(x) e^(x^2) as a function of t = 1/x^2 - center
+    def g(t):
+        x = 1 / mp.sqrt(t + center)
+        return x * mp.erfc(x) * mp.exp(x * x)
+
+    return g
+
+
+ERF_SMALL = mp.mpf("0.84375")
 PIO4_SQUARED = (mp.pi / 4) ** 2 * mp.mpf("1.0001")
 HALF_LN2 = mp.log(2) / 2 + mp.mpf("0.0001")
 LOG_ZMAX = ((mp.sqrt(2) - 1) / (mp.sqrt(2) + 1)) ** 2 * mp.mpf("1.0001")
@@ -71,6 +94,22 @@ KERNELS = [
     ("cos f32, |r| <= pi/4", cos_kernel, 0, PIO4_SQUARED, 3),
     ("expm1 f32, |r| <= ln2/2", expm1_kernel, -HALF_LN2, HALF_LN2, 4),
     ("log f32, s^2 <= z_max", log_kernel, 0, LOG_ZMAX, 3),
+    ("erf f32, |x| < 0.84375", erf_kernel, 0, ERF_SMALL**2, 5),
+    ("erfc f32, x in [0.84375, 2], t = x - 1.421875", erfc_scaled(mp.mpf("1.421875")), ERF_SMALL - mp.mpf("1.421875"),
+     2 - mp.mpf("1.421875"), 8),
+    ("erfc f32, x in [2, 4], t = 1/x^2 - 0.15625", erfc_asymptotic(mp.mpf("0.15625")), mp.mpf(1) / 16 - mp.mpf("0.15625"),
+     mp.mpf(1) / 4 - mp.mpf("0.15625"), 6),
+    ("erfc f32, x in [4, 10.5], t = 1/x^2 - 0.03125", erfc_asymptotic(mp.mpf("0.03125")), mp.mpf(1) / 110 - mp.mpf("0.03125"),
+     mp.mpf(1) / 16 - mp.mpf("0.03125"), 4),
+    ("erf f64, |x| < 0.84375", erf_kernel, 0, ERF_SMALL**2, 10),
+    ("erfc f64, x in [0.84375, 2], t = x - 1.421875", erfc_scaled(mp.mpf("1.421875")), ERF_SMALL - mp.mpf("1.421875"),
+     2 - mp.mpf("1.421875"), 18),
+    ("erfc f64, x in [2, 4], t = 1/x^2 - 0.15625", erfc_asymptotic(mp.mpf("0.15625")), mp.mpf(1) / 16 - mp.mpf("0.15625"),
+     mp.mpf(1) / 4 - mp.mpf("0.15625"), 16),
+    ("erfc f64, x in [4, 8], t = 1/x^2 - 0.0390625", erfc_asymptotic(mp.mpf("0.0390625")), mp.mpf(1) / 64 - mp.mpf("0.0390625"),
+     mp.mpf(1) / 16 - mp.mpf("0.0390625"), 12),
+    ("erfc f64, x in [8, 28], t = 1/x^2 - 0.0078125", erfc_asymptotic(mp.mpf("0.0078125")), mp.mpf(1) / 800 - mp.mpf("0.0078125"),
+     mp.mpf(1) / 64 - mp.mpf("0.0078125"), 8),
     ("atan f64, |f| <= 7/16", atan_kernel, 0, mp.mpf(7) ** 2 / 16**2, 12),
     ("asin f64, |x| <= 1/2", asin_kernel, 0, mp.mpf(1) / 4, 13),
     ("expm1 f64, |r| <= ln2/2", expm1_kernel, -HALF_LN2, HALF_LN2, 10),

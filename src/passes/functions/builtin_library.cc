@@ -48,9 +48,19 @@ const uint32_t kInverseHyperbolicFloat[] = {
 const uint32_t kIlogb[] = {
 #include "builtins/ilogb.spv.inc"
 };
-const std::span<const uint32_t> kModules[] = {kIlogb,     kFmod,        kInverseTrig, kInverseTrigDouble,
-                                              kExpLog,    kTrigDouble,  kPowDouble,   kInverseHyperbolicDouble,
-                                              kTrigFloat, kExpLogFloat, kPowFloat,    kInverseHyperbolicFloat};
+const uint32_t kErfFloat[] = {
+#include "builtins/erf_float.spv.inc"
+};
+const uint32_t kErfDouble[] = {
+#include "builtins/erf_double.spv.inc"
+};
+const std::span<const uint32_t> kModules[] = {kIlogb,       kErfFloat,
+                                              kErfDouble,   kFmod,
+                                              kInverseTrig, kInverseTrigDouble,
+                                              kExpLog,      kTrigDouble,
+                                              kPowDouble,   kInverseHyperbolicDouble,
+                                              kTrigFloat,   kExpLogFloat,
+                                              kPowFloat,    kInverseHyperbolicFloat};
 
 // The library's arithmetic is written for IEEE rounding step by step (argument reductions,
 // corrections, constants in two parts). Vulkan lets a compiler reassociate and fuse float

@@ -20,14 +20,17 @@ namespace {
 const std::unordered_map<uint32_t, const char*>& libraryFunctions() {
   using namespace OpenCLLIB;
   static const std::unordered_map<uint32_t, const char*> table = {
-      {Fmod, "fmod"},     {Asin, "asin"},     {Acos, "acos"},     {Atan, "atan"},       {Atan2, "atan2"},
-      {Asinpi, "asinpi"}, {Acospi, "acospi"}, {Atanpi, "atanpi"}, {Atan2pi, "atan2pi"}, {Exp, "exp"},
-      {Exp2, "exp2"},     {Exp10, "exp10"},   {Expm1, "expm1"},   {Log, "log"},         {Log2, "log2"},
-      {Log10, "log10"},   {Log1p, "log1p"},   {Sinh, "sinh"},     {Cosh, "cosh"},       {Tanh, "tanh"},
-      {Sin, "sin"},       {Cos, "cos"},       {Tan, "tan"},       {Sincos, "sincos"},   {Pow, "pow"},
-      {Pown, "pown"},     {Powr, "powr"},     {Rootn, "rootn"},   {Cbrt, "cbrt"},       {Remainder, "remainder"},
-      {Remquo, "remquo"}, {Sinpi, "sinpi"},   {Cospi, "cospi"},   {Tanpi, "tanpi"},     {Ilogb, "ilogb"},
-      {Logb, "logb"},     {Asinh, "asinh"},   {Acosh, "acosh"},   {Atanh, "atanh"},
+      {Fmod, "fmod"},       {Asin, "asin"},     {Acos, "acos"},     {Atan, "atan"},
+      {Atan2, "atan2"},     {Asinpi, "asinpi"}, {Acospi, "acospi"}, {Atanpi, "atanpi"},
+      {Atan2pi, "atan2pi"}, {Exp, "exp"},       {Exp2, "exp2"},     {Exp10, "exp10"},
+      {Expm1, "expm1"},     {Log, "log"},       {Log2, "log2"},     {Log10, "log10"},
+      {Log1p, "log1p"},     {Sinh, "sinh"},     {Cosh, "cosh"},     {Tanh, "tanh"},
+      {Sin, "sin"},         {Cos, "cos"},       {Tan, "tan"},       {Sincos, "sincos"},
+      {Pow, "pow"},         {Pown, "pown"},     {Powr, "powr"},     {Rootn, "rootn"},
+      {Cbrt, "cbrt"},       {Erf, "erf"},       {Erfc, "erfc"},     {Remainder, "remainder"},
+      {Remquo, "remquo"},   {Sinpi, "sinpi"},   {Cospi, "cospi"},   {Tanpi, "tanpi"},
+      {Ilogb, "ilogb"},     {Logb, "logb"},     {Asinh, "asinh"},   {Acosh, "acosh"},
+      {Atanh, "atanh"},
   };
   return table;
 }
