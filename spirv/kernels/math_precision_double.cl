@@ -30,6 +30,8 @@ UNARY(tanpi)
 UNARY(logb)
 UNARY(erf)
 UNARY(erfc)
+UNARY(tgamma)
+UNARY(lgamma)
 BINARY(pow)
 BINARY(powr)
 UNARY(cbrt)
@@ -70,4 +72,8 @@ kernel void ilogb_f64(global const double* x, global const double* y, global int
 kernel void remquo_f64(global const double* x, global const double* y, global double* r, global int* q) {
   size_t i = get_global_id(0);
   r[i] = remquo(x[i], y[i], &q[i]);
+}
+kernel void lgamma_r_f64(global const double* x, global int* sign, global double* r) {
+  size_t i = get_global_id(0);
+  r[i] = lgamma_r(x[i], &sign[i]);
 }

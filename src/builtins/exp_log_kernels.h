@@ -9,6 +9,7 @@
 // Each operation rounds as written (no fused multiply-add): the algorithms count on it.
 #pragma OPENCL FP_CONTRACT OFF
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#include "double_double.h"
 
 // Constants: ln 2, log10 2 and log10 e as 32 significant bits and the double nearest the rest, so
 // that n times the first is exact for |n| < 2^21; log2 e likewise.
@@ -169,3 +170,34 @@ static double log1pDouble(double x) {
   return dk * LN2_HI + ((lo + dk * LN2_LO) + hi);
 }
 
+// log|x| as *lo plus the result, relative error below 2^-60, for finite x != 0.
+static double logDoubleDouble(double x, double* lo) {
+  int k;
+  double f = splitExponent(fabs(x), &k);
+  // s = f / (2 + f) with its remainder: 2 + f as t + tLo exactly, then one correction step.
+  double t = 2.0 + f;
+  double tLo = f - (t - 2.0);
+  double s = f / t;
+  double error;
+  double product = twoProduct(s, t, &error);
+  double sLo = (((f - product) - error) - s * tLo) / t;
+  double z = s * s;
+  // log(1 + f) = 2 atanh(s) = 2 s + s z g(z); 2 s is exact.
+  double logMLo = 2.0 * sLo + s * z * logPolynomial(z);
+  double dk = (double)k;
+  double sumError;
+  double sum = twoSum(dk * LN2_HI, 2.0 * s, &sumError);
+  double rest = sumError + (logMLo + dk * LN2_LO);
+  double result = sum + rest;
+  *lo = rest - (result - sum);
+  return result;
+}
+
+// exp(hi + lo) for |lo| below hi's last place.
+static double expDoubleDouble(double hi, double lo) {
+  if (hi > 710.0) return INFINITY;
+  if (hi < -746.0) return 0.0;
+  double k = rint(hi * LOG2E);
+  double r = ((hi - k * LN2_HI) - k * LN2_LO) + lo;
+  return scaleByPowerOf2(1.0 + expm1Kernel(r), (int)k);
+}

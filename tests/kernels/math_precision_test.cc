@@ -32,8 +32,9 @@ struct MathFunction {
   const char* name;  // the OpenCL C name; the kernel is <name>_f32 or <name>_f64
   MpfrUnary unary;
   MpfrBinary binary;
-  double bound;      // OpenCL's bound in ULP (0: exact)
-  double low, high;  // where a third of the random inputs lie (the rest: every exponent, and [-1, 1])
+  double bound;         // OpenCL's bound in ULP (0: exact)
+  double low, high;     // where a third of the random inputs lie (the rest: every exponent, and [-1, 1])
+  double absolute = 0;  // an error this small passes whatever its ULP (lgamma near its zeros)
 };
 
 // pown and rootn take the kernel's integer: y clamped to [-2000, 2000] and truncated (NaN clamps
@@ -68,6 +69,12 @@ int logbReference(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t) {
   else
     mpfr_set_si(r, mpfr_get_exp(x) - 1, MPFR_RNDN);
   return 0;
+}
+
+// lgamma: log |Gamma(x)|.
+int lgammaReference(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rounding) {
+  int sign;
+  return mpfr_lgamma(r, &sign, x, rounding);
 }
 
 // The functions the builtin library computes, with OpenCL's bounds for each type. MPFR's fmod is
@@ -132,6 +139,8 @@ const MathFunction kDoubleFunctions[] = {
     {"logb", logbReference, nullptr, 0, -1e3, 1e3},
     {"erf", mpfr_erf, nullptr, 16, -7, 7},
     {"erfc", mpfr_erfc, nullptr, 16, -7, 30},
+    {"tgamma", mpfr_gamma, nullptr, 16, -30, 180},
+    {"lgamma", lgammaReference, nullptr, 16, -30, 30, 0x1p-53},
 };
 
 template <typename T>
@@ -284,7 +293,7 @@ class MathPrecision : public KernelTest {
     mpfr_t x, y, exact;
     mpfr_inits2(kReferencePrecision, x, y, exact, static_cast<mpfr_ptr>(nullptr));
     double worst = 0;
-    size_t worstAt = 0, failures = 0;
+    size_t worstAt = 0, failures = 0, withinAbsolute = 0;
     std::ostringstream firstFailures;
     for (size_t i = 0; i < xs.size(); ++i) {
       mpfr_set_d(x, static_cast<double>(xs[i]), MPFR_RNDN);
@@ -294,6 +303,11 @@ class MathPrecision : public KernelTest {
       else
         function.binary(exact, x, y, MPFR_RNDN);
       double error = ulpError(results[i], exact);
+      if (error > bound && function.absolute > 0 && std::isfinite(error) &&
+          std::fabs(static_cast<double>(results[i]) - mpfr_get_d(exact, MPFR_RNDN)) <= function.absolute) {
+        ++withinAbsolute;  // passes by the absolute tolerance; not counted in the largest ULP error
+        continue;
+      }
       if (error > worst) worst = error, worstAt = i;
       if (error > bound && failures++ < 5) {
         firstFailures << "\n  " << function.name << "(" << std::hexfloat << xs[i];
@@ -303,8 +317,10 @@ class MathPrecision : public KernelTest {
       }
     }
     mpfr_clears(x, y, exact, static_cast<mpfr_ptr>(nullptr));
-    std::printf("%s%s: %zu inputs, largest error %.3g ULP at x = %a, y = %a (bound %g)\n", function.name,
+    std::printf("%s%s: %zu inputs, largest error %.3g ULP at x = %a, y = %a (bound %g)", function.name,
                 Format<T>::kSuffix, xs.size(), worst, double(xs[worstAt]), double(ys[worstAt]), bound);
+    if (withinAbsolute > 0) std::printf("; %zu more within %a absolute", withinAbsolute, function.absolute);
+    std::printf("\n");
     EXPECT_EQ(failures, 0u) << failures << " results beyond " << bound << " ULP:" << firstFailures.str();
   }
 };
@@ -414,6 +430,28 @@ TEST_P(MathPrecision, RemquoGivesTheRemainderAndTheQuotientBits) {
   checkRemquo<float>(*this, kernel("math_precision", "remquo_f32"));
   if (!sharedDevice().info().features.shaderFloat64) GTEST_SKIP() << "the device has no shaderFloat64";
   checkRemquo<double>(*this, kernel("math_precision_double", "remquo_f64"));
+}
+
+TEST_P(MathPrecision, DoubleLgammaRGivesTheSignOfGamma) {
+  if (!sharedDevice().info().features.shaderFloat64) GTEST_SKIP() << "the device has no shaderFloat64";
+  auto k = kernel("math_precision_double", "lgamma_r_f64");
+  ASSERT_TRUE(k);
+  std::vector<double> x = randomValues<double>(4096, 13, -40, 40);
+  auto dx = buffer(x), ds = buffer(std::vector<int32_t>(x.size(), 0)), dr = buffer(std::vector<double>(x.size(), 0));
+  run(*k, range1d(x.size()), {KernelArg::buffer(dx), KernelArg::buffer(ds), KernelArg::buffer(dr)});
+  std::vector<int32_t> sign = read<int32_t>(ds, x.size());
+  std::vector<double> r = read<double>(dr, x.size());
+  mpfr_t value, exact;
+  mpfr_inits2(kReferencePrecision, value, exact, static_cast<mpfr_ptr>(nullptr));
+  for (size_t i = 0; i < x.size(); ++i) {
+    mpfr_set_d(value, x[i], MPFR_RNDN);
+    int expectedSign = 0;
+    mpfr_lgamma(exact, &expectedSign, value, MPFR_RNDN);
+    bool close = ulpError(r[i], exact) <= 16 || std::fabs(r[i] - mpfr_get_d(exact, MPFR_RNDN)) <= 0x1p-53;
+    EXPECT_TRUE(close) << "lgamma_r(" << std::hexfloat << x[i] << ") = " << r[i];
+    if (x[i] > 0 || x[i] != std::rint(x[i])) EXPECT_EQ(sign[i], expectedSign) << std::hexfloat << x[i];
+  }
+  mpfr_clears(value, exact, static_cast<mpfr_ptr>(nullptr));
 }
 
 TEST_P(MathPrecision, VectorFmodIsExactPerComponent) {

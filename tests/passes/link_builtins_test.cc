@@ -214,9 +214,12 @@ TEST(LinkBuiltins, TheLibraryHasEveryFunctionThePassCalls) {
     EXPECT_NE(findBuiltin(std::string("__cl2vk_") + name + "_f32").module, nullptr) << name;
     EXPECT_EQ(findBuiltin(std::string("__cl2vk_") + name + "_f16").module, nullptr) << name;
   }
-  for (const char* name :
-       {"fmod", "asin",  "acos",  "atan", "atan2", "asinpi", "acospi", "atanpi", "atan2pi", "exp",
-        "exp2", "exp10", "expm1", "log",  "log2",  "log10",  "log1p",  "sinh",   "cosh",    "tanh"}) {
+  for (const char* name : {"fmod",   "remainder", "remquo", "remquo_quotient", "asin",         "acos", "atan",  "atan2",
+                           "asinpi", "acospi",    "atanpi", "atan2pi",         "exp",          "exp2", "exp10", "expm1",
+                           "log",    "log2",      "log10",  "log1p",           "sinh",         "cosh", "tanh",  "sin",
+                           "cos",    "tan",       "sinpi",  "cospi",           "tanpi",        "pow",  "pown",  "powr",
+                           "rootn",  "cbrt",      "asinh",  "acosh",           "atanh",        "erf",  "erfc",  "ilogb",
+                           "logb",   "tgamma",    "lgamma", "lgamma_r",        "lgamma_r_sign"}) {
     EXPECT_NE(findBuiltin(std::string("__cl2vk_") + name + "_f64").module, nullptr) << name;
   }
   EXPECT_EQ(findBuiltin("__cl2vk_no_such_function").module, nullptr);

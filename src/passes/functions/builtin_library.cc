@@ -54,13 +54,19 @@ const uint32_t kErfFloat[] = {
 const uint32_t kErfDouble[] = {
 #include "builtins/erf_double.spv.inc"
 };
-const std::span<const uint32_t> kModules[] = {kIlogb,       kErfFloat,
-                                              kErfDouble,   kFmod,
-                                              kInverseTrig, kInverseTrigDouble,
-                                              kExpLog,      kTrigDouble,
-                                              kPowDouble,   kInverseHyperbolicDouble,
-                                              kTrigFloat,   kExpLogFloat,
-                                              kPowFloat,    kInverseHyperbolicFloat};
+const uint32_t kGammaDouble[] = {
+#include "builtins/gamma_double.spv.inc"
+};
+const std::span<const uint32_t> kModules[] = {
+    kIlogb,       kErfFloat,
+    kErfDouble,   kFmod,
+    kInverseTrig, kInverseTrigDouble,
+    kExpLog,      kTrigDouble,
+    kPowDouble,   kInverseHyperbolicDouble,
+    kTrigFloat,   kExpLogFloat,
+    kPowFloat,    kInverseHyperbolicFloat,
+    kGammaDouble,
+};
 
 // The library's arithmetic is written for IEEE rounding step by step (argument reductions,
 // corrections, constants in two parts). Vulkan lets a compiler reassociate and fuse float

@@ -20,17 +20,15 @@ namespace {
 const std::unordered_map<uint32_t, const char*>& libraryFunctions() {
   using namespace OpenCLLIB;
   static const std::unordered_map<uint32_t, const char*> table = {
-      {Fmod, "fmod"},       {Asin, "asin"},     {Acos, "acos"},     {Atan, "atan"},
-      {Atan2, "atan2"},     {Asinpi, "asinpi"}, {Acospi, "acospi"}, {Atanpi, "atanpi"},
-      {Atan2pi, "atan2pi"}, {Exp, "exp"},       {Exp2, "exp2"},     {Exp10, "exp10"},
-      {Expm1, "expm1"},     {Log, "log"},       {Log2, "log2"},     {Log10, "log10"},
-      {Log1p, "log1p"},     {Sinh, "sinh"},     {Cosh, "cosh"},     {Tanh, "tanh"},
-      {Sin, "sin"},         {Cos, "cos"},       {Tan, "tan"},       {Sincos, "sincos"},
-      {Pow, "pow"},         {Pown, "pown"},     {Powr, "powr"},     {Rootn, "rootn"},
-      {Cbrt, "cbrt"},       {Erf, "erf"},       {Erfc, "erfc"},     {Remainder, "remainder"},
-      {Remquo, "remquo"},   {Sinpi, "sinpi"},   {Cospi, "cospi"},   {Tanpi, "tanpi"},
-      {Ilogb, "ilogb"},     {Logb, "logb"},     {Asinh, "asinh"},   {Acosh, "acosh"},
-      {Atanh, "atanh"},
+      {Fmod, "fmod"},     {Asin, "asin"},     {Acos, "acos"},     {Atan, "atan"},         {Atan2, "atan2"},
+      {Asinpi, "asinpi"}, {Acospi, "acospi"}, {Atanpi, "atanpi"}, {Atan2pi, "atan2pi"},   {Exp, "exp"},
+      {Exp2, "exp2"},     {Exp10, "exp10"},   {Expm1, "expm1"},   {Log, "log"},           {Log2, "log2"},
+      {Log10, "log10"},   {Log1p, "log1p"},   {Sinh, "sinh"},     {Cosh, "cosh"},         {Tanh, "tanh"},
+      {Sin, "sin"},       {Cos, "cos"},       {Tan, "tan"},       {Sincos, "sincos"},     {Pow, "pow"},
+      {Pown, "pown"},     {Powr, "powr"},     {Rootn, "rootn"},   {Cbrt, "cbrt"},         {Erf, "erf"},
+      {Erfc, "erfc"},     {Tgamma, "tgamma"}, {Lgamma, "lgamma"}, {Lgamma_r, "lgamma_r"}, {Remainder, "remainder"},
+      {Remquo, "remquo"}, {Sinpi, "sinpi"},   {Cospi, "cospi"},   {Tanpi, "tanpi"},       {Ilogb, "ilogb"},
+      {Logb, "logb"},     {Asinh, "asinh"},   {Acosh, "acosh"},   {Atanh, "atanh"},
   };
   return table;
 }
@@ -56,20 +54,21 @@ class Linker {
     if (args.empty() || !b.isFloat(b.componentType(b.typeOf(args[0])))) return false;
     Expected<uint32_t> result = 0;
     std::string_view name = entry->second;
-    if (name == "sincos" || name == "remquo") {
+    if (name == "sincos" || name == "remquo" || name == "lgamma_r") {
       // The result and a second value through the pointer, the last operand: two library calls
-      // (sin and cos; the remainder and the quotient's bits).
+      // (sin and cos; the remainder and the quotient's bits; lgamma and the sign of gamma).
       bool sincos = name == "sincos";
+      std::string second = sincos ? "cos" : std::string(name) + (name == "remquo" ? "_quotient" : "_sign");
       std::vector<uint32_t> inputs(args.begin(), args.end() - 1);
       uint32_t pointer = args.back();
-      result = call(b, inst, sincos ? "sin" : "remquo", inputs, inst.typeId());
+      result = call(b, inst, sincos ? "sin" : name, inputs, inst.typeId());
       if (!result || *result == 0) return result ? Expected<bool>(false) : result.error();
       uint32_t pointee = module_.def(b.typeOf(pointer))->idOperand(1);
-      Expected<uint32_t> second = call(b, inst, sincos ? "cos" : "remquo_quotient", inputs, pointee);
-      if (!second) return second.error();
-      if (*second == 0)
-        return Error(module_.describe(inst) + ": the builtin library lacks the second half of " + std::string(name));
-      b.store(pointer, *second);
+      Expected<uint32_t> secondValue = call(b, inst, second, inputs, pointee);
+      if (!secondValue) return secondValue.error();
+      if (*secondValue == 0)
+        return Error(module_.describe(inst) + ": the builtin library lacks " + second + " for " + std::string(name));
+      b.store(pointer, *secondValue);
     } else {
       result = call(b, inst, name, args, inst.typeId());
     }
