@@ -35,6 +35,8 @@ UNARY(sinpi)
 UNARY(cospi)
 UNARY(tanpi)
 UNARY(logb)
+UNARY(tgamma)
+UNARY(lgamma)
 UNARY(erf)
 UNARY(erfc)
 UNARY(exp)
@@ -75,4 +77,9 @@ kernel void ilogb_f32(global const float* x, global const float* y, global int* 
 kernel void remquo_f32(global const float* x, global const float* y, global float* r, global int* q) {
   size_t i = get_global_id(0);
   r[i] = remquo(x[i], y[i], &q[i]);
+}
+
+kernel void lgamma_r_f32(global const float* x, global int* sign, global float* r) {
+  size_t i = get_global_id(0);
+  r[i] = lgamma_r(x[i], &sign[i]);
 }

@@ -6,6 +6,7 @@
 #pragma once
 // Each operation rounds as written (no fused multiply-add): the algorithms count on it.
 #pragma OPENCL FP_CONTRACT OFF
+#include "float_float.h"
 
 // ln 2 and log10 2 as 16 significant bits and the float nearest the rest; log2 e and log10 e as
 // 12 bits and the rest (so that a 12-bit part of m - 1 times them is exact).
@@ -146,4 +147,36 @@ static float log1pFloat(float x) {
   lo = log1pKernel(f, c, &hi);
   float fk = (float)k;
   return fk * LN2_HI + ((lo + fk * LN2_LO) + hi);
+}
+
+// log|x| as *lo plus the result, relative error below 2^-30, for finite x != 0.
+static float logFloatFloat(float x, float* lo) {
+  int k;
+  float f = splitExponent(fabs(x), &k);
+  // s = f / (2 + f) with its remainder: 2 + f as t + tLo exactly, then one correction step.
+  float t = 2.0f + f;
+  float tLo = f - (t - 2.0f);
+  float s = f / t;
+  float error;
+  float product = twoProductF(s, t, &error);
+  float sLo = (((f - product) - error) - s * tLo) / t;
+  float z = s * s;
+  // log(1 + f) = 2 atanh(s) = 2 s + s z g(z); 2 s is exact.
+  float logMLo = 2.0f * sLo + s * z * logPolynomial(z);
+  float dk = (float)k;
+  float sumError;
+  float sum = twoSumF(dk * LN2_HI, 2.0f * s, &sumError);
+  float rest = sumError + (logMLo + dk * LN2_LO);
+  float result = sum + rest;
+  *lo = rest - (result - sum);
+  return result;
+}
+
+// exp(hi + lo) for |lo| below hi's last place.
+static float expFloatFloat(float hi, float lo) {
+  if (hi > 89.0f) return INFINITY;
+  if (hi < -104.0f) return 0.0f;
+  float k = rint(hi * LOG2E);
+  float r = ((hi - k * LN2_HI) - k * LN2_LO) + lo;
+  return scaleByPowerOf2(1.0f + expm1Kernel(r), (int)k);
 }

@@ -5,48 +5,16 @@
 #include "float_float.h"
 #include "exp_log_float_kernels.h"
 
-// log|x| as *lo plus the result, relative error below 2^-30, for finite x != 0.
-static float logFloatDouble(float x, float* lo) {
-  int k;
-  float f = splitExponent(fabs(x), &k);
-  // s = f / (2 + f) with its remainder: 2 + f as t + tLo exactly, then one correction step.
-  float t = 2.0f + f;
-  float tLo = f - (t - 2.0f);
-  float s = f / t;
-  float error;
-  float product = twoProductF(s, t, &error);
-  float sLo = (((f - product) - error) - s * tLo) / t;
-  float z = s * s;
-  // log(1 + f) = 2 atanh(s) = 2 s + s z g(z); 2 s is exact.
-  float logMLo = 2.0f * sLo + s * z * logPolynomial(z);
-  float dk = (float)k;
-  float sumError;
-  float sum = twoSumF(dk * LN2_HI, 2.0f * s, &sumError);
-  float rest = sumError + (logMLo + dk * LN2_LO);
-  float result = sum + rest;
-  *lo = rest - (result - sum);
-  return result;
-}
-
-// exp(hi + lo) for |lo| below hi's last place.
-static float expFloatDouble(float hi, float lo) {
-  if (hi > 89.0f) return INFINITY;
-  if (hi < -104.0f) return 0.0f;
-  float k = rint(hi * LOG2E);
-  float r = ((hi - k * LN2_HI) - k * LN2_LO) + lo;
-  return scaleByPowerOf2(1.0f + expm1Kernel(r), (int)k);
-}
-
 // |x|^y for finite x != 0 and finite y, by exp(y log|x|).
 static float powMagnitude(float x, float y) {
   float logLo;
-  float logHi = logFloatDouble(x, &logLo);
+  float logHi = logFloatFloat(x, &logLo);
   float estimate = y * logHi;
   if (estimate > 89.0f) return INFINITY;
   if (estimate < -104.0f) return 0.0f;
   float error;
   float product = twoProductF(y, logHi, &error);  // no overflow: |y log|x|| <= 104 here
-  return expFloatDouble(product, error + y * logLo);
+  return expFloatFloat(product, error + y * logLo);
 }
 
 float __cl2vk_pow_f32(float x, float y) {
@@ -87,13 +55,13 @@ float __cl2vk_rootn_f32(float x, int n) {
   if (x == 0.0f) return n > 0 ? (odd ? x : 0.0f) : (odd ? copysign(INFINITY, x) : INFINITY);
   if (isinf(x)) return n > 0 ? x : copysign(0.0f, x);
   float logLo;
-  float logHi = logFloatDouble(x, &logLo);
+  float logHi = logFloatFloat(x, &logLo);
   float dn = (float)n;
   float quotient = logHi / dn;
   float error;
   float product = twoProductF(quotient, dn, &error);
   float quotientLo = (((logHi - product) - error) + logLo) / dn;
-  return copysign(expFloatDouble(quotient, quotientLo), x);
+  return copysign(expFloatFloat(quotient, quotientLo), x);
 }
 
 float __cl2vk_cbrt_f32(float x) {

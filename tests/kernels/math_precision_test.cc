@@ -99,6 +99,7 @@ const MathFunction kFloatFunctions[] = {
     {"tanh", mpfr_tanh, nullptr, 5, -10, 10},       {"asinh", mpfr_asinh, nullptr, 4, -30, 30},
     {"acosh", mpfr_acosh, nullptr, 4, 0, 30},       {"atanh", mpfr_atanh, nullptr, 5, -1, 1},
     {"pown", nullptr, pownReference, 16, -40, 40},  {"rootn", nullptr, rootnReference, 16, -9, 9},
+    {"tgamma", mpfr_gamma, nullptr, 16, -30, 36},   {"lgamma", lgammaReference, nullptr, 16, -30, 30, 0x1p-24},
 };
 const MathFunction kDoubleFunctions[] = {
     {"fmod", nullptr, mpfr_fmod, 0, -1e3, 1e3},
@@ -432,26 +433,34 @@ TEST_P(MathPrecision, RemquoGivesTheRemainderAndTheQuotientBits) {
   checkRemquo<double>(*this, kernel("math_precision_double", "remquo_f64"));
 }
 
-TEST_P(MathPrecision, DoubleLgammaRGivesTheSignOfGamma) {
-  if (!sharedDevice().info().features.shaderFloat64) GTEST_SKIP() << "the device has no shaderFloat64";
-  auto k = kernel("math_precision_double", "lgamma_r_f64");
+// lgamma_r: log |Gamma| as lgamma's row asks, and the sign of Gamma against MPFR's.
+template <typename T>
+void checkLgammaR(MathPrecision& test, std::unique_ptr<launch::LaunchableKernel> k, double absolute) {
   ASSERT_TRUE(k);
-  std::vector<double> x = randomValues<double>(4096, 13, -40, 40);
-  auto dx = buffer(x), ds = buffer(std::vector<int32_t>(x.size(), 0)), dr = buffer(std::vector<double>(x.size(), 0));
-  run(*k, range1d(x.size()), {KernelArg::buffer(dx), KernelArg::buffer(ds), KernelArg::buffer(dr)});
-  std::vector<int32_t> sign = read<int32_t>(ds, x.size());
-  std::vector<double> r = read<double>(dr, x.size());
+  std::vector<T> x = randomValues<T>(4096, 13, -40, 40);
+  auto dx = test.buffer(x), ds = test.buffer(std::vector<int32_t>(x.size(), 0));
+  auto dr = test.buffer(std::vector<T>(x.size(), T(0)));
+  test.run(*k, KernelTest::range1d(x.size()), {KernelArg::buffer(dx), KernelArg::buffer(ds), KernelArg::buffer(dr)});
+  std::vector<int32_t> sign = test.template read<int32_t>(ds, x.size());
+  std::vector<T> r = test.template read<T>(dr, x.size());
   mpfr_t value, exact;
   mpfr_inits2(kReferencePrecision, value, exact, static_cast<mpfr_ptr>(nullptr));
   for (size_t i = 0; i < x.size(); ++i) {
-    mpfr_set_d(value, x[i], MPFR_RNDN);
+    mpfr_set_d(value, static_cast<double>(x[i]), MPFR_RNDN);
     int expectedSign = 0;
     mpfr_lgamma(exact, &expectedSign, value, MPFR_RNDN);
-    bool close = ulpError(r[i], exact) <= 16 || std::fabs(r[i] - mpfr_get_d(exact, MPFR_RNDN)) <= 0x1p-53;
+    bool close =
+        ulpError(r[i], exact) <= 16 || std::fabs(static_cast<double>(r[i]) - mpfr_get_d(exact, MPFR_RNDN)) <= absolute;
     EXPECT_TRUE(close) << "lgamma_r(" << std::hexfloat << x[i] << ") = " << r[i];
     if (x[i] > 0 || x[i] != std::rint(x[i])) EXPECT_EQ(sign[i], expectedSign) << std::hexfloat << x[i];
   }
   mpfr_clears(value, exact, static_cast<mpfr_ptr>(nullptr));
+}
+
+TEST_P(MathPrecision, LgammaRGivesTheSignOfGamma) {
+  checkLgammaR<float>(*this, kernel("math_precision", "lgamma_r_f32"), 0x1p-24);
+  if (!sharedDevice().info().features.shaderFloat64) GTEST_SKIP() << "the device has no shaderFloat64";
+  checkLgammaR<double>(*this, kernel("math_precision_double", "lgamma_r_f64"), 0x1p-53);
 }
 
 TEST_P(MathPrecision, VectorFmodIsExactPerComponent) {

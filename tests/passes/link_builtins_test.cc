@@ -206,21 +206,17 @@ TEST(LinkBuiltins, AnIntegerVectorOperandIsSplitIntoIntegers) {
 }
 
 TEST(LinkBuiltins, TheLibraryHasEveryFunctionThePassCalls) {
-  // Every module of the library parses, and each has the functions of both widths but half.
-  for (const char* name :
-       {"fmod",  "asin",  "acos", "atan", "atan2", "asinpi", "acospi", "atanpi", "atan2pi", "exp", "exp2",
-        "exp10", "expm1", "log",  "log2", "log10", "log1p",  "sinh",   "cosh",   "tanh",    "sin", "cos",
-        "tan",   "pow",   "pown", "powr", "rootn", "cbrt",   "asinh",  "acosh",  "atanh"}) {
-    EXPECT_NE(findBuiltin(std::string("__cl2vk_") + name + "_f32").module, nullptr) << name;
-    EXPECT_EQ(findBuiltin(std::string("__cl2vk_") + name + "_f16").module, nullptr) << name;
-  }
+  // Every module of the library parses, and each function is there for float and double, not half.
   for (const char* name : {"fmod",   "remainder", "remquo", "remquo_quotient", "asin",         "acos", "atan",  "atan2",
                            "asinpi", "acospi",    "atanpi", "atan2pi",         "exp",          "exp2", "exp10", "expm1",
                            "log",    "log2",      "log10",  "log1p",           "sinh",         "cosh", "tanh",  "sin",
                            "cos",    "tan",       "sinpi",  "cospi",           "tanpi",        "pow",  "pown",  "powr",
                            "rootn",  "cbrt",      "asinh",  "acosh",           "atanh",        "erf",  "erfc",  "ilogb",
                            "logb",   "tgamma",    "lgamma", "lgamma_r",        "lgamma_r_sign"}) {
-    EXPECT_NE(findBuiltin(std::string("__cl2vk_") + name + "_f64").module, nullptr) << name;
+    for (const char* width : {"_f32", "_f64"}) {
+      EXPECT_NE(findBuiltin(std::string("__cl2vk_") + name + width).module, nullptr) << name << width;
+    }
+    EXPECT_EQ(findBuiltin(std::string("__cl2vk_") + name + "_f16").module, nullptr) << name;
   }
   EXPECT_EQ(findBuiltin("__cl2vk_no_such_function").module, nullptr);
 }

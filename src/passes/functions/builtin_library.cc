@@ -57,6 +57,9 @@ const uint32_t kErfDouble[] = {
 const uint32_t kGammaDouble[] = {
 #include "builtins/gamma_double.spv.inc"
 };
+const uint32_t kGammaFloat[] = {
+#include "builtins/gamma_float.spv.inc"
+};
 const std::span<const uint32_t> kModules[] = {
     kIlogb,       kErfFloat,
     kErfDouble,   kFmod,
@@ -65,7 +68,7 @@ const std::span<const uint32_t> kModules[] = {
     kPowDouble,   kInverseHyperbolicDouble,
     kTrigFloat,   kExpLogFloat,
     kPowFloat,    kInverseHyperbolicFloat,
-    kGammaDouble,
+    kGammaDouble, kGammaFloat,
 };
 
 // The library's arithmetic is written for IEEE rounding step by step (argument reductions,
