@@ -97,7 +97,9 @@ class Linker {
     for (uint32_t i = 0; i < count; ++i) {
       std::vector<uint32_t> operands = {*imported};
       for (uint32_t arg : args) {
-        operands.push_back(count == 1 ? arg : b.extract(b.componentType(b.typeOf(arg)), arg, i));
+        // A scalar operand of a vector call stands for every component.
+        bool vector = b.isVector(b.typeOf(arg));
+        operands.push_back(vector ? b.extract(b.componentType(b.typeOf(arg)), arg, i) : arg);
       }
       results.push_back(b.op(spv::Op::OpFunctionCall, component, operands));
     }
