@@ -81,14 +81,14 @@ Expected<uint32_t> FunctionImporter::import(uint32_t function) {
     return Error("importing a function: %" + std::to_string(function) + " is not a defined function");
   uint32_t intoId = into_.takeId();
   ids_[function] = intoId;
-  CL2VK_TRY(copyFunction(*source, intoId));
+  CL2VK_TRY(copyFunction(*source));  // the body refers to the function by its new id
   if (std::string name = from_.name(function); !name.empty()) {
     into_.append(Section::kDebug, Instruction(spv::Op::OpName, 0, 0, {Operand::id(intoId), Operand::string(name)}));
   }
   return intoId;
 }
 
-Status FunctionImporter::copyFunction(const Function& function, uint32_t id) {
+Status FunctionImporter::copyFunction(const Function& function) {
   // Every id the body defines gets its new number first, so that forward references (phis,
   // branches) resolve.
   std::vector<const Instruction*> local;

@@ -23,7 +23,7 @@ class FunctionImporter {
  private:
   Expected<uint32_t> mapped(uint32_t id);
   Expected<uint32_t> importGlobal(const Instruction& inst);
-  Status copyFunction(const Function& function, uint32_t id);
+  Status copyFunction(const Function& function);
   void copyDecorations(uint32_t fromId, uint32_t intoId);
 
   Module& into_;

@@ -452,7 +452,9 @@ void checkLgammaR(MathPrecision& test, std::unique_ptr<launch::LaunchableKernel>
     bool close =
         ulpError(r[i], exact) <= 16 || std::fabs(static_cast<double>(r[i]) - mpfr_get_d(exact, MPFR_RNDN)) <= absolute;
     EXPECT_TRUE(close) << "lgamma_r(" << std::hexfloat << x[i] << ") = " << r[i];
-    if (x[i] > 0 || x[i] != std::rint(x[i])) EXPECT_EQ(sign[i], expectedSign) << std::hexfloat << x[i];
+    if (x[i] > 0 || x[i] != std::rint(x[i])) {  // Gamma has no sign at its poles
+      EXPECT_EQ(sign[i], expectedSign) << std::hexfloat << x[i];
+    }
   }
   mpfr_clears(value, exact, static_cast<mpfr_ptr>(nullptr));
 }
