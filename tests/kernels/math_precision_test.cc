@@ -77,8 +77,14 @@ int lgammaReference(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rounding) {
   return mpfr_lgamma(r, &sign, x, rounding);
 }
 
-// The functions the builtin library computes, with OpenCL's bounds for each type. MPFR's fmod is
-// the exact remainder with the dividend's sign, as OpenCL's.
+// rsqrt as 1 / sqrt(x): OpenCL's rsqrt(-0) is -inf (MPFR's rec_sqrt gives +inf).
+int rsqrtReference(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rounding) {
+  mpfr_sqrt(r, x, rounding);
+  return mpfr_ui_div(r, 1, r, rounding);
+}
+
+// The functions the builtin library computes (and sqrt, rsqrt, hypot, which GLSL.std.450 computes), with OpenCL's
+// bounds for each type. MPFR's fmod is the exact remainder with the dividend's sign, as OpenCL's.
 const MathFunction kFloatFunctions[] = {
     {"fmod", nullptr, mpfr_fmod, 0, -1e3, 1e3},     {"remainder", nullptr, mpfr_remainder, 0, -1e3, 1e3},
     {"asin", mpfr_asin, nullptr, 4, -1, 1},         {"acos", mpfr_acos, nullptr, 4, -1, 1},
@@ -100,6 +106,8 @@ const MathFunction kFloatFunctions[] = {
     {"acosh", mpfr_acosh, nullptr, 4, 0, 30},       {"atanh", mpfr_atanh, nullptr, 5, -1, 1},
     {"pown", nullptr, pownReference, 16, -40, 40},  {"rootn", nullptr, rootnReference, 16, -9, 9},
     {"tgamma", mpfr_gamma, nullptr, 16, -30, 36},   {"lgamma", lgammaReference, nullptr, 16, -30, 30, 0x1p-24},
+    {"sqrt", mpfr_sqrt, nullptr, 3, 0, 1e6},        {"rsqrt", rsqrtReference, nullptr, 2, 0, 1e6},
+    {"hypot", nullptr, mpfr_hypot, 4, -1e3, 1e3},
 };
 const MathFunction kDoubleFunctions[] = {
     {"fmod", nullptr, mpfr_fmod, 0, -1e3, 1e3},
@@ -142,6 +150,9 @@ const MathFunction kDoubleFunctions[] = {
     {"erfc", mpfr_erfc, nullptr, 16, -7, 30},
     {"tgamma", mpfr_gamma, nullptr, 16, -30, 180},
     {"lgamma", lgammaReference, nullptr, 16, -30, 30, 0x1p-53},
+    {"sqrt", mpfr_sqrt, nullptr, 3, 0, 1e6},
+    {"rsqrt", rsqrtReference, nullptr, 2, 0, 1e6},
+    {"hypot", nullptr, mpfr_hypot, 4, -1e3, 1e3},
 };
 
 template <typename T>
