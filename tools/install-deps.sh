@@ -9,7 +9,7 @@ packages=(
   spirv-tools spirv-headers
   glslang-dev glslang-tools
   mesa-vulkan-drivers vulkan-validationlayers
-  googletest libgtest-dev
+  googletest libgtest-dev libmpfr-dev
   clang-15 llvm-spirv-15
   ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-headers clinfo
 )

@@ -7,6 +7,7 @@
 #include "passes/environment/finalize_vulkan.h"
 #include "passes/environment/repair_llvm_spirv.h"
 #include "passes/functions/inline_functions.h"
+#include "passes/functions/link_builtins.h"
 #include "passes/functions/resolve_builtin_calls.h"
 #include "passes/instructions/lower_conversions.h"
 #include "passes/instructions/lower_kernel_instructions.h"
@@ -43,6 +44,10 @@ const std::vector<PassInfo>& registeredPasses() {
       {"resolve-builtin-calls",
        "Calls to imported collective builtins (work_group_reduce_and ...) become OpGroup* instructions.",
        withTarget<resolveBuiltinCalls>},
+      {"link-builtins",
+       "OpenCL.std fmod, asin, exp... that GLSL.std.450 computes too loosely or not for double call the builtin "
+       "library.",
+       withTarget<linkBuiltins>},
       {"inline-functions", "Inline every call to a defined function; remove functions no kernel reaches.",
        withTarget<inlineFunctions>},
       {"promote-variables", "Turn Function variables that are only loaded and stored whole into SSA values.",

@@ -1,0 +1,94 @@
+// erf and erfc for float within OpenCL's bounds (16 ULP); GLSL.std.450 has neither. erf is
+// x (2/sqrt(pi) + x^2 g(x^2)) below 0.84375 and 1 - erfc above; erfc is 1 - erf below 0.84375 and
+// e^(-x^2) R(x) above, with R(x) = erfc(x) e^(x^2) a polynomial in x - 1.421875 up to 2 and
+// x R(x) a polynomial in 1/x^2 beyond (tools/builtins/fit-polynomials.py); x^2 is a float-float, so
+// that e^(-x^2) keeps its accuracy where x^2 is large.
+#include "exp_log_float_kernels.h"
+#include "float_float.h"
+
+#define TWO_OVER_SQRT_PI_MINUS_1 0x1.06eba8p-3f
+
+static float erfSmall(float z) {
+  float g = 0x1.85ae98p-14f;
+  g = g * z - 0x1.b51daap-11f;
+  g = g * z + 0x1.55dc1p-8f;
+  g = g * z - 0x1.b827ap-6f;
+  g = g * z + 0x1.ce2f0ep-4f;
+  return g * z - 0x1.812746p-2f;
+}
+
+static float erfcNear(float t) {
+  float g = 0x1.3f8cb8p-12f;
+  g = g * t - 0x1.d3eb68p-11f;
+  g = g * t + 0x1.2b4ac8p-9f;
+  g = g * t - 0x1.8feefep-8f;
+  g = g * t + 0x1.fe469p-7f;
+  g = g * t - 0x1.32c20ep-5f;
+  g = g * t + 0x1.59a3cep-4f;
+  g = g * t - 0x1.68c1d6p-3f;
+  return g * t + 0x1.56e2c8p-2f;
+}
+
+static float erfcMiddle(float t) {
+  float g = 0x1.e58302p+0f;
+  g = g * t - 0x1.bcdc8ep-1f;
+  g = g * t + 0x1.a76d0ep-2f;
+  g = g * t - 0x1.fa758cp-3f;
+  g = g * t + 0x1.77b0eep-3f;
+  g = g * t - 0x1.91ce1ap-3f;
+  return g * t + 0x1.0e352p-1f;
+}
+
+static float erfcFar(float t) {
+  float g = 0x1.e16d3cp+0f;
+  g = g * t - 0x1.7129bap-1f;
+  g = g * t + 0x1.5ddf6ep-2f;
+  g = g * t - 0x1.088fcep-2f;
+  return g * t + 0x1.1c8c56p-1f;
+}
+
+// e^(-x^2) for x >= 0, with x^2 as a float-float.
+static float expOfNegativeSquare(float x) {
+  float error;
+  float square = twoProductF(x, x, &error);
+  if (square > 104.0f) return 0.0f;
+  float k = rint(-square * LOG2E);
+  float r = ((-square - k * LN2_HI) - k * LN2_LO) - error;
+  return scaleByPowerOf2(1.0f + expm1Kernel(r), (int)k);
+}
+
+// erfc(a) for a >= 0.84375.
+static float erfcLarge(float a) {
+  if (a > 10.5f) return 0.0f;  // below half the smallest subnormal
+  float scaled;
+  if (a < 2.0f) {
+    scaled = erfcNear(a - 1.421875f);
+  } else {
+    float inverse = 1.0f / a;
+    float w = inverse * inverse;
+    scaled = inverse * (a < 4.0f ? erfcMiddle(w - 0.15625f) : erfcFar(w - 0.03125f));
+  }
+  return expOfNegativeSquare(a) * scaled;
+}
+
+float __cl2vk_erf_f32(float x) {
+  float a = fabs(x);
+  if (isnan(x)) return x;
+  if (a < 0.84375f) {
+    float z = x * x;
+    return x + x * (TWO_OVER_SQRT_PI_MINUS_1 + z * erfSmall(z));
+  }
+  if (a >= 4.0f) return copysign(1.0f, x);  // erfc(4) is below half an ulp of 1
+  return copysign(1.0f - erfcLarge(a), x);
+}
+
+float __cl2vk_erfc_f32(float x) {
+  float a = fabs(x);
+  if (isnan(x)) return x;
+  if (a < 0.84375f) {
+    float z = x * x;
+    return 1.0f - (x + x * (TWO_OVER_SQRT_PI_MINUS_1 + z * erfSmall(z)));
+  }
+  if (x > 0.0f) return erfcLarge(a);
+  return a >= 4.0f ? 2.0f : 2.0f - erfcLarge(a);
+}

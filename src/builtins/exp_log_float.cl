@@ -1,0 +1,113 @@
+// exp, exp2, exp10, expm1, log, log2, log10, log1p, sinh, cosh and tanh for float within OpenCL's
+// bounds (2-5 ULP), where lavapipe's GLSL.std.450 Exp and Log were off by millions of ULP at the
+// ends of their ranges: exp_log.cl in float, on the kernels of exp_log_float_kernels.h.
+#include "exp_log_float_kernels.h"
+
+float __cl2vk_exp_f32(float x) { return expFloat(x); }
+
+float __cl2vk_exp2_f32(float x) {
+  if (isnan(x)) return x;
+  if (x >= 128.0f) return INFINITY;
+  if (x < -150.0f) return 0.0f;
+  float k = rint(x);
+  float r = (x - k) * LN2;  // x - k is exact; the product's rounding is 2^-55 of exp2 at most
+  return scaleByPowerOf2(1.0f + expm1Kernel(r), (int)k);
+}
+
+float __cl2vk_exp10_f32(float x) {
+  if (isnan(x)) return x;
+  if (x > 39.0f) return INFINITY;  // beyond log10 of FLT_MAX
+  if (x < -46.0f) return 0.0f;     // below log10 of 2^-150
+  float k = rint(x * LOG2_10);
+  // x - k log10(2), the first product exact, then scaled to natural units.
+  float r = ((x - k * LOG10_2_HI) - k * LOG10_2_LO) * LN10;
+  return scaleByPowerOf2(1.0f + expm1Kernel(r), (int)k);
+}
+
+float __cl2vk_expm1_f32(float x) { return expm1Float(x); }
+
+float __cl2vk_log_f32(float x) { return logFloat(x); }
+
+// hi + lo times a constant in two parts (chi with 12 bits) plus an exact offset, with the low
+// parts added last.
+static float scaledLog(float offset, float offsetLo, float f, float lo, float chi, float clo) {
+  // f with its low 12 bits cleared has 12 significant bits, so its product with chi is exact.
+  float fHi = as_float(as_uint(f) & 0xfffff000u);
+  float rest = (f - fHi) + lo;
+  float product = fHi * chi;
+  float sum = offset + product;
+  float error = (offset - sum) + product;  // exact: |offset| >= |product| or offset is 0
+  if (fabs(offset) < fabs(product)) error = (product - sum) + offset;
+  return sum + (error + offsetLo + rest * chi + (fHi + rest) * clo);
+}
+
+float __cl2vk_log2_f32(float x) {
+  float special;
+  if (logSpecial(x, &special)) return special;
+  int k;
+  float f = splitExponent(x, &k);
+  float hi;
+  float lo = log1pKernel(f, 0.0f, &hi);
+  return scaledLog((float)k, 0.0f, hi, lo, LOG2E_HI, LOG2E_LO);
+}
+
+float __cl2vk_log10_f32(float x) {
+  float special;
+  if (logSpecial(x, &special)) return special;
+  int k;
+  float f = splitExponent(x, &k);
+  float hi;
+  float lo = log1pKernel(f, 0.0f, &hi);
+  float dk = (float)k;
+  return scaledLog(dk * LOG10_2_HI, dk * LOG10_2_LO, hi, lo, LOG10E_HI, LOG10E_LO);
+}
+
+float __cl2vk_log1p_f32(float x) { return log1pFloat(x); }
+
+// Hyperbolic functions through expm1, which keeps small arguments accurate; past 88 (where exp
+// overflows before sinh and cosh do) through exp(x/2)^2 / 2.
+float __cl2vk_sinh_f32(float x) {
+  float a = fabs(x);
+  float r;
+  if (a < 22.0f) {
+    float e = expm1Float(a);
+    r = 0.5f * (e + e / (e + 1.0f));  // (e^a - e^-a) / 2 without cancellation
+  } else if (a < 88.0f) {
+    r = 0.5f * expFloat(a);
+  } else {
+    float w = expFloat(0.5f * a);
+    r = (0.5f * w) * w;
+  }
+  return copysign(r, x);  // NaN stays NaN
+}
+
+float __cl2vk_cosh_f32(float x) {
+  float a = fabs(x);
+  if (isnan(x)) return x;
+  if (a < 0.5f * LN2) {
+    float e = expm1Float(a);
+    return 1.0f + (e * e) / (2.0f * (1.0f + e));
+  }
+  if (a < 22.0f) {
+    float t = expFloat(a);
+    return 0.5f * t + 0.5f / t;
+  }
+  if (a < 88.0f) return 0.5f * expFloat(a);
+  float w = expFloat(0.5f * a);
+  return (0.5f * w) * w;
+}
+
+float __cl2vk_tanh_f32(float x) {
+  float a = fabs(x);
+  float r;
+  if (a >= 22.0f) {
+    r = 1.0f;  // 1 - 2e^-44 rounds to 1
+  } else if (a >= 1.0f) {
+    r = 1.0f - 2.0f / (expm1Float(2.0f * a) + 2.0f);
+  } else {
+    float t = expm1Float(-2.0f * a);
+    r = -t / (t + 2.0f);
+  }
+  if (isnan(x)) return x;
+  return copysign(r, x);
+}

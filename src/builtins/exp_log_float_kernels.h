@@ -1,0 +1,182 @@
+// The float exponential and logarithm kernels that exp_log_float.cl, pow_float.cl and
+// inverse_hyperbolic_float.cl share: exp_log_kernels.h's method in float (no double or 64-bit
+// integer is needed). exp-like functions reduce x to r = x - n ln2, |r| <= ln2/2, with n ln2 in two
+// parts (the first 16 bits long, exact for |n| < 2^8) and evaluate expm1(r); log-like functions
+// split x = 2^k m, m in [sqrt(2)/2, sqrt(2)), and evaluate log(m) = 2 atanh((m - 1) / (m + 1)).
+#pragma once
+// Each operation rounds as written (no fused multiply-add): the algorithms count on it.
+#pragma OPENCL FP_CONTRACT OFF
+#include "float_float.h"
+
+// ln 2 and log10 2 as 16 significant bits and the float nearest the rest; log2 e and log10 e as
+// 12 bits and the rest (so that a 12-bit part of m - 1 times them is exact).
+#define LN2 0x1.62e430p-1f
+#define LN2_HI 0x1.62e4p-1f
+#define LN2_LO 0x1.7f7d1cp-20f
+#define LOG2E 0x1.715476p+0f
+#define LOG2E_HI 0x1.714p+0f
+#define LOG2E_LO 0x1.47652cp-12f
+#define LOG10_2_HI 0x1.344p-2f
+#define LOG10_2_LO 0x1.3509f8p-18f
+#define LOG2_10 0x1.a934f0p+1f
+#define LN10 0x1.26bb1cp+1f
+#define LOG10E_HI 0x1.bcap-2f
+#define LOG10E_LO 0x1.7b1526p-14f
+#define SQRT2 0x1.6a09e6p+0f
+// Beyond these exp certainly overflows or rounds to 0; in between the scaling rounds.
+#define EXP_OVERFLOW 89.0f
+#define EXP_UNDERFLOW -104.0f
+
+static float nanFloat(void) { return as_float(0x7fc00000u); }
+
+// 2^n for n in [-126, 127].
+static float powerOf2(int n) { return as_float((uint)(n + 127) << 23); }
+
+// y 2^n for n in [-300, 300], with one rounding when the result is subnormal.
+static float scaleByPowerOf2(float y, int n) {
+  if (n > 100) return y * 0x1p100f * powerOf2(min(n - 100, 127));
+  if (n < -100) return y * 0x1p-100f * powerOf2(max(n + 100, -126));
+  return y * powerOf2(n);
+}
+
+// expm1(r) for |r| <= ln2/2: r + r^2/2 + r^3 g(r).
+static float expm1Kernel(float r) {
+  float g = 0x1.a0f882p-13f;
+  g = g * r + 0x1.6d1122p-10f;
+  g = g * r + 0x1.1110f6p-7f;
+  g = g * r + 0x1.55551ap-5f;
+  g = g * r + 0x1.555556p-3f;
+  float r2 = r * r;
+  return r + (0.5f * r2 + r2 * r * g);
+}
+
+static float reduceByLn2(float x, int* n) {
+  float k = rint(x * LOG2E);
+  *n = (int)k;
+  return (x - k * LN2_HI) - k * LN2_LO;
+}
+
+static float expFloat(float x) {
+  if (isnan(x)) return x;
+  if (x > EXP_OVERFLOW) return INFINITY;
+  if (x < EXP_UNDERFLOW) return 0.0f;
+  int n;
+  float r = reduceByLn2(x, &n);
+  return scaleByPowerOf2(1.0f + expm1Kernel(r), n);
+}
+
+static float expm1Float(float x) {
+  if (isnan(x)) return x;
+  if (x > EXP_OVERFLOW) return INFINITY;
+  if (x < -17.0f) return -1.0f;  // e^-17 is below half an ulp of 1
+  if (fabs(x) <= 0.5f * LN2) return expm1Kernel(x);
+  int n;
+  float r = reduceByLn2(x, &n);
+  float e = expm1Kernel(r);
+  if (n >= -1 && n <= 23) {
+    float t = powerOf2(n);
+    return (t - 1.0f) + t * e;  // 2^n - 1 is exact
+  }
+  return scaleByPowerOf2(1.0f + e, n) - 1.0f;
+}
+
+// (2 atanh(s) - 2 s) / (s z) as a function of z = s^2, for z <= (3 - 2 sqrt(2))^2.
+static float logPolynomial(float z) {
+  float g = 0x1.ddcf72p-3f;
+  g = g * z + 0x1.245c40p-2f;
+  g = g * z + 0x1.9999ecp-2f;
+  return g * z + 0x1.555554p-1f;
+}
+
+// log(1 + f) + c for f in [sqrt(2)/2 - 1, sqrt(2) - 1] and a small c: *hi = f, the rest returned.
+static float log1pKernel(float f, float c, float* hi) {
+  float s = f / (2.0f + f);
+  float z = s * s;
+  float halfSquare = 0.5f * f * f;
+  *hi = f;
+  return (s * (halfSquare + z * logPolynomial(z)) + c) - halfSquare;
+}
+
+// x = 2^k m with m in [sqrt(2)/2, sqrt(2)), for finite x > 0; returns m - 1 (exact).
+static float splitExponent(float x, int* k) {
+  int bias = 127;
+  if (x < 0x1p-126f) {  // subnormal: scale up first
+    x *= 0x1p24f;
+    bias += 24;
+  }
+  uint bits = as_uint(x);
+  int e = (int)(bits >> 23) - bias;
+  float m = as_float((bits & 0x7fffffu) | 0x3f800000u);
+  if (m > SQRT2) {
+    m *= 0.5f;
+    e += 1;
+  }
+  *k = e;
+  return m - 1.0f;
+}
+
+static bool logSpecial(float x, float* result) {
+  if (x > 0.0f && !isinf(x)) return false;
+  *result = x == 0.0f ? -INFINITY : x > 0.0f ? x : nanFloat();
+  return true;
+}
+
+static float logFloat(float x) {
+  float special;
+  if (logSpecial(x, &special)) return special;
+  int k;
+  float f = splitExponent(x, &k);
+  float hi;
+  float lo = log1pKernel(f, 0.0f, &hi);
+  float fk = (float)k;
+  return fk * LN2_HI + ((lo + fk * LN2_LO) + hi);
+}
+
+static float log1pFloat(float x) {
+  if (isnan(x) || x == INFINITY) return x;
+  if (x <= -1.0f) return x == -1.0f ? -INFINITY : nanFloat();
+  float hi, lo;
+  if (x > SQRT2 / 2.0f - 1.0f && x < SQRT2 - 1.0f) {
+    lo = log1pKernel(x, 0.0f, &hi);
+    return hi + lo;
+  }
+  float u = 1.0f + x;
+  int k;
+  float f = splitExponent(u, &k);
+  float c = k > 0 ? (1.0f - (u - x)) / u : (x - (u - 1.0f)) / u;
+  lo = log1pKernel(f, c, &hi);
+  float fk = (float)k;
+  return fk * LN2_HI + ((lo + fk * LN2_LO) + hi);
+}
+
+// log|x| as *lo plus the result, relative error below 2^-30, for finite x != 0.
+static float logFloatFloat(float x, float* lo) {
+  int k;
+  float f = splitExponent(fabs(x), &k);
+  // s = f / (2 + f) with its remainder: 2 + f as t + tLo exactly, then one correction step.
+  float t = 2.0f + f;
+  float tLo = f - (t - 2.0f);
+  float s = f / t;
+  float error;
+  float product = twoProductF(s, t, &error);
+  float sLo = (((f - product) - error) - s * tLo) / t;
+  float z = s * s;
+  // log(1 + f) = 2 atanh(s) = 2 s + s z g(z); 2 s is exact.
+  float logMLo = 2.0f * sLo + s * z * logPolynomial(z);
+  float dk = (float)k;
+  float sumError;
+  float sum = twoSumF(dk * LN2_HI, 2.0f * s, &sumError);
+  float rest = sumError + (logMLo + dk * LN2_LO);
+  float result = sum + rest;
+  *lo = rest - (result - sum);
+  return result;
+}
+
+// exp(hi + lo) for |lo| below hi's last place.
+static float expFloatFloat(float hi, float lo) {
+  if (hi > 89.0f) return INFINITY;
+  if (hi < -104.0f) return 0.0f;
+  float k = rint(hi * LOG2E);
+  float r = ((hi - k * LN2_HI) - k * LN2_LO) + lo;
+  return scaleByPowerOf2(1.0f + expm1Kernel(r), (int)k);
+}

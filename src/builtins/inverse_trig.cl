@@ -1,0 +1,116 @@
+// asin, acos, atan, atan2 and their pi forms for float, within OpenCL's bounds (4-6 ULP) where
+// GLSL.std.450 promises 4096 ULP. Each reduces its argument to a small interval, evaluates a
+// near-minimax polynomial there (tools/builtins/fit-polynomials.py fits them) and adds the
+// reduction's constant as a high and a low part, so that the constants cost no accuracy.
+// Each operation rounds as written (no fused multiply-add): the algorithms count on it.
+#pragma OPENCL FP_CONTRACT OFF
+
+// pi/2, pi, pi/4, atan(1/2) and 1/pi as a float and the float nearest the rest.
+#define PIO2_HI 0x1.921fb6p+0f
+#define PIO2_LO -0x1.777a5cp-25f
+#define PI_HI 0x1.921fb6p+1f
+#define PI_LO -0x1.777a5cp-24f
+#define PIO4_HI 0x1.921fb6p-1f
+#define PIO4_LO -0x1.777a5cp-26f
+#define ATAN_HALF_HI 0x1.dac670p-2f
+#define ATAN_HALF_LO 0x1.586ed4p-28f
+#define INV_PI_HI 0x1.45f306p-2f
+#define INV_PI_LO 0x1.b93910p-27f
+
+// atan(f) for |f| <= 7/16: f + f u g(u) with u = f^2 (error of g below 1e-9).
+static float atanPolynomial(float f) {
+  float u = f * f;
+  float g = 0x1.8b0b06p-5f;
+  g = g * u - 0x1.5d79d8p-4f;
+  g = g * u + 0x1.c4f1ecp-4f;
+  g = g * u - 0x1.248627p-3f;
+  g = g * u + 0x1.999967p-3f;
+  g = g * u - 0x1.555555p-2f;
+  return f + f * u * g;
+}
+
+// (asin(x) - x) / x^3 as a function of z = x^2, for z <= 1/4 (error below 5e-9).
+static float asinRemainder(float z) {
+  float g = 0x1.13fed4p-5f;
+  g = g * z + 0x1.18f91ep-6f;
+  g = g * z + 0x1.fd8da2p-6f;
+  g = g * z + 0x1.6d5bbap-5f;
+  g = g * z + 0x1.333431p-4f;
+  return g * z + 0x1.555555p-3f;
+}
+
+// atan(t) for t in [0, 1]: directly below 7/16, else as atan(c) + atan((t - c) / (1 + t c)) for
+// c = 1/2 or 1, whose numerators 2t - 1 and t - 1 are exact.
+static float atanUnit(float t) {
+  if (t < 0x1.cp-2f) return atanPolynomial(t);
+  if (t < 0x1.6p-1f) return ATAN_HALF_HI + (ATAN_HALF_LO + atanPolynomial((2.0f * t - 1.0f) / (2.0f + t)));
+  return PIO4_HI + (PIO4_LO + atanPolynomial((t - 1.0f) / (t + 1.0f)));
+}
+
+// 2 asin(sqrt(z)) for z in [0, 1/4], as 2 s_hi + 2 (c + s z R(z)): s_hi, sqrt(z) cut to 12
+// bits, squares exactly, and c = (z - s_hi^2) / (s + s_hi) corrects it, so the square root's own
+// rounding does not matter. The high part is returned in *hi, the rest is the result.
+static float twiceAsinOfRoot(float z, float* hi) {
+  float s = sqrt(z);
+  float sHi = as_float(as_uint(s) & 0xfffff000u);
+  float c = z == 0.0f ? 0.0f : (z - sHi * sHi) / (s + sHi);
+  *hi = 2.0f * sHi;
+  return 2.0f * (c + s * z * asinRemainder(z));
+}
+
+float __cl2vk_asin_f32(float x) {
+  float a = fabs(x);
+  if (a <= 0.5f) {
+    float z = x * x;
+    return x + x * z * asinRemainder(z);
+  }
+  if (!(a <= 1.0f)) return as_float(0x7fc00000u);  // |x| > 1 or NaN
+  // asin(a) = pi/2 - 2 asin(sqrt((1 - a) / 2)); 1 - a and the halving are exact.
+  float hi;
+  float lo = twiceAsinOfRoot((1.0f - a) * 0.5f, &hi);
+  return copysign((PIO2_HI - hi) + (PIO2_LO - lo), x);
+}
+
+float __cl2vk_acos_f32(float x) {
+  float a = fabs(x);
+  if (a <= 0.5f) {
+    float z = x * x;
+    return PIO2_HI - (x - (PIO2_LO - x * z * asinRemainder(z)));
+  }
+  if (!(a <= 1.0f)) return as_float(0x7fc00000u);
+  float hi;
+  float lo = twiceAsinOfRoot((1.0f - a) * 0.5f, &hi);
+  if (x > 0.0f) return hi + lo;       // acos(a) = 2 asin(sqrt((1 - a) / 2))
+  return (PI_HI - hi) + (PI_LO - lo);  // acos(-a) = pi - acos(a)
+}
+
+float __cl2vk_atan_f32(float x) {
+  float a = fabs(x);
+  // atan(a) = pi/2 - atan(1/a) above 1 (and pi/2 at infinity, where 1/a is 0).
+  float r = a > 1.0f ? PIO2_HI + (PIO2_LO - atanUnit(1.0f / a)) : atanUnit(a);
+  return copysign(r, x);  // NaN stays NaN
+}
+
+float __cl2vk_atan2_f32(float y, float x) {
+  if (isnan(x) || isnan(y)) return x + y;
+  float ay = fabs(y), ax = fabs(x);
+  // The angle of (|x|, |y|) from the smaller over the larger; 0/0 counts as 0 and inf/inf as 1,
+  // which gives C99's results for zeros and infinities.
+  float t = ay == 0.0f ? 0.0f : isinf(ax) && isinf(ay) ? 1.0f : min(ax, ay) / max(ax, ay);
+  float base = atanUnit(t);
+  float r;
+  if (ay <= ax) {
+    r = signbit(x) ? (PI_HI - base) + PI_LO : base;
+  } else {
+    r = signbit(x) ? (PIO2_HI + base) + PIO2_LO : (PIO2_HI - base) + PIO2_LO;
+  }
+  return copysign(r, y);
+}
+
+// r / pi with 1/pi in two parts.
+static float overPi(float r) { return r * INV_PI_HI + r * INV_PI_LO; }
+
+float __cl2vk_asinpi_f32(float x) { return overPi(__cl2vk_asin_f32(x)); }
+float __cl2vk_acospi_f32(float x) { return overPi(__cl2vk_acos_f32(x)); }
+float __cl2vk_atanpi_f32(float x) { return overPi(__cl2vk_atan_f32(x)); }
+float __cl2vk_atan2pi_f32(float y, float x) { return overPi(__cl2vk_atan2_f32(y, x)); }

@@ -1,0 +1,70 @@
+// pow, pown, powr, rootn and cbrt for float within OpenCL's bounds (16 ULP; 2 for cbrt), where
+// lavapipe's GLSL.std.450 Pow was not: pow_double.cl in float. The logarithm and the product are
+// float-floats, so that the exponent is right to about 2^-30 before exp amplifies its error by up
+// to 104; the sign and the special cases follow C99 (and OpenCL's for powr and rootn).
+#include "float_float.h"
+#include "exp_log_float_kernels.h"
+
+// |x|^y for finite x != 0 and finite y, by exp(y log|x|).
+static float powMagnitude(float x, float y) {
+  float logLo;
+  float logHi = logFloatFloat(x, &logLo);
+  float estimate = y * logHi;
+  if (estimate > 89.0f) return INFINITY;
+  if (estimate < -104.0f) return 0.0f;
+  float error;
+  float product = twoProductF(y, logHi, &error);  // no overflow: |y log|x|| <= 104 here
+  return expFloatFloat(product, error + y * logLo);
+}
+
+float __cl2vk_pow_f32(float x, float y) {
+  if (y == 0.0f || x == 1.0f) return 1.0f;
+  if (isnan(x) || isnan(y)) return x + y;
+  float ax = fabs(x);
+  if (isinf(y)) {
+    if (ax == 1.0f) return 1.0f;  // (-1)^(+-inf)
+    return (ax < 1.0f) == (y < 0.0f) ? INFINITY : 0.0f;
+  }
+  bool yInteger = rint(y) == y;
+  bool yOdd = yInteger && fabs(y) < 0x1p24f && rint(0.5f * y) != 0.5f * y;
+  float sign = signbit(x) && yOdd ? -1.0f : 1.0f;
+  if (ax == 0.0f) return copysign(y < 0.0f ? INFINITY : 0.0f, sign);
+  if (isinf(x)) return copysign(y < 0.0f ? 0.0f : INFINITY, sign);
+  if (x < 0.0f && !yInteger) return nanFloat();
+  if (ax == 1.0f) return sign;  // (-1)^y for an integer y, however large
+  return copysign(powMagnitude(ax, y), sign);
+}
+
+float __cl2vk_pown_f32(float x, int n) { return __cl2vk_pow_f32(x, (float)n); }  // n is exact
+
+float __cl2vk_powr_f32(float x, float y) {
+  if (isnan(x) || isnan(y) || x < 0.0f) return nanFloat();
+  if (x == 0.0f) return y == 0.0f ? nanFloat() : y < 0.0f ? INFINITY : 0.0f;
+  if (isinf(x)) return y == 0.0f ? nanFloat() : y < 0.0f ? 0.0f : INFINITY;
+  if (x == 1.0f) return isinf(y) ? nanFloat() : 1.0f;
+  if (y == 0.0f) return 1.0f;
+  if (isinf(y)) return (x < 1.0f) == (y < 0.0f) ? INFINITY : 0.0f;
+  return powMagnitude(x, y);
+}
+
+// x^(1/n) with log|x| / n as a float-float (1/n itself would round).
+float __cl2vk_rootn_f32(float x, int n) {
+  if (n == 0 || isnan(x)) return nanFloat();
+  bool odd = (n & 1) != 0;
+  if (x < 0.0f && !odd) return nanFloat();
+  if (x == 0.0f) return n > 0 ? (odd ? x : 0.0f) : (odd ? copysign(INFINITY, x) : INFINITY);
+  if (isinf(x)) return n > 0 ? x : copysign(0.0f, x);
+  float logLo;
+  float logHi = logFloatFloat(x, &logLo);
+  float dn = (float)n;
+  float quotient = logHi / dn;
+  float error;
+  float product = twoProductF(quotient, dn, &error);
+  float quotientLo = (((logHi - product) - error) + logLo) / dn;
+  return copysign(expFloatFloat(quotient, quotientLo), x);
+}
+
+float __cl2vk_cbrt_f32(float x) {
+  if (x == 0.0f || isnan(x) || isinf(x)) return x;
+  return __cl2vk_rootn_f32(x, 3);
+}

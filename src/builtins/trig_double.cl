@@ -1,0 +1,161 @@
+// sin, cos and tan for double, which GLSL.std.450 does not have, within OpenCL's bounds (4, 4 and 5
+// ULP) for every argument. x is reduced to x - n pi/2 = r + rr (a double-double, |r| <= pi/4):
+// below 2^20 by subtracting n pi/2 in four parts, the first three exact in n's range (Cody and
+// Waite); above, by Payne and Hanek's method: the bits of 2/pi that matter for x's exponent,
+// multiplied by x's significand in 64-bit integer arithmetic, give n mod 4 and the fraction to 128
+// bits. sin and cos of r + rr are polynomials (tools/builtins/fit-polynomials.py).
+// Each operation rounds as written (no fused multiply-add): the algorithms count on it.
+#pragma OPENCL FP_CONTRACT OFF
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#include "double_double.h"
+#include "sin_cos_kernels_double.h"
+
+// pi/2 as three 33-bit parts and the rest: n times each part is exact for n < 2^20.
+#define PIO2_1 0x1.921fb54400000p+0
+#define PIO2_2 0x1.0b4611a600000p-34
+#define PIO2_3 0x1.3198a2e000000p-69
+#define PIO2_4 0x1.b839a252049c1p-104
+#define PIO2_HI 0x1.921fb54442d18p+0
+#define PIO2_LO 0x1.1a62633145c07p-54
+#define TWO_OVER_PI 0x1.45f306dc9c883p-1
+#define PIO4 0x1.921fb54442d18p-1
+
+// The bits of 2/pi after the binary point, 64 to a word, after a word of zeros (so that a window
+// may start up to 64 bits before the point). 1280 bits cover x up to 2^1024.
+static constant ulong kTwoOverPi[21] = {
+    0x0000000000000000ul, 0xa2f9836e4e441529ul, 0xfc2757d1f534ddc0ul, 0xdb6295993c439041ul, 0xfe5163abdebbc561ul,
+    0xb7246e3a424dd2e0ul, 0x06492eea09d1921cul, 0xfe1deb1cb129a73eul, 0xe88235f52ebb4484ul, 0xe99c7026b45f7e41ul,
+    0x3991d639835339f4ul, 0x9c845f8bbdf9283bul, 0x1ff897ffde05980ful, 0xef2f118b5a0a6d1ful, 0x6d367ecf27cb09b7ul,
+    0x4f463f669e5fea2dul, 0x7527bac7ebe5f17bul, 0x3d0739f78a5292eaul, 0x6bfb5fb11f8d5d08ul, 0x56033046fc7b6babul,
+    0xf0cfbc209af4361dul};
+
+// 64 bits of 2/pi starting at bit `first` after the point (bits before the point are 0).
+static ulong twoOverPiBits(int first) {
+  int position = first + 63;  // in the table, whose first word holds bits -63 to 0
+  int word = position >> 6, shift = position & 63;
+  ulong bits = kTwoOverPi[word] << shift;
+  if (shift != 0) bits |= kTwoOverPi[word + 1] >> (64 - shift);
+  return bits;
+}
+
+// Payne-Hanek for finite |x| >= 2^20: returns n mod 4 and x - n pi/2 as *r + *rr.
+static int reduceLarge(double x, double* r, double* rr) {
+  ulong bits = as_ulong(x);
+  int e = (int)((bits >> 52) & 0x7ff) - 1023;
+  ulong m = (bits & 0xffffffffffffful) | 0x10000000000000ul;  // x = m 2^(e - 52)
+  // Bits of 2/pi before e - 53 multiply x into multiples of 4; 192 from there give the integer
+  // part mod 4 and 190 bits of fraction: x 2/pi mod 4 = (m W mod 2^192) 2^-190.
+  int first = e - 53;
+  ulong w0 = twoOverPiBits(first), w1 = twoOverPiBits(first + 64), w2 = twoOverPiBits(first + 128);
+  ulong p0 = m * w2;
+  ulong carry = mul_hi(m, w2);
+  ulong p1 = m * w1 + carry;
+  ulong p2 = m * w0 + mul_hi(m, w1) + (p1 < carry ? 1ul : 0ul);
+  int n = (int)(p2 >> 62);
+  p2 &= 0x3ffffffffffffffful;
+  // A fraction of a half or more counts from the next integer: f - 1 in [-1/2, 0).
+  bool negative = (p2 >> 61) != 0;
+  if (negative) {
+    n += 1;
+    // Two's complement of the 190-bit fraction (as 1 - f), the sign kept aside.
+    p0 = ~p0 + 1ul;
+    p1 = ~p1 + (p0 == 0 ? 1ul : 0ul);
+    p2 = (~p2 + (p0 == 0 && p1 == 0 ? 1ul : 0ul)) & 0x3ffffffffffffffful;
+  }
+  // The leading 128 bits of the fraction, normalized; it is never below 2^-70 or so for doubles.
+  int shift = 0;
+  if (p2 == 0) {
+    p2 = p1;
+    p1 = p0;
+    p0 = 0;
+    shift += 64;
+  }
+  int lead = (int)clz(p2);
+  ulong hi = lead == 0 ? p2 : (p2 << lead) | (p1 >> (64 - lead));
+  ulong lo = lead == 0 ? p1 : (p1 << lead) | (p0 >> (64 - lead));
+  shift += lead;
+  // hi's top bit weighs 2^(1 - shift); f as two exact doubles of 53 bits each.
+  double scale = as_double((ulong)(1023 + 1 - shift) << 52);
+  double fHi = (double)(hi >> 11) * (scale * 0x1p-52);
+  double fLo = (double)(((hi & 0x7fful) << 42) | (lo >> 22)) * (scale * 0x1p-105);
+  // (fHi + fLo) pi/2 as a double-double.
+  double error;
+  double product = twoProduct(fHi, PIO2_HI, &error);
+  error += fHi * PIO2_LO + fLo * PIO2_HI;
+  double sum = product + error;
+  double rest = error - (sum - product);
+  if (negative) {
+    sum = -sum;
+    rest = -rest;
+  }
+  if (x < 0.0) {
+    n = -n;
+    sum = -sum;
+    rest = -rest;
+  }
+  *r = sum;
+  *rr = rest;
+  return n & 3;
+}
+
+// n mod 4 and x - n pi/2 = *r + *rr, |*r| <= pi/4 (a little more for |x| near pi/4), finite x.
+static int reduce(double x, double* r, double* rr) {
+  double a = fabs(x);
+  if (a <= PIO4) {
+    *r = x;
+    *rr = 0.0;
+    return 0;
+  }
+  if (a >= 0x1p20) return reduceLarge(x, r, rr);
+  double n = rint(x * TWO_OVER_PI);
+  double head = x - n * PIO2_1;  // exact
+  double e1, e2;
+  double s = twoSum(head, -(n * PIO2_2), &e1);
+  s = twoSum(s, -(n * PIO2_3), &e2);
+  double tail = (e1 + e2) - n * PIO2_4;
+  double sum = s + tail;
+  *rr = tail - (sum - s);
+  *r = sum;
+  return (int)n & 3;
+}
+
+double __cl2vk_sin_f64(double x) {
+  if (isnan(x) || isinf(x)) return as_double(0x7ff8000000000000ul);
+  double r, rr;
+  switch (reduce(x, &r, &rr)) {
+    case 0: return sinKernel(r, rr);
+    case 1: return cosKernel(r, rr);
+    case 2: return -sinKernel(r, rr);
+    default: return -cosKernel(r, rr);
+  }
+}
+
+double __cl2vk_cos_f64(double x) {
+  if (isnan(x) || isinf(x)) return as_double(0x7ff8000000000000ul);
+  double r, rr;
+  switch (reduce(x, &r, &rr)) {
+    case 0: return cosKernel(r, rr);
+    case 1: return -sinKernel(r, rr);
+    case 2: return -cosKernel(r, rr);
+    default: return sinKernel(r, rr);
+  }
+}
+
+double __cl2vk_tan_f64(double x) {
+  if (isnan(x) || isinf(x)) return as_double(0x7ff8000000000000ul);
+  double r, rr;
+  int n = reduce(x, &r, &rr);
+  double s = sinKernel(r, rr), c = cosKernel(r, rr);
+  return (n & 1) ? -c / s : s / c;
+}
+
+double __cl2vk_sinpi_f64(double x) {
+  return isnan(x) || isinf(x) ? as_double(0x7ff8000000000000ul) : sinCosPi(x, false);
+}
+double __cl2vk_cospi_f64(double x) {
+  return isnan(x) || isinf(x) ? as_double(0x7ff8000000000000ul) : sinCosPi(x, true);
+}
+double __cl2vk_tanpi_f64(double x) {
+  if (isnan(x) || isinf(x)) return as_double(0x7ff8000000000000ul);
+  return sinCosPi(x, false) / sinCosPi(x, true);
+}

@@ -1,0 +1,146 @@
+// sin, cos and tan for float within OpenCL's bounds (4, 4 and 5 ULP) for every argument, where
+// Vulkan promises an absolute 2^-11 in [-pi, pi] only: trig_double.cl's method in float and
+// 32-bit integers (no double or 64-bit integer is needed). x - n pi/2 = r + rr: below 2^12 by
+// subtracting pi/2 in four parts, the first three exact in n's range; above, by Payne and Hanek's
+// method with 32-bit words of 2/pi.
+#include "float_float.h"
+#include "sin_cos_kernels_float.h"
+
+// pi/2 as three 12-bit parts and the rest: n times each part is exact for n < 2^12.
+#define PIO2_1 0x1.92p+0f
+#define PIO2_2 0x1.fb4p-12f
+#define PIO2_3 0x1.444p-24f
+#define PIO2_4 0x1.68c234p-39f
+#define PIO2_HI 0x1.921fb6p+0f
+#define PIO2_LO -0x1.777a5cp-25f
+#define TWO_OVER_PI 0x1.45f306p-1f
+#define PIO4 0x1.921fb6p-1f
+
+// The bits of 2/pi after the binary point, 32 to a word, after a word of zeros. 256 bits cover
+// x up to 2^128.
+static constant uint kTwoOverPi[9] = {0x00000000u, 0xa2f9836eu, 0x4e441529u, 0xfc2757d1u, 0xf534ddc0u,
+                                      0xdb629599u, 0x3c439041u, 0xfe5163abu, 0xdebbc561u};
+
+// 32 bits of 2/pi starting at bit `first` after the point (bits before the point are 0).
+static uint twoOverPiBits(int first) {
+  int position = first + 31;  // in the table, whose first word holds bits -31 to 0
+  int word = position >> 5, shift = position & 31;
+  uint bits = kTwoOverPi[word] << shift;
+  if (shift != 0) bits |= kTwoOverPi[word + 1] >> (32 - shift);
+  return bits;
+}
+
+// Payne-Hanek for finite |x| >= 2^12: returns n mod 4 and x - n pi/2 as *r + *rr.
+static int reduceLarge(float x, float* r, float* rr) {
+  uint bits = as_uint(x);
+  int e = (int)((bits >> 23) & 0xff) - 127;
+  uint m = (bits & 0x7fffffu) | 0x800000u;  // x = m 2^(e - 23)
+  // Bits of 2/pi before e - 24 multiply x into multiples of 4; 96 from there give the integer
+  // part mod 4 and 94 bits of fraction: x 2/pi mod 4 = (m W mod 2^96) 2^-94.
+  int first = e - 24;
+  uint w0 = twoOverPiBits(first), w1 = twoOverPiBits(first + 32), w2 = twoOverPiBits(first + 64);
+  uint p0 = m * w2;
+  uint carry = mul_hi(m, w2);
+  uint p1 = m * w1 + carry;
+  uint p2 = m * w0 + mul_hi(m, w1) + (p1 < carry ? 1u : 0u);
+  int n = (int)(p2 >> 30);
+  p2 &= 0x3fffffffu;
+  bool negative = (p2 >> 29) != 0;  // a fraction of a half or more counts from the next integer
+  if (negative) {
+    n += 1;
+    p0 = ~p0 + 1u;
+    p1 = ~p1 + (p0 == 0 ? 1u : 0u);
+    p2 = (~p2 + (p0 == 0 && p1 == 0 ? 1u : 0u)) & 0x3fffffffu;
+  }
+  int shift = 0;
+  if (p2 == 0) {
+    p2 = p1;
+    p1 = p0;
+    p0 = 0;
+    shift += 32;
+  }
+  int lead = (int)clz(p2);
+  uint hi = lead == 0 ? p2 : (p2 << lead) | (p1 >> (32 - lead));
+  uint lo = lead == 0 ? p1 : (p1 << lead) | (p0 >> (32 - lead));
+  shift += lead;
+  // hi's top bit weighs 2^(1 - shift); f as two exact floats of 24 bits each.
+  float scale = as_float((uint)(127 + 1 - shift) << 23);
+  float fHi = (float)(hi >> 8) * (scale * 0x1p-23f);
+  float fLo = (float)(((hi & 0xffu) << 16) | (lo >> 16)) * (scale * 0x1p-47f);
+  float error;
+  float product = twoProductF(fHi, PIO2_HI, &error);
+  error += fHi * PIO2_LO + fLo * PIO2_HI;
+  float sum = product + error;
+  float rest = error - (sum - product);
+  if (negative) {
+    sum = -sum;
+    rest = -rest;
+  }
+  if (x < 0.0f) {
+    n = -n;
+    sum = -sum;
+    rest = -rest;
+  }
+  *r = sum;
+  *rr = rest;
+  return n & 3;
+}
+
+static int reduce(float x, float* r, float* rr) {
+  float a = fabs(x);
+  if (a <= PIO4) {
+    *r = x;
+    *rr = 0.0f;
+    return 0;
+  }
+  if (a >= 0x1p12f) return reduceLarge(x, r, rr);
+  float n = rint(x * TWO_OVER_PI);
+  float head = x - n * PIO2_1;  // exact
+  float e1, e2;
+  float s = twoSumF(head, -(n * PIO2_2), &e1);
+  s = twoSumF(s, -(n * PIO2_3), &e2);
+  float tail = (e1 + e2) - n * PIO2_4;
+  float sum = s + tail;
+  *rr = tail - (sum - s);
+  *r = sum;
+  return (int)n & 3;
+}
+
+float __cl2vk_sin_f32(float x) {
+  if (isnan(x) || isinf(x)) return as_float(0x7fc00000u);
+  float r, rr;
+  switch (reduce(x, &r, &rr)) {
+    case 0: return sinKernel(r, rr);
+    case 1: return cosKernel(r, rr);
+    case 2: return -sinKernel(r, rr);
+    default: return -cosKernel(r, rr);
+  }
+}
+
+float __cl2vk_cos_f32(float x) {
+  if (isnan(x) || isinf(x)) return as_float(0x7fc00000u);
+  float r, rr;
+  switch (reduce(x, &r, &rr)) {
+    case 0: return cosKernel(r, rr);
+    case 1: return -sinKernel(r, rr);
+    case 2: return -cosKernel(r, rr);
+    default: return sinKernel(r, rr);
+  }
+}
+
+float __cl2vk_tan_f32(float x) {
+  if (isnan(x) || isinf(x)) return as_float(0x7fc00000u);
+  float r, rr;
+  int n = reduce(x, &r, &rr);
+  float s = sinKernel(r, rr), c = cosKernel(r, rr);
+  return (n & 1) ? -c / s : s / c;
+}
+
+float __cl2vk_sinpi_f32(float x) { return isnan(x) || isinf(x) ? as_float(0x7fc00000u) : sinCosPi(x, false); }
+float __cl2vk_cospi_f32(float x) { return isnan(x) || isinf(x) ? as_float(0x7fc00000u) : sinCosPi(x, true); }
+
+// sinpi / cospi, whose zeros' signs give tanpi's: +-0 at integers, +-inf at half-integers.
+float __cl2vk_tanpi_f32(float x) {
+  if (isnan(x) || isinf(x)) return as_float(0x7fc00000u);
+  return sinCosPi(x, false) / sinCosPi(x, true);
+}

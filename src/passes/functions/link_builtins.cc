@@ -1,0 +1,126 @@
+#include "passes/functions/link_builtins.h"
+
+#include <spirv/unified1/OpenCL.std.h>
+
+#include <map>
+#include <string_view>
+#include <unordered_map>
+
+#include "ir/builder.h"
+#include "ir/import.h"
+#include "passes/functions/builtin_library.h"
+#include "passes/lowering.h"
+
+namespace cl2vk {
+namespace {
+
+// The OpenCL.std instructions the library computes, by the name its functions carry
+// (__cl2vk_<name>_f32, _f64). The native_ and half_ forms are not here: they keep the fast
+// GLSL.std.450 instructions, as OpenCL allows.
+const std::unordered_map<uint32_t, const char*>& libraryFunctions() {
+  using namespace OpenCLLIB;
+  static const std::unordered_map<uint32_t, const char*> table = {
+      {Fmod, "fmod"},     {Asin, "asin"},     {Acos, "acos"},     {Atan, "atan"},         {Atan2, "atan2"},
+      {Asinpi, "asinpi"}, {Acospi, "acospi"}, {Atanpi, "atanpi"}, {Atan2pi, "atan2pi"},   {Exp, "exp"},
+      {Exp2, "exp2"},     {Exp10, "exp10"},   {Expm1, "expm1"},   {Log, "log"},           {Log2, "log2"},
+      {Log10, "log10"},   {Log1p, "log1p"},   {Sinh, "sinh"},     {Cosh, "cosh"},         {Tanh, "tanh"},
+      {Sin, "sin"},       {Cos, "cos"},       {Tan, "tan"},       {Sincos, "sincos"},     {Pow, "pow"},
+      {Pown, "pown"},     {Powr, "powr"},     {Rootn, "rootn"},   {Cbrt, "cbrt"},         {Erf, "erf"},
+      {Erfc, "erfc"},     {Tgamma, "tgamma"}, {Lgamma, "lgamma"}, {Lgamma_r, "lgamma_r"}, {Remainder, "remainder"},
+      {Remquo, "remquo"}, {Sinpi, "sinpi"},   {Cospi, "cospi"},   {Tanpi, "tanpi"},       {Ilogb, "ilogb"},
+      {Logb, "logb"},     {Asinh, "asinh"},   {Acosh, "acosh"},   {Atanh, "atanh"},
+  };
+  return table;
+}
+
+uint32_t openclStdImport(const ir::Module& module) {
+  for (const ir::Instruction& inst : module.section(ir::Section::kExtInstImport)) {
+    if (inst.stringOperand(0) == "OpenCL.std") return inst.resultId();
+  }
+  return 0;
+}
+
+class Linker {
+ public:
+  explicit Linker(ir::Module& module) : module_(module) {}
+
+  Expected<bool> lower(ir::Instruction& inst) {
+    auto entry = libraryFunctions().find(inst.wordOperand(1));
+    if (entry == libraryFunctions().end()) return false;
+    ir::Builder b = ir::Builder::before(module_, &inst);
+    std::vector<uint32_t> args;
+    for (size_t i = 2; i < inst.numOperands(); ++i) args.push_back(inst.idOperand(i));
+    // The first operand is the float the function is named after (ilogb's result is an int).
+    if (args.empty() || !b.isFloat(b.componentType(b.typeOf(args[0])))) return false;
+    Expected<uint32_t> result = 0;
+    std::string_view name = entry->second;
+    if (name == "sincos" || name == "remquo" || name == "lgamma_r") {
+      // The result and a second value through the pointer, the last operand: two library calls
+      // (sin and cos; the remainder and the quotient's bits; lgamma and the sign of gamma).
+      bool sincos = name == "sincos";
+      std::string second = sincos ? "cos" : std::string(name) + (name == "remquo" ? "_quotient" : "_sign");
+      std::vector<uint32_t> inputs(args.begin(), args.end() - 1);
+      uint32_t pointer = args.back();
+      result = call(b, inst, sincos ? "sin" : name, inputs, inst.typeId());
+      if (!result || *result == 0) return result ? Expected<bool>(false) : result.error();
+      uint32_t pointee = module_.def(b.typeOf(pointer))->idOperand(1);
+      Expected<uint32_t> secondValue = call(b, inst, second, inputs, pointee);
+      if (!secondValue) return secondValue.error();
+      if (*secondValue == 0)
+        return Error(module_.describe(inst) + ": the builtin library lacks " + second + " for " + std::string(name));
+      b.store(pointer, *secondValue);
+    } else {
+      result = call(b, inst, name, args, inst.typeId());
+    }
+    if (!result) return result.error();
+    if (*result == 0) return false;  // lower-opencl-std lowers or refuses it
+    module_.replaceAllUses(inst.resultId(), *result);
+    CL2VK_TRY(module_.remove(&inst));
+    return true;
+  }
+
+ private:
+  // __cl2vk_<name>_f<width of the first operand> of `args`, a value of `type`, per component for a
+  // vector; 0 when the library has no such function.
+  Expected<uint32_t> call(ir::Builder& b, const ir::Instruction& inst, std::string_view name,
+                          const std::vector<uint32_t>& args, uint32_t type) {
+    uint32_t component = b.componentType(type);
+    uint32_t width = b.width(b.componentType(b.typeOf(args[0])));
+    std::string function = "__cl2vk_" + std::string(name) + "_f" + std::to_string(width);
+    BuiltinFunction builtin = findBuiltin(function);
+    if (!builtin.module) return 0;
+    auto importer = importers_.try_emplace(builtin.module, module_, *builtin.module).first;
+    Expected<uint32_t> imported = importer->second.import(builtin.id);
+    if (!imported) return Error(module_.describe(inst) + ": " + imported.error().message());
+    uint32_t count = b.componentCount(type);
+    std::vector<uint32_t> results;
+    for (uint32_t i = 0; i < count; ++i) {
+      std::vector<uint32_t> operands = {*imported};
+      for (uint32_t arg : args) {
+        // A scalar operand of a vector call stands for every component.
+        bool vector = b.isVector(b.typeOf(arg));
+        operands.push_back(vector ? b.extract(b.componentType(b.typeOf(arg)), arg, i) : arg);
+      }
+      results.push_back(b.op(spv::Op::OpFunctionCall, component, operands));
+    }
+    return count == 1 ? results[0] : b.op(spv::Op::OpCompositeConstruct, type, results);
+  }
+
+  ir::Module& module_;
+  std::map<const ir::Module*, ir::FunctionImporter> importers_;
+};
+
+}  // namespace
+
+Expected<PassResult> linkBuiltins(ir::Module& module, const Target&) {
+  uint32_t import = openclStdImport(module);
+  if (import == 0) return PassResult::kUnchanged;
+  Linker linker(module);
+  auto isOpenclStd = [import](const ir::Instruction& inst) {
+    return inst.opcode() == spv::Op::OpExtInst && inst.idOperand(0) == import;
+  };
+  return lowerInstructions(module, isOpenclStd,
+                           [&linker](ir::Module&, ir::Instruction& inst) { return linker.lower(inst); });
+}
+
+}  // namespace cl2vk

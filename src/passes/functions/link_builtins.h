@@ -1,0 +1,18 @@
+#pragma once
+
+#include "cl2vk/target.h"
+#include "ir/module.h"
+#include "passes/pass.h"
+
+namespace cl2vk {
+
+// OpenCL.std instructions that GLSL.std.450 cannot compute to OpenCL's accuracy, or has no form
+// for (fmod, remainder, erf, tgamma..., every float and double transcendental but the half_ and
+// native_ forms), become calls to cl2vk's builtin library (src/builtins/*.cl), whose functions,
+// and only those called, are copied into the module; a vector operation calls the scalar function
+// per component, and sincos, remquo and lgamma_r store their second result through their pointer.
+// Runs before inline-functions, so the library code is inlined and lowered like the kernel's own.
+// Instructions the library lacks (16-bit ones) stay for lower-opencl-std.
+Expected<PassResult> linkBuiltins(ir::Module& module, const Target& target);
+
+}  // namespace cl2vk

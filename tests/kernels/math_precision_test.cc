@@ -1,0 +1,495 @@
+// OpenCL.std math on the Vulkan device against MPFR (correctly rounded, 256-bit references): each
+// function over random inputs and edge cases (zeros, infinities, NaN, subnormals, the ends of the
+// domain), asserting the OpenCL C full-profile bound in ULP ("Relative Error as ULPs"). The largest
+// error found is printed; docs/precision.md lists them.
+
+#include <mpfr.h>
+
+#include <algorithm>
+#include <bit>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <limits>
+#include <map>
+#include <random>
+#include <sstream>
+
+#include "kernel_test_util.h"
+
+namespace cl2vk::test {
+namespace {
+
+using launch::KernelArg;
+
+constexpr mpfr_prec_t kReferencePrecision = 256;
+
+using MpfrUnary = int (*)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
+using MpfrBinary = int (*)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t);
+
+struct MathFunction {
+  const char* name;  // the OpenCL C name; the kernel is <name>_f32 or <name>_f64
+  MpfrUnary unary;
+  MpfrBinary binary;
+  double bound;         // OpenCL's bound in ULP (0: exact)
+  double low, high;     // where a third of the random inputs lie (the rest: every exponent, and [-1, 1])
+  double absolute = 0;  // an error this small passes whatever its ULP (lgamma near its zeros)
+};
+
+// pown and rootn take the kernel's integer: y clamped to [-2000, 2000] and truncated (NaN clamps
+// to -2000).
+long integerArgument(mpfr_srcptr y) {
+  if (mpfr_nan_p(y)) return -2000;
+  return std::clamp(mpfr_get_si(y, MPFR_RNDZ), -2000l, 2000l);
+}
+int pownReference(mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr y, mpfr_rnd_t rounding) {
+  return mpfr_pow_si(r, x, integerArgument(y), rounding);
+}
+// OpenCL's powr is NaN when either operand is (MPFR's powr(1, NaN) is 1).
+int powrReference(mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr y, mpfr_rnd_t rounding) {
+  if (mpfr_nan_p(x) || mpfr_nan_p(y)) {
+    mpfr_set_nan(r);
+    return 0;
+  }
+  return mpfr_powr(r, x, y, rounding);
+}
+int rootnReference(mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr y, mpfr_rnd_t rounding) {
+  return mpfr_rootn_si(r, x, integerArgument(y), rounding);
+}
+
+// logb: the exponent of x, -inf for zeros, inf for infinities.
+int logbReference(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t) {
+  if (mpfr_nan_p(x))
+    mpfr_set_nan(r);
+  else if (mpfr_inf_p(x))
+    mpfr_set_inf(r, 1);
+  else if (mpfr_zero_p(x))
+    mpfr_set_inf(r, -1);
+  else
+    mpfr_set_si(r, mpfr_get_exp(x) - 1, MPFR_RNDN);
+  return 0;
+}
+
+// lgamma: log |Gamma(x)|.
+int lgammaReference(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rounding) {
+  int sign;
+  return mpfr_lgamma(r, &sign, x, rounding);
+}
+
+// rsqrt as 1 / sqrt(x): OpenCL's rsqrt(-0) is -inf (MPFR's rec_sqrt gives +inf).
+int rsqrtReference(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rounding) {
+  mpfr_sqrt(r, x, rounding);
+  return mpfr_ui_div(r, 1, r, rounding);
+}
+
+// The functions the builtin library computes (and sqrt, rsqrt, hypot, which GLSL.std.450 computes), with OpenCL's
+// bounds for each type. MPFR's fmod is the exact remainder with the dividend's sign, as OpenCL's.
+const MathFunction kFloatFunctions[] = {
+    {"fmod", nullptr, mpfr_fmod, 0, -1e3, 1e3},     {"remainder", nullptr, mpfr_remainder, 0, -1e3, 1e3},
+    {"asin", mpfr_asin, nullptr, 4, -1, 1},         {"acos", mpfr_acos, nullptr, 4, -1, 1},
+    {"atan", mpfr_atan, nullptr, 5, -20, 20},       {"atan2", nullptr, mpfr_atan2, 6, -10, 10},
+    {"asinpi", mpfr_asinpi, nullptr, 5, -1, 1},     {"acospi", mpfr_acospi, nullptr, 5, -1, 1},
+    {"atanpi", mpfr_atanpi, nullptr, 5, -20, 20},   {"atan2pi", nullptr, mpfr_atan2pi, 6, -10, 10},
+    {"sin", mpfr_sin, nullptr, 4, -1e4, 1e4},       {"cos", mpfr_cos, nullptr, 4, -1e4, 1e4},
+    {"tan", mpfr_tan, nullptr, 5, -1e4, 1e4},       {"sinpi", mpfr_sinpi, nullptr, 4, -100, 100},
+    {"cospi", mpfr_cospi, nullptr, 4, -100, 100},   {"tanpi", mpfr_tanpi, nullptr, 6, -100, 100},
+    {"logb", logbReference, nullptr, 0, -1e3, 1e3}, {"erf", mpfr_erf, nullptr, 16, -7, 7},
+    {"erfc", mpfr_erfc, nullptr, 16, -7, 30},       {"exp", mpfr_exp, nullptr, 3, -104, 89},
+    {"exp2", mpfr_exp2, nullptr, 3, -150, 129},     {"exp10", mpfr_exp10, nullptr, 3, -46, 39},
+    {"expm1", mpfr_expm1, nullptr, 3, -20, 89},     {"log", mpfr_log, nullptr, 3, 0, 4},
+    {"log2", mpfr_log2, nullptr, 3, 0, 4},          {"log10", mpfr_log10, nullptr, 3, 0, 4},
+    {"log1p", mpfr_log1p, nullptr, 2, -1, 4},       {"pow", nullptr, mpfr_pow, 16, -8, 8},
+    {"powr", nullptr, powrReference, 16, -8, 8},    {"cbrt", mpfr_cbrt, nullptr, 2, -1e3, 1e3},
+    {"sinh", mpfr_sinh, nullptr, 4, -89, 89},       {"cosh", mpfr_cosh, nullptr, 4, -89, 89},
+    {"tanh", mpfr_tanh, nullptr, 5, -10, 10},       {"asinh", mpfr_asinh, nullptr, 4, -30, 30},
+    {"acosh", mpfr_acosh, nullptr, 4, 0, 30},       {"atanh", mpfr_atanh, nullptr, 5, -1, 1},
+    {"pown", nullptr, pownReference, 16, -40, 40},  {"rootn", nullptr, rootnReference, 16, -9, 9},
+    {"tgamma", mpfr_gamma, nullptr, 16, -30, 36},   {"lgamma", lgammaReference, nullptr, 16, -30, 30, 0x1p-24},
+    {"sqrt", mpfr_sqrt, nullptr, 3, 0, 1e6},        {"rsqrt", rsqrtReference, nullptr, 2, 0, 1e6},
+    {"hypot", nullptr, mpfr_hypot, 4, -1e3, 1e3},
+};
+const MathFunction kDoubleFunctions[] = {
+    {"fmod", nullptr, mpfr_fmod, 0, -1e3, 1e3},
+    {"remainder", nullptr, mpfr_remainder, 0, -1e3, 1e3},
+    {"exp", mpfr_exp, nullptr, 3, -746, 710},
+    {"exp2", mpfr_exp2, nullptr, 3, -1076, 1025},
+    {"exp10", mpfr_exp10, nullptr, 3, -324, 309},
+    {"expm1", mpfr_expm1, nullptr, 3, -40, 710},
+    {"log", mpfr_log, nullptr, 3, 0, 4},
+    {"log2", mpfr_log2, nullptr, 3, 0, 4},
+    {"log10", mpfr_log10, nullptr, 3, 0, 4},
+    {"log1p", mpfr_log1p, nullptr, 2, -1, 4},
+    {"sinh", mpfr_sinh, nullptr, 4, -711, 711},
+    {"cosh", mpfr_cosh, nullptr, 4, -711, 711},
+    {"tanh", mpfr_tanh, nullptr, 5, -25, 25},
+    {"asin", mpfr_asin, nullptr, 4, -1, 1},
+    {"acos", mpfr_acos, nullptr, 4, -1, 1},
+    {"atan", mpfr_atan, nullptr, 5, -20, 20},
+    {"atan2", nullptr, mpfr_atan2, 6, -10, 10},
+    {"asinpi", mpfr_asinpi, nullptr, 5, -1, 1},
+    {"acospi", mpfr_acospi, nullptr, 5, -1, 1},
+    {"atanpi", mpfr_atanpi, nullptr, 5, -20, 20},
+    {"atan2pi", nullptr, mpfr_atan2pi, 6, -10, 10},
+    {"sin", mpfr_sin, nullptr, 4, -1e6, 1e6},
+    {"cos", mpfr_cos, nullptr, 4, -1e6, 1e6},
+    {"tan", mpfr_tan, nullptr, 5, -1e6, 1e6},
+    {"pow", nullptr, mpfr_pow, 16, -8, 8},
+    {"pown", nullptr, pownReference, 16, -40, 40},
+    {"powr", nullptr, powrReference, 16, -8, 8},
+    {"rootn", nullptr, rootnReference, 16, -9, 9},
+    {"cbrt", mpfr_cbrt, nullptr, 2, -1e3, 1e3},
+    {"asinh", mpfr_asinh, nullptr, 4, -30, 30},
+    {"acosh", mpfr_acosh, nullptr, 4, 0, 30},
+    {"atanh", mpfr_atanh, nullptr, 5, -1, 1},
+    {"sinpi", mpfr_sinpi, nullptr, 4, -100, 100},
+    {"cospi", mpfr_cospi, nullptr, 4, -100, 100},
+    {"tanpi", mpfr_tanpi, nullptr, 6, -100, 100},
+    {"logb", logbReference, nullptr, 0, -1e3, 1e3},
+    {"erf", mpfr_erf, nullptr, 16, -7, 7},
+    {"erfc", mpfr_erfc, nullptr, 16, -7, 30},
+    {"tgamma", mpfr_gamma, nullptr, 16, -30, 180},
+    {"lgamma", lgammaReference, nullptr, 16, -30, 30, 0x1p-53},
+    {"sqrt", mpfr_sqrt, nullptr, 3, 0, 1e6},
+    {"rsqrt", rsqrtReference, nullptr, 2, 0, 1e6},
+    {"hypot", nullptr, mpfr_hypot, 4, -1e3, 1e3},
+};
+
+template <typename T>
+struct Format;
+template <>
+struct Format<float> {
+  static constexpr int kFractionBits = 23, kMinExponent = -126;
+  using Bits = uint32_t;
+  static constexpr const char* kSuffix = "_f32";
+};
+template <>
+struct Format<double> {
+  static constexpr int kFractionBits = 52, kMinExponent = -1022;
+  using Bits = uint64_t;
+  static constexpr const char* kSuffix = "_f64";
+};
+
+// Error of `actual` against the exact value `exact`, in units of the last place of the type at
+// the exact value's magnitude. NaN and infinity must match exactly (anything else is infinitely
+// wrong).
+template <typename T>
+double ulpError(T actual, mpfr_srcptr exact) {
+  if (mpfr_nan_p(exact)) return std::isnan(actual) ? 0 : INFINITY;
+  if (std::isnan(actual)) return INFINITY;
+  // A value beyond the type's range (MPFR's is far wider) rounds to infinity.
+  T rounded = std::is_same_v<T, float> ? static_cast<T>(mpfr_get_flt(exact, MPFR_RNDN))
+                                       : static_cast<T>(mpfr_get_d(exact, MPFR_RNDN));
+  if (std::isinf(rounded)) return std::isinf(actual) && (actual < 0) == (rounded < 0) ? 0 : INFINITY;
+  if (std::isinf(actual)) return INFINITY;
+  mpfr_t difference;
+  mpfr_init2(difference, kReferencePrecision + 64);
+  mpfr_set_d(difference, static_cast<double>(actual), MPFR_RNDN);  // exact: float and double fit
+  mpfr_sub(difference, difference, exact, MPFR_RNDN);
+  long exponent = mpfr_zero_p(exact) ? Format<T>::kMinExponent : mpfr_get_exp(exact) - 1;
+  exponent = std::max<long>(exponent, Format<T>::kMinExponent);
+  mpfr_mul_2si(difference, difference, Format<T>::kFractionBits - exponent, MPFR_RNDN);
+  double error = std::fabs(mpfr_get_d(difference, MPFR_RNDN));
+  mpfr_clear(difference);
+  return error;
+}
+
+// Doubles closest to a multiple of pi/2 (the hardest arguments to reduce), with their
+// neighbours, and the edges of the reductions' ranges.
+std::vector<double> hardTrigArguments() {
+  std::vector<double> values;
+  for (double v : {0x1.6ac5b262ca1ffp+849, 0x1.2b17b56a677bap+551, 0x1p20, 0x1.921fb54442d18p-1, 0x1.921fb54442d18p+0,
+                   0x1.921fb54442d18p+1, 1e22, 0x1.fffffffffffffp+1023}) {
+    for (double w : {v, std::nextafter(v, 0.0), std::nextafter(v, INFINITY)}) values.push_back(w), values.push_back(-w);
+  }
+  return values;
+}
+
+template <typename T>
+std::vector<T> edgeCases() {
+  using L = std::numeric_limits<T>;
+  return {T(0),
+          -T(0),
+          L::infinity(),
+          -L::infinity(),
+          L::quiet_NaN(),
+          L::denorm_min(),
+          -L::denorm_min(),
+          L::min() - L::denorm_min(),
+          L::min(),
+          -L::min(),
+          L::max(),
+          -L::max(),
+          T(1),
+          T(-1),
+          T(0.5),
+          T(-0.5),
+          std::nextafter(T(1), T(0)),
+          std::nextafter(T(-1), T(0)),
+          std::nextafter(T(0.5), T(1)),
+          T(2),
+          T(-3),
+          T(1e-4),
+          T(3.5),
+          T(1e10),
+          T(-1e-30)};
+}
+
+// Values spread over every exponent (random bits of finite numbers), over [-1, 1] and over
+// [low, high].
+template <typename T>
+std::vector<T> randomValues(size_t count, uint64_t seed, double low = -1, double high = 1) {
+  using Bits = typename Format<T>::Bits;
+  std::mt19937_64 random(seed);
+  std::uniform_real_distribution<T> unit(T(-1), T(1));
+  std::uniform_real_distribution<T> range(static_cast<T>(low), static_cast<T>(high));
+  std::vector<T> values;
+  while (values.size() < count) {
+    if (values.size() % 3 == 0) {
+      values.push_back(unit(random));
+      continue;
+    }
+    if (values.size() % 3 == 1) {
+      values.push_back(range(random));
+      continue;
+    }
+    T v = std::bit_cast<T>(static_cast<Bits>(random()));
+    if (std::isfinite(v)) values.push_back(v);
+  }
+  return values;
+}
+
+class MathPrecision : public KernelTest {
+ protected:
+  // Each module holds dozens of kernels; it is translated once and every kernel launched from it.
+  std::unique_ptr<launch::LaunchableKernel> kernel(const std::string& file, const std::string& name) {
+    static std::map<std::string, std::shared_ptr<const Translation>> translations;
+    std::shared_ptr<const Translation>& translation = translations[file];
+    if (!translation) translation = translate(file);
+    if (!translation) return nullptr;
+    auto created = launch::LaunchableKernel::create(sharedDevice(), translation, name);
+    EXPECT_TRUE(created.ok()) << created.error().message();
+    return created ? std::move(*created) : nullptr;
+  }
+
+  template <typename T>
+  void measure(const MathFunction& function, const std::string& file) {
+    const double bound = function.bound;
+    std::vector<T> edges = edgeCases<T>();
+    std::vector<T> xs, ys;
+    // Every pair of edge cases, then random pairs; for fmod, pairs of close magnitude too, and
+    // the case the issue measured.
+    for (T x : edges) {
+      for (T y : edges) xs.push_back(x), ys.push_back(y);
+    }
+    std::vector<T> rx = randomValues<T>(1 << 14, 1, function.low, function.high);
+    std::vector<T> ry = randomValues<T>(1 << 14, 2, function.low, function.high);
+    xs.insert(xs.end(), rx.begin(), rx.end());
+    ys.insert(ys.end(), ry.begin(), ry.end());
+    if constexpr (std::is_same_v<T, double>) {
+      for (double v : hardTrigArguments()) xs.push_back(v), ys.push_back(1.0);
+    }
+    if (function.binary) {
+      std::mt19937_64 random(3);
+      std::uniform_real_distribution<T> scale(T(0.5), T(64));
+      for (size_t i = 0; i < 4096; ++i) xs.push_back(rx[i] * scale(random)), ys.push_back(rx[i]);
+      xs.push_back(T(0.9)), ys.push_back(T(0.29911503));
+    }
+
+    auto k = kernel(file, std::string(function.name) + Format<T>::kSuffix);
+    ASSERT_TRUE(k);
+    auto dx = buffer(xs), dy = buffer(ys), dr = buffer(std::vector<T>(xs.size(), T(0)));
+    run(*k, range1d(xs.size()), {KernelArg::buffer(dx), KernelArg::buffer(dy), KernelArg::buffer(dr)});
+    std::vector<T> results = read<T>(dr, xs.size());
+
+    mpfr_t x, y, exact;
+    mpfr_inits2(kReferencePrecision, x, y, exact, static_cast<mpfr_ptr>(nullptr));
+    double worst = 0;
+    size_t worstAt = 0, failures = 0, withinAbsolute = 0;
+    std::ostringstream firstFailures;
+    for (size_t i = 0; i < xs.size(); ++i) {
+      mpfr_set_d(x, static_cast<double>(xs[i]), MPFR_RNDN);
+      mpfr_set_d(y, static_cast<double>(ys[i]), MPFR_RNDN);
+      if (function.unary)
+        function.unary(exact, x, MPFR_RNDN);
+      else
+        function.binary(exact, x, y, MPFR_RNDN);
+      double error = ulpError(results[i], exact);
+      if (error > bound && function.absolute > 0 && std::isfinite(error) &&
+          std::fabs(static_cast<double>(results[i]) - mpfr_get_d(exact, MPFR_RNDN)) <= function.absolute) {
+        ++withinAbsolute;  // passes by the absolute tolerance; not counted in the largest ULP error
+        continue;
+      }
+      if (error > worst) worst = error, worstAt = i;
+      if (error > bound && failures++ < 5) {
+        firstFailures << "\n  " << function.name << "(" << std::hexfloat << xs[i];
+        if (function.binary) firstFailures << ", " << ys[i];
+        firstFailures << ") = " << results[i] << ", exact " << mpfr_get_d(exact, MPFR_RNDN) << std::defaultfloat << " ("
+                      << error << " ULP)";
+      }
+    }
+    mpfr_clears(x, y, exact, static_cast<mpfr_ptr>(nullptr));
+    std::printf("%s%s: %zu inputs, largest error %.3g ULP at x = %a, y = %a (bound %g)", function.name,
+                Format<T>::kSuffix, xs.size(), worst, double(xs[worstAt]), double(ys[worstAt]), bound);
+    if (withinAbsolute > 0) std::printf("; %zu more within %a absolute", withinAbsolute, function.absolute);
+    std::printf("\n");
+    EXPECT_EQ(failures, 0u) << failures << " results beyond " << bound << " ULP:" << firstFailures.str();
+  }
+};
+
+TEST_P(MathPrecision, FloatFunctionsWithinOpenclBounds) {
+  for (const MathFunction& function : kFloatFunctions) {
+    SCOPED_TRACE(function.name);
+    measure<float>(function, "math_precision");
+  }
+}
+
+TEST_P(MathPrecision, DoubleFunctionsWithinOpenclBounds) {
+  if (!sharedDevice().info().features.shaderFloat64)
+    GTEST_SKIP() << "the device has no shaderFloat64: double kernels cannot run on it";
+  for (const MathFunction& function : kDoubleFunctions) {
+    SCOPED_TRACE(function.name);
+    measure<double>(function, "math_precision_double");
+  }
+}
+
+TEST_P(MathPrecision, DoubleSincosGivesSinAndCos) {
+  if (!sharedDevice().info().features.shaderFloat64)
+    GTEST_SKIP() << "the device has no shaderFloat64: double kernels cannot run on it";
+  auto k = kernel("math_precision_double", "sincos_f64");
+  ASSERT_TRUE(k);
+  std::vector<double> x = randomValues<double>(4096, 7, -1e4, 1e4), hard = hardTrigArguments();
+  x.insert(x.end(), hard.begin(), hard.end());
+  auto dx = buffer(x), dc = buffer(std::vector<double>(x.size(), 0)), ds = buffer(std::vector<double>(x.size(), 0));
+  run(*k, range1d(x.size()), {KernelArg::buffer(dx), KernelArg::buffer(dc), KernelArg::buffer(ds)});
+  std::vector<double> s = read<double>(ds, x.size()), c = read<double>(dc, x.size());
+  mpfr_t value, exact;
+  mpfr_inits2(kReferencePrecision, value, exact, static_cast<mpfr_ptr>(nullptr));
+  for (size_t i = 0; i < x.size(); ++i) {
+    mpfr_set_d(value, x[i], MPFR_RNDN);
+    mpfr_sin(exact, value, MPFR_RNDN);
+    EXPECT_LE(ulpError(s[i], exact), 4) << "sin of " << std::hexfloat << x[i] << " = " << s[i];
+    mpfr_cos(exact, value, MPFR_RNDN);
+    EXPECT_LE(ulpError(c[i], exact), 4) << "cos of " << std::hexfloat << x[i] << " = " << c[i];
+  }
+  mpfr_clears(value, exact, static_cast<mpfr_ptr>(nullptr));
+}
+
+// ilogb against the bits' own exponent: INT_MIN for zeros, INT_MAX for infinities and NaN.
+template <typename T>
+int32_t ilogbReference(T x) {
+  if (std::isnan(x) || std::isinf(x)) return INT32_MAX;
+  if (x == 0) return INT32_MIN;
+  return std::ilogb(x);
+}
+
+TEST_P(MathPrecision, IlogbIsExact) {
+  std::vector<float> fx = edgeCases<float>(), frandom = randomValues<float>(4096, 8, -1e3, 1e3);
+  fx.insert(fx.end(), frandom.begin(), frandom.end());
+  auto kf = kernel("math_precision", "ilogb_f32");
+  ASSERT_TRUE(kf);
+  auto dx = buffer(fx), dr = buffer(std::vector<int32_t>(fx.size(), 0));
+  run(*kf, range1d(fx.size()), {KernelArg::buffer(dx), KernelArg::buffer(dx), KernelArg::buffer(dr)});
+  std::vector<int32_t> fr = read<int32_t>(dr, fx.size());
+  for (size_t i = 0; i < fx.size(); ++i) ASSERT_EQ(fr[i], ilogbReference(fx[i])) << std::hexfloat << fx[i];
+
+  if (!sharedDevice().info().features.shaderFloat64) GTEST_SKIP() << "the device has no shaderFloat64";
+  std::vector<double> dxs = edgeCases<double>(), drandom = randomValues<double>(4096, 9, -1e3, 1e3);
+  dxs.insert(dxs.end(), drandom.begin(), drandom.end());
+  auto kd = kernel("math_precision_double", "ilogb_f64");
+  ASSERT_TRUE(kd);
+  auto ddx = buffer(dxs), ddr = buffer(std::vector<int32_t>(dxs.size(), 0));
+  run(*kd, range1d(dxs.size()), {KernelArg::buffer(ddx), KernelArg::buffer(ddx), KernelArg::buffer(ddr)});
+  std::vector<int32_t> dr64 = read<int32_t>(ddr, dxs.size());
+  for (size_t i = 0; i < dxs.size(); ++i) ASSERT_EQ(dr64[i], ilogbReference(dxs[i])) << std::hexfloat << dxs[i];
+}
+
+// remquo: the exact remainder, and the quotient's sign and low bits (OpenCL asks for 3 or more;
+// the library gives 7, compared mod 8 here).
+template <typename T>
+void checkRemquo(MathPrecision& test, std::unique_ptr<launch::LaunchableKernel> k) {
+  ASSERT_TRUE(k);
+  std::vector<T> x = randomValues<T>(4096, 10, -1e3, 1e3), y = randomValues<T>(4096, 11, -1e3, 1e3);
+  std::mt19937_64 random(12);
+  std::uniform_real_distribution<T> scale(T(0.5), T(300));
+  for (size_t i = 0; i < 4096; ++i) x.push_back(y[i] * scale(random)), y.push_back(y[i]);
+  for (T a : edgeCases<T>()) {
+    for (T b : edgeCases<T>()) x.push_back(a), y.push_back(b);
+  }
+  auto dx = test.buffer(x), dy = test.buffer(y), dr = test.buffer(std::vector<T>(x.size(), T(0)));
+  auto dq = test.buffer(std::vector<int32_t>(x.size(), 0));
+  test.run(*k, KernelTest::range1d(x.size()),
+           {KernelArg::buffer(dx), KernelArg::buffer(dy), KernelArg::buffer(dr), KernelArg::buffer(dq)});
+  std::vector<T> r = test.template read<T>(dr, x.size());
+  std::vector<int32_t> q = test.template read<int32_t>(dq, x.size());
+  mpfr_t mx, my, exact;
+  mpfr_inits2(kReferencePrecision, mx, my, exact, static_cast<mpfr_ptr>(nullptr));
+  for (size_t i = 0; i < x.size(); ++i) {
+    mpfr_set_d(mx, static_cast<double>(x[i]), MPFR_RNDN);
+    mpfr_set_d(my, static_cast<double>(y[i]), MPFR_RNDN);
+    long quotient = 0;
+    mpfr_remquo(exact, &quotient, mx, my, MPFR_RNDN);
+    ASSERT_EQ(ulpError(r[i], exact), 0) << "remquo(" << std::hexfloat << x[i] << ", " << y[i] << ") = " << r[i];
+    if (mpfr_nan_p(exact)) continue;  // the quotient is unspecified
+    long expected = quotient < 0 ? -((-quotient) & 7) : quotient & 7;
+    long actual = q[i] < 0 ? -((-q[i]) & 7) : q[i] & 7;
+    ASSERT_EQ(actual, expected) << "quotient of remquo(" << std::hexfloat << x[i] << ", " << y[i] << ")";
+  }
+  mpfr_clears(mx, my, exact, static_cast<mpfr_ptr>(nullptr));
+}
+
+TEST_P(MathPrecision, RemquoGivesTheRemainderAndTheQuotientBits) {
+  checkRemquo<float>(*this, kernel("math_precision", "remquo_f32"));
+  if (!sharedDevice().info().features.shaderFloat64) GTEST_SKIP() << "the device has no shaderFloat64";
+  checkRemquo<double>(*this, kernel("math_precision_double", "remquo_f64"));
+}
+
+// lgamma_r: log |Gamma| as lgamma's row asks, and the sign of Gamma against MPFR's.
+template <typename T>
+void checkLgammaR(MathPrecision& test, std::unique_ptr<launch::LaunchableKernel> k, double absolute) {
+  ASSERT_TRUE(k);
+  std::vector<T> x = randomValues<T>(4096, 13, -40, 40);
+  auto dx = test.buffer(x), ds = test.buffer(std::vector<int32_t>(x.size(), 0));
+  auto dr = test.buffer(std::vector<T>(x.size(), T(0)));
+  test.run(*k, KernelTest::range1d(x.size()), {KernelArg::buffer(dx), KernelArg::buffer(ds), KernelArg::buffer(dr)});
+  std::vector<int32_t> sign = test.template read<int32_t>(ds, x.size());
+  std::vector<T> r = test.template read<T>(dr, x.size());
+  mpfr_t value, exact;
+  mpfr_inits2(kReferencePrecision, value, exact, static_cast<mpfr_ptr>(nullptr));
+  for (size_t i = 0; i < x.size(); ++i) {
+    mpfr_set_d(value, static_cast<double>(x[i]), MPFR_RNDN);
+    int expectedSign = 0;
+    mpfr_lgamma(exact, &expectedSign, value, MPFR_RNDN);
+    bool close =
+        ulpError(r[i], exact) <= 16 || std::fabs(static_cast<double>(r[i]) - mpfr_get_d(exact, MPFR_RNDN)) <= absolute;
+    EXPECT_TRUE(close) << "lgamma_r(" << std::hexfloat << x[i] << ") = " << r[i];
+    if (x[i] > 0 || x[i] != std::rint(x[i])) {  // Gamma has no sign at its poles
+      EXPECT_EQ(sign[i], expectedSign) << std::hexfloat << x[i];
+    }
+  }
+  mpfr_clears(value, exact, static_cast<mpfr_ptr>(nullptr));
+}
+
+TEST_P(MathPrecision, LgammaRGivesTheSignOfGamma) {
+  checkLgammaR<float>(*this, kernel("math_precision", "lgamma_r_f32"), 0x1p-24);
+  if (!sharedDevice().info().features.shaderFloat64) GTEST_SKIP() << "the device has no shaderFloat64";
+  checkLgammaR<double>(*this, kernel("math_precision_double", "lgamma_r_f64"), 0x1p-53);
+}
+
+TEST_P(MathPrecision, VectorFmodIsExactPerComponent) {
+  auto k = kernel("math_precision", "fmod_float4");
+  ASSERT_TRUE(k);
+  std::vector<float> x = randomValues<float>(4096, 5), y = randomValues<float>(4096, 6);
+  auto dx = buffer(x), dy = buffer(y), dr = buffer(std::vector<float>(x.size(), 0));
+  run(*k, range1d(x.size() / 4), {KernelArg::buffer(dx), KernelArg::buffer(dy), KernelArg::buffer(dr)});
+  std::vector<float> r = read<float>(dr, x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    ASSERT_EQ(std::bit_cast<uint32_t>(r[i]), std::bit_cast<uint32_t>(std::fmod(x[i], y[i])))
+        << "fmod(" << std::hexfloat << x[i] << ", " << y[i] << ")";
+  }
+}
+
+CL2VK_KERNEL_TEST_SUITE(MathPrecision, "O2");
+
+}  // namespace
+}  // namespace cl2vk::test

@@ -1,0 +1,225 @@
+#include "passes/functions/link_builtins.h"
+
+#include <gtest/gtest.h>
+
+#include "pass_test_util.h"
+#include "passes/functions/builtin_library.h"
+#include "test_util.h"
+
+namespace cl2vk {
+namespace {
+
+// A function `f` whose body is `body` (ending in %r, returned), over float, float4, half and
+// double parameters %x, %y, %v, %w, %h, %d, %e.
+std::string moduleWith(const std::string& result, const std::string& body) {
+  return R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Linkage
+               OpCapability Float16
+               OpCapability Float64
+        %std = OpExtInstImport "OpenCL.std"
+               OpMemoryModel Physical64 OpenCL
+               OpName %f "f"
+               OpName %x "x"
+               OpName %y "y"
+               OpName %v "v"
+               OpName %w "w"
+               OpName %h "h"
+               OpName %d "d"
+               OpName %e "e"
+       %half = OpTypeFloat 16
+      %float = OpTypeFloat 32
+     %double = OpTypeFloat 64
+    %v4float = OpTypeVector %float 4
+         %fn = OpTypeFunction %)" +
+         result + R"( %float %float %v4float %v4float %half %double %double
+          %f = OpFunction %)" +
+         result + R"( None %fn
+          %x = OpFunctionParameter %float
+          %y = OpFunctionParameter %float
+          %v = OpFunctionParameter %v4float
+          %w = OpFunctionParameter %v4float
+          %h = OpFunctionParameter %half
+          %d = OpFunctionParameter %double
+          %e = OpFunctionParameter %double
+      %entry = OpLabel
+)" + body +
+         R"(
+               OpReturnValue %r
+               OpFunctionEnd
+)";
+}
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(LinkBuiltins, NativeFormsAndWidthsTheLibraryLacksStayForLowerOpenclStd) {
+  // native_sin keeps the fast instruction; the library has no half fmod.
+  std::string body = R"(
+          %s = OpExtInst %float %std native_sin %x
+          %g = OpExtInst %half %std fmod %h %h
+          %c = OpFConvert %float %g
+          %r = OpFAdd %float %s %c)";
+  test::expectPassOutput("link-builtins", moduleWith("float", body), moduleWith("float", body));
+}
+
+TEST(LinkBuiltins, FmodCallsTheLibraryFunctionForItsWidth) {
+  test::PassRun run = test::runPass("link-builtins", moduleWith("double", R"(
+          %a = OpExtInst %float %std fmod %x %y
+          %b = OpExtInst %float %std fmod %y %x
+          %r = OpExtInst %double %std fmod %d %e)"));
+  ASSERT_TRUE(run.module) << run.error;
+  std::string text = test::disassemble(*run.module);
+  EXPECT_EQ(count(text, " fmod "), 0u) << text;
+  // Two float calls share one imported function; the double call has its own.
+  EXPECT_EQ(count(text, "OpFunctionCall %float %__cl2vk_fmod_f32 %x %y"), 1u) << text;
+  EXPECT_EQ(count(text, "OpFunctionCall %float %__cl2vk_fmod_f32 %y %x"), 1u) << text;
+  EXPECT_EQ(count(text, "OpFunctionCall %double %__cl2vk_fmod_f64 %d %e"), 1u) << text;
+  EXPECT_EQ(count(text, "%__cl2vk_fmod_f32 = OpFunction"), 1u) << text;
+  EXPECT_EQ(count(text, "LinkageAttributes"), 0u) << text;
+}
+
+TEST(LinkBuiltins, OnlyTheFunctionsCalledAreImported) {
+  test::PassRun run = test::runPass("link-builtins", moduleWith("float", R"(
+          %r = OpExtInst %float %std atan2pi %x %y)"));
+  ASSERT_TRUE(run.module) << run.error;
+  std::string text = test::disassemble(*run.module);
+  EXPECT_EQ(count(text, "%__cl2vk_atan2pi_f32 = OpFunction"), 1u) << text;
+  EXPECT_EQ(count(text, "fmod"), 0u) << text;
+  EXPECT_EQ(count(text, "__cl2vk_asin"), 0u) << text;
+  EXPECT_EQ(count(text, "__cl2vk_acos"), 0u) << text;
+  EXPECT_EQ(count(text, "OpTypeFloat 64"), 1u) << text;  // the module's own double, nothing added
+}
+
+TEST(LinkBuiltins, AVectorCallsTheScalarFunctionPerComponent) {
+  test::PassRun run = test::runPass("link-builtins", moduleWith("v4float", R"(
+          %r = OpExtInst %v4float %std fmod %v %w)"));
+  ASSERT_TRUE(run.module) << run.error;
+  std::string text = test::disassemble(*run.module);
+  EXPECT_EQ(count(text, "OpFunctionCall %float %__cl2vk_fmod_f32"), 4u) << text;
+  EXPECT_EQ(count(text, "OpCompositeExtract %float %v"), 4u) << text;
+  EXPECT_EQ(count(text, "OpCompositeExtract %float %w"), 4u) << text;
+  EXPECT_EQ(count(text, "OpCompositeConstruct %v4float"), 1u) << text;
+}
+
+TEST(LinkBuiltins, SincosCallsSinAndStoresCos) {
+  std::string text = R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Linkage
+               OpCapability Float64
+        %std = OpExtInstImport "OpenCL.std"
+               OpMemoryModel Physical64 OpenCL
+               OpName %f "f"
+               OpName %x "x"
+               OpName %p "p"
+     %double = OpTypeFloat 64
+%_ptr_CrossWorkgroup_double = OpTypePointer CrossWorkgroup %double
+         %fn = OpTypeFunction %double %double %_ptr_CrossWorkgroup_double
+          %f = OpFunction %double None %fn
+          %x = OpFunctionParameter %double
+          %p = OpFunctionParameter %_ptr_CrossWorkgroup_double
+      %entry = OpLabel
+          %r = OpExtInst %double %std sincos %x %p
+               OpReturnValue %r
+               OpFunctionEnd
+)";
+  test::PassRun run = test::runPass("link-builtins", text);
+  ASSERT_TRUE(run.module) << run.error;
+  std::string result = test::disassemble(*run.module);
+  EXPECT_EQ(count(result, "sincos"), 0u) << result;
+  EXPECT_EQ(count(result, "OpFunctionCall %double %__cl2vk_sin_f64 %x"), 1u) << result;
+  EXPECT_EQ(count(result, "OpFunctionCall %double %__cl2vk_cos_f64 %x"), 1u) << result;
+  EXPECT_EQ(count(result, "OpStore %p"), 1u) << result;
+}
+
+TEST(LinkBuiltins, RemquoStoresTheQuotientBitsAsIntegers) {
+  std::string text = R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Linkage
+        %std = OpExtInstImport "OpenCL.std"
+               OpMemoryModel Physical64 OpenCL
+               OpName %f "f"
+               OpName %x "x"
+               OpName %y "y"
+               OpName %q "q"
+      %float = OpTypeFloat 32
+       %uint = OpTypeInt 32 0
+%_ptr_Function_uint = OpTypePointer Function %uint
+         %fn = OpTypeFunction %float %float %float %_ptr_Function_uint
+          %f = OpFunction %float None %fn
+          %x = OpFunctionParameter %float
+          %y = OpFunctionParameter %float
+          %q = OpFunctionParameter %_ptr_Function_uint
+      %entry = OpLabel
+          %r = OpExtInst %float %std remquo %x %y %q
+               OpReturnValue %r
+               OpFunctionEnd
+)";
+  test::PassRun run = test::runPass("link-builtins", text);
+  ASSERT_TRUE(run.module) << run.error;
+  std::string result = test::disassemble(*run.module);
+  EXPECT_EQ(count(result, " remquo "), 0u) << result;
+  EXPECT_EQ(count(result, "OpFunctionCall %float %__cl2vk_remquo_f32 %x %y"), 1u) << result;
+  EXPECT_EQ(count(result, "OpFunctionCall %uint %__cl2vk_remquo_quotient_f32 %x %y"), 1u) << result;
+  EXPECT_EQ(count(result, "OpStore %q"), 1u) << result;
+}
+
+TEST(LinkBuiltins, AnIntegerVectorOperandIsSplitIntoIntegers) {
+  std::string text = R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Linkage
+               OpCapability Float64
+        %std = OpExtInstImport "OpenCL.std"
+               OpMemoryModel Physical64 OpenCL
+               OpName %f "f"
+               OpName %x "x"
+               OpName %n "n"
+     %double = OpTypeFloat 64
+       %uint = OpTypeInt 32 0
+   %v2double = OpTypeVector %double 2
+     %v2uint = OpTypeVector %uint 2
+         %fn = OpTypeFunction %v2double %v2double %v2uint
+          %f = OpFunction %v2double None %fn
+          %x = OpFunctionParameter %v2double
+          %n = OpFunctionParameter %v2uint
+      %entry = OpLabel
+          %r = OpExtInst %v2double %std pown %x %n
+               OpReturnValue %r
+               OpFunctionEnd
+)";
+  test::PassRun run = test::runPass("link-builtins", text);
+  ASSERT_TRUE(run.module) << run.error;
+  std::string result = test::disassemble(*run.module);
+  EXPECT_EQ(count(result, "OpCompositeExtract %uint %n"), 2u) << result;
+  EXPECT_EQ(count(result, "OpFunctionCall %double %__cl2vk_pown_f64"), 2u) << result;
+}
+
+TEST(LinkBuiltins, TheLibraryHasEveryFunctionThePassCalls) {
+  // Every module of the library parses, and each function is there for float and double, not half.
+  for (const char* name : {"fmod",   "remainder", "remquo", "remquo_quotient", "asin",         "acos", "atan",  "atan2",
+                           "asinpi", "acospi",    "atanpi", "atan2pi",         "exp",          "exp2", "exp10", "expm1",
+                           "log",    "log2",      "log10",  "log1p",           "sinh",         "cosh", "tanh",  "sin",
+                           "cos",    "tan",       "sinpi",  "cospi",           "tanpi",        "pow",  "pown",  "powr",
+                           "rootn",  "cbrt",      "asinh",  "acosh",           "atanh",        "erf",  "erfc",  "ilogb",
+                           "logb",   "tgamma",    "lgamma", "lgamma_r",        "lgamma_r_sign"}) {
+    for (const char* width : {"_f32", "_f64"}) {
+      EXPECT_NE(findBuiltin(std::string("__cl2vk_") + name + width).module, nullptr) << name << width;
+    }
+    EXPECT_EQ(findBuiltin(std::string("__cl2vk_") + name + "_f16").module, nullptr) << name;
+  }
+  EXPECT_EQ(findBuiltin("__cl2vk_no_such_function").module, nullptr);
+}
+
+}  // namespace
+}  // namespace cl2vk
