@@ -133,7 +133,8 @@ def test_list_of_lists_builder_with_argument_and_two_lists(ctx, queue):
         void generate(LIST_ARG_DECL USER_ARG_DECL index_type i)
         {
             int v = data[i];
-            if (v % 2 == 0) APPEND_evens(v); else APPEND_odds((long) v * 1000000000L);
+            // APPEND_* are statement macros: braces around each.
+            if (v % 2 == 0) { APPEND_evens(v); } else { APPEND_odds((long) v * 1000000000L); }
         }""", arg_decls=[VectorArg(np.int32, "data")])
     data = np.random.default_rng(8).integers(0, 100, 3000).astype(np.int32)
     result, event = builder(queue, len(data), cla.to_device(queue, data))

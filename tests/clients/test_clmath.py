@@ -7,6 +7,7 @@ double. Reference values are computed in float64 from the same float32 inputs.
 """
 
 import math
+import zlib
 
 import numpy as np
 import pyopencl.array as cla
@@ -45,7 +46,7 @@ FLOATS = [np.float32, np.float64]
 
 def inputs(name, dtype):
     low, high = UNARY[name][1]
-    rng = np.random.default_rng(abs(hash(name)) % 2 ** 32)
+    rng = np.random.default_rng(zlib.crc32(name.encode()))  # the same inputs in every run
     x = rng.uniform(low, high, N)
     if name in ("ceil", "floor", "rint", "round", "trunc"):
         x[:8] = [-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, -0.0, 3.0]
