@@ -35,4 +35,4 @@ if [ "$count" -gt 0 ]; then
 fi
 
 cd "$here/../.."
-exec "$python" -m pytest tests/clients -p no:cacheprovider -rfEs -q "${deselect[@]}" "$@"
+exec "$python" -m pytest tests/clients -p no:cacheprovider -rfEs "${deselect[@]}" "$@"
