@@ -34,5 +34,10 @@ if [ "$count" -gt 0 ]; then
   grep -Ev '^(#|$)' "$known" | sed 's/^/   /'
 fi
 
+# The whole suite unless the arguments name test files (tests/clients/test_x.py[::test]).
+paths=(tests/clients)
+for argument in "$@"; do
+  case "$argument" in *.py | *.py::*) paths=() ;; esac
+done
 cd "$here/../.."
-exec "$python" -m pytest tests/clients -p no:cacheprovider -rfEs "${deselect[@]}" "$@"
+exec "$python" -m pytest "${paths[@]}" -p no:cacheprovider -rfEs "${deselect[@]}" "$@"
