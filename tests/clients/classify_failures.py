@@ -28,6 +28,8 @@ CAUSES = [
      "input validation: llvm-spirv-15 block order (an ID used before its definition)"),
     (r"All OpVariable instructions in a function must be the first",
      "input validation: llvm-spirv-15 memmove temporary outside the entry block (repro/struct_copy_memmove.cl)"),
+    (r"Expected vector sizes of Result Type and the condition to be equal: Select",
+     "input validation: llvm-spirv-15 vector OpSelect with a scalar condition (repro/vector_select_scalar_condition.cl)"),
     (r"OpenCL.std (\w+) is not supported on 64-bit floats",
      "double math refused: OpenCL.std {0} on 64-bit floats"),
     (r"OpenCL.std (\w+) is not supported",

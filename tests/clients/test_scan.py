@@ -113,9 +113,13 @@ def test_input_fetch_at_offset(ctx, queue):
 
 
 def test_scan_with_offset_arrays(ctx, queue):
-    # Arrays that are slices of larger buffers (non-zero offsets) as scan arguments.
+    # Arrays that are slices of larger buffers (non-zero offsets) as scan arguments. Arguments
+    # given as a string drop the offsets (pyopencl passes base_data alone); VectorArg with
+    # with_offset=True passes each offset as an argument of its own, applied in the kernel.
+    from pyopencl.tools import VectorArg
     kernel = GenericScanKernel(
-        ctx, np.int64, arguments="__global int *ary, __global long *out", input_expr="ary[i]",
+        ctx, np.int64, arguments=[VectorArg(np.int32, "ary", with_offset=True),
+                                  VectorArg(np.int64, "out", with_offset=True)], input_expr="ary[i]",
         scan_expr="a+b", neutral="0", output_statement="out[i] = item;")
     base = np.arange(500, dtype=np.int32)
     dbase = cla.to_device(queue, base)
