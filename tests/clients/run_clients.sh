@@ -16,7 +16,10 @@ export PYOPENCL_TEST=${PYOPENCL_TEST:-cl2vk}
 # Every kernel goes through the source compiler and the translator, not pyopencl's binary cache.
 export PYOPENCL_NO_CACHE=1
 if [ -n "${CL2VK_TEST_PRELOAD:-}" ]; then
-  export LD_PRELOAD="$CL2VK_TEST_PRELOAD"
+  # libstdc++ too: python does not link it, and ASan's __cxa_throw interceptor finds the real
+  # function only in a library loaded with it (else pyopencl's first C++ exception stops the
+  # interpreter: "CHECK failed: asan_interceptors.cpp:320 real___cxa_throw != 0").
+  export LD_PRELOAD="$CL2VK_TEST_PRELOAD libstdc++.so.6"
   export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 fi
 
@@ -40,4 +43,6 @@ for argument in "$@"; do
   case "$argument" in *.py | *.py::*) paths=() ;; esac
 done
 cd "$here/../.."
-exec "$python" -m pytest "${paths[@]}" -p no:cacheprovider -rfEs "${deselect[@]}" "$@"
+# --capture=sys: pytest captures Python's output only, so what the ICD, the sanitizers or the
+# validation layer write to file descriptor 2 reaches the log even when it ends the interpreter.
+exec "$python" -m pytest "${paths[@]}" -p no:cacheprovider --capture=sys -rfEs "${deselect[@]}" "$@"
