@@ -425,3 +425,32 @@ def test_sizes_across_work_group_boundaries(queue):
 # }}}
 
 # vim: foldmethod=marker
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int32, np.uint32, np.int64], ids=ids([np.int8, np.int32, np.uint32, np.int64]))
+def test_integer_true_division_gives_float64(queue, dtype):
+    a, b = sample(dtype, seed=40, low=0, high=100), sample(dtype, seed=41, low=1, high=100)
+    result = (cla.to_device(queue, a) / cla.to_device(queue, b)).get()
+    assert result.dtype == np.float64  # numpy's rule, which pyopencl follows
+    np.testing.assert_allclose(result, a / b, rtol=rtol_for(np.float64, 16))
+
+
+def test_sum_with_wider_accumulator_and_scalars(queue):
+    ones = cla.to_device(queue, np.ones(1000, np.int8))
+    # int8 would wrap at 127: the accumulator is the requested type.
+    assert cla.sum(ones, dtype=np.int32).get() == 1000
+    x = cla.to_device(queue, np.arange(100, dtype=np.int32))
+    assert x[-1].get() == 99
+    assert x[-10:].get().tolist() == list(range(90, 100))
+    flags = np.array([1, 0, 1, 1, 0], dtype=np.bool_)
+    np.testing.assert_array_equal(cla.to_device(queue, flags).get(), flags)
+
+
+def test_library_limits_that_are_not_cl2vk(queue):
+    # pyopencl 2022.3 itself: no float16 arrays and no == on complex arrays (its kernel compares two
+    # structs, which OpenCL C refuses). Checked so that a pyopencl that lifts them is noticed here.
+    with pytest.raises(ValueError):
+        cla.to_device(queue, np.zeros(4, np.float16)) + 1
+    c = cla.to_device(queue, np.ones(4, np.complex64))
+    with pytest.raises(Exception, match="cfloat_t"):
+        (c == c).get()

@@ -191,3 +191,31 @@ def test_local_size_and_events(ctx, queue):
     event.wait()
     assert event.command_execution_status == cl.command_execution_status.COMPLETE
     np.testing.assert_array_equal(out.get(), np.arange(5000, dtype=np.int64) ** 2)
+
+
+def test_templates(ctx, queue):
+    # The Template classes of elementwise, reduction and scan, instantiated with type aliases
+    # (pairs in a tuple: pyopencl keys its build cache on them).
+    from pyopencl.elementwise import ElementwiseTemplate
+    from pyopencl.reduction import ReductionTemplate
+    from pyopencl.scan import ScanTemplate
+
+    saxpy = ElementwiseTemplate(arguments="scalar_t a, scalar_t *x, scalar_t *y", operation="y[i] += a * x[i]",
+                                name="templated_axpy").build(ctx, type_aliases=(("scalar_t", np.int64),))
+    x = cla.to_device(queue, np.arange(500, dtype=np.int64))
+    y = cla.to_device(queue, np.full(500, 7, np.int64))
+    saxpy(np.int64(3), x, y)
+    np.testing.assert_array_equal(y.get(), 3 * np.arange(500) + 7)
+
+    maximum = ReductionTemplate(arguments="item_t *x", neutral="-1", reduce_expr="max(a, b)",
+                                map_expr="x[i]", name_prefix="templated_max").build(
+        ctx, type_aliases=(("item_t", np.int32), ("reduction_t", np.int32)))
+    values = np.random.default_rng(7).integers(0, 10 ** 6, 3000).astype(np.int32)
+    assert maximum(cla.to_device(queue, values)).get() == values.max()
+
+    prefix = ScanTemplate(arguments="item_t *x, item_t *out", input_expr="x[i]", scan_expr="a+b", neutral="0",
+                          output_statement="out[i] = item", name_prefix="templated_prefix").build(
+        ctx, type_aliases=(("item_t", np.int32), ("scan_t", np.int32)))
+    out = cla.empty(queue, 3000, np.int32)
+    prefix(cla.to_device(queue, values % 100), out)
+    np.testing.assert_array_equal(out.get(), np.cumsum(values % 100))
