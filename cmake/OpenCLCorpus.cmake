@@ -14,10 +14,18 @@ set(CL2VK_CORPUS_SPIRV_VERSION "1.2" CACHE STRING "Maximum SPIR-V version of the
 # does when it compiles from source. -cl-kernel-arg-info keeps the argument names.
 set(CL2VK_CLANG_FLAGS -fno-vectorize -fno-slp-vectorize -cl-kernel-arg-info)
 
-# cl2vk_add_opencl_spirv(<source.cl> <-O0|-O2> <output.spv> [INCLUDES dirs...] [DEPENDS files...]
-#                        [STD CL1.2|CL2.0|CL3.0] [SPIRV_VERSION 1.x])
+# The extensions llvm-spirv may use: the corpus's default, and everything it knows (what
+# `--spirv-ext=+all` gives; docs/frontend.md says what cl2vk does with each).
+set(CL2VK_CORPUS_EXTENSIONS "+SPV_KHR_uniform_group_instructions")
+set(CL2VK_ALL_EXTENSIONS "+all")
+
+# cl2vk_add_opencl_spirv(<source.cl> <-O0|-O1|-O2|-O3> <output.spv> [INCLUDES dirs...] [DEPENDS files...]
+#                        [STD CL1.2|CL2.0|CL3.0] [SPIRV_VERSION 1.x] [EXTENSIONS +list])
 function(cl2vk_add_opencl_spirv source opt output)
-  cmake_parse_arguments(ARG "" "STD;SPIRV_VERSION" "INCLUDES;DEPENDS" ${ARGN})
+  cmake_parse_arguments(ARG "" "STD;SPIRV_VERSION;EXTENSIONS" "INCLUDES;DEPENDS" ${ARGN})
+  if(NOT ARG_EXTENSIONS)
+    set(ARG_EXTENSIONS ${CL2VK_CORPUS_EXTENSIONS})
+  endif()
   if(NOT ARG_STD)
     set(ARG_STD CL2.0)
   endif()
@@ -34,10 +42,10 @@ function(cl2vk_add_opencl_spirv source opt output)
     COMMAND "${CL2VK_CLANG}" -cl-std=${ARG_STD} -target spir64 ${opt} ${CL2VK_CLANG_FLAGS} ${include_flags}
             -emit-llvm -c "${source}" -o "${bitcode}"
     COMMAND "${CL2VK_LLVM_SPIRV}" --spirv-max-version=${ARG_SPIRV_VERSION}
-            --spirv-ext=+SPV_KHR_uniform_group_instructions "${bitcode}" -o "${output}"
+            --spirv-ext=${ARG_EXTENSIONS} "${bitcode}" -o "${output}"
     COMMAND "${CMAKE_COMMAND}" -E remove "${bitcode}"
     DEPENDS "${source}" ${ARG_DEPENDS}
-    COMMENT "OpenCL C (${ARG_STD}) -> SPIR-V ${ARG_SPIRV_VERSION} ${opt}: ${source}"
+    COMMENT "OpenCL C (${ARG_STD}) -> SPIR-V ${ARG_SPIRV_VERSION} ${opt} ${ARG_EXTENSIONS}: ${source}"
     VERBATIM)
 endfunction()
 

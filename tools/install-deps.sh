@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  cmake g++ ninja-build pkg-config clang-format-15
+  cmake g++ ninja-build pkg-config clang-format-15 ccache
   libvulkan-dev libvulkan-volk-dev vulkan-tools
   spirv-tools spirv-headers
   glslang-dev glslang-tools

@@ -27,8 +27,16 @@ timed "install-deps" bash tools/install-deps.sh
 timed "format (clang-format-15 --dry-run)" bash -c \
   "git ls-files -z '*.cc' '*.h' | xargs -0 clang-format-15 --dry-run --Werror"
 
+# ccache (installed by install-deps) keeps compiled objects between runs on one machine; with the
+# checkout as its base directory, another clone of the same sources hits the same entries.
+export CCACHE_BASEDIR="$PWD"
+launcher=()
+if command -v ccache > /dev/null; then
+  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+
 timed "configure build/" cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCL2VK_WERROR=ON \
-  -DCL2VK_SANITIZE=address,undefined -DCL2VK_TEST_VALIDATION=ON
+  -DCL2VK_SANITIZE=address,undefined -DCL2VK_TEST_VALIDATION=ON "${launcher[@]}"
 timed "build build/ (ASan+UBSan)" cmake --build build
 timed "ctest build/ (ASan+UBSan, validation)" ctest --test-dir build --output-on-failure -j"$jobs"
 

@@ -64,6 +64,12 @@ bool belongsToGlobalSection(spv::Op opcode) {
   }
 }
 
+// SPV_INTEL_memory_access_aliasing's declarations (llvm-spirv-15 --spirv-ext=+all at -O1 and above).
+bool isAliasDeclaration(spv::Op opcode) {
+  return opcode == spv::Op::OpAliasDomainDeclINTEL || opcode == spv::Op::OpAliasScopeDeclINTEL ||
+         opcode == spv::Op::OpAliasScopeListDeclINTEL;
+}
+
 // Builds the module one parsed instruction at a time and checks what the IR relies on: layout
 // order, complete functions and blocks, and ids that are in bound, defined once and defined.
 class ModuleBuilder {
@@ -163,6 +169,13 @@ class ModuleBuilder {
       inFunctions_ = true;
       currentFunction_ = module_->addFunction();
       module_->append(currentFunction_->header(), std::move(inst));
+      return SPV_SUCCESS;
+    }
+    if (!currentFunction_ && isAliasDeclaration(opcode) && !inFunctions_) {
+      // llvm-spirv-15 writes them between the debug names and the decorations that use them; they
+      // are read into the global section (so this module is not written back bit for bit) and
+      // drop-optimization-hints removes them with those decorations.
+      module_->append(Section::kGlobal, std::move(inst));
       return SPV_SUCCESS;
     }
     if (!currentFunction_) {

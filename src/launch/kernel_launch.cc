@@ -6,6 +6,8 @@
 #include <cstring>
 #include <string>
 
+#include "launch/printf_output.h"
+
 namespace cl2vk::launch {
 namespace {
 
@@ -45,6 +47,32 @@ void printStatistics(const std::string& kernel, const vulkan::Pipeline& pipeline
     for (const std::string& statistic : *statistics) line += (line.empty() ? "" : "; ") + statistic;
   std::fprintf(stderr, "cl2vk: pipeline statistics: kernel '%s' local %ux%ux%u: %s\n", kernel.c_str(), local[0],
                local[1], local[2], line.c_str());
+}
+
+// A printf buffer with an empty header: no words used, room for the rest of the buffer.
+Expected<vulkan::Buffer> emptyPrintfBuffer(vulkan::Device& device) {
+  Expected<vulkan::Buffer> buffer = vulkan::Buffer::create(device, kPrintfBufferSize);
+  if (!buffer) return buffer.error();
+  const std::array<uint32_t, 2> header = {0, kPrintfRecordWords};
+  CL2VK_TRY(buffer->uploadValues(std::span<const uint32_t>(header)));
+  return buffer;
+}
+
+// Writes the records a kernel left in `buffer` to stdout, in the order they were reserved.
+Status printRecords(vulkan::Buffer& buffer, const std::vector<PrintfFormat>& formats) {
+  Expected<std::vector<uint32_t>> header = buffer.downloadValues<uint32_t>(PrintfBufferLayout::kFirstRecordWord);
+  if (!header) return header.error();
+  // Records that did not fit still advanced the count; none of them was written. The capacity is
+  // the host's own, not what a faulty kernel may have left in word 1.
+  uint32_t used = std::min((*header)[PrintfBufferLayout::kUsedWords], kPrintfRecordWords);
+  if (used == 0) return okStatus();
+  Expected<std::vector<uint32_t>> records =
+      buffer.downloadValues<uint32_t>(used, PrintfBufferLayout::kFirstRecordWord * 4);
+  if (!records) return records.error();
+  std::string text = formatPrintfRecords(formats, *records);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+  return okStatus();
 }
 
 }  // namespace
@@ -191,8 +219,26 @@ Expected<const vulkan::Pipeline*> LaunchableKernel::pipelineFor(const std::array
   return result;
 }
 
-Expected<std::vector<vulkan::GpuTime>> LaunchableKernel::launch(const NDRange& range, std::span<const KernelArg> args) {
+Expected<std::shared_ptr<vulkan::Buffer>> createGlobalVariables(vulkan::Device& device,
+                                                                const GlobalVariablesLayout& layout) {
+  if (layout.size == 0) return std::shared_ptr<vulkan::Buffer>();
+  Expected<vulkan::Buffer> buffer = vulkan::Buffer::create(device, layout.size);
+  if (!buffer) return buffer.error();
+  std::vector<uint8_t> bytes = layout.initialBytes;
+  bytes.resize(layout.size, 0);
+  for (const GlobalVariablesLayout::Pointer& pointer : layout.pointers) {
+    uint64_t address = buffer->deviceAddress() + pointer.addend;
+    std::memcpy(bytes.data() + pointer.offset, &address, sizeof address);
+  }
+  CL2VK_TRY(buffer->upload(std::as_bytes(std::span(bytes))));
+  return std::make_shared<vulkan::Buffer>(std::move(*buffer));
+}
+
+Expected<std::vector<vulkan::GpuTime>> LaunchableKernel::launch(const NDRange& range, std::span<const KernelArg> args,
+                                                                uint64_t globalVariables) {
   CL2VK_TRY(checkArguments(args));
+  if (reflection_->globalVariablesOffset && globalVariables == 0)
+    return Error("kernel '" + reflection_->name + "' uses program-scope variables: it needs their buffer");
   if (range.dimensions < 1 || range.dimensions > 3) return Error("work_dim must be 1, 2 or 3");
   std::array<uint32_t, 3> local = range.localSize ? *range.localSize : chooseLocalSize(range);
   const vulkan::DeviceLimits& limits = device_.info().limits;
@@ -231,6 +277,21 @@ Expected<std::vector<vulkan::GpuTime>> LaunchableKernel::launch(const NDRange& r
     if (args[i].kind == KernelArg::Kind::kBuffer) std::memcpy(argumentBytes.data() + offset, &args[i].address, 8);
     if (args[i].kind == KernelArg::Kind::kBytes)
       std::memcpy(argumentBytes.data() + offset, args[i].bytes.data(), args[i].bytes.size());
+  }
+  if (reflection_->globalVariablesOffset) {
+    uint32_t offset =
+        *reflection_->globalVariablesOffset - (reflection_->argumentBuffer ? 0 : reflection_->argumentsOffset);
+    std::memcpy(argumentBytes.data() + offset, &globalVariables, 8);
+  }
+  std::optional<vulkan::Buffer> printfBuffer;
+  if (reflection_->printfBufferOffset) {
+    Expected<vulkan::Buffer> buffer = emptyPrintfBuffer(device_);
+    if (!buffer) return buffer.error();
+    uint64_t address = buffer->deviceAddress();
+    uint32_t offset =
+        *reflection_->printfBufferOffset - (reflection_->argumentBuffer ? 0 : reflection_->argumentsOffset);
+    std::memcpy(argumentBytes.data() + offset, &address, 8);
+    printfBuffer = std::move(*buffer);
   }
   std::optional<vulkan::Buffer> argumentBuffer;
   std::vector<std::byte> push(reflection_->pushConstantSize);
@@ -309,7 +370,9 @@ Expected<std::vector<vulkan::GpuTime>> LaunchableKernel::launch(const NDRange& r
     pushes.push_back(std::move(bytes));
     dispatches.push_back(vulkan::Dispatch{*pipeline, pushes.back(), region.groups});
   }
-  return vulkan::dispatchAll(device_, dispatches);
+  Expected<std::vector<vulkan::GpuTime>> times = vulkan::dispatchAll(device_, dispatches);
+  if (times && printfBuffer) CL2VK_TRY(printRecords(*printfBuffer, translation_->reflection.printfFormats));
+  return times;
 }
 
 }  // namespace cl2vk::launch

@@ -58,6 +58,12 @@ struct KernelArg {
   }
 };
 
+// The buffer of a program's global variables on `device`, holding their initial values (pointers
+// relocated to the buffer's address); null when the program has none. It lives as long as the
+// program: every kernel of the program gets its address (launch's `globalVariables`).
+Expected<std::shared_ptr<vulkan::Buffer>> createGlobalVariables(vulkan::Device& device,
+                                                                const GlobalVariablesLayout& layout);
+
 class LaunchableKernel {
  public:
   static Expected<std::unique_ptr<LaunchableKernel>> create(vulkan::Device& device,
@@ -69,8 +75,10 @@ class LaunchableKernel {
   // The work-group size the launcher uses when the caller gives none.
   std::array<uint32_t, 3> chooseLocalSize(const NDRange& range) const;
 
-  // Runs the kernel over `range` and waits; one GPU time per dispatch. Thread-safe.
-  Expected<std::vector<vulkan::GpuTime>> launch(const NDRange& range, std::span<const KernelArg> args);
+  // Runs the kernel over `range` and waits; one GPU time per dispatch. Thread-safe. A kernel that
+  // uses program-scope variables needs the address of their buffer (createGlobalVariables).
+  Expected<std::vector<vulkan::GpuTime>> launch(const NDRange& range, std::span<const KernelArg> args,
+                                                uint64_t globalVariables = 0);
 
  private:
   LaunchableKernel(vulkan::Device& device, std::shared_ptr<const Translation> translation,

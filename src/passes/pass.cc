@@ -3,13 +3,17 @@
 #include "passes/collectives/lower_collectives.h"
 #include "passes/control_flow/structurize_cfg.h"
 #include "passes/environment/check_supported.h"
+#include "passes/environment/drop_optimization_hints.h"
 #include "passes/environment/finalize_vulkan.h"
+#include "passes/environment/repair_llvm_spirv.h"
 #include "passes/functions/inline_functions.h"
 #include "passes/functions/resolve_builtin_calls.h"
 #include "passes/instructions/lower_conversions.h"
 #include "passes/instructions/lower_kernel_instructions.h"
 #include "passes/instructions/lower_opencl_std.h"
+#include "passes/interface/lower_global_variables.h"
 #include "passes/interface/lower_kernel_interface.h"
+#include "passes/interface/lower_printf.h"
 #include "passes/memory/lower_pointers.h"
 #include "passes/memory/lower_synchronization.h"
 #include "passes/memory/promote_variables.h"
@@ -28,9 +32,14 @@ Expected<PassResult> withTarget(ir::Module& module, PassContext& context) {
 
 const std::vector<PassInfo>& registeredPasses() {
   static const std::vector<PassInfo> passes = {
-      {"check-supported",
-       "Fail early, naming the kernel, on printf, images, samplers, pipes, enqueue, function pointers.",
+      {"check-supported", "Fail early, naming the kernel, on images, samplers, pipes, enqueue, function pointers.",
        withTarget<checkSupported>},
+      {"repair-llvm-spirv",
+       "Put right what llvm-spirv-15 writes against SPIR-V's rules: block order, merges, selects, capabilities.",
+       withTarget<repairLlvmSpirv>},
+      {"drop-optimization-hints",
+       "Drop OptNoneINTEL, expect/assume, INTEL loop controls, alias scopes and INTEL fast-math bits.",
+       withTarget<dropOptimizationHints>},
       {"resolve-builtin-calls",
        "Calls to imported collective builtins (work_group_reduce_and ...) become OpGroup* instructions.",
        withTarget<resolveBuiltinCalls>},
@@ -38,6 +47,11 @@ const std::vector<PassInfo>& registeredPasses() {
        withTarget<inlineFunctions>},
       {"promote-variables", "Turn Function variables that are only loaded and stored whole into SSA values.",
        withTarget<promoteVariables>},
+      {"lower-printf", "printf calls append records to a hidden buffer that the runtime formats after the kernel.",
+       lowerPrintf},
+      {"lower-global-variables",
+       "Program-scope __global variables move to one buffer per program, reached through a hidden argument.",
+       lowerGlobalVariables},
       {"lower-wide-vectors", "Vectors of 8 and 16 components become their 4-component parts, in values and in memory.",
        withTarget<lowerWideVectors>},
       {"lower-opencl-std",

@@ -105,14 +105,16 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_
     range.localSize = local;
   }
   std::vector<ArgumentValue> arguments = found->arguments();
-  auto work = [found, &device, range, arguments = std::move(arguments), empty]() -> CommandOutcome {
+  std::shared_ptr<cl2vk::vulkan::Buffer> globals = found->program().globalVariables(&device);
+  auto work = [found, &device, range, arguments = std::move(arguments), globals, empty]() -> CommandOutcome {
     if (empty) return CommandOutcome{};
     std::string what = "kernel '" + found->name() + "'";
     Expected<cl2vk::launch::LaunchableKernel*> launcher = found->launcher(device);
     if (!launcher) return commandFailure(what, launcher.error());
     Expected<std::vector<cl2vk::launch::KernelArg>> args = launchArguments(arguments, device);
     if (!args) return commandFailure(what, args.error(), CL_MEM_OBJECT_ALLOCATION_FAILURE);
-    Expected<std::vector<cl2vk::vulkan::GpuTime>> times = (*launcher)->launch(range, *args);
+    Expected<std::vector<cl2vk::vulkan::GpuTime>> times =
+        (*launcher)->launch(range, *args, globals ? globals->deviceAddress() : 0);
     if (!times) return commandFailure(what, times.error());
     CommandOutcome outcome;
     double total = 0;

@@ -1,11 +1,12 @@
 // clGetDeviceInfo: what an OpenCL 3.0 device built on a Vulkan physical device reports. Where
 // Vulkan has no such fact (clock frequency, cache sizes) the answer is 0, meaning unknown; where
-// cl2vk does not support a feature (images, pipes, SVM, device-side enqueue, printf) the answer
+// cl2vk does not support a feature (images, pipes, SVM, device-side enqueue) the answer
 // says so.
 #include <algorithm>
 #include <cmath>
 #include <thread>
 
+#include "launch/printf_output.h"
 #include "runtime/platform.h"
 #include "runtime/source_compiler.h"
 
@@ -166,8 +167,9 @@ cl_int Device::getInfo(cl_device_info param, const InfoOut& out) {
     case CL_DEVICE_MAX_PARAMETER_SIZE: return out.scalar<size_t>(4096);
     case CL_DEVICE_MEM_BASE_ADDR_ALIGN: return out.scalar<cl_uint>(8 * kBaseAddressAlignment);
     case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: return out.scalar<cl_uint>(kBaseAddressAlignment);
+    // A program's global variables are one buffer: any size one allocation may have.
     case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
-    case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE: return out.scalar<size_t>(0);
+    case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE: return out.scalar<size_t>(maxAllocation(limits));
     case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
     case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
     case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT: return out.scalar<cl_uint>(0);
@@ -186,7 +188,7 @@ cl_int Device::getInfo(cl_device_info param, const InfoOut& out) {
     case CL_DEVICE_MAX_ON_DEVICE_EVENTS: return out.scalar<cl_uint>(0);
     case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES: return out.scalar<cl_device_device_enqueue_capabilities>(0);
     case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC: return out.scalar<cl_bool>(CL_TRUE);
-    case CL_DEVICE_PRINTF_BUFFER_SIZE: return out.scalar<size_t>(0);
+    case CL_DEVICE_PRINTF_BUFFER_SIZE: return out.scalar<size_t>(launch::kPrintfBufferSize);
 
     // Images, samplers and pipes: not supported.
     case CL_DEVICE_IMAGE_SUPPORT: return out.scalar<cl_bool>(CL_FALSE);

@@ -41,6 +41,7 @@ std::vector<cl_name_version> DeviceCapabilities::openclCFeatures() const {
       nameVersion("__opencl_c_generic_address_space", kVersion30),
       nameVersion("__opencl_c_atomic_order_acq_rel", kVersion30),
       nameVersion("__opencl_c_atomic_scope_device", kVersion30),
+      nameVersion("__opencl_c_program_scope_global_variables", kVersion30),
   };
   if (fp64) list.push_back(nameVersion("__opencl_c_fp64", kVersion30));
   if (subgroups) list.push_back(nameVersion("__opencl_c_subgroups", kVersion30));
@@ -49,14 +50,13 @@ std::vector<cl_name_version> DeviceCapabilities::openclCFeatures() const {
 
 std::vector<std::string> DeviceCapabilities::disabledForCompiler() const {
   // What clang-15 enables for spir64 and cl2vk does not run: images, pipes, device-side enqueue,
-  // program-scope global variables, sequentially consistent and all-devices atomics.
+  // sequentially consistent and all-devices atomics.
   std::vector<std::string> list = {
       "__opencl_c_images",
       "__opencl_c_read_write_images",
       "__opencl_c_3d_image_writes",
       "__opencl_c_pipes",
       "__opencl_c_device_enqueue",
-      "__opencl_c_program_scope_global_variables",
       "__opencl_c_atomic_order_seq_cst",
       "__opencl_c_atomic_scope_all_devices",
       "cl_khr_3d_image_writes",

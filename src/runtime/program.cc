@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "launch/kernel_launch.h"
+
 namespace cl2vk::runtime {
 namespace {
 
@@ -107,6 +109,17 @@ bool Program::translateFor(Device& device, DeviceBuild& build) {
         "cl2vk: cannot translate the program for " + device.info().name + ": " + translation.error().message() + "\n";
     return false;
   }
+  // The program-scope variables get their buffer now, with their initial values, for the
+  // program's lifetime: every launch of every kernel of this build shares it.
+  Expected<std::shared_ptr<vulkan::Buffer>> globals =
+      launch::createGlobalVariables(context_->vulkanDevice(device), translation->reflection.globalVariables);
+  if (!globals) {
+    build.status = CL_BUILD_ERROR;
+    build.log += "cl2vk: cannot allocate the program-scope variables on " + device.info().name + ": " +
+                 globals.error().message() + "\n";
+    return false;
+  }
+  build.globalVariables = std::move(*globals);
   build.translation = std::make_shared<const Translation>(std::move(*translation));
   build.status = CL_BUILD_SUCCESS;
   build.binaryType = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
@@ -198,7 +211,11 @@ std::shared_ptr<Program> Program::link(std::shared_ptr<Context> context, const s
   std::vector<std::vector<uint32_t>> modules;
   for (const std::shared_ptr<Program>& input : inputs) {
     std::lock_guard lock(input->mutex_);
-    modules.push_back(input->il_);
+    // SPIRV-Tools' linker cannot read some of what llvm-spirv-15 --spirv-ext=+all writes (the
+    // alias-scope declarations), so each input first gets the translator's own input repair. A
+    // module that the repair cannot read goes as it is, for the linker to report.
+    Expected<Translation> repaired = runPasses(input->il_, {"repair-llvm-spirv", "drop-optimization-hints"}, Target{});
+    modules.push_back(repaired ? std::move(repaired->spirv) : input->il_);
   }
   auto program = std::shared_ptr<Program>(new Program(std::move(context), Origin::kLinked));
   std::string messages;
@@ -250,6 +267,12 @@ bool Program::uniformWorkGroups(Device* device) const {
   std::lock_guard lock(mutex_);
   auto found = builds_.find(device);
   return found != builds_.end() && found->second.uniformWorkGroups;
+}
+
+std::shared_ptr<vulkan::Buffer> Program::globalVariables(Device* device) const {
+  std::lock_guard lock(mutex_);
+  auto found = builds_.find(device);
+  return found != builds_.end() ? found->second.globalVariables : nullptr;
 }
 
 std::vector<std::string> Program::argumentMetadata(const std::string& what, const std::string& kernel) const {
@@ -322,7 +345,8 @@ cl_int Program::getBuildInfo(Device* device, cl_program_build_info param, const 
     case CL_PROGRAM_BUILD_OPTIONS: return out.string(build.options);
     case CL_PROGRAM_BUILD_LOG: return out.string(build.log);
     case CL_PROGRAM_BINARY_TYPE: return out.scalar<cl_program_binary_type>(build.binaryType);
-    case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: return out.scalar<size_t>(0);
+    case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE:
+      return out.scalar<size_t>(build.translation ? build.translation->reflection.globalVariables.size : 0);
     default: return CL_INVALID_VALUE;
   }
 }

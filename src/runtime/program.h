@@ -16,6 +16,7 @@
 #include "runtime/context.h"
 #include "runtime/object.h"
 #include "runtime/source_compiler.h"
+#include "vulkan/buffer.h"
 
 namespace cl2vk::runtime {
 
@@ -49,6 +50,8 @@ class Program : public Object<Program, _cl_program> {
   // A translation of some device, for what does not depend on the device (kernel names, arguments).
   std::shared_ptr<const Translation> anyTranslation() const;
   bool uniformWorkGroups(Device* device) const;
+  // The buffer of the program-scope variables on `device`; null when the program has none.
+  std::shared_ptr<vulkan::Buffer> globalVariables(Device* device) const;
   // What the IL says of a kernel's arguments in llvm-spirv's "kernel_arg_type.<kernel>.<list>"
   // strings: `what` "kernel_arg_type" gives the OpenCL C type names ("float*", "int4"),
   // "kernel_arg_type_qual" the qualifiers ("restrict const"); empty when the IL has none.
@@ -68,6 +71,7 @@ class Program : public Object<Program, _cl_program> {
     std::string log;
     bool uniformWorkGroups = false;
     std::shared_ptr<const Translation> translation;
+    std::shared_ptr<vulkan::Buffer> globalVariables;
   };
   // Translates il_ for `device` into `build`; false (with the log) on failure.
   bool translateFor(Device& device, DeviceBuild& build);

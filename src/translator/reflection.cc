@@ -23,6 +23,16 @@ const char* argumentKindName(ArgumentKind kind) {
   return "?";
 }
 
+const char* printfArgumentKindName(PrintfArgument::Kind kind) {
+  switch (kind) {
+    case PrintfArgument::Kind::kInt: return "int";
+    case PrintfArgument::Kind::kFloat: return "float";
+    case PrintfArgument::Kind::kPointer: return "pointer";
+    case PrintfArgument::Kind::kString: return "string";
+  }
+  return "?";
+}
+
 KernelReflection* ModuleReflection::kernel(const std::string& name) {
   for (KernelReflection& k : kernels) {
     if (k.name == name) return &k;
@@ -62,13 +72,46 @@ std::string toJson(const ModuleReflection& reflection) {
         << ",\n      \"argument_buffer\": " << boolean(kernel.argumentBuffer)
         << ",\n      \"arguments_offset\": " << kernel.argumentsOffset
         << ",\n      \"arguments_size\": " << kernel.argumentsSize
-        << ",\n      \"push_constant_size\": " << kernel.pushConstantSize
-        << ",\n      \"collectives\": {\"rewritten\": " << kernel.collectives.collectives
+        << ",\n      \"push_constant_size\": " << kernel.pushConstantSize;
+    if (kernel.printfBufferOffset) out << ",\n      \"printf_buffer_offset\": " << *kernel.printfBufferOffset;
+    if (kernel.globalVariablesOffset) out << ",\n      \"global_variables_offset\": " << *kernel.globalVariablesOffset;
+    out << ",\n      \"collectives\": {\"rewritten\": " << kernel.collectives.collectives
         << ", \"work_group_barriers\": " << kernel.collectives.barriers
         << ", \"scratch_bytes\": " << kernel.collectives.scratchBytes << "}\n    }";
   }
+  out << (reflection.kernels.empty() ? "" : "\n  ") << "],\n";
+  if (!reflection.printfFormats.empty()) {
+    out << "  \"printf_formats\": [";
+    for (size_t f = 0; f < reflection.printfFormats.size(); ++f) {
+      const PrintfFormat& format = reflection.printfFormats[f];
+      out << (f ? "," : "") << "\n    {\"format\": " << quoted(format.format) << ", \"arguments\": [";
+      for (size_t a = 0; a < format.arguments.size(); ++a) {
+        const PrintfArgument& arg = format.arguments[a];
+        out << (a ? ", " : "") << "{\"kind\": \"" << printfArgumentKindName(arg.kind) << "\"";
+        if (arg.kind == PrintfArgument::Kind::kString)
+          out << ", \"text\": " << quoted(arg.text);
+        else
+          out << ", \"components\": " << arg.components << ", \"bits\": " << arg.bits;
+        out << "}";
+      }
+      out << "]}";
+    }
+    out << "\n  ],\n";
+  }
+  const GlobalVariablesLayout& globals = reflection.globalVariables;
+  if (globals.size > 0) {
+    out << "  \"global_variables\": {\"size\": " << globals.size << ", \"variables\": [";
+    for (size_t v = 0; v < globals.variables.size(); ++v)
+      out << (v ? ", " : "") << "{\"name\": " << quoted(globals.variables[v].name)
+          << ", \"offset\": " << globals.variables[v].offset << ", \"size\": " << globals.variables[v].size << "}";
+    out << "], \"pointers\": [";
+    for (size_t p = 0; p < globals.pointers.size(); ++p)
+      out << (p ? ", " : "") << "{\"offset\": " << globals.pointers[p].offset
+          << ", \"addend\": " << globals.pointers[p].addend << "}";
+    out << "]},\n";
+  }
   const ModuleRequirements& r = reflection.requirements;
-  out << (reflection.kernels.empty() ? "" : "\n  ") << "],\n  \"requirements\": {\n";
+  out << "  \"requirements\": {\n";
   out << "    \"int8\": " << boolean(r.int8) << ", \"int16\": " << boolean(r.int16)
       << ", \"int64\": " << boolean(r.int64) << ",\n    \"float16\": " << boolean(r.float16)
       << ", \"float64\": " << boolean(r.float64)

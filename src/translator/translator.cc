@@ -1,10 +1,14 @@
 #include "cl2vk/translator.h"
 
+#include <algorithm>
+
 #include "analysis/call_graph.h"
 #include "ir/reader.h"
 #include "ir/validate.h"
 #include "ir/writer.h"
 #include "passes/environment/check_supported.h"
+#include "passes/environment/drop_optimization_hints.h"
+#include "passes/environment/repair_llvm_spirv.h"
 #include "passes/pass.h"
 
 namespace cl2vk {
@@ -39,6 +43,40 @@ void replaceWeakCompareExchanges(ir::Module& module) {
             &inst, ir::Instruction(spv::Op::OpAtomicCompareExchange, inst.typeId(), inst.resultId(), inst.operands()));
       }
     }
+  }
+}
+
+// llvm-spirv 15 lists in an entry point's interface the variables its code uses, but not those
+// reached only through another variable's initializer (`global float* p = &table[2];`), which
+// SPIR-V 1.4 requires; the missing ones are added before validation.
+void completeEntryPointInterfaces(ir::Module& module) {
+  for (ir::Instruction& entry : module.section(ir::Section::kEntryPoint)) {
+    std::vector<uint32_t> listed;
+    for (size_t i = 3; i < entry.numOperands(); ++i) listed.push_back(entry.idOperand(i));
+    std::vector<ir::Operand> operands = entry.operands();
+    for (size_t next = 0; next < listed.size(); ++next) {
+      const ir::Instruction* variable = module.def(listed[next]);
+      std::vector<uint32_t> pending;
+      if (variable && variable->opcode() == spv::Op::OpVariable && variable->numOperands() > 1)
+        pending.push_back(variable->idOperand(1));
+      while (!pending.empty()) {
+        const ir::Instruction* value = module.def(pending.back());
+        pending.pop_back();
+        if (!value || value->block() != nullptr) continue;
+        if (value->opcode() == spv::Op::OpVariable) {
+          if (std::find(listed.begin(), listed.end(), value->resultId()) != listed.end()) continue;
+          listed.push_back(value->resultId());
+          operands.push_back(ir::Operand::id(value->resultId()));
+          continue;
+        }
+        if (value->opcode() != spv::Op::OpSpecConstantOp && value->opcode() != spv::Op::OpConstantComposite) continue;
+        for (size_t i = 0; i < value->numOperands(); ++i) {
+          if (value->operand(i).isId()) pending.push_back(value->idOperand(i));
+        }
+      }
+    }
+    if (operands.size() != entry.numOperands())
+      module.update(&entry, ir::Instruction(spv::Op::OpEntryPoint, 0, 0, std::move(operands)));
   }
 }
 
@@ -92,6 +130,13 @@ Expected<ModuleReflection> translateModule(ir::Module& module, const Target& tar
   // less about it.
   if (Expected<PassResult> supported = checkSupported(module, target); !supported) return supported.error();
   replaceWeakCompareExchanges(module);
+  // What llvm-spirv-15 writes against SPIR-V's layout rules (blocks before their dominators,
+  // misplaced merges) and its optimizer-only extensions are put right before the validator sees them.
+  if (Expected<PassResult> repaired = repairLlvmSpirv(module, target); !repaired)
+    return repaired.error().withContext("repair-llvm-spirv");
+  if (Expected<PassResult> dropped = dropOptimizationHints(module, target); !dropped)
+    return dropped.error().withContext("drop-optimization-hints");
+  completeEntryPointInterfaces(module);
   // SPIR-V's core rules, not an OpenCL profile's: the device decides which extensions it has.
   if (Status valid = ir::validate(module, ir::universalEnvironment(module)); !valid.ok())
     return valid.error().withContext("the input is not valid SPIR-V");

@@ -132,6 +132,33 @@ TEST_F(IcdProgramLink, BinaryBuildsAgainIntoTheSameKernels) {
   EXPECT_EQ(refused.get(), nullptr);
 }
 
+// A binary as llvm-spirv-15 --spirv-ext=+all writes it at -O2 (spirv/frontend/hints.cl): its
+// alias-scope declarations, which SPIRV-Tools' linker cannot read, are dropped before the link.
+TEST_F(IcdProgramLink, AllExtensionsBinaryLinks) {
+  std::vector<uint32_t> words = readWords(corpusDir() / "frontend" / "hints.O2.all.spv");
+  size_t size = words.size() * sizeof(uint32_t);
+  const unsigned char* binaries[] = {reinterpret_cast<const unsigned char*>(words.data())};
+  cl_int status = CL_INVALID_VALUE, error = CL_SUCCESS;
+  Program binary(clCreateProgramWithBinary(context_, 1, &device_, &size, binaries, &status, &error));
+  ASSERT_CL_SUCCESS(error);
+  cl_program inputs[] = {binary};
+  Program linked(clLinkProgram(context_, 1, &device_, "", 1, inputs, nullptr, nullptr, &error));
+  ASSERT_CL_SUCCESS(error) << programBuildLog(linked, device_);
+
+  const cl_int n = 40, a = 3;
+  std::vector<cl_int> y(2 * n), x(2 * n);
+  for (cl_int i = 0; i < 2 * n; ++i) {
+    y[i] = 5 * i - 70;
+    x[i] = 11 - 2 * i;
+  }
+  Kernel kernel = createKernel(linked, "restrict_halves");
+  Buffer dy = bufferOf(y), dx = bufferOf(x);
+  setArgs(kernel, dy, dx, a, n);
+  run1d(kernel, 1);
+  std::vector<cl_int> out = read<cl_int>(dy, 2 * n);
+  for (cl_int i = 0; i < 2 * n; ++i) ASSERT_EQ(out[i], y[i] + a * x[i]) << i;
+}
+
 TEST_F(IcdProgramLink, MissingCompilerFailsTheBuildWithAClearLog) {
   ScopedEnvironment missing("CL2VK_CLANG", "/nonexistent/clang-15");
   EXPECT_EQ(deviceInfo<cl_bool>(device_, CL_DEVICE_COMPILER_AVAILABLE), static_cast<cl_bool>(CL_FALSE));

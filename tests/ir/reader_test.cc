@@ -150,6 +150,30 @@ TEST(ReaderTest, RejectsInstructionsOutOfLayoutOrder) {
                       "OpIAdd appears outside a function");
 }
 
+// llvm-spirv-15 --spirv-ext=+all writes SPV_INTEL_memory_access_aliasing's declarations between
+// the debug names and the decorations that use them; they are read into the global section.
+TEST(ReaderTest, AliasDeclarationsBeforeTheDecorationsAreGlobals) {
+  auto module = ir::readAssembly(R"(
+               OpCapability Kernel
+               OpCapability Addresses
+               OpCapability MemoryAccessAliasingINTEL
+               OpExtension "SPV_INTEL_memory_access_aliasing"
+               OpMemoryModel Physical64 OpenCL
+               OpName %uint "uint"
+     %domain = OpAliasDomainDeclINTEL
+      %scope = OpAliasScopeDeclINTEL %domain
+       %list = OpAliasScopeListDeclINTEL %scope
+               OpDecorate %uint Alignment 4
+       %uint = OpTypeInt 32 0
+)");
+  ASSERT_TRUE(module.ok()) << module.error().message();
+  std::vector<spv::Op> globals;
+  for (const ir::Instruction& inst : (*module)->section(ir::Section::kGlobal)) globals.push_back(inst.opcode());
+  EXPECT_EQ(globals, (std::vector<spv::Op>{spv::Op::OpAliasDomainDeclINTEL, spv::Op::OpAliasScopeDeclINTEL,
+                                           spv::Op::OpAliasScopeListDeclINTEL, spv::Op::OpTypeInt}));
+  EXPECT_EQ((*module)->section(ir::Section::kAnnotation).size(), 1u);
+}
+
 TEST(ReaderTest, RejectsUnfinishedFunctionsAndBlocks) {
   const std::string prologue = R"(
                OpCapability Kernel

@@ -43,7 +43,7 @@ vulkan::Device& sharedDevice() {
 }
 
 std::shared_ptr<const Translation> KernelTest::translate(const std::string& file) {
-  std::filesystem::path path = test::corpusDir() / "kernels" / (file + "." + GetParam() + ".spv");
+  std::filesystem::path path = test::corpusDir() / corpusFolder() / (file + "." + GetParam() + ".spv");
   std::vector<uint32_t> words = readWords(path);
   Expected<Translation> translation = cl2vk::translate(words, launch::targetFor(sharedDevice().info()));
   EXPECT_TRUE(translation.ok()) << path << ": " << translation.error().message();

@@ -22,7 +22,8 @@ vulkan::Device& sharedDevice();
 
 class KernelTest : public testing::TestWithParam<const char*> {
  public:
-  // Translates spirv/kernels/<file>.cl as built for this test's parameter (see below).
+  // Translates spirv/kernels/<file>.cl as built for this test's parameter (see below), or the
+  // file of that name in the build/spirv folder corpusFolder() names.
   std::shared_ptr<const Translation> translate(const std::string& file);
   std::unique_ptr<launch::LaunchableKernel> kernel(const std::string& file, const std::string& name);
 
@@ -44,6 +45,10 @@ class KernelTest : public testing::TestWithParam<const char*> {
     EXPECT_TRUE(downloaded.ok()) << downloaded.error().message();
     return values;
   }
+
+  // The folder of build/spirv whose modules translate() reads: "kernels" (spirv/kernels), or
+  // "frontend" (spirv/frontend, whose builds are named <file>.O1.spv, <file>.O1.all.spv ...).
+  virtual std::string corpusFolder() const { return "kernels"; }
 
   void run(launch::LaunchableKernel& kernel, const launch::NDRange& range, const std::vector<launch::KernelArg>& args);
 

@@ -62,7 +62,7 @@ std::string module(const std::string& code, const std::string& globals = "", con
 )";
 }
 
-// p[i] = fabs(p[i]): OpenCL.std instructions other than printf are for later passes to lower.
+// p[i] = fabs(p[i]): OpenCL.std instructions are for later passes to lower.
 const std::string kAbsolute = R"(
           %x = OpLoad %float %elem Aligned 4
           %y = OpExtInst %float %std fabs %x
@@ -86,7 +86,8 @@ TEST(CheckSupportedTest, DoubleComesOutUnchangedWhenTheTargetHasFloat64) {
   test::expectPassOutput("check-supported", before, before, Target{}, SPV_ENV_OPENCL_2_2);
 }
 
-TEST(CheckSupportedTest, PrintfIsRefusedNamingTheKernelAndTheCall) {
+// printf is lower-printf's to rewrite.
+TEST(CheckSupportedTest, PrintfComesOutUnchanged) {
   std::string before = module(R"(
         %fmt = OpInBoundsPtrAccessChain %_ptr_UniformConstant_uchar %str %ulong_0 %ulong_0
      %printf = OpExtInst %uint %std printf %fmt %i
@@ -104,8 +105,39 @@ TEST(CheckSupportedTest, PrintfIsRefusedNamingTheKernelAndTheCall) {
         %str = OpVariable %_ptr_UniformConstant__arr_uchar_ulong_2 UniformConstant %contents
 )",
                               "OpCapability Int8");
-  EXPECT_EQ(test::runPass("check-supported", before).text(),
-            "error: kernel 'k': %30 = OpExtInst in function 'body': printf is not supported by cl2vk");
+  test::expectPassOutput("check-supported", before, before, Target{}, SPV_ENV_OPENCL_2_2);
+}
+
+// printf("%f", x) as llvm-spirv writes it: the float promoted to double, which lower-printf drops,
+// so a target without 64-bit floats accepts it; the same double used by anything else is refused.
+TEST(CheckSupportedTest, APrintfPromotionToDoubleNeedsNoFloat64) {
+  std::string printf = R"(
+          %x = OpLoad %float %elem Aligned 4
+          %d = OpFConvert %double %x
+        %fmt = OpInBoundsPtrAccessChain %_ptr_UniformConstant_uchar %str %ulong_0 %ulong_0
+     %printf = OpExtInst %uint %std printf %fmt %d
+)";
+  std::string globals = R"(
+      %uchar = OpTypeInt 8 0
+    %ulong_0 = OpConstant %ulong 0
+    %ulong_2 = OpConstant %ulong 2
+   %uchar_37 = OpConstant %uchar 37
+    %uchar_0 = OpConstant %uchar 0
+     %double = OpTypeFloat 64
+%_arr_uchar_ulong_2 = OpTypeArray %uchar %ulong_2
+%_ptr_UniformConstant__arr_uchar_ulong_2 = OpTypePointer UniformConstant %_arr_uchar_ulong_2
+%_ptr_UniformConstant_uchar = OpTypePointer UniformConstant %uchar
+   %contents = OpConstantComposite %_arr_uchar_ulong_2 %uchar_37 %uchar_0
+        %str = OpVariable %_ptr_UniformConstant__arr_uchar_ulong_2 UniformConstant %contents
+)";
+  Target noFloat64;
+  noFloat64.float64 = false;
+  std::string before = module(printf, globals, "OpCapability Int8\nOpCapability Float64");
+  test::expectPassOutput("check-supported", before, before, noFloat64);
+  std::string alsoMultiplied =
+      module(printf + "          %m = OpFMul %double %d %d\n", globals, "OpCapability Int8\nOpCapability Float64");
+  EXPECT_NE(test::runPass("check-supported", alsoMultiplied, noFloat64).text().find("no Vulkan shaderFloat64"),
+            std::string::npos);
 }
 
 // A type of an unsupported kind is refused where it is declared, before any function is looked at.
@@ -125,6 +157,52 @@ TEST(CheckSupportedTest, ImageSamplerPipeAndQueueTypesAreRefusedByName) {
        }) {
     EXPECT_EQ(test::runPass("check-supported", module(kAbsolute, c.type, c.capability)).text(), c.message);
   }
+}
+
+// What llvm-spirv-15 --spirv-ext=+all writes for float atomics, integer dot products, sub-group
+// rotations and _BitInt(N) is refused by name (docs/frontend.md), not left to fail Vulkan's
+// validation as an internal error.
+TEST(CheckSupportedTest, AllExtensionsConstructsAreRefusedByName) {
+  struct Case {
+    std::string capability, globals, code, message;
+  };
+  const std::string kInt8 = R"(
+      %uchar = OpTypeInt 8 0
+    %v4uchar = OpTypeVector %uchar 4
+    %uchar_1 = OpConstant %uchar 1
+   %v4uchar_1 = OpConstantComposite %v4uchar %uchar_1 %uchar_1 %uchar_1 %uchar_1
+)";
+  for (const Case& c : {
+           Case{"OpCapability AtomicFloat32AddEXT\nOpExtension \"SPV_EXT_shader_atomic_float_add\"",
+                "%uint_1 = OpConstant %uint 1\n%uint_0 = OpConstant %uint 0\n%float_1 = OpConstant %float 1",
+                "%old = OpAtomicFAddEXT %float %elem %uint_1 %uint_0 %float_1\n",
+                "error: kernel 'k': %24 = OpAtomicFAddEXT in function 'body': floating-point atomics are not supported "
+                "by cl2vk"},
+           Case{"OpCapability Int8\nOpCapability DotProduct\nOpCapability DotProductInput4x8Bit\n"
+                "OpExtension \"SPV_KHR_integer_dot_product\"",
+                kInt8, "%dot = OpUDot %uint %v4uchar_1 %v4uchar_1\n",
+                "error: kernel 'k': %25 = OpUDot in function 'body': integer dot products (cl_khr_integer_dot_product) "
+                "are not supported by cl2vk"},
+           Case{"OpCapability GroupNonUniformRotateKHR\nOpExtension \"SPV_KHR_subgroup_rotate\"",
+                "%uint_1 = OpConstant %uint 1\n%uint_3 = OpConstant %uint 3",
+                "%rotated = OpGroupNonUniformRotateKHR %uint %uint_3 %uint_1 %uint_1\n",
+                "error: kernel 'k': %23 = OpGroupNonUniformRotateKHR in function 'body': sub-group rotations "
+                "(cl_khr_subgroup_rotate) are not supported by cl2vk"},
+           Case{"OpCapability ArbitraryPrecisionIntegersINTEL\n"
+                "OpExtension \"SPV_INTEL_arbitrary_precision_integers\"",
+                "%int24 = OpTypeInt 24 0", "", "error: %15 = OpTypeInt: 24-bit integers are not supported by cl2vk"},
+       }) {
+    EXPECT_EQ(test::runPass("check-supported", module(kAbsolute + c.code, c.globals, c.capability)).text(), c.message);
+  }
+}
+
+// An extension cl2vk has no decision for is refused by name rather than left to fail later.
+TEST(CheckSupportedTest, UnknownExtensionIsRefusedByName) {
+  EXPECT_EQ(test::runPass("check-supported", module(kAbsolute, "", "OpExtension \"SPV_INTEL_fpga_reg\"")).text(),
+            "error: the SPIR-V extension SPV_INTEL_fpga_reg is not supported by cl2vk (docs/frontend.md lists what it "
+            "does with each extension llvm-spirv-15 writes)");
+  std::string known = module(kAbsolute, "", "OpCapability OptNoneINTEL\nOpExtension \"SPV_INTEL_optnone\"");
+  test::expectPassOutput("check-supported", known, known);
 }
 
 TEST(CheckSupportedTest, DoubleArithmeticIsRefusedWithoutFloat64NamingTheFirstInstruction) {

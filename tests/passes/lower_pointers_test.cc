@@ -191,5 +191,105 @@ TEST(LowerPointersTest, GenericPointersIntoGlobalMemoryBecomeBufferPointers) {
                                        generic, kBufferPointer, "OpDecorate %_ptr_CrossWorkgroup_uint ArrayStride 4"));
 }
 
+// The part of a module both reinterpreted-memory tests share: a float variable read as a uint, and
+// byte 2 of a __local uint tile[4] stored through a uchar pointer.
+const std::string kReinterpretingHeader = R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpCapability Int8
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint GLCompute %k "k"
+               OpName %k "k"
+       %uint = OpTypeInt 32 0
+      %ulong = OpTypeInt 64 0
+      %uchar = OpTypeInt 8 0
+      %float = OpTypeFloat 32
+     %uint_0 = OpConstant %uint 0
+     %uint_2 = OpConstant %uint 2
+    %ulong_4 = OpConstant %ulong 4
+       %void = OpTypeVoid
+   %noParams = OpTypeFunction %void
+  %_ptr_Function_float = OpTypePointer Function %float
+  %_ptr_Function_uint = OpTypePointer Function %uint
+  %_arr_uint_ulong_4 = OpTypeArray %uint %ulong_4
+  %_ptr_Workgroup__arr_uint_ulong_4 = OpTypePointer Workgroup %_arr_uint_ulong_4
+  %_ptr_Workgroup_uchar = OpTypePointer Workgroup %uchar
+)";
+
+// A union in private memory and a byte view of __local memory: Vulkan's typed pointers cannot
+// express either, so each variable becomes an array of 32-bit words. The float is stored as its
+// bits and read back as a uint; the byte store clears and sets its 8 bits of word 0 with
+// atomics, because other work-items may store the word's other bytes at the same time.
+TEST(LowerPointersTest, ReinterpretedPrivateAndLocalMemoryBecomesWords) {
+  test::expectPassOutput("lower-pointers", kReinterpretingHeader + R"(
+       %tile = OpVariable %_ptr_Workgroup__arr_uint_ulong_4 Workgroup
+    %float_1 = OpConstant %float 1
+    %uchar_7 = OpConstant %uchar 7
+          %k = OpFunction %void None %noParams
+      %entry = OpLabel
+      %value = OpVariable %_ptr_Function_float Function
+               OpStore %value %float_1 Aligned 4
+       %bits = OpBitcast %_ptr_Function_uint %value
+          %r = OpLoad %uint %bits Aligned 4
+      %bytes = OpBitcast %_ptr_Workgroup_uchar %tile
+      %third = OpInBoundsPtrAccessChain %_ptr_Workgroup_uchar %bytes %uint_2
+               OpStore %third %uchar_7 Aligned 1
+               OpReturn
+               OpFunctionEnd
+)",
+                         kReinterpretingHeader + R"(
+    %float_1 = OpConstant %float 1
+    %uchar_7 = OpConstant %uchar 7
+     %uint_4 = OpConstant %uint 4
+ %tile_words = OpTypeArray %uint %uint_4
+  %_ptr_Workgroup_tile_words = OpTypePointer Workgroup %tile_words
+       %tile = OpVariable %_ptr_Workgroup_tile_words Workgroup
+     %uint_1 = OpConstant %uint 1
+%value_words = OpTypeArray %uint %uint_1
+  %_ptr_Function_value_words = OpTypePointer Function %value_words
+  %_ptr_Workgroup_uint = OpTypePointer Workgroup %uint
+    %uint_16 = OpConstant %uint 16
+   %uint_255 = OpConstant %uint 255
+          %k = OpFunction %void None %noParams
+      %entry = OpLabel
+      %value = OpVariable %_ptr_Function_value_words Function
+  %floatBits = OpBitcast %uint %float_1
+    %toValue = OpAccessChain %_ptr_Function_uint %value %uint_0
+               OpStore %toValue %floatBits
+  %fromValue = OpAccessChain %_ptr_Function_uint %value %uint_0
+          %r = OpLoad %uint %fromValue
+       %byte = OpUConvert %uint %uchar_7
+       %mask = OpShiftLeftLogical %uint %uint_255 %uint_16
+     %placed = OpShiftLeftLogical %uint %byte %uint_16
+      %clear = OpNot %uint %mask
+      %word0 = OpAccessChain %_ptr_Workgroup_uint %tile %uint_0
+    %cleared = OpAtomicAnd %uint %word0 %uint_2 %uint_0 %clear
+     %word0b = OpAccessChain %_ptr_Workgroup_uint %tile %uint_0
+        %set = OpAtomicOr %uint %word0b %uint_2 %uint_0 %placed
+               OpReturn
+               OpFunctionEnd
+)");
+}
+
+// Without a reinterpretation the same variables keep their types: a uint read of the uint tile
+// stays an access chain into it.
+TEST(LowerPointersTest, MemoryReadAsItsOwnTypeKeepsTypedAccess) {
+  std::string module = kReinterpretingHeader + R"(
+  %_ptr_Workgroup_uint = OpTypePointer Workgroup %uint
+       %tile = OpVariable %_ptr_Workgroup__arr_uint_ulong_4 Workgroup
+          %k = OpFunction %void None %noParams
+      %entry = OpLabel
+      %third = OpInBoundsAccessChain %_ptr_Workgroup_uint %tile %uint_2
+          %r = OpLoad %uint %third Aligned 4
+               OpReturn
+               OpFunctionEnd
+)";
+  std::string after = module;
+  after.replace(after.find("OpInBoundsAccessChain"), std::string("OpInBoundsAccessChain").size(), "OpAccessChain");
+  test::expectPassOutput("lower-pointers", module, after);
+}
+
 }  // namespace
 }  // namespace cl2vk

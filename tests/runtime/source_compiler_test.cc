@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "cl2vk/spirv.h"
 #include "cl2vk/translator.h"
 #include "test_util.h"
 
@@ -385,6 +386,30 @@ kernel void divrem(global int* out, global const int* in, global int4* vout, glo
   ASSERT_TRUE(compiled.result.success) << compiled.result.log;
   ASSERT_TRUE(compiled.translation);
   EXPECT_EQ(kernelNames(*compiled.translation), (Strings{"divrem"}));
+}
+
+// llvm-spirv-15 writes the n-body kernel's loop exit ahead of the loop at -O2, which made the
+// runtime refuse clBuildProgram of it; the translator repairs the layout (repair-llvm-spirv) from
+// source as from IL, in every language version and at -cl-opt-disable.
+TEST(SourceCompilerTest, KernelsLlvmSpirvLaysOutWronglyTranslate) {
+  auto source = [](const char* name) {
+    std::vector<uint8_t> text = test::readFile(test::sourceDir() / "spirv" / "frontend" / name);
+    return std::string(text.begin(), text.end());
+  };
+  for (const char* file : {"nbody.cl", "loop_exits.cl", "vector_select.cl"}) {
+    for (const char* options : {"", "-cl-std=CL2.0", "-cl-std=CL3.0", "-cl-opt-disable"}) {
+      SCOPED_TRACE(std::string(file) + " " + options);
+      Compiled compiled = compileAndTranslate(request(source(file), options));
+      ASSERT_TRUE(compiled.result.success) << compiled.result.log;
+      EXPECT_TRUE(compiled.translation);
+    }
+  }
+  // The reproduction: what the compiler hands the translator is invalid as written.
+  CompileResult nbody = compileSource(request(source("nbody.cl")));
+  ASSERT_TRUE(nbody.success) << nbody.log;
+  Status valid = validate(nbody.spirv, SPV_ENV_UNIVERSAL_1_2);
+  ASSERT_FALSE(valid.ok()) << "llvm-spirv-15 now lays the n-body kernel out correctly";
+  EXPECT_TRUE(contains(valid.error().message(), "has not been defined"));
 }
 
 constexpr const char* kDoubleKernel = "kernel void twice(global double* out, double x) { out[0] = 2 * x; }\n";

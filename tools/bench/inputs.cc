@@ -23,8 +23,18 @@ class SplitMix64 {
 }  // namespace
 
 std::vector<uint32_t> generateInput(InputSet set, size_t index, uint64_t words) {
-  SplitMix64 random(0x5eed0000ULL + 2 * index + (set == InputSet::kFloats ? 1 : 0));
+  SplitMix64 random(0x5eed0000ULL + 3 * index + static_cast<uint64_t>(set));
   std::vector<uint32_t> values(words);
+  if (set == InputSet::kDoubles) {
+    // 53 random bits -> [0, 1), then [-1, 1), as pairs of words.
+    for (size_t i = 0; i + 1 < values.size(); i += 2) {
+      double unit = static_cast<double>(random.next() >> 11) * 0x1p-53;
+      uint64_t bits = std::bit_cast<uint64_t>(2.0 * unit - 1.0);
+      values[i] = static_cast<uint32_t>(bits);
+      values[i + 1] = static_cast<uint32_t>(bits >> 32);
+    }
+    return values;
+  }
   for (uint32_t& value : values) {
     uint64_t bits = random.next();
     if (set == InputSet::kInts) {

@@ -31,6 +31,71 @@ kernel void local_tree_reduce_add_float(global const float* in, global float* ou
   if (lid == 0) out[get_group_id(0)] = scratch[0];
 }
 
+// The same tree over __local memory the kernel declares as uint and uses as float: reinterpreted
+// memory, which cl2vk makes word-addressed. Against the tree above, it measures what that costs.
+kernel void local_tree_reduce_add_float_words(global const float* in, global float* out, local uint* words) {
+  local float* scratch = (local float*)words;
+  size_t lid = get_local_id(0);
+  scratch[lid] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (size_t stride = get_local_size(0) / 2; stride > 0; stride /= 2) {
+    if (lid < stride) scratch[lid] += scratch[lid + stride];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) out[get_group_id(0)] = scratch[0];
+}
+
+#endif
+
+// Math: one function per work-item on arguments made from x in [-1, 1) (workloads.h,
+// mathArguments): sin(100x), exp(10x), log(|x| + 2^-10), pow(|x| + 0.5, 8x), fmod(1000x, |x| + 0.25).
+#define MATH_KERNELS(T, suffix, prefix)                                                       \
+  kernel void math_##prefix##sin_##suffix(global const T* in, global T* out) {                \
+    size_t i = get_global_id(0);                                                              \
+    out[i] = prefix##sin(in[i] * (T)100);                                                     \
+  }                                                                                           \
+  kernel void math_##prefix##exp_##suffix(global const T* in, global T* out) {                \
+    size_t i = get_global_id(0);                                                              \
+    out[i] = prefix##exp(in[i] * (T)10);                                                      \
+  }                                                                                           \
+  kernel void math_##prefix##log_##suffix(global const T* in, global T* out) {                \
+    size_t i = get_global_id(0);                                                              \
+    out[i] = prefix##log(fabs(in[i]) + (T)0x1p-10);                                           \
+  }
+
+#ifdef BENCH_PROGRAM_BASIC
+MATH_KERNELS(float, float, )
+MATH_KERNELS(float, float, native_)
+
+kernel void math_pow_float(global const float* in, global float* out) {
+  size_t i = get_global_id(0);
+  out[i] = pow(fabs(in[i]) + 0.5f, in[i] * 8.0f);
+}
+
+kernel void math_native_pow_float(global const float* in, global float* out) {
+  size_t i = get_global_id(0);
+  out[i] = native_powr(fabs(in[i]) + 0.5f, in[i] * 8.0f);
+}
+
+kernel void math_fmod_float(global const float* in, global float* out) {
+  size_t i = get_global_id(0);
+  out[i] = fmod(in[i] * 1000.0f, fabs(in[i]) + 0.25f);
+}
+#endif
+
+#ifdef BENCH_PROGRAM_MATH_DOUBLE
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+MATH_KERNELS(double, double, )
+
+kernel void math_pow_double(global const double* in, global double* out) {
+  size_t i = get_global_id(0);
+  out[i] = pow(fabs(in[i]) + 0.5, in[i] * 8.0);
+}
+
+kernel void math_fmod_double(global const double* in, global double* out) {
+  size_t i = get_global_id(0);
+  out[i] = fmod(in[i] * 1000.0, fabs(in[i]) + 0.25);
+}
 #endif
 
 // Work-group collectives: one value per work-group for reductions, one per work-item for the rest.

@@ -225,11 +225,15 @@ int runBenchmarks(const Options& options) {
   Benchmark benchmark(options, findings);
   for (const Workload& workload : workloads()) {
     if ((workload.benchmark + " " + workload.type).find(options.only) == std::string::npos) continue;
-    std::vector<Implementation> implementations{{cl2vk->get(), "cl2vk", "", 0, true},
-                                                {glsl->get(), "glsl", "", 0, true}};
+    std::vector<Implementation> implementations{{cl2vk->get(), "cl2vk", "", 0, true}};
+    // GLSL.std.450 has its transcendental instructions for 16- and 32-bit floats only.
+    if (workload.element != ElementType::kDouble) implementations.push_back({glsl->get(), "glsl", "", 0, true});
     if (native) implementations.push_back({native.get(), "native-opencl", "", 0, false});
+    if (!workload.nativeKernel.empty())
+      implementations.push_back({cl2vk->get(), "cl2vk-native", workload.nativeKernel, 0, true});
     if (workload.hasLocalTree) {
       implementations.push_back({cl2vk->get(), "local-tree", kLocalTreeKernel, sizeof(float), true});
+      implementations.push_back({cl2vk->get(), "local-tree-words", kLocalTreeWordsKernel, sizeof(float), true});
       if (native)
         implementations.push_back({native.get(), "native-local-tree", kLocalTreeKernel, sizeof(float), false});
     }

@@ -82,6 +82,7 @@ std::string buildOptions(ClProgram program) {
     case ClProgram::kWorkGroupUniformArithmetic: return "-cl-std=CL3.0 -D BENCH_PROGRAM_WORK_GROUP_UNIFORM_ARITHMETIC";
     case ClProgram::kSubGroup: return "-cl-std=CL3.0 -D BENCH_PROGRAM_SUB_GROUP";
     case ClProgram::kSubGroupUniformArithmetic: return "-cl-std=CL3.0 -D BENCH_PROGRAM_SUB_GROUP_UNIFORM_ARITHMETIC";
+    case ClProgram::kMathDouble: return "-D BENCH_PROGRAM_MATH_DOUBLE";
   }
   return "";
 }
@@ -123,7 +124,7 @@ Expected<std::unique_ptr<OpenClRunner>> OpenClRunner::open(const std::string& pl
 Status OpenClRunner::createBuffers(const InputShape& shape) {
   size_t bytes = shape.words * sizeof(uint32_t);
   cl_int error = CL_SUCCESS;
-  for (InputSet set : {InputSet::kInts, InputSet::kFloats}) {
+  for (InputSet set : kInputSets) {
     for (size_t index = 0; index < shape.count; ++index) {
       std::vector<uint32_t> words = generateInput(set, index, shape.words);
       ClBuffer buffer(clCreateBuffer(context_.get(), CL_MEM_READ_ONLY, bytes, nullptr, &error));
@@ -205,7 +206,9 @@ Expected<uint32_t> OpenClRunner::subgroupSize(uint32_t workGroupSize) {
 
 Status OpenClRunner::prepare(const LaunchSpec& spec) {
   Expected<ClKernel> kernel =
-      createKernel(spec.kernel == kLocalTreeKernel ? ClProgram::kBasic : spec.workload->program, spec.kernel);
+      createKernel(spec.kernel == kLocalTreeKernel || spec.kernel == kLocalTreeWordsKernel ? ClProgram::kBasic
+                                                                                           : spec.workload->program,
+                   spec.kernel);
   if (!kernel) return kernel.error();
   size_t maxSize = 0;
   CL2VK_TRY(check(

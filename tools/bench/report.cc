@@ -154,8 +154,10 @@ std::string deviceTable(const std::string& device, const std::vector<const Measu
   }
 
   std::vector<Comparison> comparisons;
-  for (const Comparison& c : {Comparison{"glsl", "GLSL"}, Comparison{"native-opencl", "native OpenCL"},
-                              Comparison{"local-tree", "local-tree"}, Comparison{"cub", "CUB"}}) {
+  for (const Comparison& c :
+       {Comparison{"glsl", "GLSL"}, Comparison{"native-opencl", "native OpenCL"},
+        Comparison{"local-tree", "local-tree"}, Comparison{"local-tree-words", "local-tree (reinterpreted)"},
+        Comparison{"cl2vk-native", "cl2vk native_"}, Comparison{"cub", "CUB"}}) {
     if (implementations.count(c.implementation)) comparisons.push_back(c);
   }
 

@@ -16,7 +16,7 @@ namespace cl2vk::bench {
 
 // The inputs every runner uploads: `count` buffers of each set, `words` 32-bit words each. The
 // integer set holds ints in [-1000, 1000] (about one in 2000 is zero, so work_group_all and the
-// logical xor see both answers), the float set floats in [-1, 1).
+// logical xor see both answers), the float set floats in [-1, 1), the double set doubles in [-1, 1).
 struct InputShape {
   size_t count = 3;
   uint64_t words = 0;

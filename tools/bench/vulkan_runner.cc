@@ -41,7 +41,7 @@ Expected<std::unique_ptr<VulkanRunner>> VulkanRunner::open(std::string shaderDir
 
 Status VulkanRunner::createBuffers(const InputShape& shape) {
   VkDeviceSize bytes = shape.words * sizeof(uint32_t);
-  for (InputSet set : {InputSet::kInts, InputSet::kFloats}) {
+  for (InputSet set : kInputSets) {
     for (size_t index = 0; index < shape.count; ++index) {
       auto buffer = vulkan::Buffer::create(*device_, bytes);
       if (!buffer) return buffer.error();

@@ -38,6 +38,7 @@ void addCollectives(std::vector<Workload>& list, Scope scope) {
 
 double decode(ElementType element, uint32_t word) {
   switch (element) {
+    case ElementType::kDouble: return 0;  // read in pairs by the math workloads
     case ElementType::kInt: return static_cast<double>(static_cast<int32_t>(word));
     case ElementType::kFloat: return static_cast<double>(std::bit_cast<float>(word));
     case ElementType::kUint:
@@ -65,6 +66,7 @@ double sumOfMagnitudes(std::span<const double> values) {
 uint32_t Workload::wordsPerItem() const {
   if (operation == Operation::kReduce16Add) return 16;
   if (element == ElementType::kUint4) return 4;
+  if (element == ElementType::kDouble) return 2;
   return 1;
 }
 
@@ -75,7 +77,8 @@ uint64_t Workload::outputWords(uint64_t n, uint32_t workGroupSize, uint32_t subg
     case Operation::kAll:
     case Operation::kReduceLogicalXor:
     case Operation::kReduce16Add: return items / (scope == Scope::kSubGroup ? subgroupSize : workGroupSize);
-    case Operation::kCopy: return n;
+    case Operation::kCopy:
+    case Operation::kMath: return n;
     default: return items;
   }
 }
@@ -95,13 +98,98 @@ const std::vector<Workload>& workloads() {
         Workload{"copy", "uint", ElementType::kUint, Scope::kNone, Operation::kCopy, ClProgram::kBasic, "copy_uint"});
     all.push_back(Workload{"copy", "uint4", ElementType::kUint4, Scope::kNone, Operation::kCopy, ClProgram::kBasic,
                            "copy_uint4"});
+    for (const char* function : {"sin", "exp", "log", "pow", "fmod"}) {
+      std::string name = function;
+      bool hasNative = name != "fmod";
+      Workload single{name,
+                      "float",
+                      ElementType::kFloat,
+                      Scope::kNone,
+                      Operation::kMath,
+                      ClProgram::kBasic,
+                      "math_" + name + "_float"};
+      single.function = name;
+      if (hasNative) single.nativeKernel = "math_native_" + name + "_float";
+      all.push_back(single);
+      Workload wide{name,
+                    "double",
+                    ElementType::kDouble,
+                    Scope::kNone,
+                    Operation::kMath,
+                    ClProgram::kMathDouble,
+                    "math_" + name + "_double"};
+      wide.function = name;
+      all.push_back(wide);
+    }
     return all;
   }();
   return list;
 }
 
+template <typename T>
+std::pair<T, T> mathArguments(const std::string& function, T x) {
+  if (function == "sin") return {x * T(100), 0};
+  if (function == "exp") return {x * T(10), 0};
+  if (function == "log") return {std::fabs(x) + T(0x1p-10), 0};
+  if (function == "pow") return {std::fabs(x) + T(0.5), x * T(8)};
+  return {x * T(1000), std::fabs(x) + T(0.25)};  // fmod
+}
+template std::pair<float, float> mathArguments(const std::string&, float);
+template std::pair<double, double> mathArguments(const std::string&, double);
+
+namespace {
+
+// The function of a math workload in long double, on arguments already rounded as the kernel
+// rounds them.
+long double mathFunction(const std::string& function, long double a, long double b) {
+  if (function == "sin") return std::sin(a);
+  if (function == "exp") return std::exp(a);
+  if (function == "log") return std::log(a);
+  if (function == "pow") return std::pow(a, b);
+  return std::fmod(a, b);
+}
+
+// The benchmark times the functions; their accuracy is tested against MPFR elsewhere
+// (docs/precision.md). The check here only catches a wrong function or a broken kernel, so that
+// the GLSL baselines, which Vulkan lets be far less accurate, pass too: 10^-3 relative, and for
+// fmod anything within one divisor of the exact remainder (x - y * trunc(x / y) is off by y when
+// the quotient rounds to the next integer).
+constexpr double kMathTolerance = 1e-3;
+
+Reference mathReference(const Workload& workload, std::span<const uint32_t> input) {
+  Reference reference;
+  bool remainder = workload.function == "fmod";
+  long double divisor = 0;
+  auto emit = [&](long double exact, size_t words) {
+    double tolerance = kMathTolerance * std::max(1.0, std::fabs(static_cast<double>(exact)));
+    if (remainder) tolerance += static_cast<double>(divisor);
+    for (size_t i = 0; i < words; ++i) {
+      reference.expected.push_back(static_cast<double>(exact));
+      reference.tolerance.push_back(tolerance);
+    }
+  };
+  if (workload.element == ElementType::kDouble) {
+    for (size_t i = 0; i + 1 < input.size(); i += 2) {
+      double x = std::bit_cast<double>(uint64_t{input[i]} | uint64_t{input[i + 1]} << 32);
+      auto [a, b] = mathArguments<double>(workload.function, x);
+      divisor = b;
+      emit(mathFunction(workload.function, a, b), 2);
+    }
+  } else {
+    for (uint32_t word : input) {
+      auto [a, b] = mathArguments<float>(workload.function, std::bit_cast<float>(word));
+      divisor = b;
+      emit(mathFunction(workload.function, a, b), 1);
+    }
+  }
+  return reference;
+}
+
+}  // namespace
+
 Reference computeReference(const Workload& workload, std::span<const uint32_t> input, uint32_t workGroupSize,
                            uint32_t subgroupSize) {
+  if (workload.operation == Operation::kMath) return mathReference(workload, input);
   std::vector<double> values(input.size());
   std::transform(input.begin(), input.end(), values.begin(),
                  [&](uint32_t word) { return decode(workload.element, word); });
@@ -161,7 +249,8 @@ Reference computeReference(const Workload& workload, std::span<const uint32_t> i
         break;
       }
       case Operation::kReduce16Add:
-      case Operation::kCopy: break;  // Handled above.
+      case Operation::kCopy:
+      case Operation::kMath: break;  // Handled above.
     }
   });
   return reference;
@@ -175,6 +264,11 @@ std::string compareOutput(const Workload& workload, const Reference& reference, 
   size_t mismatches = 0;
   for (size_t i = 0; i < output.size(); ++i) {
     double got = decode(workload.element, output[i]);
+    if (workload.element == ElementType::kDouble) {  // both words of a double: its value
+      size_t first = i & ~size_t{1};
+      got = std::bit_cast<double>(uint64_t{output[first]} | uint64_t{output[first + 1]} << 32);
+    }
+    if (std::isnan(got)) got = std::numeric_limits<double>::infinity();
     // work_group_all may return any non-zero value for true.
     if (workload.operation == Operation::kAll && got != 0) got = 1;
     if (std::fabs(got - reference.expected[i]) <= reference.tolerance[i]) continue;

@@ -17,10 +17,12 @@
 namespace cl2vk::bench {
 
 // The element type of a workload's input and output.
-enum class ElementType { kInt, kFloat, kUint, kUint4 };
+enum class ElementType { kInt, kFloat, kUint, kUint4, kDouble };
 
-// Which input buffers a workload reads: the integer set (also read as uint) or the float set.
-enum class InputSet { kInts, kFloats };
+// Which input buffers a workload reads: the integer set (also read as uint), the float set or the
+// double set (pairs of words).
+enum class InputSet { kInts, kFloats, kDoubles };
+inline constexpr InputSet kInputSets[] = {InputSet::kInts, InputSet::kFloats, InputSet::kDoubles};
 
 enum class Scope { kWorkGroup, kSubGroup, kNone };
 
@@ -33,11 +35,19 @@ enum class Operation {
   kReduceLogicalXor,
   kReduce16Add,
   kCopy,
+  kMath,  // one OpenCL.std function per work-item (Workload::function), see mathArguments()
 };
 
 // Which OpenCL program of kernels.cl holds a kernel (built separately, so that a platform lacking
 // a feature skips only the kernels needing it): the BENCH_PROGRAM_<name> macro selects it.
-enum class ClProgram { kBasic, kWorkGroup, kWorkGroupUniformArithmetic, kSubGroup, kSubGroupUniformArithmetic };
+enum class ClProgram {
+  kBasic,
+  kWorkGroup,
+  kWorkGroupUniformArithmetic,
+  kSubGroup,
+  kSubGroupUniformArithmetic,
+  kMathDouble,  // needs cl_khr_fp64
+};
 
 struct Workload {
   std::string benchmark;  // "work_group_reduce_add": the OpenCL name, or "reduce16", "copy"
@@ -49,9 +59,15 @@ struct Workload {
   std::string kernel;  // the OpenCL kernel in kernels.cl and the GLSL shader in shaders/bench/
   // Also runs as the classic __local barrier tree (kernel "local_tree_reduce_add_float").
   bool hasLocalTree = false;
+  // kMath: the OpenCL C function ("sin"), and the kernel calling its native_ form ("" if none).
+  std::string function{};
+  std::string nativeKernel{};
 
-  InputSet inputSet() const { return element == ElementType::kFloat ? InputSet::kFloats : InputSet::kInts; }
-  // Input words one work-item reads: 16 for reduce16, 4 for the uint4 copy, else 1.
+  InputSet inputSet() const {
+    if (element == ElementType::kFloat) return InputSet::kFloats;
+    return element == ElementType::kDouble ? InputSet::kDoubles : InputSet::kInts;
+  }
+  // Input words one work-item reads: 16 for reduce16, 4 for the uint4 copy, 2 for a double, else 1.
   uint32_t wordsPerItem() const;
   uint64_t workItems(uint64_t n) const { return n / wordsPerItem(); }
   // The 32-bit words written over `n` input words.
@@ -64,6 +80,8 @@ struct Workload {
 const std::vector<Workload>& workloads();
 
 inline constexpr const char* kLocalTreeKernel = "local_tree_reduce_add_float";
+// The same tree through a reinterpreted __local pointer (word-addressed in cl2vk).
+inline constexpr const char* kLocalTreeWordsKernel = "local_tree_reduce_add_float_words";
 
 // What a correct run writes: each output word's exact value (integers, and floats computed in
 // double) and the distance from it that passes (0 for integers; for a float combining m values,
@@ -72,6 +90,12 @@ struct Reference {
   std::vector<double> expected;
   std::vector<double> tolerance;
 };
+
+// The arguments a math workload passes its function for input x in [-1, 1), computed in the
+// workload's precision exactly as the kernels do (kernels.cl, shaders/bench/math_*.comp): sin(100x),
+// exp(10x), log(|x| + 2^-10), pow(|x| + 0.5, 8x), fmod(1000x, |x| + 0.25).
+template <typename T>
+std::pair<T, T> mathArguments(const std::string& function, T x);
 
 Reference computeReference(const Workload& workload, std::span<const uint32_t> input, uint32_t workGroupSize,
                            uint32_t subgroupSize);

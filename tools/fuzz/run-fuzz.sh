@@ -38,10 +38,16 @@ if [ ! -f "$corpus_list" ]; then
 fi
 
 # -O1 keeps the fuzzer fast; assertions stay on (no NDEBUG) because they are checks worth hitting.
+# ccache, where installed, as in tools/run-tests.sh.
+export CCACHE_BASEDIR="$PWD"
+launcher=()
+if command -v ccache > /dev/null; then
+  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
 if [ ! -f build-fuzz/build.ninja ]; then
   CC=clang-15 CXX=clang++-15 cmake -S . -B build-fuzz -G Ninja -DCL2VK_FUZZ=ON -DCL2VK_WERROR=ON \
     -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-O1 -gline-tables-only" \
-    -DCMAKE_CXX_FLAGS_DEBUG="-O1 -gline-tables-only"
+    -DCMAKE_CXX_FLAGS_DEBUG="-O1 -gline-tables-only" "${launcher[@]}"
 fi
 cmake --build build-fuzz --target translate_fuzzer
 

@@ -66,6 +66,56 @@ struct KernelReflection {
   // reqd_work_group_size, when the kernel declares it.
   std::optional<std::array<uint32_t, 3>> requiredWorkGroupSize;
   CollectiveStats collectives;
+  // Hidden arguments: where in the argument block (like KernelArgument::offset) the runtime writes
+  // the 64-bit address of the printf buffer, when the kernel calls printf, and of the program's
+  // global variables, when the kernel uses one.
+  std::optional<uint32_t> printfBufferOffset;
+  std::optional<uint32_t> globalVariablesOffset;
+};
+
+// The program-scope variables in __global memory (OpenCL C 2.0), which live in one buffer per
+// program and device for the program's lifetime, shared by its kernels and kept across launches.
+struct GlobalVariablesLayout {
+  struct Variable {
+    std::string name;  // from OpName, else "%<id>"
+    uint32_t offset = 0, size = 0;
+  };
+  // A pointer among the initial values: at `offset`, the buffer's address plus `addend`.
+  struct Pointer {
+    uint32_t offset = 0;
+    uint64_t addend = 0;
+  };
+  uint32_t size = 0;                  // bytes; 0 when the program has none
+  std::vector<Variable> variables;    // in offset order
+  std::vector<uint8_t> initialBytes;  // `size` bytes: the initializers, zeros where there is none
+  std::vector<Pointer> pointers;
+};
+
+// One argument of a printf call as its record holds it (docs/kernel-interface.md, "printf"): each
+// component is one 32-bit word, or two (low first) when it is 64 bits wide.
+struct PrintfArgument {
+  enum class Kind { kInt, kFloat, kPointer, kString };
+  Kind kind = Kind::kInt;
+  uint32_t components = 1;  // > 1 for a vector
+  uint32_t bits = 32;       // the component's width in the kernel; 8 and 16-bit ones travel as 32
+  std::string text;         // kString: the constant string itself, which takes no words
+  uint32_t words() const { return kind == Kind::kString ? 0 : components * (bits == 64 ? 2 : 1); }
+};
+
+const char* printfArgumentKindName(PrintfArgument::Kind kind);
+
+// A printf call site: the format string and the arguments after it.
+struct PrintfFormat {
+  std::string format;
+  std::vector<PrintfArgument> arguments;
+};
+
+// The printf buffer: a header of two words (the words reserved so far, the words there are room
+// for), then the records, each the format's index and its arguments' words.
+struct PrintfBufferLayout {
+  static constexpr uint32_t kUsedWords = 0;      // word index, atomically advanced by each printf
+  static constexpr uint32_t kCapacityWords = 1;  // word index, written by the runtime
+  static constexpr uint32_t kFirstRecordWord = 2;
 };
 
 // Specialization constants shared by every kernel of a translated module.
@@ -93,6 +143,8 @@ struct ModuleRequirements {
 struct ModuleReflection {
   std::vector<KernelReflection> kernels;
   ModuleRequirements requirements;
+  std::vector<PrintfFormat> printfFormats;  // indexed by the first word of a printf record
+  GlobalVariablesLayout globalVariables;
 
   KernelReflection* kernel(const std::string& name);
 };

@@ -6,7 +6,8 @@
 namespace cl2vk {
 
 Error unsupported(ir::Builder& e, const ExtCall& call, const std::string& detail) {
-  if (call.name == "printf") return Error(e.module().describe(call.inst) + ": printf is not supported");
+  if (call.name == "printf")
+    return Error(e.module().describe(call.inst) + ": printf is left for lower-printf, which runs before this pass");
   return Error(e.module().describe(call.inst) + ": OpenCL.std " + call.name + " is not supported" + detail);
 }
 

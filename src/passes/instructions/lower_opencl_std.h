@@ -3,7 +3,8 @@
 // OpenCL.std instruction, NaN and special-value rules that GLSL leaves undefined, exact integer
 // saturation, and vloadn/vstoren/vload_half/vstore_half as per-component pointer accesses on the
 // pointer's own storage class. The OpenCL.std import goes once nothing uses it. An instruction it
-// cannot lower (printf, erf, 64-bit transcendentals, ...) is an error naming it and its function.
+// cannot lower (erf, 64-bit transcendentals, ..., and printf, which is lower-printf's) is an error
+// naming it and its function.
 // Where Vulkan's precision is looser than OpenCL's, docs/precision.md says so.
 #pragma once
 

@@ -5,6 +5,7 @@
 #include "analysis/data_layout.h"
 #include "ir/builder.h"
 #include "ir/types.h"
+#include "passes/interface/hidden_parameters.h"
 #include "passes/interface/word_reader.h"
 #include "passes/interface/work_item_builtins.h"
 
@@ -96,6 +97,7 @@ struct Parameter {
   Instruction* inst;
   KernelArgument argument;
   uint32_t valueType = 0;  // the type read from the argument block (pointee for by-value structs)
+  bool hidden = false;     // added by a pass (the printf buffer), not an argument of the kernel
 };
 
 class KernelLowering {
@@ -143,7 +145,12 @@ class KernelLowering {
       if (!value) return value.error().withContext("kernel '" + name + "', argument '" + param.argument.name + "'");
       module_.replaceAllUses(param.inst->resultId(), *value);
       CL2VK_TRY(module_.remove(param.inst));
-      reflection.arguments.push_back(param.argument);
+      if (param.argument.name == kPrintfBufferName)
+        reflection.printfBufferOffset = param.argument.offset;
+      else if (param.argument.name == kGlobalVariablesName)
+        reflection.globalVariablesOffset = param.argument.offset;
+      else
+        reflection.arguments.push_back(param.argument);
     }
     Instruction& definition = kernel->definition();
     module_.update(&definition, Instruction(spv::Op::OpFunction, definition.typeId(), definition.resultId(),
@@ -175,6 +182,7 @@ class KernelLowering {
       if (inst.opcode() != spv::Op::OpFunctionParameter) continue;
       Parameter param{&inst, {}, inst.typeId()};
       param.argument.name = parameterName(module_, inst, index);
+      param.hidden = isHiddenParameterName(param.argument.name);
       const Instruction* type = module_.def(inst.typeId());
       auto unsupported = [&](const std::string& what) {
         return Error("kernel '" + name + "': argument '" + param.argument.name + "' is " + what +
@@ -226,7 +234,7 @@ class KernelLowering {
         if (!layout) return unsupported("of a type without a memory layout (" + layout.error().message() + ")");
       }
       params.push_back(param);
-      ++index;
+      if (!param.hidden) ++index;
     }
     return okStatus();
   }

@@ -16,6 +16,7 @@
 #include "passes/memory/logical_pointers.h"
 #include "passes/memory/pointer_spaces.h"
 #include "passes/memory/pointer_values.h"
+#include "passes/memory/word_memory.h"
 
 namespace cl2vk::pointers {
 namespace {
@@ -35,8 +36,12 @@ class PointerLowering {
       removeUnusedPointerArithmetic(function);
       SpaceInference spaces(module_, function);
       CL2VK_TRY(spaces.run());
-      CL2VK_TRY(checkAddressesTaken(function, spaces));
       retypeValues(spaces);
+    }
+    // Memory that typed access cannot express becomes words; the rest keeps its types.
+    CL2VK_TRY(lowerWordAddressedMemory(module_));
+    for (Function& function : module_.functions()) {
+      if (function.isDeclaration()) continue;
       CL2VK_TRY(lowerLogicalPointers(module_, function));
       CL2VK_TRY(lowerPhysicalOperations(function));
     }
@@ -56,22 +61,6 @@ class PointerLowering {
       }
     }
     for (Instruction* marker : markers) (void)module_.remove(marker);  // no result: cannot fail
-  }
-
-  // Only buffer memory has addresses in Vulkan: a __local or __private pointer cannot become an
-  // integer (found by a substitution search: the translation was an OpConvertPtrToU Vulkan rejects).
-  Status checkAddressesTaken(Function& function, const SpaceInference& spaces) {
-    for (Block& block : function.blocks()) {
-      for (Instruction& inst : block.instructions()) {
-        if (inst.opcode() != spv::Op::OpConvertPtrToU) continue;
-        std::optional<SC> space = spaces.spaceOf(inst.idOperand(0));
-        if (space && *space != SC::PhysicalStorageBuffer)
-          return unsupported(module_, inst,
-                             "a __local or __private pointer converted to an integer is not supported (Vulkan's "
-                             "shared and private memory have no addresses)");
-      }
-    }
-    return okStatus();
   }
 
   // Casts and arithmetic whose pointers nobody uses (left by lifetime markers and copies) go
@@ -140,13 +129,14 @@ class PointerLowering {
     for (Instruction* copy : copies) {
       uint32_t target = throughByteCasts(copy->idOperand(0));
       uint32_t source = throughByteCasts(copy->idOperand(1));
+      // Copies between objects of different types, or of part of one, are left to the
+      // word-addressed lowering (word_memory.h).
       uint32_t type = pointeeOf(module_, module_.def(target)->typeId());
-      if (type != pointeeOf(module_, module_.def(source)->typeId()))
-        return unsupported(module_, *copy, "copies memory between objects of different types");
+      if (type != pointeeOf(module_, module_.def(source)->typeId())) continue;
       Expected<TypeLayout> layout = layoutOf(module_, type);
-      if (!layout) return unsupported(module_, *copy, layout.error().message());
+      if (!layout) continue;
       if (copy->opcode() == spv::Op::OpCopyMemorySized && constantValue(module_, copy->idOperand(2)) != layout->size)
-        return unsupported(module_, *copy, "copies part of an object, or a size that is not a constant");
+        continue;
       Builder b = Builder::before(module_, copy);
       uint32_t value = b.valueOfIds(spv::Op::OpLoad, type, {source});
       b.add(spv::Op::OpStore, 0, {Operand::id(target), Operand::id(value)});
@@ -211,12 +201,35 @@ class PointerLowering {
         }
         case spv::Op::OpPtrEqual:
         case spv::Op::OpPtrNotEqual:
-        case spv::Op::OpPtrDiff:
-          return unsupported(module_, *inst, "pointer comparison and difference are not supported yet");
+        case spv::Op::OpPtrDiff: CL2VK_TRY(compareBufferPointers(*inst)); break;
         default: break;
       }
     }
     return okStatus();
+  }
+
+  // Buffer pointers compared or subtracted: their addresses are. (Pointers into __local and
+  // __private memory were made offsets by the word-addressed lowering.)
+  Status compareBufferPointers(Instruction& inst) {
+    uint32_t pointerType = module_.def(inst.idOperand(0))->typeId();
+    if (storageOf(module_, pointerType) != SC::PhysicalStorageBuffer)
+      return unsupported(module_, inst, "compares pointers Vulkan cannot compare");
+    Builder b = Builder::before(module_, &inst);
+    uint32_t ulong = ir::typeInt(module_, 64);
+    uint32_t a = b.op(spv::Op::OpConvertPtrToU, ulong, {inst.idOperand(0)});
+    uint32_t c = b.op(spv::Op::OpConvertPtrToU, ulong, {inst.idOperand(1)});
+    uint32_t result;
+    if (inst.opcode() == spv::Op::OpPtrDiff) {
+      Expected<TypeLayout> layout = layoutOf(module_, pointeeOf(module_, pointerType));
+      if (!layout) return unsupported(module_, inst, layout.error().message());
+      uint32_t bytes = b.resizeSigned(b.isub(a, c), ir::scalarWidth(module_, inst.typeId()));
+      result = b.op(spv::Op::OpSDiv, inst.typeId(), {bytes, ir::constantBits(module_, inst.typeId(), layout->size)});
+    } else {
+      result =
+          b.op(inst.opcode() == spv::Op::OpPtrEqual ? spv::Op::OpIEqual : spv::Op::OpINotEqual, inst.typeId(), {a, c});
+    }
+    module_.replaceAllUses(inst.resultId(), result);
+    return module_.remove(&inst);
   }
 
   // Program-scope __constant tables: UniformConstant variables become Private ones.

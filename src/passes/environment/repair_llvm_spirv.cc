@@ -1,0 +1,214 @@
+#include "passes/environment/repair_llvm_spirv.h"
+
+#include <algorithm>
+#include <functional>
+#include <queue>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "analysis/cfg.h"
+#include "ir/builder.h"
+#include "ir/types.h"
+
+namespace cl2vk {
+namespace {
+
+using ir::Block;
+using ir::Instruction;
+
+bool isMergeInstruction(spv::Op opcode) {
+  return opcode == spv::Op::OpLoopMerge || opcode == spv::Op::OpSelectionMerge;
+}
+
+// Whether SPIR-V lets `merge` stand before `terminator` (2.11: a loop merge declares a loop whose
+// header branches; a selection merge, a two- or many-way branch).
+bool mergeFitsTerminator(spv::Op merge, spv::Op terminator) {
+  if (merge == spv::Op::OpLoopMerge)
+    return terminator == spv::Op::OpBranch || terminator == spv::Op::OpBranchConditional;
+  return terminator == spv::Op::OpBranchConditional || terminator == spv::Op::OpSwitch;
+}
+
+// Reorders the blocks so that each reachable one follows its immediate dominator. Of the blocks
+// whose dominator is already placed, the one first in the input comes next, so an input that
+// already obeys the rule keeps its order. Returns whether anything moved.
+bool orderBlocksAfterDominators(const ir::Module& module, ir::Function& function) {
+  Cfg cfg(module, function);
+  auto& blocks = function.blocks();
+  std::unordered_map<const Block*, size_t> position;
+  std::vector<std::list<Block>::iterator> byPosition;
+  for (auto it = blocks.begin(); it != blocks.end(); ++it) {
+    position[&*it] = byPosition.size();
+    byPosition.push_back(it);
+  }
+  std::unordered_map<const Block*, std::vector<size_t>> dominated;
+  for (Block* block : cfg.reversePostOrder()) {
+    if (Block* idom = cfg.immediateDominator(block)) dominated[idom].push_back(position.at(block));
+  }
+  std::priority_queue<size_t, std::vector<size_t>, std::greater<>> ready;
+  ready.push(position.at(cfg.entry()));
+  std::vector<size_t> order;
+  while (!ready.empty()) {
+    size_t next = ready.top();
+    ready.pop();
+    order.push_back(next);
+    for (size_t child : dominated[&*byPosition[next]]) ready.push(child);
+  }
+  for (size_t i = 0; i < byPosition.size(); ++i) {
+    if (!cfg.isReachable(&*byPosition[i])) order.push_back(i);
+  }
+  bool moved = false;
+  for (size_t i = 0; i < order.size(); ++i) moved |= order[i] != i;
+  if (!moved) return false;
+  for (size_t index : order) blocks.splice(blocks.end(), blocks, byPosition[index]);
+  return true;
+}
+
+// Leaves `block` with at most one merge instruction, just before a terminator it fits, naming
+// blocks that no earlier header names (`claimed`: merge blocks and continue targets), a merge block
+// other than the header and a continue target other than the merge block, as the validator asks
+// of any module. Returns whether anything changed.
+Expected<bool> repairMerges(ir::Module& module, Block& block, std::unordered_set<uint32_t>& claimed) {
+  std::vector<Instruction*> merges;
+  for (Instruction& inst : block.instructions()) {
+    if (isMergeInstruction(inst.opcode())) merges.push_back(&inst);
+  }
+  if (merges.empty()) return false;
+  Instruction* terminator = block.terminator();
+  Instruction* kept = merges.front();
+  // The blocks it names: the merge block, and a loop's continue target.
+  std::vector<uint32_t> named = {kept->idOperand(0)};
+  if (kept->opcode() == spv::Op::OpLoopMerge) named.push_back(kept->idOperand(1));
+  bool fits = mergeFitsTerminator(kept->opcode(), terminator->opcode()) && named.front() != block.id() &&
+              (named.size() == 1 || named[0] != named[1]) &&
+              std::none_of(named.begin(), named.end(), [&](uint32_t label) { return claimed.contains(label); });
+  bool inPlace = fits && merges.size() == 1 && &*std::prev(block.instructions().end(), 2) == kept;
+  if (fits) claimed.insert(named.begin(), named.end());
+  if (inPlace) return false;
+  Instruction replacement(kept->opcode(), 0, 0, kept->operands());
+  CL2VK_TRY(module.removeAll(merges));
+  if (fits) module.insertBefore(terminator, std::move(replacement));
+  return true;
+}
+
+bool declares(const ir::Module& module, spv::Capability capability) {
+  for (const Instruction& inst : module.section(ir::Section::kCapability)) {
+    if (inst.wordOperand(0) == static_cast<uint32_t>(capability)) return true;
+  }
+  return false;
+}
+
+// llvm-spirv-15 declares Shader (and Matrix, which Shader implies) in a Kernel module for
+// OpBitReverse, which makes the validator hold the unstructured Kernel code to Shader's structured
+// rules. The bit instructions are declared as SPV_KHR_bit_instructions has them for kernels.
+Expected<bool> replaceShaderCapability(ir::Module& module) {
+  if (!declares(module, spv::Capability::Kernel) || !declares(module, spv::Capability::Shader)) return false;
+  std::vector<Instruction*> doomed;
+  for (Instruction& inst : module.section(ir::Section::kCapability)) {
+    auto capability = static_cast<spv::Capability>(inst.wordOperand(0));
+    if (capability == spv::Capability::Shader || capability == spv::Capability::Matrix) doomed.push_back(&inst);
+  }
+  CL2VK_TRY(module.removeAll(doomed));
+  if (!declares(module, spv::Capability::BitInstructions)) {
+    module.append(ir::Section::kCapability,
+                  Instruction(spv::Op::OpCapability, 0, 0,
+                              {ir::Operand::enumerant(SPV_OPERAND_TYPE_CAPABILITY,
+                                                      static_cast<uint32_t>(spv::Capability::BitInstructions))}));
+    bool extension = false;
+    for (const Instruction& inst : module.section(ir::Section::kExtension))
+      extension |= inst.stringOperand(0) == "SPV_KHR_bit_instructions";
+    if (!extension)
+      module.append(ir::Section::kExtension,
+                    Instruction(spv::Op::OpExtension, 0, 0, {ir::Operand::string("SPV_KHR_bit_instructions")}));
+  }
+  return true;
+}
+
+// llvm-spirv-15 writes the strings of __attribute__((annotate)) as module-scope variables in the
+// Function storage class, which SPIR-V allows only inside functions; their text is already in a
+// UserSemantic decoration, and what is left of the annotation call is an unused access chain to
+// each. Such a variable goes with those access chains when nothing else but names, decorations
+// and entry-point interfaces refers to it; one still in use is left for the validator to report.
+Expected<bool> removeModuleScopeFunctionVariables(ir::Module& module) {
+  auto isListing = [](spv::Op op) {
+    return op == spv::Op::OpEntryPoint || op == spv::Op::OpName || op == spv::Op::OpDecorate ||
+           op == spv::Op::OpDecorateString;
+  };
+  auto isUnusedAddress = [&module](const Instruction& inst) {
+    spv::Op op = inst.opcode();
+    return (op == spv::Op::OpInBoundsPtrAccessChain || op == spv::Op::OpPtrAccessChain ||
+            op == spv::Op::OpAccessChain || op == spv::Op::OpInBoundsAccessChain || op == spv::Op::OpBitcast) &&
+           !module.isUsed(inst.resultId());
+  };
+  std::vector<std::vector<Instruction*>> removals;
+  for (Instruction& inst : module.section(ir::Section::kGlobal)) {
+    if (inst.opcode() != spv::Op::OpVariable ||
+        inst.wordOperand(0) != static_cast<uint32_t>(spv::StorageClass::Function))
+      continue;
+    std::vector<Instruction*> removal = {&inst};
+    bool removable = true;
+    for (const ir::Use& use : module.uses(inst.resultId())) {
+      if (isListing(use.user->opcode())) continue;
+      if (isUnusedAddress(*use.user) && std::find(removal.begin(), removal.end(), use.user) == removal.end())
+        removal.push_back(use.user);
+      else if (!isUnusedAddress(*use.user))
+        removable = false;
+    }
+    if (removable) removals.push_back(std::move(removal));
+  }
+  for (const std::vector<Instruction*>& removal : removals) {
+    // The access chains first; remove() then takes the variable out of the interface lists too.
+    CL2VK_TRY(module.removeAll(std::vector<Instruction*>(removal.begin() + 1, removal.end())));
+    CL2VK_TRY(module.remove(removal.front()));
+  }
+  return !removals.empty();
+}
+
+// Before SPIR-V 1.4 an OpSelect of vectors needs a vector of conditions; llvm-spirv-15 writes a
+// scalar one whatever version it was asked for (a vector ternary with a scalar condition). The
+// condition is splatted.
+bool splatSelectConditions(ir::Module& module) {
+  if (module.header().version >= 0x00010400) return false;
+  bool changed = false;
+  for (ir::Function& function : module.functions()) {
+    for (Block& block : function.blocks()) {
+      for (Instruction& inst : block.instructions()) {
+        if (inst.opcode() != spv::Op::OpSelect) continue;
+        uint32_t condition = inst.idOperand(0);
+        uint32_t count = ir::componentCount(module, inst.typeId());
+        if (count < 2 || ir::componentCount(module, ir::typeOf(module, condition)) != 1) continue;
+        ir::Builder b = ir::Builder::before(module, &inst);
+        uint32_t conditions = b.splat(b.boolType(inst.typeId()), condition);
+        std::vector<ir::Operand> operands = inst.operands();
+        operands[0] = ir::Operand::id(conditions);
+        module.update(&inst, Instruction(inst.opcode(), inst.typeId(), inst.resultId(), std::move(operands)));
+        changed = true;
+      }
+    }
+  }
+  return changed;
+}
+
+}  // namespace
+
+Expected<PassResult> repairLlvmSpirv(ir::Module& module, const Target&) {
+  Expected<bool> capabilities = replaceShaderCapability(module);
+  if (!capabilities) return capabilities.error();
+  Expected<bool> variables = removeModuleScopeFunctionVariables(module);
+  if (!variables) return variables.error();
+  bool changed = *capabilities || *variables;
+  changed |= splatSelectConditions(module);
+  for (ir::Function& function : module.functions()) {
+    if (function.isDeclaration()) continue;
+    changed |= orderBlocksAfterDominators(module, function);
+    std::unordered_set<uint32_t> claimed;
+    for (Block& block : function.blocks()) {
+      Expected<bool> repaired = repairMerges(module, block, claimed);
+      if (!repaired) return repaired.error();
+      changed |= *repaired;
+    }
+  }
+  return changed ? PassResult::kChanged : PassResult::kUnchanged;
+}
+
+}  // namespace cl2vk

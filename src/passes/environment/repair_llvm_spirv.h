@@ -1,0 +1,33 @@
+// repair-llvm-spirv: puts right what llvm-spirv-15 writes against SPIR-V's rules (layout, types,
+// capabilities), so that its modules pass validation; the translator runs it on its input before
+// validating it (docs/frontend.md).
+// - Blocks: llvm-spirv writes a block before its dominator at -O1 and above (a loop's exit before
+//   the loop, an n-body kernel's float3 accumulator used "before" its definition). Every function's
+//   blocks are reordered so that each reachable block follows its immediate dominator, keeping the
+//   input order wherever it already does (a stable topological order of the dominator tree);
+//   unreachable blocks go last, in their order.
+// - Merge instructions: from loop metadata (-O1's DontUnroll, #pragma unroll) llvm-spirv writes
+//   OpLoopMerge twice, or before instructions that are not the branch, and names one merge block
+//   for two headers. A block keeps its first merge instruction, moved just before its branch (a
+//   loop merge before OpBranch/OpBranchConditional, a selection merge before
+//   OpBranchConditional/OpSwitch); the others are dropped, and so is one that names a block an
+//   earlier header already names as merge or continue target, its own header as merge block, or
+//   one block as both merge and continue target. They are hints in a Kernel module:
+//   structurize-cfg builds its own.
+// - Capabilities: for OpBitReverse llvm-spirv-15 declares Shader and Matrix in a Kernel module,
+//   which holds the unstructured code to Shader's structured rules; they are replaced by
+//   BitInstructions (SPV_KHR_bit_instructions), which declares the bit instructions for kernels.
+// - Variables: the strings of __attribute__((annotate)) become module-scope variables in the
+//   Function storage class, which only functions may hold; unused, they are removed.
+// - Selects: before SPIR-V 1.4 a select of vectors takes a vector of conditions; llvm-spirv-15
+//   writes a scalar one even when asked for 1.2 (a vector ternary), which is splatted.
+// Fails only where the module refuses one of these removals (a cl2vk bug).
+#pragma once
+
+#include "passes/pass.h"
+
+namespace cl2vk {
+
+Expected<PassResult> repairLlvmSpirv(ir::Module& module, const Target& target);
+
+}  // namespace cl2vk

@@ -1,0 +1,65 @@
+// The parts of the word-addressed memory lowering (word_memory.h): which variables become word
+// objects (word_memory_plan.cc), and typed reads and writes of words at a byte offset
+// (word_access.cc). word_memory.cc builds the objects and rewrites pointers and accesses.
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "ir/builder.h"
+#include "passes/memory/pointer_values.h"
+
+namespace cl2vk::pointers {
+
+// Variables of one storage class that pointers can move between, laid out in one word array.
+struct WordObject {
+  SC storage = SC::Function;
+  Function* function = nullptr;     // the function a Function-storage object lives in
+  std::vector<uint32_t> variables;  // the OpVariables it replaces
+  // Pointers into it are stored in memory or made from integers: offset 0 stays unused so that a
+  // null pointer never equals a valid one.
+  bool escaped = false;
+};
+
+struct WordPlan {
+  std::vector<WordObject> objects;
+  // Every __local/__private pointer value (variables included) that points into an object.
+  std::unordered_map<uint32_t, size_t> objectOf;
+};
+
+// Which variables cannot keep typed access, grouped by the pointers that move between them.
+Expected<WordPlan> planWordObjects(Module& module);
+
+// Typed access to one word object, at byte offsets given as 32-bit unsigned values.
+class WordAccess {
+ public:
+  // `words` is a pointer to the object's uint array in `storage`.
+  WordAccess(ir::Builder& b, uint32_t words, SC storage) : b_(b), words_(words), storage_(storage) {}
+
+  // A value of `type` (a scalar, vector, struct or array of known layout; no logical pointers)
+  // read at `offset`, which is aligned to `alignment` bytes.
+  Expected<uint32_t> read(uint32_t type, uint32_t offset, uint32_t alignment);
+  Status write(uint32_t value, uint32_t offset, uint32_t alignment);
+
+  // The pointer to the word that holds byte `offset`.
+  uint32_t wordPointer(uint32_t offset);
+  // An unsigned integer of 8, 16 or 32 bits (held in a 32-bit value) at `offset`, aligned to its size.
+  uint32_t readBits(uint32_t offset, uint32_t width);
+  void writeBits(uint32_t offset, uint32_t width, uint32_t bits32);
+
+ private:
+  uint32_t uint32();
+  uint32_t readScalar(uint32_t type, uint32_t offset, uint32_t alignment);
+  void writeScalar(uint32_t value, uint32_t offset, uint32_t alignment);
+  uint32_t plus(uint32_t offset, uint32_t bytes);
+
+  ir::Builder& b_;
+  uint32_t words_;
+  SC storage_;
+};
+
+// The byte size of `type` in memory, and the stride between array or pointer-arithmetic elements.
+Expected<uint32_t> sizeInMemory(const Module& module, uint32_t type);
+
+}  // namespace cl2vk::pointers

@@ -1,0 +1,247 @@
+// spirv/frontend's kernels, whose llvm-spirv-15 output cl2vk repairs before translating it
+// (repair-llvm-spirv, drop-optimization-hints), run on the Vulkan device at -O0 to -O3, with the
+// corpus's extensions and with --spirv-ext=+all, each compared with the CPU: the repaired block
+// order and the dropped hints compute what the source says.
+
+#include <cmath>
+#include <random>
+
+#include "kernel_test_util.h"
+
+namespace cl2vk::test {
+namespace {
+
+using launch::KernelArg;
+
+class FrontEndKernels : public KernelTest {
+ public:
+  std::string corpusFolder() const override { return "frontend"; }
+};
+
+std::vector<int> randomInts(size_t n, uint32_t seed, int low, int high) {
+  std::mt19937 random(seed);
+  std::uniform_int_distribution<int> dist(low, high);
+  std::vector<int> values(n);
+  for (int& v : values) v = dist(random);
+  return values;
+}
+
+// The n-body kernel's float3 accumulator, the case that made cl2vk refuse the -O2 module. Each
+// component is within 1e-4 of the sum of the magnitudes of its terms (rsqrt is within a few ulp,
+// and the terms are added in the same order, possibly contracted into fma).
+TEST_P(FrontEndKernels, NBodyAccelerationsMatchTheCpu) {
+  auto k = kernel("nbody", "nbody_accelerations");
+  ASSERT_TRUE(k);
+  const int count = 96;
+  const float softening = 0.01f;
+  std::mt19937 random(14);
+  std::uniform_real_distribution<float> coordinate(-10.0f, 10.0f), mass(0.5f, 2.0f);
+  std::vector<float> bodies(4 * count);
+  for (int i = 0; i < count; ++i) {
+    for (int c = 0; c < 3; ++c) bodies[4 * i + c] = coordinate(random);
+    bodies[4 * i + 3] = mass(random);
+  }
+  auto dbodies = buffer(bodies), dout = buffer(std::vector<float>(4 * count, -1.0f));
+  run(*k, range1d(count, 32),
+      {KernelArg::buffer(dbodies), KernelArg::buffer(dout), KernelArg::value(count), KernelArg::value(softening)});
+  auto out = read<float>(dout, 4 * count);
+  for (int i = 0; i < count; ++i) {
+    float sum[3] = {0, 0, 0}, magnitude[3] = {0, 0, 0};
+    for (int j = 0; j < count; ++j) {
+      float d[3];
+      for (int c = 0; c < 3; ++c) d[c] = bodies[4 * j + c] - bodies[4 * i + c];
+      float inverse = 1.0f / std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + softening);
+      float scale = bodies[4 * j + 3] * inverse * inverse * inverse;
+      for (int c = 0; c < 3; ++c) {
+        sum[c] += d[c] * scale;
+        magnitude[c] += std::fabs(d[c] * scale);
+      }
+    }
+    for (int c = 0; c < 3; ++c) ASSERT_NEAR(out[4 * i + c], sum[c], 1e-4f * magnitude[c] + 1e-6f) << i << "." << c;
+    ASSERT_EQ(out[4 * i + 3], 0.0f) << i;
+  }
+}
+
+TEST_P(FrontEndKernels, EarlyExitsMatchTheCpu) {
+  auto k = kernel("loop_exits", "early_exits");
+  ASSERT_TRUE(k);
+  const int n = 200;
+  std::vector<int> in = randomInts(n, 3, 0, 110);
+  in[150] = 7;   // leaves both loops with -1 for the items past it
+  in[120] = -5;  // stops the outer loop before that for the items past it
+  auto din = buffer(in), dout = buffer(std::vector<int>(n, 0));
+  run(*k, range1d(n, 40), {KernelArg::buffer(din), KernelArg::buffer(dout), KernelArg::value(n)});
+  auto out = read<int>(dout, n);
+  for (int i = 0; i < n; ++i) {
+    int sum = 0;
+    for (int j = 0; j < std::min(n, i + 1); ++j) {
+      if (in[j] < 0) break;
+      if (in[j] == 7) {
+        sum = -1;
+        break;
+      }
+      for (int k = 0; k < j; ++k) {
+        if (in[k] > 100) break;
+        sum += in[k] * k;
+      }
+    }
+    ASSERT_EQ(out[i], sum) << i;
+  }
+}
+
+TEST_P(FrontEndKernels, SwitchThenLoopMatchesTheCpu) {
+  auto k = kernel("loop_exits", "switch_then_loop");
+  ASSERT_TRUE(k);
+  const int n = 300;
+  std::vector<int> in = randomInts(n, 5, -1000, 1000);
+  auto din = buffer(in), dout = buffer(std::vector<int>(n, 0));
+  run(*k, range1d(n, 30), {KernelArg::buffer(din), KernelArg::buffer(dout)});
+  auto out = read<int>(dout, n);
+  for (int i = 0; i < n; ++i) {
+    int v = in[i], r = 0;
+    switch (v % 9) {
+      case 0: r = v * 3; break;
+      case 1: r = v + 11; break;
+      case 2:
+      case 3: r = -v; break;
+      case 5: r = v << 2; [[fallthrough]];
+      case 6: r += 1; break;
+      default: r = 0;
+    }
+    while (r > 10) {
+      if (r % 3 == 0) break;
+      r -= 4;
+    }
+    ASSERT_EQ(out[i], r) << i << ": " << v;
+  }
+}
+
+TEST_P(FrontEndKernels, FirstOverThresholdMatchesTheCpu) {
+  auto k = kernel("loop_exits", "first_over_threshold");
+  ASSERT_TRUE(k);
+  const int width = 24, threshold = 300;
+  std::vector<int> matrix = randomInts(width * width, 9, 0, 40);
+  auto dmatrix = buffer(matrix), dout = buffer(std::vector<int>(width, 0));
+  run(*k, range1d(width, 8),
+      {KernelArg::buffer(dmatrix), KernelArg::buffer(dout), KernelArg::value(width), KernelArg::value(threshold)});
+  auto out = read<int>(dout, width);
+  for (int row = 0; row < width; ++row) {
+    int found = -1;
+    for (int pass = 0; pass < 2 && found < 0; ++pass) {
+      int sum = 0;
+      for (int column = 0; column < width; ++column) {
+        sum += matrix[row * width + column] >> pass;
+        if (sum > threshold) {
+          found = column + pass * width;
+          break;
+        }
+      }
+    }
+    ASSERT_EQ(out[row], found) << row;
+  }
+}
+
+// Alias scopes from the inlined restrict helper (+all at -O1 and above) are dropped; the
+// accesses they annotated stay.
+TEST_P(FrontEndKernels, RestrictHalvesMatchTheCpu) {
+  auto k = kernel("hints", "restrict_halves");
+  ASSERT_TRUE(k);
+  const int n = 50, a = 3;
+  std::vector<int> y = randomInts(2 * n, 11, -100, 100), x = randomInts(2 * n, 12, -100, 100);
+  auto dy = buffer(y), dx = buffer(x);
+  run(*k, range1d(1), {KernelArg::buffer(dy), KernelArg::buffer(dx), KernelArg::value(a), KernelArg::value(n)});
+  auto out = read<int>(dy, 2 * n);
+  for (int i = 0; i < 2 * n; ++i) ASSERT_EQ(out[i], y[i] + a * x[i]) << i;
+}
+
+TEST_P(FrontEndKernels, ExpectAndAssumeKeepTheirValue) {
+  auto k = kernel("hints", "expect_assume");
+  ASSERT_TRUE(k);
+  const int n = 70, items = 96;
+  auto dout = buffer(std::vector<int>(items, -1));
+  run(*k, range1d(items, 32), {KernelArg::buffer(dout), KernelArg::value(n)});
+  auto out = read<int>(dout, items);
+  for (int i = 0; i < items; ++i) ASSERT_EQ(out[i], i < n ? 3 * i : -1) << i;
+}
+
+TEST_P(FrontEndKernels, UnrollPragmasMatchTheCpu) {
+  auto k = kernel("hints", "unroll_pragmas");
+  ASSERT_TRUE(k);
+  const int n = 64;
+  std::vector<int> values = randomInts(n, 13, -1000, 1000);
+  auto dout = buffer(values);
+  run(*k, range1d(n, n), {KernelArg::buffer(dout), KernelArg::value(n)});
+  int s = 0;
+  for (int v : values) s += v;
+  for (int v : values) s ^= static_cast<int>(static_cast<unsigned>(v) << 1);
+  auto out = read<int>(dout, n);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], s) << i;
+}
+
+// At -O3 the loop becomes OpBitReverse, for which llvm-spirv-15 declares Shader in the kernel.
+TEST_P(FrontEndKernels, BitReverseMatchesTheCpu) {
+  auto k = kernel("hints", "bit_reverse");
+  ASSERT_TRUE(k);
+  const int n = 64;
+  std::mt19937 random(15);
+  std::vector<uint32_t> values(n);
+  for (uint32_t& v : values) v = random();
+  auto dout = buffer(values);
+  run(*k, range1d(n, 16), {KernelArg::buffer(dout)});
+  auto out = read<uint32_t>(dout, n);
+  for (int i = 0; i < n; ++i) {
+    uint32_t reversed = 0;
+    for (int b = 0; b < 32; ++b) reversed |= ((values[i] >> b) & 1u) << (31 - b);
+    ASSERT_EQ(out[i], reversed) << i;
+  }
+}
+
+// The annotation's string variable, which llvm-spirv-15 puts at module scope in the Function
+// storage class, is removed; the annotated variable keeps its value.
+TEST_P(FrontEndKernels, AnnotatedVariableKeepsItsValue) {
+  auto k = kernel("hints", "annotated");
+  ASSERT_TRUE(k);
+  const int n = 48;
+  std::vector<int> in = randomInts(n, 17, -1000, 1000);
+  auto din = buffer(in), dout = buffer(std::vector<int>(n, 0));
+  run(*k, range1d(n, 16), {KernelArg::buffer(din), KernelArg::buffer(dout)});
+  auto out = read<int>(dout, n);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], 2 * in[i]) << i;
+}
+
+// A float4 ternary with a scalar condition (a vector select that SPIR-V 1.2 does not allow as
+// llvm-spirv-15 writes it). Every step is one multiplication or subtraction per component, so the
+// CPU computes the same floats.
+TEST_P(FrontEndKernels, VectorSelectMatchesTheCpu) {
+  auto k = kernel("vector_select", "vector_select");
+  ASSERT_TRUE(k);
+  const int n = 64, steps = 6;
+  std::mt19937 random(21);
+  std::uniform_real_distribution<float> component(-20.0f, 60.0f), factor(0.0f, 2.5f);
+  std::vector<float> colours(4 * n), factors(steps);
+  for (float& c : colours) c = component(random);
+  for (float& f : factors) f = factor(random);
+  auto dcolours = buffer(colours), dfactors = buffer(factors);
+  run(*k, range1d(n, 16), {KernelArg::buffer(dcolours), KernelArg::buffer(dfactors), KernelArg::value(steps)});
+  auto out = read<float>(dcolours, 4 * n);
+  for (int i = 0; i < n; ++i) {
+    float c[4] = {colours[4 * i], colours[4 * i + 1], colours[4 * i + 2], colours[4 * i + 3]};
+    for (int s = 0; s < steps; ++s) {
+      float t = factors[s];
+      for (float& x : c) x = t > 0.5f ? x * t : t - x;
+      if (c[0] > 100.0f) break;
+    }
+    for (int j = 0; j < 4; ++j) ASSERT_EQ(out[4 * i + j], c[j]) << i << "." << j;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Builds, FrontEndKernels,
+                         testing::Values("O0", "O1", "O2", "O3", "O0.all", "O1.all", "O2.all", "O3.all"),
+                         [](const testing::TestParamInfo<const char*>& info) {
+                           std::string name = info.param;
+                           for (char& c : name) c = c == '.' ? '_' : c;
+                           return name;
+                         });
+
+}  // namespace
+}  // namespace cl2vk::test
