@@ -1,4 +1,5 @@
-// New cause (pyopencl: arrays of structs): llvm-spirv-15 puts an OpVariable outside the entry block.
+// Found by the pyopencl suite (arrays of structs, radix sort, KeyValueSorter), and repaired since by
+// repair-llvm-spirv (docs/frontend.md): llvm-spirv-15 puts an OpVariable outside the entry block.
 //
 // At -O2, clang-15's MemCpyOpt joins "load a struct from one global buffer, store it to another"
 // into one llvm.memmove (it cannot prove the buffers apart). llvm-spirv-15 lowers llvm.memmove
@@ -9,11 +10,10 @@
 //     %82 = OpVariable %_ptr_Function__arr_uchar_ulong_20 Function
 // Reproduce: clang-15 -cl-std=CL1.2 -target spir64 -O2 -fno-vectorize -fno-slp-vectorize -c -emit-llvm
 //   struct_copy_memmove.cl -o s.bc && llvm-spirv-15 s.bc -o s.spv && spirv-val s.spv
-// (or build it with clBuildProgram on cl2vk). A fix belongs with the other repairs of llvm-spirv's
-// layout before input validation: hoist Function-storage OpVariables into the entry block (each
-// is private to one invocation, and its OpLifetimeStart/Stop keep marking where it is live). The
-// copies then go through a uchar[20] array, which lower-pointers must also accept (the
-// reinterpreted-private-memory cause).
+// (or build it with clBuildProgram on cl2vk). The repair moves Function-storage OpVariables into
+// the entry block (each is private to one invocation, and its OpLifetimeStart/Stop keep marking
+// where it is live); the copies then go through a uchar[20] array, which lower-pointers' word-
+// addressed memory accepts.
 typedef struct {
   float4 position;
   int id;
