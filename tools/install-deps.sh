@@ -12,6 +12,7 @@ packages=(
   googletest libgtest-dev libmpfr-dev
   clang-15 llvm-spirv-15
   ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-headers clinfo
+  python3-pyopencl python3-pytest python3-numpy
 )
 
 missing=()

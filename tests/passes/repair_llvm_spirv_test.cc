@@ -309,6 +309,63 @@ TEST(RepairLlvmSpirvTest, VectorSelectGetsAVectorCondition) {
   test::expectPassOutput("repair-llvm-spirv", newer, newer, Target{}, SPV_ENV_UNIVERSAL_1_4);
 }
 
+// llvm-spirv-15's temporary for llvm.memmove (a struct copied between global buffers at -O2),
+// written inside the loop that copies: it joins the entry block's variables under a new id, with
+// its decoration, and the copies and lifetime markers use it there.
+TEST(RepairLlvmSpirvTest, FunctionVariableInALoopMovesToTheEntryBlock) {
+  auto copying = [](const std::string& entryVariables, const std::string& loopVariable, const std::string& temporary) {
+    return R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int8
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+               OpName %k "k"
+               OpDecorate )" +
+           temporary + R"( Alignment 4
+       %void = OpTypeVoid
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+      %uchar = OpTypeInt 8 0
+     %uint_0 = OpConstant %uint 0
+     %uint_1 = OpConstant %uint 1
+    %uint_12 = OpConstant %uint 12
+%_arr_uchar_uint_12 = OpTypeArray %uchar %uint_12
+%_ptr_Function__arr_uchar_uint_12 = OpTypePointer Function %_arr_uchar_uint_12
+%_ptr_Function_uchar = OpTypePointer Function %uchar
+%_ptr_CrossWorkgroup_uchar = OpTypePointer CrossWorkgroup %uchar
+         %fn = OpTypeFunction %void %uint %_ptr_CrossWorkgroup_uchar %_ptr_CrossWorkgroup_uchar
+          %k = OpFunction %void None %fn
+          %n = OpFunctionParameter %uint
+        %dst = OpFunctionParameter %_ptr_CrossWorkgroup_uchar
+        %src = OpFunctionParameter %_ptr_CrossWorkgroup_uchar
+      %entry = OpLabel
+)" + entryVariables +
+           R"(               OpBranch %loop
+       %loop = OpLabel
+          %i = OpPhi %uint %uint_0 %entry %next %loop
+)" + loopVariable +
+           R"(      %bytes = OpBitcast %_ptr_Function_uchar )" + temporary + R"(
+               OpLifetimeStart %bytes 0
+               OpCopyMemorySized %bytes %src %uint_12 Aligned 4
+               OpCopyMemorySized %dst %bytes %uint_12 Aligned 4
+               OpLifetimeStop %bytes 0
+       %next = OpIAdd %uint %i %uint_1
+       %more = OpULessThan %bool %next %n
+               OpBranchConditional %more %loop %done
+       %done = OpLabel
+               OpReturn
+               OpFunctionEnd
+)";
+  };
+  test::expectPassOutput(
+      "repair-llvm-spirv",
+      copying("", "        %tmp = OpVariable %_ptr_Function__arr_uchar_uint_12 Function\n", "%tmp"),
+      copying("    %hoisted = OpVariable %_ptr_Function__arr_uchar_uint_12 Function\n", "", "%hoisted"), Target{},
+      SPV_ENV_UNIVERSAL_1_2);
+}
+
 // The n-body shape again, as a property: every use in the repaired function follows its
 // definition, so the validator that refused the input accepts the output.
 TEST(RepairLlvmSpirvTest, RepairedModuleValidatesWhereTheInputDidNot) {

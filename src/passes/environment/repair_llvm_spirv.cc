@@ -189,6 +189,45 @@ bool splatSelectConditions(ir::Module& module) {
   return changed;
 }
 
+// llvm-spirv-15 lowers llvm.memmove (which clang-15 -O2 makes of a struct copied between two
+// global buffers it cannot tell apart) through a temporary array, and writes that OpVariable where
+// the memmove was, inside a loop's block, where SPIR-V allows none. Each Function variable after
+// the entry block's leading variables joins them, under a new id that takes over its uses and
+// decorations; its OpLifetimeStart/Stop still mark where it is live, and a variable is private to
+// its invocation, so one variable for every trip through the block holds the same values.
+Expected<bool> hoistFunctionVariables(ir::Module& module, ir::Function& function) {
+  Block& entry = function.blocks().front();
+  Instruction* firstNonVariable = nullptr;
+  for (Instruction& inst : entry.instructions()) {
+    if (inst.opcode() == spv::Op::OpLabel || inst.opcode() == spv::Op::OpVariable) continue;
+    firstNonVariable = &inst;
+    break;
+  }
+  std::vector<Instruction*> misplaced;
+  bool leading = true;
+  for (Block& block : function.blocks()) {
+    for (Instruction& inst : block.instructions()) {
+      if (&inst == firstNonVariable) leading = false;
+      if (inst.opcode() == spv::Op::OpVariable && !(leading && &block == &entry)) misplaced.push_back(&inst);
+    }
+    leading = false;
+  }
+  for (Instruction* variable : misplaced) {
+    uint32_t hoisted = module.takeId();
+    module.insertBefore(firstNonVariable,
+                        Instruction(spv::Op::OpVariable, variable->typeId(), hoisted, variable->operands()));
+    for (const Instruction* decoration : module.decorations(variable->resultId())) {
+      if (decoration->opcode() != spv::Op::OpDecorate) continue;  // llvm-spirv decorates variables alone
+      std::vector<ir::Operand> operands = decoration->operands();
+      operands[0] = ir::Operand::id(hoisted);
+      module.append(ir::Section::kAnnotation, Instruction(decoration->opcode(), 0, 0, std::move(operands)));
+    }
+    module.replaceAllUses(variable->resultId(), hoisted);
+    CL2VK_TRY(module.remove(variable));
+  }
+  return !misplaced.empty();
+}
+
 }  // namespace
 
 Expected<PassResult> repairLlvmSpirv(ir::Module& module, const Target&) {
@@ -201,6 +240,9 @@ Expected<PassResult> repairLlvmSpirv(ir::Module& module, const Target&) {
   for (ir::Function& function : module.functions()) {
     if (function.isDeclaration()) continue;
     changed |= orderBlocksAfterDominators(module, function);
+    Expected<bool> hoisted = hoistFunctionVariables(module, function);
+    if (!hoisted) return hoisted.error();
+    changed |= *hoisted;
     std::unordered_set<uint32_t> claimed;
     for (Block& block : function.blocks()) {
       Expected<bool> repaired = repairMerges(module, block, claimed);

@@ -19,6 +19,9 @@
 //   BitInstructions (SPV_KHR_bit_instructions), which declares the bit instructions for kernels.
 // - Variables: the strings of __attribute__((annotate)) become module-scope variables in the
 //   Function storage class, which only functions may hold; unused, they are removed.
+// - Function variables: the temporary through which llvm-spirv-15 lowers llvm.memmove (a struct
+//   copied between global buffers at -O2) is written where the memmove was, often in a loop; such
+//   variables move to the start of the entry block, where SPIR-V requires every one.
 // - Selects: before SPIR-V 1.4 a select of vectors takes a vector of conditions; llvm-spirv-15
 //   writes a scalar one even when asked for 1.2 (a vector ternary), which is splatted.
 // Fails only where the module refuses one of these removals (a cl2vk bug).
