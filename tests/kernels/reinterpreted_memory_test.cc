@@ -209,9 +209,11 @@ TEST_P(ReinterpretedMemory, PackedStructWithAnIntAtAnOddByte) {
     p.value = static_cast<int32_t>(static_cast<uint32_t>(p.value) + 1);
     uint8_t second;
     std::memcpy(&second, reinterpret_cast<const uint8_t*>(&p) + 2, 1);
-    ASSERT_EQ(out[3 * i], p.tag) << i;
-    ASSERT_EQ(out[3 * i + 1], p.value) << i;
-    ASSERT_EQ(out[3 * i + 2], p.small + second) << i;
+    // Copied out first: gtest binds its operands to references, which a packed member cannot take.
+    int32_t tag = p.tag, value = p.value, small = p.small;
+    ASSERT_EQ(out[3 * i], tag) << i;
+    ASSERT_EQ(out[3 * i + 1], value) << i;
+    ASSERT_EQ(out[3 * i + 2], small + second) << i;
   }
 }
 
