@@ -20,5 +20,7 @@ add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-re
 add_link_options(-fsanitize=address,undefined)
 
 include(cmake/OpcodeNames.cmake)
+# The translator's builtin library (src/builtins) is OpenCL C built with clang-15 and llvm-spirv-15.
+include(cmake/OpenCLCorpus.cmake)
 add_subdirectory(src)
 add_subdirectory(tests/fuzz)
