@@ -91,6 +91,7 @@ Target targetFor(const vulkan::DeviceInfo& info) {
   target.int64 = info.features.shaderInt64;
   target.float16 = info.features.shaderFloat16;
   target.float64 = info.features.shaderFloat64;
+  target.denormPreserveFloat32 = info.denormPreserveFloat32;
   target.storage8 = info.features.storageBuffer8BitAccess;
   target.storage16 = info.features.storageBuffer16BitAccess;
   target.maxPushConstantsSize = info.limits.maxPushConstantsSize;

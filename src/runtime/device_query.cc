@@ -59,7 +59,9 @@ std::string joinNames(const std::vector<cl_name_version>& list) {
 cl_int Device::getInfo(cl_device_info param, const InfoOut& out) {
   const vulkan::DeviceLimits& limits = info_.limits;
   const uint32_t subgroupSize = std::max<uint32_t>(info_.subgroup.size, 1);
-  const cl_device_fp_config singleConfig = CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN;
+  // Float denormals are kept where the kernels can ask for that (Target::denormPreserveFloat32).
+  const cl_device_fp_config singleConfig =
+      CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | (target_.denormPreserveFloat32 ? CL_FP_DENORM : 0);
   const cl_device_fp_config doubleConfig = CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM;
   const cl_device_atomic_capabilities atomics = CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
                                                 CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |

@@ -69,12 +69,18 @@ DeviceInfo queryDeviceInfo(VkPhysicalDevice device, uint32_t index, uint32_t ins
   sizeControl.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES;
   VkPhysicalDeviceMaintenance4Properties maintenance4{};
   maintenance4.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES;
+  VkPhysicalDeviceFloatControlsProperties floatControls{};
+  floatControls.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES;
   if (usableVersion >= VK_API_VERSION_1_1) {
     properties.pNext = &subgroup;
     subgroup.pNext = &maintenance3;
   }
   if (usableVersion >= VK_API_VERSION_1_2) maintenance3.pNext = &driver;
   void** tail = &driver.pNext;
+  if (usableVersion >= VK_API_VERSION_1_2) {
+    *tail = &floatControls;
+    tail = &floatControls.pNext;
+  }
   if (shape.subgroupSizeControl) {
     *tail = &sizeControl;
     tail = &sizeControl.pNext;
@@ -95,6 +101,7 @@ DeviceInfo queryDeviceInfo(VkPhysicalDevice device, uint32_t index, uint32_t ins
   info.driverId = driver.driverID;
   info.driverName = driver.driverName;
   info.driverInfo = driver.driverInfo;
+  info.denormPreserveFloat32 = floatControls.shaderDenormPreserveFloat32 == VK_TRUE;
 
   SubgroupInfo& sub = info.subgroup;
   sub.size = subgroup.subgroupSize;

@@ -107,6 +107,8 @@ struct DeviceInfo {
   bool hasComputeQueue = false;
   SubgroupInfo subgroup;
   DeviceLimits limits;
+  // VkPhysicalDeviceFloatControlsProperties (Vulkan 1.2): a kernel may ask to keep float denormals.
+  bool denormPreserveFloat32 = false;
   DeviceFeatures features;
 
   bool hasExtension(const char* name) const;

@@ -184,6 +184,51 @@ TEST(FinalizeVulkanTest, ContractionOffBecomesNoContractionOnFloatArithmetic) {
       Target{}, SPV_ENV_VULKAN_1_2);
 }
 
+// A device that can keep float denormals (shaderDenormPreserveFloat32) is told to for every kernel
+// that computes in float: OpenCL's CL_FP_DENORM, which NVIDIA's driver would otherwise not honour.
+TEST(FinalizeVulkanTest, FloatKernelsKeepDenormalsWhereTheDeviceCan) {
+  Target keeps;
+  keeps.denormPreserveFloat32 = true;
+  std::string body = R"(
+          %f = OpConvertUToF %float %n
+    %product = OpFMul %float %f %f
+          %r = OpConvertFToU %uint %product
+               OpStore %out %r Aligned 4
+)";
+  std::string modes = "OpExecutionMode %k LocalSize 64 1 1\n";
+  test::expectPassOutput("finalize-vulkan", kernel(openclHeader("", modes), body, "%float = OpTypeFloat 32\n"),
+                         kernel(R"(
+               OpCapability Shader
+               OpCapability Int64
+               OpCapability DenormPreserve
+               OpCapability PhysicalStorageBufferAddresses
+               OpMemoryModel PhysicalStorageBuffer64 GLSL450
+               OpEntryPoint GLCompute %k "k" %args
+               OpExecutionMode %k LocalSize 64 1 1
+               OpExecutionMode %k DenormPreserve 32
+               OpSource OpenCL_C 200000
+               OpName %k "k"
+)",
+                                body, "%float = OpTypeFloat 32\n"),
+                         keeps, SPV_ENV_VULKAN_1_2);
+  // Without float arithmetic there is nothing to keep, and the device's default stays.
+  std::string integers = "OpStore %out %n Aligned 4\n";
+  test::PassRun run = test::expectPassOutput("finalize-vulkan", kernel(openclHeader("", modes), integers),
+                                             kernel(R"(
+               OpCapability Shader
+               OpCapability Int64
+               OpCapability PhysicalStorageBufferAddresses
+               OpMemoryModel PhysicalStorageBuffer64 GLSL450
+               OpEntryPoint GLCompute %k "k" %args
+               OpExecutionMode %k LocalSize 64 1 1
+               OpSource OpenCL_C 200000
+               OpName %k "k"
+)",
+                                                    integers),
+                                             keeps, SPV_ENV_VULKAN_1_2);
+  EXPECT_TRUE(run.module);
+}
+
 // For Vulkan 1.1 (SPIR-V 1.3): a subgroup reduction asks for GroupNonUniformArithmetic, buffer
 // addresses need their extension, and the entry point lists only Input and Output variables.
 TEST(FinalizeVulkanTest, Vulkan11GetsSubgroupCapabilitiesAndTheBufferAddressExtension) {

@@ -22,6 +22,10 @@ struct Target {
   bool shuffleScans = false;
   bool int8 = true, int16 = true, int64 = true;
   bool float16 = true, float64 = true;
+  // shaderDenormPreserveFloat32 (Vulkan 1.2's float controls): the kernels declare DenormPreserve
+  // for 32-bit floats, so that a device that would flush float denormals keeps them, as OpenCL's
+  // CL_FP_DENORM promises. Off, the device may flush them (OpenCL allows that without CL_FP_DENORM).
+  bool denormPreserveFloat32 = false;
   bool storage8 = true, storage16 = true;  // 8/16-bit types in buffer memory
   uint32_t maxPushConstantsSize = 128;
   uint32_t maxWorkGroupInvocations = 1024;

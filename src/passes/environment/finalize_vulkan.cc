@@ -97,6 +97,7 @@ class Finalizer {
     flattenDecorationGroups();
     bool contractionOff = rewriteExecutionModes();
     if (contractionOff) forbidContraction();
+    if (context_.target.denormPreserveFloat32) preserveFloatDenormals();
     removeDecorationsVulkanRejects();
     CL2VK_TRY(removeUnusedGlobals());
     decoratePointerVariables();
@@ -252,6 +253,25 @@ class Finalizer {
     }
     for (Instruction* mode : dropped) (void)module_.remove(mode);
     return contractionOff;
+  }
+
+  // Every kernel of a module that computes in 32-bit floats keeps their denormals, which devices
+  // such as NVIDIA's flush unless told (OpenCL's CL_FP_DENORM; Target::denormPreserveFloat32).
+  void preserveFloatDenormals() {
+    bool usesFloat = std::any_of(
+        module_.section(Section::kGlobal).begin(), module_.section(Section::kGlobal).end(),
+        [](const Instruction& inst) { return inst.opcode() == spv::Op::OpTypeFloat && inst.wordOperand(0) == 32; });
+    if (!usesFloat) return;
+    std::vector<uint32_t> kernels;
+    for (const Instruction& entry : module_.section(Section::kEntryPoint)) kernels.push_back(entry.idOperand(1));
+    for (uint32_t kernel : kernels) {
+      module_.append(Section::kExecutionMode,
+                     Instruction(spv::Op::OpExecutionMode, 0, 0,
+                                 {Operand::id(kernel),
+                                  Operand::enumerant(SPV_OPERAND_TYPE_EXECUTION_MODE,
+                                                     static_cast<uint32_t>(spv::ExecutionMode::DenormPreserve)),
+                                  Operand::literal(32)}));
+    }
   }
 
   // OpenCL's ContractionOff: no a*b+c fused into an fma, which Vulkan drivers may do unless told.
@@ -436,6 +456,11 @@ class Finalizer {
     }
 
     uint32_t version = spirvVersionFor(context_.target.vulkanEnv);
+    for (const Instruction& mode : module_.section(Section::kExecutionMode)) {
+      if (mode.wordOperand(1) != static_cast<uint32_t>(spv::ExecutionMode::DenormPreserve)) continue;
+      capabilities.insert(spv::Capability::DenormPreserve);
+      if (version < 0x00010400) extensions.insert("SPV_KHR_float_controls");
+    }
     if (version < 0x00010500) {
       if (physical) extensions.insert("SPV_KHR_physical_storage_buffer");
       if (req.storageBuffer8BitAccess) extensions.insert("SPV_KHR_8bit_storage");
