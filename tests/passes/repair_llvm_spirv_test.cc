@@ -36,12 +36,8 @@ std::string kernel(const std::string& body, const std::string& capabilities = ""
 )";
 }
 
-// What llvm-spirv-15 writes at -O2 for a loop that accumulates (the n-body kernel's float3 sum):
-// the exit block, which uses the loop's last value, comes before the loop that defines it. Only it
-// moves (after the loop, its dominator); %done, dominated by the entry, keeps its place, its phi
-// being the one use allowed ahead of a definition.
-TEST(RepairLlvmSpirvTest, LoopExitWrittenBeforeTheLoopMovesAfterIt) {
-  test::expectPassOutput("repair-llvm-spirv", kernel(R"(
+// The n-body shape: the exit block, which uses the loop's last value, is written before the loop.
+const std::string kExitBeforeLoop = R"(
       %entry = OpLabel
       %enter = OpULessThan %bool %uint_0 %n
                OpBranchConditional %enter %loop %done
@@ -57,8 +53,14 @@ TEST(RepairLlvmSpirvTest, LoopExitWrittenBeforeTheLoopMovesAfterIt) {
        %next = OpIAdd %uint %i %uint_1
        %more = OpULessThan %bool %next %n
                OpBranchConditional %more %loop %exit
-)"),
-                         kernel(R"(
+)";
+
+// What llvm-spirv-15 writes at -O2 for a loop that accumulates (the n-body kernel's float3 sum):
+// the exit block, which uses the loop's last value, comes before the loop that defines it. Only it
+// moves (after the loop, its dominator); %done, dominated by the entry, keeps its place, its phi
+// being the one use allowed ahead of a definition.
+TEST(RepairLlvmSpirvTest, LoopExitWrittenBeforeTheLoopMovesAfterIt) {
+  test::expectPassOutput("repair-llvm-spirv", kernel(kExitBeforeLoop), kernel(R"(
       %entry = OpLabel
       %enter = OpULessThan %bool %uint_0 %n
                OpBranchConditional %enter %loop %done
@@ -369,23 +371,7 @@ TEST(RepairLlvmSpirvTest, FunctionVariableInALoopMovesToTheEntryBlock) {
 // The n-body shape again, as a property: every use in the repaired function follows its
 // definition, so the validator that refused the input accepts the output.
 TEST(RepairLlvmSpirvTest, RepairedModuleValidatesWhereTheInputDidNot) {
-  std::string before = kernel(R"(
-      %entry = OpLabel
-      %enter = OpULessThan %bool %uint_0 %n
-               OpBranchConditional %enter %loop %done
-       %exit = OpLabel
-     %result = OpIAdd %uint %next %uint_1
-               OpBranch %done
-       %done = OpLabel
-      %value = OpPhi %uint %uint_0 %entry %result %exit
-               OpStore %out %value
-               OpReturn
-       %loop = OpLabel
-          %i = OpPhi %uint %uint_0 %entry %next %loop
-       %next = OpIAdd %uint %i %uint_1
-       %more = OpULessThan %bool %next %n
-               OpBranchConditional %more %loop %exit
-)");
+  std::string before = kernel(kExitBeforeLoop);
   auto module = test::assemble(before);
   ASSERT_TRUE(module);
   Status refused = ir::validate(*module, SPV_ENV_UNIVERSAL_1_2);
