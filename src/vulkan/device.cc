@@ -28,14 +28,12 @@ Expected<std::unique_ptr<Device>> Device::open(const DeviceOptions& options) {
 
   Expected<std::vector<VkPhysicalDevice>> physicalDevices = device->instance_->physicalDevices();
   if (!physicalDevices) return physicalDevices.error();
-  std::vector<DeviceInfo> infos;
-  for (uint32_t i = 0; i < physicalDevices->size(); ++i) {
-    infos.push_back(queryDeviceInfo((*physicalDevices)[i], i, device->instance_->apiVersion()));
-  }
-  Expected<uint32_t> selected = selectDevice(infos, options.device);
+  Expected<std::vector<DeviceInfo>> infos = enumerateDevices(*device->instance_);
+  if (!infos) return infos.error();
+  Expected<uint32_t> selected = selectDevice(*infos, options.device);
   if (!selected) return selected.error();
   device->physicalDevice_ = (*physicalDevices)[*selected];
-  device->info_ = std::move(infos[*selected]);
+  device->info_ = std::move((*infos)[*selected]);
   const DeviceInfo& info = device->info_;
   device->apiVersion_ = std::min(info.apiVersion, device->instance_->apiVersion());
 

@@ -204,6 +204,49 @@ TEST(ExecutorDeviceTest, OptionsComeFromTheEnvironment) {
   restore("CL2VK_QUEUE", queue);
 }
 
+TEST(ExecutorDeviceTest, HiddenFeaturesLookAbsentAndTakeWhatDependsOnThemAlong) {
+  DeviceFeatures features;
+  features.shaderInt64 = features.shaderBufferInt64Atomics = features.shaderSharedInt64Atomics = true;
+  features.storageBuffer8BitAccess = features.uniformAndStorageBuffer8BitAccess = true;
+  features.shaderInt16 = true;
+  ASSERT_TRUE(hideFeatures(features, "int64,,storage8").ok());
+  EXPECT_FALSE(features.shaderInt64);
+  EXPECT_FALSE(features.shaderBufferInt64Atomics);
+  EXPECT_FALSE(features.shaderSharedInt64Atomics);
+  EXPECT_FALSE(features.storageBuffer8BitAccess);
+  EXPECT_FALSE(features.uniformAndStorageBuffer8BitAccess);
+  EXPECT_TRUE(features.shaderInt16);
+
+  Status unknown = hideFeatures(features, "int16,int128");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.error().message().find("'int128'"), std::string::npos) << unknown.error().message();
+  EXPECT_NE(unknown.error().message().find("storage16"), std::string::npos) << unknown.error().message();
+}
+
+TEST(ExecutorDeviceTest, DeviceLacksMasksEnumeratedDevicesAndOpenedOnes) {
+  const char* before = std::getenv("CL2VK_DEVICE_LACKS");
+  std::optional<std::string> saved = before ? std::optional<std::string>(before) : std::nullopt;
+  setenv("CL2VK_DEVICE_LACKS", "int64,int8", 1);
+  Expected<std::vector<DeviceInfo>> devices = enumerateDevices();
+  ASSERT_TRUE(devices.ok()) << devices.error().message();
+  for (const DeviceInfo& info : *devices) {
+    EXPECT_FALSE(info.features.shaderInt64) << info.name;
+    EXPECT_FALSE(info.features.shaderInt8) << info.name;
+  }
+  DeviceOptions options;
+  options.device = "llvmpipe";
+  Expected<std::unique_ptr<Device>> device = Device::open(options);
+  ASSERT_TRUE(device.ok()) << device.error().message();
+  EXPECT_FALSE((*device)->info().features.shaderInt64);
+  setenv("CL2VK_DEVICE_LACKS", "int64,everything", 1);
+  Expected<std::vector<DeviceInfo>> refused = enumerateDevices();
+  EXPECT_FALSE(refused.ok());
+  if (saved)
+    setenv("CL2VK_DEVICE_LACKS", saved->c_str(), 1);
+  else
+    unsetenv("CL2VK_DEVICE_LACKS");
+}
+
 VkQueueFamilyProperties fakeFamily(VkQueueFlags flags, uint32_t timestampValidBits) {
   VkQueueFamilyProperties family{};
   family.queueFlags = flags;
