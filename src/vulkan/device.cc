@@ -1,7 +1,9 @@
 #include "vulkan/device.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <vector>
 
 #include "vulkan/device_selection.h"
@@ -17,6 +19,7 @@ DeviceOptions DeviceOptions::fromEnvironment() {
     options.validation = std::string(validation) == "1";
   }
   if (const char* queue = std::getenv("CL2VK_QUEUE")) options.queue = queue;
+  options.clocks = ClockHold::policyFromEnvironment();
   return options;
 }
 
@@ -72,6 +75,18 @@ Expected<std::unique_ptr<Device>> Device::open(const DeviceOptions& options) {
       Queue::create(device->vk_, device->device_, *family, families[*family].timestampValidBits);
   if (!queue) return queue.error();
   device->queue_ = std::move(*queue);
+  device->clockHold_ = ClockHold::acquire(info, options.clocks, device->clockHoldProblem_);
+  if (!device->clockHoldProblem_.empty()) {
+    // Said once per process: without the hold the GPU may run this program's kernels at its idle
+    // clock, several times slower, and nothing else would tell the user why.
+    static std::once_flag told;
+    std::call_once(told, [&] {
+      std::fprintf(stderr,
+                   "cl2vk: %s may run at its idle clock: %s (NVIDIA's GPUs keep full clocks only while a CUDA "
+                   "context is open; docs/PERFORMANCE.md, \"Clocks\")\n",
+                   info.name.c_str(), device->clockHoldProblem_.c_str());
+    });
+  }
   return device;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <sstream>
 
 #include "vulkan/feature_chain.h"
@@ -132,8 +133,11 @@ DeviceInfo queryDeviceInfo(VkPhysicalDevice device, uint32_t index, uint32_t ins
   maintenance4.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES;
   VkPhysicalDeviceFloatControlsProperties floatControls{};
   floatControls.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES;
+  VkPhysicalDeviceIDProperties ids{};
+  ids.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES;
   if (usableVersion >= VK_API_VERSION_1_1) {
-    properties.pNext = &subgroup;
+    properties.pNext = &ids;
+    ids.pNext = &subgroup;
     subgroup.pNext = &maintenance3;
   }
   if (usableVersion >= VK_API_VERSION_1_2) maintenance3.pNext = &driver;
@@ -148,6 +152,7 @@ DeviceInfo queryDeviceInfo(VkPhysicalDevice device, uint32_t index, uint32_t ins
   }
   if (shape.maintenance4) *tail = &maintenance4;
   vkGetPhysicalDeviceProperties2(device, &properties);
+  std::memcpy(info.deviceUuid.data(), ids.deviceUUID, VK_UUID_SIZE);
 
   FeatureChain featureChain(shape);
   vkGetPhysicalDeviceFeatures2(device, featureChain.head());

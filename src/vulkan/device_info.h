@@ -98,6 +98,8 @@ struct DeviceInfo {
   std::string name;
   uint32_t vendorId = 0;
   uint32_t deviceId = 0;
+  // VkPhysicalDeviceIDProperties::deviceUUID (Vulkan 1.1): what other APIs (CUDA) know it by.
+  std::array<uint8_t, VK_UUID_SIZE> deviceUuid{};
   VkPhysicalDeviceType type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
   uint32_t apiVersion = 0;  // What the device reports, not capped by the instance.
   uint32_t driverVersion = 0;

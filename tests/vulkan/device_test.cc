@@ -247,6 +247,31 @@ TEST(ExecutorDeviceTest, DeviceLacksMasksEnumeratedDevicesAndOpenedOnes) {
     unsetenv("CL2VK_DEVICE_LACKS");
 }
 
+TEST(ExecutorDeviceTest, ClockHoldIsForNvidiaDevicesOnlyAndCanBeTurnedOff) {
+  DeviceInfo lavapipe;
+  lavapipe.vendorId = 0x10005;  // Mesa's
+  std::string why = "stale";
+  EXPECT_EQ(ClockHold::acquire(lavapipe, ClockPolicy::kCudaContext, why), nullptr);
+  EXPECT_EQ(why, "");  // nothing to do, nothing to report
+
+  DeviceInfo nvidia;
+  nvidia.vendorId = 0x10de;
+  EXPECT_EQ(ClockHold::acquire(nvidia, ClockPolicy::kOff, why), nullptr);
+  EXPECT_EQ(why, "");
+  // A UUID no CUDA device has (all zero): no hold, and a reason, whether or not CUDA is installed.
+  EXPECT_EQ(ClockHold::acquire(nvidia, ClockPolicy::kCudaContext, why), nullptr);
+  EXPECT_NE(why, "");
+
+  const char* before = std::getenv("CL2VK_NVIDIA_CLOCKS");
+  std::optional<std::string> saved = before ? std::optional<std::string>(before) : std::nullopt;
+  setenv("CL2VK_NVIDIA_CLOCKS", "off", 1);
+  EXPECT_EQ(ClockHold::policyFromEnvironment(), ClockPolicy::kOff);
+  EXPECT_EQ(DeviceOptions::fromEnvironment().clocks, ClockPolicy::kOff);
+  unsetenv("CL2VK_NVIDIA_CLOCKS");
+  EXPECT_EQ(ClockHold::policyFromEnvironment(), ClockPolicy::kCudaContext);
+  if (saved) setenv("CL2VK_NVIDIA_CLOCKS", saved->c_str(), 1);
+}
+
 VkQueueFamilyProperties fakeFamily(VkQueueFlags flags, uint32_t timestampValidBits) {
   VkQueueFamilyProperties family{};
   family.queueFlags = flags;
