@@ -101,6 +101,11 @@ void sgemm(const Options& options, Session& session, Result& result) {
     result.error = result.timing.error.empty() ? session.error() : result.timing.error;
     return;
   }
+  // B transposed, so that the CPU walks both operands along rows.
+  std::vector<float> bTransposed(k * n);
+  for (size_t p = 0; p < k; ++p) {
+    for (size_t j = 0; j < n; ++j) bTransposed[j * k + p] = b[p * n + j];
+  }
   std::mt19937_64 positions(3);
   size_t checks = everyEntry ? m * n : 65536;
   for (size_t check = 0; check < checks; ++check) {
@@ -108,7 +113,7 @@ void sgemm(const Options& options, Session& session, Result& result) {
     size_t i = entry / n, j = entry % n;
     double sum = 0, magnitude = 0;
     for (size_t p = 0; p < k; ++p) {
-      double product = double(a[i * k + p]) * b[p * n + j];
+      double product = double(a[i * k + p]) * bTransposed[j * k + p];
       sum += product;
       magnitude += std::fabs(product);
     }
