@@ -103,7 +103,8 @@ def ratio(subject, reference):
         return "—"
     if not reference["value"]:
         return "—"
-    return f"{subject['value'] / reference['value']:.2f}"
+    value = subject["value"] / reference["value"]
+    return f"{value:.2f}" if value >= 0.1 else f"{value:.2g}"
 
 
 def clock_cell(record):
