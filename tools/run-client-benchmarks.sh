@@ -24,6 +24,7 @@
 # --out   results folder (default results/clients-<date>): table.md, results.jsonl, a log per
 #     process, the GEMM parameters, and the GPU clock samples.
 # --python  the interpreter with pyopencl and numpy (default Debian's /usr/bin/python3).
+# --timeout  seconds one process may take before it is stopped and its cell says so (default 600).
 #
 # CLBlast's sgemm also runs "with the same parameters": each reference implementation's run writes
 # the kernel parameters CLBlast chose for its device (RetrieveParameters), and then the first
@@ -40,6 +41,7 @@ only=
 bin=$root/build-rel/tools/bench/clients
 out=$root/results/clients-$(date +%Y%m%d-%H%M%S)
 python=/usr/bin/python3
+limit=600
 impls=()
 usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -51,6 +53,7 @@ while [ $# -gt 0 ]; do
     --bin) bin=${2:?}; shift 2 ;;
     --out) out=${2:?}; shift 2 ;;
     --python) python=${2:?}; shift 2 ;;
+    --timeout) limit=${2:?}; shift 2 ;;
     *) usage ;;
   esac
 done
@@ -152,9 +155,10 @@ run() {
       --format=csv,noheader,nounits -lms 100 >"$clock" 2>/dev/null &
     sampler=$!
   fi
-  OCL_ICD_VENDORS=$vendors/$name "${command[@]}" --bench "$bench" --shape "$shape" --runs "$runs" "$@" \
-    >"$log" 2>&1
+  OCL_ICD_VENDORS=$vendors/$name timeout -k 10 "$limit" "${command[@]}" --bench "$bench" \
+    --shape "$shape" --runs "$runs" "$@" >"$log" 2>&1
   status=$?
+  if [ $status = 124 ] || [ $status = 137 ]; then echo "stopped after $limit s (--timeout)" >>"$log"; fi
   if [ -n "$sampler" ]; then kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null; fi
   printf '%s\t%s\t%s %s %s\t%s\t%s\t%s\n' "$name" "$variant" "$client" "$bench" "$shape" "$status" \
     "$log" "$([ -n "$sampler" ] && echo "$clock")" >>"$manifest"
