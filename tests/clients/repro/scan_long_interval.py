@@ -7,7 +7,11 @@ most 3 * CL_DEVICE_MAX_COMPUTE_UNITS intervals; n = 1572864 (6 intervals of 64 u
 n = 1572865 (intervals of 65 units) gives zeros or wrong sums in unit 64 of intervals 0 to 4 (the
 last interval is shorter). PoCL runs the same kernel with the same sizes correctly. A plain loop of
 65+ iterations with barriers (16 work-items, 4096 elements per iteration) runs correctly, so the
-cause is in something else the scan kernel does.
+cause is in something else the scan kernel does. The same kernel generated for other sizes
+(GenericScanKernel.generate_scan_kernel) goes wrong where an interval reaches 16384 elements per
+work-item: with 16 work-items from interval offset 2^18 at K = 64, 128 and 256, with 32 work-items
+(K = 128) from 2^19; 64 work-items with K = 64 and 16 with K = 16 stayed right over the lengths
+tried (8256 and 16400 elements per work-item).
 
     OCL_ICD_VENDORS=<folder with cl2vk.icd> /usr/bin/python3 scan_long_interval.py [N]
 """
