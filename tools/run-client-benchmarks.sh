@@ -152,11 +152,11 @@ run() {
   esac
   if [ $clocks = 1 ]; then
     nvidia-smi --id="${CL2VK_CLIENT_GPU:-0}" --query-gpu=timestamp,clocks.sm,clocks.mem \
-      --format=csv,noheader,nounits -lms 100 >"$clock" 2>/dev/null &
+      --format=csv,noheader,nounits -lms 100 </dev/null >"$clock" 2>/dev/null &
     sampler=$!
   fi
   OCL_ICD_VENDORS=$vendors/$name timeout -k 10 "$limit" "${command[@]}" --bench "$bench" \
-    --shape "$shape" --runs "$runs" "$@" >"$log" 2>&1
+    --shape "$shape" --runs "$runs" "$@" </dev/null >"$log" 2>&1  # stdin is the list of benchmarks
   status=$?
   if [ $status = 124 ] || [ $status = 137 ]; then echo "stopped after $limit s (--timeout)" >>"$log"; fi
   if [ -n "$sampler" ]; then kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null; fi
