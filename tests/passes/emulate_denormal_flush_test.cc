@@ -100,6 +100,21 @@ TEST(EmulateDenormalFlushTest, ConversionsFlushButBitCastsDoNot) {
   test::expectPassOutput("emulate-denormal-flush", kernel(body), expected, flushing());
 }
 
+// Division as NVIDIA's: the dividend times the divisor's reciprocal, which is flushed (zero for a
+// divisor above 2^126, as x / FLT_MAX gives there).
+TEST(EmulateDenormalFlushTest, DivisionIsTheDividendTimesTheFlushedReciprocal) {
+  std::string expected =
+      kernel(flush("x_flushed", "x") + "%reciprocal = OpFDiv %float %float_1 %x_flushed\n" +
+             flush("reciprocal_flushed", "reciprocal") + "%quotient = OpFMul %float %float_1 %reciprocal_flushed\n" +
+             flush("result", "quotient"));
+  std::string constants =
+      "%uint_2147483647 = OpConstant %uint 2147483647\n%uint_8388608 = OpConstant %uint 8388608\n"
+      "%uint_2147483648 = OpConstant %uint 2147483648\n";
+  expected.replace(expected.find("%k = OpFunction"), 0, constants);
+  test::expectPassOutput("emulate-denormal-flush", kernel("%result = OpFDiv %float %float_1 %x\n"), expected,
+                         flushing());
+}
+
 // Off (every real device), the pass leaves the module as it is.
 TEST(EmulateDenormalFlushTest, DoesNothingUnlessTheTargetAsks) {
   std::string module = kernel("%result = OpFMul %float %x %float_tiny\n");

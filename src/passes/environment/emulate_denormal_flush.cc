@@ -95,7 +95,16 @@ class Flusher {
       operand.words[0] = flushValue(before, id);
       changed = true;
     }
-    if (changed) module_.update(&inst, Instruction(inst.opcode(), inst.typeId(), inst.resultId(), operands));
+    spv::Op opcode = inst.opcode();
+    if (opcode == spv::Op::OpFDiv && isFloat32(before, inst.typeId())) {
+      // NVIDIA's division: the dividend times the divisor's reciprocal, which is flushed for a
+      // divisor above 2^126 (Vulkan defines OpFDiv only for divisors in [2^-126, 2^126]).
+      uint32_t reciprocal = before.fdiv(before.real(inst.typeId(), 1.0), operands[1].words[0]);
+      operands[1] = ir::Operand::id(flushValue(before, reciprocal));
+      opcode = spv::Op::OpFMul;
+      changed = true;
+    }
+    if (changed) module_.update(&inst, Instruction(opcode, inst.typeId(), inst.resultId(), operands));
     if (inst.resultId() == 0 || !isFloat32(before, inst.typeId())) return changed;
     // The result: its users get the flushed value, the flush itself the raw one.
     Builder after = Builder::after(module_, &inst);
