@@ -187,10 +187,14 @@ Lowered lowerHypot(ir::Builder& e, const ExtCall& c) {
     // one is flushed, and hypot(FLT_MAX, FLT_MAX) was FLT_MAX there): both operands are scaled
     // by 2^-64 where the larger is above 2^64 and by 2^64 where it is below 2^-64, exactly (a
     // smaller operand scaled into the denormals would not move the result).
-    uint32_t huge = e.compare(spv::Op::OpFOrdGreaterThan, large, e.real(c.type, 0x1p64));
-    uint32_t tiny = e.compare(spv::Op::OpFOrdLessThan, large, e.real(c.type, 0x1p-64));
-    uint32_t scale = e.select(huge, e.real(c.type, 0x1p-64), e.select(tiny, e.real(c.type, 0x1p64), one));
-    ratio = e.fdiv(e.fmul(small, scale), e.fmul(large, scale));
+    uint32_t up = e.real(c.type, 0x1p64), down = e.real(c.type, 0x1p-64);
+    uint32_t huge = e.compare(spv::Op::OpFOrdGreaterThan, large, up);
+    uint32_t tiny = e.compare(spv::Op::OpFOrdLessThan, large, down);
+    uint32_t scaleUp = e.select(tiny, up, one);
+    uint32_t scale = e.select(huge, down, scaleUp);
+    uint32_t smallScaled = e.fmul(small, scale);
+    uint32_t largeScaled = e.fmul(large, scale);
+    ratio = e.fdiv(smallScaled, largeScaled);
   }
   uint32_t result = e.fmul(large, e.glsl(GLSLstd450Sqrt, c.type, {e.fadd(one, e.fmul(ratio, ratio))}));
   result = e.select(e.compare(spv::Op::OpFOrdEqual, large, e.real(c.type, 0.0)), large, result);
