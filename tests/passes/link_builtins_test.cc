@@ -84,6 +84,33 @@ TEST(LinkBuiltins, FmodCallsTheLibraryFunctionForItsWidth) {
   EXPECT_EQ(count(text, "LinkageAttributes"), 0u) << text;
 }
 
+// -cl-fast-relaxed-math / -cl-unsafe-math-optimizations (Target::relaxedMath): float sin keeps
+// the GLSL.std.450 instruction lower-opencl-std gives it; double sin, and float fmod (exact under
+// any option), still call the library.
+TEST(LinkBuiltins, RelaxedMathKeepsTheFastFloatInstructions) {
+  std::string body = R"(
+          %s = OpExtInst %float %std sin %x
+          %m = OpExtInst %float %std fmod %x %y
+          %a = OpFAdd %float %s %m
+          %c = OpFConvert %double %a
+          %t = OpExtInst %double %std sin %d
+          %r = OpFAdd %double %c %t)";
+  Target relaxed;
+  relaxed.relaxedMath = true;
+  test::PassRun run = test::runPass("link-builtins", moduleWith("double", body), relaxed);
+  ASSERT_TRUE(run.module) << run.error;
+  std::string text = test::disassemble(*run.module);
+  EXPECT_EQ(count(text, " sin %x"), 1u) << text;  // the OpenCL.std instruction, as it was
+  EXPECT_EQ(count(text, "__cl2vk_sin_f32"), 0u) << text;
+  EXPECT_EQ(count(text, "OpFunctionCall %float %__cl2vk_fmod_f32 %x %y"), 1u) << text;
+  EXPECT_EQ(count(text, "OpFunctionCall %double %__cl2vk_sin_f64 %d"), 1u) << text;
+  // Without the option, float sin comes from the library too.
+  run = test::runPass("link-builtins", moduleWith("double", body));
+  ASSERT_TRUE(run.module) << run.error;
+  text = test::disassemble(*run.module);
+  EXPECT_EQ(count(text, "OpFunctionCall %float %__cl2vk_sin_f32 %x"), 1u) << text;
+}
+
 TEST(LinkBuiltins, OnlyTheFunctionsCalledAreImported) {
   test::PassRun run = test::runPass("link-builtins", moduleWith("float", R"(
           %r = OpExtInst %float %std atan2pi %x %y)"));

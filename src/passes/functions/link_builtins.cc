@@ -33,6 +33,48 @@ const std::unordered_map<uint32_t, const char*>& libraryFunctions() {
   return table;
 }
 
+// The float functions that GLSL.std.450 computes, or that lower-opencl-std derives from its
+// instructions, within OpenCL's relaxed-math bounds: for a program built with
+// -cl-fast-relaxed-math or -cl-unsafe-math-optimizations (Target::relaxedMath), they keep the fast
+// instructions.
+bool relaxedMathUsesGlsl(uint32_t instruction) {
+  using namespace OpenCLLIB;
+  switch (instruction) {
+    case Sin:
+    case Cos:
+    case Tan:
+    case Sincos:
+    case Asin:
+    case Acos:
+    case Atan:
+    case Atan2:
+    case Asinpi:
+    case Acospi:
+    case Atanpi:
+    case Atan2pi:
+    case Sinh:
+    case Cosh:
+    case Tanh:
+    case Asinh:
+    case Acosh:
+    case Atanh:
+    case Exp:
+    case Exp2:
+    case Exp10:
+    case Expm1:
+    case Log:
+    case Log2:
+    case Log10:
+    case Log1p:
+    case Pow:
+    case Pown:
+    case Powr:
+    case Rootn:
+    case Cbrt: return true;
+    default: return false;
+  }
+}
+
 uint32_t openclStdImport(const ir::Module& module) {
   for (const ir::Instruction& inst : module.section(ir::Section::kExtInstImport)) {
     if (inst.stringOperand(0) == "OpenCL.std") return inst.resultId();
@@ -42,7 +84,7 @@ uint32_t openclStdImport(const ir::Module& module) {
 
 class Linker {
  public:
-  explicit Linker(ir::Module& module) : module_(module) {}
+  Linker(ir::Module& module, bool relaxedMath) : module_(module), relaxedMath_(relaxedMath) {}
 
   Expected<bool> lower(ir::Instruction& inst) {
     auto entry = libraryFunctions().find(inst.wordOperand(1));
@@ -52,6 +94,8 @@ class Linker {
     for (size_t i = 2; i < inst.numOperands(); ++i) args.push_back(inst.idOperand(i));
     // The first operand is the float the function is named after (ilogb's result is an int).
     if (args.empty() || !b.isFloat(b.componentType(b.typeOf(args[0])))) return false;
+    if (relaxedMath_ && b.width(b.componentType(b.typeOf(args[0]))) == 32 && relaxedMathUsesGlsl(inst.wordOperand(1)))
+      return false;  // lower-opencl-std gives the GLSL.std.450 instruction
     Expected<uint32_t> result = 0;
     std::string_view name = entry->second;
     if (name == "sincos" || name == "remquo" || name == "lgamma_r") {
@@ -107,15 +151,16 @@ class Linker {
   }
 
   ir::Module& module_;
+  bool relaxedMath_;
   std::map<const ir::Module*, ir::FunctionImporter> importers_;
 };
 
 }  // namespace
 
-Expected<PassResult> linkBuiltins(ir::Module& module, const Target&) {
+Expected<PassResult> linkBuiltins(ir::Module& module, const Target& target) {
   uint32_t import = openclStdImport(module);
   if (import == 0) return PassResult::kUnchanged;
-  Linker linker(module);
+  Linker linker(module, target.relaxedMath);
   auto isOpenclStd = [import](const ir::Instruction& inst) {
     return inst.opcode() == spv::Op::OpExtInst && inst.idOperand(0) == import;
   };
