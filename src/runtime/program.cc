@@ -102,7 +102,11 @@ std::shared_ptr<Program> Program::fromIL(std::shared_ptr<Context> context, std::
 }
 
 bool Program::translateFor(Device& device, DeviceBuild& build) {
-  Expected<Translation> translation = hasKernel(il_) ? translate(il_, device.target()) : Translation{};
+  // The program's math options adjust what the device allows.
+  Target target = device.target();
+  target.relaxedMath = build.relaxedMath;
+  if (build.denormsAreZero) target.denormPreserveFloat32 = false;
+  Expected<Translation> translation = hasKernel(il_) ? translate(il_, target) : Translation{};
   if (!translation) {
     build.status = CL_BUILD_ERROR;
     build.log +=
@@ -169,6 +173,8 @@ cl_int Program::build(const std::vector<Device*>& devices, const std::string& op
   for (Device* device : devices) {
     DeviceBuild& build = builds_[device];
     build.uniformWorkGroups = uniform;
+    build.relaxedMath = parsed->relaxedMath;
+    build.denormsAreZero = parsed->denormsAreZero;
     ok &= translateFor(*device, build);
   }
   return ok ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
@@ -236,6 +242,8 @@ std::shared_ptr<Program> Program::link(std::shared_ptr<Context> context, const s
     build.options = options;
     build.log = messages;
     build.uniformWorkGroups = uniform;
+    build.relaxedMath = parsed->relaxedMath;
+    build.denormsAreZero = parsed->denormsAreZero;
     if (!ok) {
       build.status = CL_BUILD_ERROR;
     } else if (library) {

@@ -75,6 +75,9 @@ class Program : public Object<Program, _cl_program> {
     std::string options;
     std::string log;
     bool uniformWorkGroups = false;
+    // The math options that reach the translator (Target::relaxedMath, and no DenormPreserve).
+    bool relaxedMath = false;
+    bool denormsAreZero = false;
     std::shared_ptr<const Translation> translation;
     std::shared_ptr<vulkan::Buffer> globalVariables;
     std::map<std::string, std::shared_ptr<launch::LaunchableKernel>> launchers;
