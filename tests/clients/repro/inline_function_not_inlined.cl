@@ -16,7 +16,7 @@
 // shows `OpDecorate %transposeTile LinkageAttributes "transposeTile" Import`; cl2vk-opt i.spv and
 // clBuildProgram on cl2vk before the fix failed as above. The runtime's source compiler now keeps inline definitions as
 // module-private copies (docs/clients.md, "CLBlast").
-#define WPT 8
+#define WPT 4
 #define TILE 16
 
 inline void transposeTile(__local float* tile, __global const float* src, __global float* dst, int n) {
