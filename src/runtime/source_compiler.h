@@ -6,8 +6,11 @@
 // naming it. cl2vk always adds -cl-kernel-arg-info (the runtime needs argument names),
 // -fno-vectorize -fno-slp-vectorize (llvm-spirv-15 cannot translate the vectorizers' reduction
 // intrinsics) and the header that declares the collectives clang-15 lacks
-// (spirv/include/cl2vk_collectives.h, compiled into the library). LLVM `freeze` instructions, which
-// llvm-spirv-15 cannot translate, become no-op bitcasts before llvm-spirv runs.
+// (spirv/include/cl2vk_collectives.h, compiled into the library). clang's front end runs at -O2
+// without LLVM's passes, so that it emits C99 inline definitions, which become module-private ones
+// (llvm_ir_fixups.h); a second clang run optimizes (-O2, or -O0 with -cl-opt-disable). LLVM
+// `freeze` instructions, which llvm-spirv-15 cannot translate, become no-op bitcasts before
+// llvm-spirv runs.
 //
 // The tools are found through CL2VK_CLANG and CL2VK_LLVM_SPIRV when set, else as clang-15 and
 // llvm-spirv-15 on PATH, else under /usr/lib/llvm-15/bin. A missing tool is a build failure whose
