@@ -94,7 +94,10 @@ Status hideFeatures(DeviceFeatures& features, std::string_view names) {
     }
     if (!found) {
       std::string known;
-      for (const NamedFeature& feature : kNamedFeatures) known += std::string(known.empty() ? "" : ", ") + feature.name;
+      for (const NamedFeature& feature : kNamedFeatures) {
+        if (!known.empty()) known += ", ";
+        known += feature.name;
+      }
       return Error("CL2VK_DEVICE_LACKS names '" + std::string(name) + "', which is not a feature cl2vk knows (" +
                    known + ")");
     }
