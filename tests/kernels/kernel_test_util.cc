@@ -45,7 +45,9 @@ vulkan::Device& sharedDevice() {
 std::shared_ptr<const Translation> KernelTest::translate(const std::string& file) {
   std::filesystem::path path = test::corpusDir() / corpusFolder() / (file + "." + GetParam() + ".spv");
   std::vector<uint32_t> words = readWords(path);
-  Expected<Translation> translation = cl2vk::translate(words, launch::targetFor(sharedDevice().info()));
+  Target target = launch::targetFor(sharedDevice().info());
+  adjustTarget(target);
+  Expected<Translation> translation = cl2vk::translate(words, target);
   EXPECT_TRUE(translation.ok()) << path << ": " << translation.error().message();
   if (!translation) return nullptr;
   return std::make_shared<const Translation>(std::move(*translation));

@@ -49,6 +49,9 @@ class KernelTest : public testing::TestWithParam<const char*> {
   // The folder of build/spirv whose modules translate() reads: "kernels" (spirv/kernels), or
   // "frontend" (spirv/frontend, whose builds are named <file>.O1.spv, <file>.O1.all.spv ...).
   virtual std::string corpusFolder() const { return "kernels"; }
+  // What the translator may assume: the shared device's features, which a suite may take away
+  // to force an emulation (the narrow integers of a device without shaderInt8, say).
+  virtual void adjustTarget(Target&) const {}
 
   void run(launch::LaunchableKernel& kernel, const launch::NDRange& range, const std::vector<launch::KernelArg>& args);
 
