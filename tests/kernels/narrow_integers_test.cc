@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -130,6 +131,207 @@ TEST_P(NarrowIntegers, CharOperatorsOverAllPairs) { checkOperators<int8_t>(*this
 TEST_P(NarrowIntegers, UcharOperatorsOverAllPairs) { checkOperators<uint8_t>(*this, "uchar"); }
 TEST_P(NarrowIntegers, ShortOperatorsOverEdgesAndRandomPairs) { checkOperators<int16_t>(*this, "short"); }
 TEST_P(NarrowIntegers, UshortOperatorsOverEdgesAndRandomPairs) { checkOperators<uint16_t>(*this, "ushort"); }
+
+// Round half to even, as convert_*_rte does (the test's inputs are far from overflow).
+int64_t roundHalfEven(float f) { return static_cast<int64_t>(std::nearbyint(static_cast<double>(f))); }
+
+TEST_P(NarrowIntegers, ConversionsToAndFromEveryWidth) {
+  auto k = kernel("narrow_integers", "narrow_conversions");
+  ASSERT_TRUE(k);
+  const size_t n = 1024;
+  std::vector<int8_t> c(n);
+  std::vector<int16_t> s(n);
+  std::vector<int32_t> ints(n);
+  std::vector<float> f(n);
+  std::mt19937 random(7);
+  const int32_t intEdges[] = {0,
+                              1,
+                              -1,
+                              127,
+                              128,
+                              -128,
+                              -129,
+                              255,
+                              256,
+                              32767,
+                              32768,
+                              -32768,
+                              -32769,
+                              65535,
+                              std::numeric_limits<int32_t>::min(),
+                              std::numeric_limits<int32_t>::max()};
+  const float floatEdges[] = {0.0f,   -0.0f,   0.5f,    1.5f,   2.5f,   -0.5f,  -1.5f,   -2.5f, 126.5f,
+                              127.5f, -127.5f, -128.5f, 254.5f, 255.5f, 300.0f, -300.0f, 1e10f, -1e10f};
+  for (size_t i = 0; i < n; ++i) {
+    c[i] = static_cast<int8_t>(i);
+    s[i] = static_cast<int16_t>(i < 256 ? (i << 8) | i : random());
+    ints[i] = i < std::size(intEdges) ? intEdges[i] : static_cast<int32_t>(random()) >> (i % 24);
+    f[i] = i < std::size(floatEdges) ? floatEdges[i]
+                                     : static_cast<float>(static_cast<int32_t>(random() % 80000) - 40000) / 128.0f;
+  }
+  auto dc = buffer(c), ds = buffer(s), dn = buffer(ints), df = buffer(f);
+  auto wide = buffer(std::vector<int32_t>(2 * n)), real = buffer(std::vector<float>(2 * n));
+  auto lng = buffer(std::vector<int64_t>(2 * n)), toChar = buffer(std::vector<int8_t>(3 * n));
+  auto toShort = buffer(std::vector<int16_t>(3 * n)), toUchar = buffer(std::vector<uint8_t>(2 * n));
+  run(*k, range1d(n, 64),
+      {KernelArg::buffer(dc), KernelArg::buffer(ds), KernelArg::buffer(dn), KernelArg::buffer(df),
+       KernelArg::buffer(wide), KernelArg::buffer(real), KernelArg::buffer(lng), KernelArg::buffer(toChar),
+       KernelArg::buffer(toShort), KernelArg::buffer(toUchar)});
+  auto w = read<int32_t>(wide, 2 * n);
+  auto r = read<float>(real, 2 * n);
+  auto l = read<int64_t>(lng, 2 * n);
+  auto tc = read<int8_t>(toChar, 3 * n);
+  auto ts = read<int16_t>(toShort, 3 * n);
+  auto tu = read<uint8_t>(toUchar, 2 * n);
+  for (size_t i = 0; i < n; ++i) {
+    int8_t x = c[i];
+    int16_t y = s[i];
+    SCOPED_TRACE("item " + std::to_string(i) + ": char " + std::to_string(x) + ", short " + std::to_string(y) +
+                 ", int " + std::to_string(ints[i]) + ", float " + std::to_string(f[i]));
+    ASSERT_EQ(w[2 * i], x);
+    ASSERT_EQ(w[2 * i + 1], static_cast<uint8_t>(x) + static_cast<uint16_t>(y));
+    ASSERT_EQ(r[2 * i], static_cast<float>(x));
+    ASSERT_EQ(r[2 * i + 1], static_cast<float>(static_cast<uint16_t>(y)));
+    ASSERT_EQ(l[2 * i], y);
+    ASSERT_EQ(l[2 * i + 1], static_cast<uint8_t>(x));
+    ASSERT_EQ(tc[3 * i], static_cast<int8_t>(ints[i]));
+    ASSERT_EQ(tc[3 * i + 1], clampTo<int8_t>(ints[i]));
+    ASSERT_EQ(tc[3 * i + 2], clampTo<int8_t>(roundHalfEven(f[i])));
+    ASSERT_EQ(ts[3 * i], x);
+    ASSERT_EQ(ts[3 * i + 1], clampTo<int16_t>(ints[i]));
+    ASSERT_EQ(ts[3 * i + 2], static_cast<uint8_t>(x));
+    ASSERT_EQ(tu[2 * i], clampTo<uint8_t>(y));
+    ASSERT_EQ(tu[2 * i + 1], clampTo<uint8_t>(static_cast<int64_t>(std::trunc(std::clamp(f[i], -1e9f, 1e9f)))));
+  }
+}
+
+TEST_P(NarrowIntegers, VectorsSwizzlesAndBitCasts) {
+  auto k = kernel("narrow_integers", "narrow_vectors");
+  ASSERT_TRUE(k);
+  const size_t n = 512;
+  std::mt19937 random(3);
+  std::vector<int8_t> a(4 * n), w(16 * n);
+  std::vector<int16_t> b(2 * n);
+  for (auto& v : a) v = static_cast<int8_t>(random());
+  for (auto& v : w) v = static_cast<int8_t>(random());
+  for (auto& v : b) v = static_cast<int16_t>(random());
+  auto da = buffer(a), db = buffer(b), dw = buffer(w), bits = buffer(std::vector<int32_t>(2 * n));
+  auto sum = buffer(std::vector<int8_t>(4 * n)), prod = buffer(std::vector<int16_t>(2 * n));
+  auto wide = buffer(std::vector<int8_t>(16 * n)), asLong = buffer(std::vector<int64_t>(n));
+  run(*k, range1d(n, 32),
+      {KernelArg::buffer(da), KernelArg::buffer(db), KernelArg::buffer(dw), KernelArg::buffer(bits),
+       KernelArg::buffer(sum), KernelArg::buffer(prod), KernelArg::buffer(wide), KernelArg::buffer(asLong)});
+  auto gotBits = read<int32_t>(bits, 2 * n);
+  auto gotSum = read<int8_t>(sum, 4 * n);
+  auto gotProd = read<int16_t>(prod, 2 * n);
+  auto gotWide = read<int8_t>(wide, 16 * n);
+  auto gotLong = read<int64_t>(asLong, n);
+  auto c8 = [](int v) { return static_cast<int8_t>(static_cast<uint8_t>(v)); };
+  for (size_t i = 0; i < n; ++i) {
+    SCOPED_TRACE("item " + std::to_string(i));
+    const int8_t* x = &a[4 * i];
+    const int16_t* y = &b[2 * i];
+    const int scale[4] = {3, -1, 5, 7};
+    for (int j = 0; j < 4; ++j) ASSERT_EQ(gotSum[4 * i + j], c8(x[j] + x[3 - j] * scale[j])) << j;
+    ASSERT_EQ(gotProd[2 * i], static_cast<int16_t>(y[0] * y[1] - 1));
+    ASSERT_EQ(gotProd[2 * i + 1], static_cast<int16_t>(y[1] * y[0] - 2));
+    int8_t plusOne[4];
+    for (int j = 0; j < 4; ++j) plusOne[j] = c8(x[j] + 1);
+    int32_t first, shortBits, shifted;
+    std::memcpy(&first, plusOne, 4);
+    ASSERT_EQ(gotBits[2 * i], first);
+    int8_t halves[4];
+    for (int j = 0; j < 4; ++j) halves[j] = static_cast<int8_t>(plusOne[j] >> 1);
+    std::memcpy(&shortBits, y, 4);
+    std::memcpy(&shifted, halves, 4);
+    ASSERT_EQ(gotBits[2 * i + 1], shortBits ^ shifted);
+    const int8_t* v = &w[16 * i];
+    for (int j = 0; j < 16; ++j) ASSERT_EQ(gotWide[16 * i + j], c8(v[j] * 3 + v[(j + 15) % 16])) << j;
+    uint64_t lo, hi;
+    std::memcpy(&lo, v, 8);
+    std::memcpy(&hi, v + 8, 8);
+    ASSERT_EQ(static_cast<uint64_t>(gotLong[i]), lo + hi);
+  }
+}
+
+// Without 8/16-bit storage a byte store is a read-modify-write of its word: done plainly, the
+// neighbours' stores in between would be lost.
+TEST_P(NarrowIntegers, NeighboursStoringBytesOfOneWordDoNotRace) {
+  auto k = kernel("narrow_integers", "byte_stores");
+  ASSERT_TRUE(k);
+  const size_t n = 8192;
+  const int32_t repeats = 64;
+  auto bytes = buffer(std::vector<uint8_t>(n, 0xee)), shorts = buffer(std::vector<int16_t>(n, 0x5555));
+  run(*k, range1d(n, 64), {KernelArg::buffer(bytes), KernelArg::buffer(shorts), KernelArg::value(repeats)});
+  auto gotBytes = read<uint8_t>(bytes, n);
+  auto gotShorts = read<int16_t>(shorts, n);
+  for (size_t i = 0; i < n; ++i) {
+    ASSERT_EQ(gotBytes[i], static_cast<uint8_t>(i * 7 + repeats - 1)) << i;
+    ASSERT_EQ(gotShorts[i], static_cast<int16_t>(static_cast<uint16_t>(i * 1001 - (repeats - 1)))) << i;
+  }
+}
+
+struct Mixed {
+  int8_t c;
+  int16_t s;
+  int32_t n;
+  uint8_t v[4];
+  int8_t tail[3];
+};
+static_assert(sizeof(Mixed) == 16 && offsetof(Mixed, n) == 4 && offsetof(Mixed, tail) == 12);
+
+TEST_P(NarrowIntegers, StructOfMixedSizesInABuffer) {
+  auto k = kernel("narrow_integers", "mixed_struct");
+  ASSERT_TRUE(k);
+  const size_t n = 300;
+  std::mt19937 random(11);
+  std::vector<Mixed> m(n);
+  for (Mixed& x : m) {
+    x.c = static_cast<int8_t>(random());
+    x.s = static_cast<int16_t>(random());
+    x.n = static_cast<int32_t>(random());
+    for (auto& b : x.v) b = static_cast<uint8_t>(random());
+    for (auto& b : x.tail) b = static_cast<int8_t>(random());
+  }
+  auto dm = buffer(m);
+  run(*k, range1d(n, 30), {KernelArg::buffer(dm)});
+  auto got = read<Mixed>(dm, n);
+  for (size_t i = 0; i < n; ++i) {
+    Mixed x = m[i];
+    x.c = static_cast<int8_t>(x.c * 2 + 1);
+    x.s = static_cast<int16_t>(x.s - x.c);
+    x.n = static_cast<int32_t>(static_cast<uint32_t>(x.n) + static_cast<uint32_t>(static_cast<int32_t>(x.s)));
+    uint8_t v[4] = {static_cast<uint8_t>(x.v[1] + 1), static_cast<uint8_t>(x.v[2] + 2),
+                    static_cast<uint8_t>(x.v[3] + 3), static_cast<uint8_t>(x.v[0] + 4)};
+    std::memcpy(x.v, v, 4);
+    x.tail[i % 3] = static_cast<int8_t>(x.tail[0] ^ static_cast<int8_t>(i));
+    Mixed g = got[i];
+    ASSERT_EQ(g.c, x.c) << i;
+    ASSERT_EQ(g.s, x.s) << i;
+    ASSERT_EQ(g.n, x.n) << i;
+    for (int j = 0; j < 4; ++j) ASSERT_EQ(g.v[j], x.v[j]) << i << "." << j;
+    for (int j = 0; j < 3; ++j) ASSERT_EQ(g.tail[j], x.tail[j]) << i << "." << j;
+  }
+}
+
+TEST_P(NarrowIntegers, LocalAndPrivateArrays) {
+  auto k = kernel("narrow_integers", "narrow_local_private");
+  ASSERT_TRUE(k);
+  const size_t n = 512, local = 64;
+  std::vector<uint8_t> in(n);
+  std::mt19937 random(5);
+  for (auto& v : in) v = static_cast<uint8_t>(random());
+  auto din = buffer(in), dout = buffer(std::vector<uint16_t>(n));
+  run(*k, range1d(n, local), {KernelArg::buffer(din), KernelArg::buffer(dout), KernelArg::local(local)});
+  auto out = read<uint16_t>(dout, n);
+  for (size_t g = 0; g < n; ++g) {
+    size_t base = g - g % local, l = g % local;
+    int scratch = in[base + local - 1 - l];
+    int table = static_cast<int16_t>(in[base + (l + 1) % local] * -3);
+    int priv = static_cast<uint8_t>(in[g] + (in[g] & 7) * 40);
+    ASSERT_EQ(out[g], static_cast<uint16_t>(scratch + table + priv)) << g;
+  }
+}
 
 CL2VK_KERNEL_TEST_SUITE(NarrowIntegers, "O0", "O2");
 
