@@ -39,7 +39,7 @@ uint32_t WordAccess::plus(uint32_t offset, uint32_t bytes) {
 
 uint32_t WordAccess::wordPointer(uint32_t offset) {
   std::optional<uint64_t> known = constantValue(b_.module(), offset);
-  if (storage_ == SC::PhysicalStorageBuffer && known && *known < 4) return words_;
+  if (storage_ == SC::PhysicalStorageBuffer && ((known && *known < 4) || offset == inWordOffset_)) return words_;
   uint32_t index =
       known ? ir::constantUint(b_.module(), 32, *known / 4) : b_.lshr(offset, ir::constantUint(b_.module(), 32, 2));
   if (storage_ == SC::PhysicalStorageBuffer)

@@ -44,6 +44,9 @@ class WordAccess {
   // Values as lower-narrow-integers holds them: `valueType` maps a type in memory to the type of
   // its value, and 8- and 16-bit integers travel as zero-extended 32-bit ones.
   void widenNarrowValues(std::function<uint32_t(uint32_t)> valueType) { valueType_ = std::move(valueType); }
+  // `offset` is known to be below 4 (a byte's place in the word a buffer pointer points at), so
+  // an access at it needs no step to another word.
+  void setInWordOffset(uint32_t offset) { inWordOffset_ = offset; }
 
   // A value of `type` (a scalar, vector, struct or array of known layout; no logical pointers)
   // read at `offset`, which is aligned to `alignment` bytes.
@@ -77,6 +80,7 @@ class WordAccess {
   uint32_t words_;
   SC storage_;
   std::function<uint32_t(uint32_t)> valueType_;
+  uint32_t inWordOffset_ = 0;
 };
 
 // The byte size of `type` in memory, and the stride between array or pointer-arithmetic elements.

@@ -187,15 +187,15 @@ uint32_t NarrowLowering::widened(uint32_t value) {
 }
 
 Status NarrowLowering::finish(Instruction& inst, uint32_t value, uint32_t original) {
-  // Constants are shared with values that were 32-bit all along, so only instructions remember.
-  const Instruction* def = module_.def(value);
-  if (def && def->block() && originalType(value) != original) {
-    // A value made before this lowering already stands for its own type (a char zero-extended
-    // to the uint it was converted to, an address): the result gets an id of its own, so that
-    // each id has one original type.
-    if (value < firstNewId_)
-      value = Builder::before(module_, &inst).op(spv::Op::OpCopyObject, ir::typeOf(module_, value), {value});
-    original_[value] = original;
+  uint32_t valueType = ir::typeOf(module_, value);
+  if (valueType != original || originalType(value) != original) {
+    // Only values this lowering made may remember a type of their own: a constant or an older
+    // value (a char zero-extended to the uint it was converted to, an address) is shared with
+    // uses that read it as what it is, so the result gets an id of its own.
+    const Instruction* def = module_.def(value);
+    if (!def || !def->block() || value < firstNewId_)
+      value = Builder::before(module_, &inst).op(spv::Op::OpCopyObject, valueType, {value});
+    if (valueType != original) original_[value] = original;
   }
   module_.replaceAllUses(inst.resultId(), value);
   return module_.remove(&inst);

@@ -58,7 +58,8 @@ Expected<bool> NarrowLowering::lowerMemory(Instruction& inst) {
   };
   auto isPointer = [&](uint32_t type) { return module_.def(type)->opcode() == spv::Op::OpTypePointer; };
   Builder b = Builder::before(module_, &inst);
-  uint32_t ulong = ir::typeInt(module_, 64);
+  // 64-bit addresses only where there are buffer pointers, which the module already has then.
+  auto ulongType = [&] { return ir::typeInt(module_, 64); };
   uint32_t type = inst.typeId();
   auto done = [&](uint32_t result) -> Expected<bool> {
     CL2VK_TRY(finish(inst, result, type));
@@ -69,14 +70,14 @@ Expected<bool> NarrowLowering::lowerMemory(Instruction& inst) {
     uint32_t value = widened(pointer);
     if (isAddress(originalType(pointer))) return value;
     uint32_t valueType = b.typeOf(value);
-    if (isPointer(valueType)) return b.op(spv::Op::OpConvertPtrToU, ulong, {value});
+    if (isPointer(valueType)) return b.op(spv::Op::OpConvertPtrToU, ulongType(), {value});
     if (b.width(valueType) == 64 && !b.isVector(valueType)) return value;
-    if (b.isVector(valueType)) return b.bitcast(ulong, value);
-    return b.op(spv::Op::OpUConvert, ulong, {value});
+    if (b.isVector(valueType)) return b.bitcast(ulongType(), value);
+    return b.op(spv::Op::OpUConvert, ulongType(), {value});
   };
   // An address as a value of `type` (the result of a conversion, access chain or bit cast).
   auto fromAddress = [&](uint32_t address) {
-    if (isAddress(type) || type == ulong) return address;
+    if (isAddress(type) || type == ulongType()) return address;
     if (isPointer(type)) return b.op(spv::Op::OpConvertUToPtr, type, {address});
     if (b.isVector(type)) return b.bitcast(type, address);
     return b.op(spv::Op::OpUConvert, type, {address});
@@ -108,7 +109,7 @@ Expected<bool> NarrowLowering::lowerMemory(Instruction& inst) {
         uint32_t indexType = originalType(index);
         uint32_t value = widened(index);
         if (uint32_t w = narrowWidth(indexType)) value = signExtend(b, value, w);
-        if (b.width(b.typeOf(value)) != 64) value = b.op(spv::Op::OpSConvert, ulong, {value});
+        if (b.width(b.typeOf(value)) != 64) value = b.op(spv::Op::OpSConvert, ulongType(), {value});
         address = b.iadd(address, b.imul(value, ir::constantUint(module_, 64, stride)));
         return okStatus();
       };
@@ -153,8 +154,10 @@ Expected<bool> NarrowLowering::lowerMemory(Instruction& inst) {
       uint32_t address = addressOf(inst.idOperand(0));
       // The word that holds the first byte, and the byte's offset in it (0 when aligned).
       uint32_t wordType = wordPointerType(module_, wordPointerType_);
-      uint32_t offset = ir::constantUint(module_, 32, 0);
-      if (alignment < 4) {
+      uint32_t offset = 0;
+      if (alignment >= 4) {
+        offset = ir::constantUint(module_, 32, 0);
+      } else {
         uint32_t low = b.op(spv::Op::OpUConvert, ir::typeInt(module_, 32), {address});
         offset = b.bitAnd(low, ir::constantUint(module_, 32, 3));
         address = b.bitAnd(address, ir::constantUint(module_, 64, ~uint64_t{3}));
@@ -162,6 +165,7 @@ Expected<bool> NarrowLowering::lowerMemory(Instruction& inst) {
       uint32_t words = b.op(spv::Op::OpConvertUToPtr, wordType, {address});
       pointers::WordAccess access(b, words, SC::PhysicalStorageBuffer);
       access.widenNarrowValues([this](uint32_t t) { return mapType(t); });
+      access.setInWordOffset(offset);
       if (isLoad) {
         Expected<uint32_t> value = access.read(pointee, offset, alignment);
         if (!value) return refuse(inst, value.error().message());
