@@ -119,3 +119,14 @@ kernel void narrow_local_private(global const uchar* in, global ushort* out, loc
   int n = get_local_size(0);
   out[g] = (ushort)(scratch[n - 1 - l] + table[(l + 1) % n] + priv[in[g] & 7]);
 }
+
+// half in buffers without 16-bit storage or shaderFloat16: through the bits of 16-bit words.
+kernel void half_round_trip(global const half* in, global float* widened, global half* nearest, global half* towardZero,
+                            global half* quarters) {
+  int i = get_global_id(0);
+  float x = vload_half(i, in);
+  widened[i] = x;
+  vstore_half(x * 3.0f, i, nearest);
+  vstore_half_rtz(x * 3.0f, i, towardZero);
+  if (i % 4 == 0) vstorea_half4(vloada_half4(i / 4, in) * 0.25f, i / 4, quarters);
+}

@@ -125,6 +125,7 @@ TEST_P(NarrowIntegers, TheTranslationHasNoEightOrSixteenBitTypes) {
   EXPECT_FALSE(translation->reflection.requirements.int16);
   EXPECT_FALSE(translation->reflection.requirements.storageBuffer8BitAccess);
   EXPECT_FALSE(translation->reflection.requirements.storageBuffer16BitAccess);
+  EXPECT_FALSE(translation->reflection.requirements.float16) << "half_round_trip keeps no 16-bit float";
 }
 
 TEST_P(NarrowIntegers, CharOperatorsOverAllPairs) { checkOperators<int8_t>(*this, "char"); }
@@ -330,6 +331,80 @@ TEST_P(NarrowIntegers, LocalAndPrivateArrays) {
     int table = static_cast<int16_t>(in[base + (l + 1) % local] * -3);
     int priv = static_cast<uint8_t>(in[g] + (in[g] & 7) * 40);
     ASSERT_EQ(out[g], static_cast<uint16_t>(scratch + table + priv)) << g;
+  }
+}
+
+float halfToFloat(uint16_t h) {
+  int exponent = (h >> 10) & 31, fraction = h & 0x3ff;
+  float magnitude = exponent == 0 ? std::ldexp(static_cast<float>(fraction), -24)
+                    : exponent == 31
+                        ? (fraction ? std::numeric_limits<float>::quiet_NaN() : std::numeric_limits<float>::infinity())
+                        : std::ldexp(static_cast<float>(fraction | 0x400), exponent - 25);
+  return h & 0x8000 ? -magnitude : magnitude;
+}
+
+// IEEE binary16 bits of `f`, rounded to nearest even or toward zero.
+uint16_t floatToHalf(float f, bool nearestEven) {
+  uint16_t sign = std::signbit(f) ? 0x8000 : 0;
+  double a = std::fabs(static_cast<double>(f));
+  if (std::isnan(f)) return sign | 0x7e00;
+  if (std::isinf(f)) return sign | 0x7c00;
+  if (!nearestEven && a >= 65536.0) return sign | 0x7bff;  // toward zero: the largest finite half
+  int e;
+  std::frexp(a, &e);
+  double quantum = a < 0x1p-14 ? 0x1p-24 : std::ldexp(1.0, e - 11);
+  double units = a / quantum;  // exact
+  double v = (nearestEven ? std::nearbyint(units) : std::trunc(units)) * quantum;
+  if (v < 0x1p-14) return sign | static_cast<uint16_t>(v / 0x1p-24);
+  std::frexp(v, &e);
+  int exponent = e - 1 + 15;
+  if (exponent >= 31) return sign | 0x7c00;
+  return sign | static_cast<uint16_t>(exponent << 10) |
+         static_cast<uint16_t>(std::ldexp(v, -(e - 1)) * 1024.0 - 1024.0);
+}
+
+// Every half bit pattern through vload_half, and float results stored with vstore_half (nearest
+// even), vstore_half_rtz and vstorea_half4, without 16-bit storage or shaderFloat16.
+TEST_P(NarrowIntegers, HalfStorageRoundTripsEveryBitPattern) {
+  auto k = kernel("narrow_integers", "half_round_trip");
+  ASSERT_TRUE(k);
+  const size_t n = 65536;
+  std::vector<uint16_t> in(n);
+  for (size_t i = 0; i < n; ++i) in[i] = static_cast<uint16_t>(i);
+  auto din = buffer(in), widened = buffer(std::vector<float>(n));
+  auto nearest = buffer(std::vector<uint16_t>(n)), towardZero = buffer(std::vector<uint16_t>(n));
+  auto quarters = buffer(std::vector<uint16_t>(n));
+  run(*k, range1d(n, 64),
+      {KernelArg::buffer(din), KernelArg::buffer(widened), KernelArg::buffer(nearest), KernelArg::buffer(towardZero),
+       KernelArg::buffer(quarters)});
+  auto gotWide = read<float>(widened, n);
+  auto gotNearest = read<uint16_t>(nearest, n);
+  auto gotZero = read<uint16_t>(towardZero, n);
+  auto gotQuarters = read<uint16_t>(quarters, n);
+  auto sameHalf = [](uint16_t got, uint16_t expected) {
+    bool gotNan = (got & 0x7c00) == 0x7c00 && (got & 0x3ff),
+         expectedNan = (expected & 0x7c00) == 0x7c00 && (expected & 0x3ff);
+    return gotNan || expectedNan ? gotNan == expectedNan : got == expected;
+  };
+  int failures = 0;
+  for (size_t i = 0; i < n && failures < 20; ++i) {
+    float x = halfToFloat(in[i]);
+    std::string what = "half 0x" + std::to_string(in[i]) + " (" + std::to_string(x) + ")";
+    if (std::isnan(x) ? !std::isnan(gotWide[i]) : std::bit_cast<uint32_t>(gotWide[i]) != std::bit_cast<uint32_t>(x))
+      ADD_FAILURE() << "vload_half of " << what << ": " << gotWide[i], ++failures;
+    float tripled = x * 3.0f;
+    if (!sameHalf(gotNearest[i], floatToHalf(tripled, true)))
+      ADD_FAILURE() << "vstore_half of 3 * " << what << ": " << gotNearest[i] << ", expected "
+                    << floatToHalf(tripled, true),
+          ++failures;
+    if (!sameHalf(gotZero[i], floatToHalf(tripled, false)))
+      ADD_FAILURE() << "vstore_half_rtz of 3 * " << what << ": " << gotZero[i] << ", expected "
+                    << floatToHalf(tripled, false),
+          ++failures;
+    if (!sameHalf(gotQuarters[i], floatToHalf(x * 0.25f, true)))
+      ADD_FAILURE() << "vstorea_half4 of " << what << " / 4: " << gotQuarters[i] << ", expected "
+                    << floatToHalf(x * 0.25f, true),
+          ++failures;
   }
 }
 

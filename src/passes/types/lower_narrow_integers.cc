@@ -76,11 +76,13 @@ NarrowLowering::NarrowLowering(Module& module, const Target& target)
     : module_(module),
       target_(target),
       lower8_(!target.int8 || !target.storage8),
-      lower16_(!target.int16 || !target.storage16) {}
+      lower16_(!target.int16 || !target.storage16),
+      lowerHalf_(lower16_ || !target.float16) {}
 
 uint32_t NarrowLowering::narrowWidth(uint32_t type) const {
   const Instruction* def = type ? module_.def(type) : nullptr;
   if (def && def->opcode() == spv::Op::OpTypeVector) def = module_.def(def->idOperand(0));
+  if (def && def->opcode() == spv::Op::OpTypeFloat) return def->wordOperand(0) == 16 && lowerHalf_ ? 16 : 0;
   if (!def || def->opcode() != spv::Op::OpTypeInt) return 0;
   uint32_t width = def->wordOperand(0);
   return (width == 8 && lower8_) || (width == 16 && lower16_) ? width : 0;
@@ -93,7 +95,8 @@ bool NarrowLowering::involvesNarrow(uint32_t type) {
   involves_[type] = false;  // a struct that points to itself does not recurse forever
   bool result = false;
   switch (def->opcode()) {
-    case spv::Op::OpTypeInt: result = narrowWidth(type) != 0; break;
+    case spv::Op::OpTypeInt:
+    case spv::Op::OpTypeFloat: result = narrowWidth(type) != 0; break;
     case spv::Op::OpTypeVector:
     case spv::Op::OpTypeArray:
     case spv::Op::OpTypeRuntimeArray: result = involvesNarrow(def->idOperand(0)); break;
@@ -121,7 +124,8 @@ uint32_t NarrowLowering::mapType(uint32_t type) {
   };
   uint32_t result = 0;
   switch (def->opcode()) {
-    case spv::Op::OpTypeInt: result = ir::typeInt(module_, 32); break;
+    case spv::Op::OpTypeInt:
+    case spv::Op::OpTypeFloat: result = ir::typeInt(module_, 32); break;  // a half: its bits
     case spv::Op::OpTypeVector: result = ir::typeVector(module_, ir::typeInt(module_, 32), def->wordOperand(1)); break;
     case spv::Op::OpTypeArray:
       result = fresh(spv::Op::OpTypeArray,
@@ -250,29 +254,45 @@ Status NarrowLowering::removeOldTypes() {
     removed = !unused.empty();
   }
   for (const Instruction& inst : module_.section(ir::Section::kGlobal)) {
-    if (inst.opcode() != spv::Op::OpTypeInt || !narrowWidth(inst.resultId())) continue;
+    bool scalar = inst.opcode() == spv::Op::OpTypeInt || inst.opcode() == spv::Op::OpTypeFloat;
+    if (!scalar || !narrowWidth(inst.resultId())) continue;
     std::string user = module_.uses(inst.resultId()).empty()
                            ? std::string("?")
                            : module_.describe(*module_.uses(inst.resultId()).front().user);
     return Error(user + ": still uses a " + std::to_string(inst.wordOperand(0)) +
-                 "-bit integer type after lower-narrow-integers (a function the inliner left, or a type this "
+                 "-bit type after lower-narrow-integers (a function the inliner left, or a type this "
                  "pass does not lower)");
   }
   // The capabilities go with the types.
   std::vector<Instruction*> capabilities;
   for (Instruction& inst : module_.section(ir::Section::kCapability)) {
     auto capability = static_cast<spv::Capability>(inst.wordOperand(0));
-    if ((capability == spv::Capability::Int8 && lower8_) || (capability == spv::Capability::Int16 && lower16_))
+    if ((capability == spv::Capability::Int8 && lower8_) || (capability == spv::Capability::Int16 && lower16_) ||
+        (capability == spv::Capability::Float16 && lowerHalf_))
       capabilities.push_back(&inst);
   }
   return module_.removeAll(capabilities);
 }
 
+bool NarrowLowering::involvesHalf(const Instruction& inst) const {
+  auto isHalf = [&](uint32_t type) {
+    const Instruction* def = type ? module_.def(type) : nullptr;
+    if (def && def->opcode() == spv::Op::OpTypeVector) def = module_.def(def->idOperand(0));
+    return def && def->opcode() == spv::Op::OpTypeFloat && def->wordOperand(0) == 16;
+  };
+  bool half = isHalf(inst.typeId());
+  for (const ir::Operand& operand : inst.operands())
+    half = half || (operand.isId() && isHalf(originalType(operand.words[0])));
+  return half;
+}
+
 Expected<PassResult> NarrowLowering::run() {
-  if (!lower8_ && !lower16_) return PassResult::kUnchanged;
+  if (!lower8_ && !lower16_ && !lowerHalf_) return PassResult::kUnchanged;
   bool any = false;
-  for (const Instruction& inst : module_.section(ir::Section::kGlobal))
-    any = any || (inst.opcode() == spv::Op::OpTypeInt && narrowWidth(inst.resultId()));
+  for (const Instruction& inst : module_.section(ir::Section::kGlobal)) {
+    bool scalar = inst.opcode() == spv::Op::OpTypeInt || inst.opcode() == spv::Op::OpTypeFloat;
+    any = any || (scalar && narrowWidth(inst.resultId()));
+  }
   if (!any) return PassResult::kUnchanged;
 
   CL2VK_TRY(lowerGlobals());
@@ -298,6 +318,10 @@ Expected<PassResult> NarrowLowering::run() {
     lowered = lowerArithmetic(*inst);
     if (!lowered) return lowered.error();
     if (*lowered) continue;
+    if (!keepsOpcode(inst->opcode()) && involvesHalf(*inst))
+      return refuse(*inst,
+                    "half arithmetic needs Vulkan's shaderFloat16 and storageBuffer16BitAccess, which this device "
+                    "lacks (vload_half, vstore_half and half copies work without them)");
     if (!keepsOpcode(inst->opcode()))
       return refuse(*inst, "cannot be computed on 8/16-bit integers widened to 32 bits (the device lacks " +
                                std::string(lower8_ ? "shaderInt8 or storageBuffer8BitAccess" : "") +

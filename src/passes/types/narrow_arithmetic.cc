@@ -141,6 +141,11 @@ Expected<bool> NarrowLowering::lowerConversion(Instruction& inst) {
   uint32_t source = originalType(inst.idOperand(0));
   uint32_t sourceWidth = narrowWidth(source);
   uint32_t value = widened(inst.idOperand(0));
+  // A half held as its bits is only moved and bit-cast here; converting it is refused.
+  auto isFloat = [&](uint32_t t) {
+    return module_.def(ir::componentType(module_, t))->opcode() == spv::Op::OpTypeFloat;
+  };
+  if (opcode != spv::Op::OpBitcast && ((width && isFloat(type)) || (sourceWidth && isFloat(source)))) return false;
   auto done = [&](uint32_t result) -> Expected<bool> {
     CL2VK_TRY(finish(inst, result, type));
     return true;

@@ -23,7 +23,8 @@ class NarrowLowering {
   Expected<PassResult> run();
 
   // --- Types (lower_narrow_integers.cc) ---
-  // The width of an 8/16-bit integer scalar or vector type that this target lowers, else 0.
+  // The width of an 8/16-bit integer (or 16-bit float) scalar or vector type that this target
+  // lowers, else 0.
   uint32_t narrowWidth(uint32_t type) const;
   // Whether `type` holds a lowered integer anywhere (members, elements, pointees).
   bool involvesNarrow(uint32_t type);
@@ -64,11 +65,14 @@ class NarrowLowering {
   // Rewrites `inst` in place with its type mapped and its operands widened.
   void retype(Instruction& inst);
   Status lowerGlobals();
+  // Whether `inst` computes on or with a 16-bit float.
+  bool involvesHalf(const Instruction& inst) const;
   Status removeOldTypes();
 
   Module& module_;
   const Target& target_;
   bool lower8_, lower16_;
+  bool lowerHalf_;  // 16-bit floats as their bits: without shaderFloat16, or with 16-bit ints lowered
   std::unordered_map<uint32_t, bool> involves_;
   std::unordered_map<uint32_t, uint32_t> mapped_;     // type -> type after the pass
   std::unordered_map<uint32_t, uint32_t> constants_;  // old constant -> lowered constant
