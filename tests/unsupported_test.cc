@@ -247,6 +247,23 @@ TEST(UnsupportedModuleTest, IntegerWidthsTheDeviceLacksAreRefusedOrEmulated) {
   EXPECT_TRUE(translate(words, Target{}).ok()) << "the device with every feature translates it";
 }
 
+// Without shaderFloat16, half values in buffers move as their bits (vload_half, vstore_half):
+// a half* is storage, not arithmetic. Arithmetic on half is still refused by name.
+TEST(UnsupportedModuleTest, HalfStorageWithoutFloat16TranslatesHalfArithmeticDoesNot) {
+  Target target;
+  target.float16 = false;
+  std::vector<uint32_t> storage = test::readWords(test::corpusDir() / "kernels" / "narrow_integers.O2.spv");
+  Expected<Translation> translation = translate(storage, target);
+  ASSERT_TRUE(translation.ok()) << translation.error().message();
+  EXPECT_FALSE(translation->reflection.requirements.float16);
+
+  std::vector<uint32_t> arithmetic = test::readWords(test::corpusDir() / "kernels" / "halves.O2.spv");
+  Expected<Translation> refused = translate(arithmetic, target);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message().find("kernel 'half_arithmetic'"), std::string::npos) << refused.error().message();
+  EXPECT_NE(refused.error().message().find("shaderFloat16"), std::string::npos) << refused.error().message();
+}
+
 // printf of a float: the front end's promotion to double is never computed on the device, so a
 // device without 64-bit floats (SwiftShader) runs it.
 TEST(UnsupportedModuleTest, PrintfOfFloatsNeedsNo64BitFloats) {

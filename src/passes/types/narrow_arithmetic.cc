@@ -181,6 +181,11 @@ Expected<bool> NarrowLowering::lowerConversion(Instruction& inst) {
       if (module_.def(type)->opcode() == spv::Op::OpTypePointer ||
           module_.def(source)->opcode() == spv::Op::OpTypePointer)
         return false;
+      // A half's bits and a native ushort (a device with 16-bit integers but no shaderFloat16).
+      bool halfAndUshort = ir::scalarWidth(module_, ir::componentType(module_, type)) == 16 &&
+                           ir::scalarWidth(module_, ir::componentType(module_, source)) == 16 &&
+                           (!width || !sourceWidth);
+      if (halfAndUshort) return done(b.op(spv::Op::OpUConvert, width ? mapType(type) : type, {value}));
       // Every component under 32 bits must be a lowered integer (a half has no 32-bit form here).
       for (uint32_t side : {type, source}) {
         uint32_t bits = ir::scalarWidth(module_, ir::componentType(module_, side));
