@@ -130,3 +130,21 @@ kernel void half_round_trip(global const half* in, global float* widened, global
   vstore_half_rtz(x * 3.0f, i, towardZero);
   if (i % 4 == 0) vstorea_half4(vloada_half4(i / 4, in) * 0.25f, i / 4, quarters);
 }
+
+// Sub-group collectives on char, uchar and short (cl_khr_subgroup_extended_types): computed on
+// the widened values, narrowed after. `where` says which sub-group and lane each item was.
+kernel void narrow_sub_groups(global const char* a, global const short* b, global char* chars, global short* shorts,
+                              global int* where) {
+  int i = get_global_id(0);
+  char x = a[i];
+  short y = b[i];
+  chars[5 * i] = sub_group_reduce_add(x);
+  chars[5 * i + 1] = sub_group_reduce_max(x);
+  chars[5 * i + 2] = sub_group_scan_inclusive_min(x);
+  chars[5 * i + 3] = sub_group_broadcast(x, 1);
+  chars[5 * i + 4] = (char)sub_group_reduce_max((uchar)x);
+  shorts[2 * i] = sub_group_reduce_min(y);
+  shorts[2 * i + 1] = sub_group_scan_exclusive_add(y);
+  where[2 * i] = (int)get_group_id(0) * 1000 + (int)get_sub_group_id();
+  where[2 * i + 1] = (int)get_sub_group_local_id();
+}

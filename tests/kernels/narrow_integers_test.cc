@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <random>
 
 #include "kernel_test_util.h"
@@ -405,6 +406,58 @@ TEST_P(NarrowIntegers, HalfStorageRoundTripsEveryBitPattern) {
       ADD_FAILURE() << "vstorea_half4 of " << what << " / 4: " << gotQuarters[i] << ", expected "
                     << floatToHalf(x * 0.25f, true),
           ++failures;
+  }
+}
+
+// Each sub-group's items, found from the sub-group and lane the kernel reports for each item.
+TEST_P(NarrowIntegers, SubGroupCollectivesOnCharAndShort) {
+  auto k = kernel("narrow_integers", "narrow_sub_groups");
+  ASSERT_TRUE(k);
+  const size_t n = 1024;
+  std::mt19937 random(9);
+  std::vector<int8_t> a(n);
+  std::vector<int16_t> b(n);
+  for (auto& v : a) v = static_cast<int8_t>(random());
+  for (auto& v : b) v = static_cast<int16_t>(random());
+  auto da = buffer(a), db = buffer(b), chars = buffer(std::vector<int8_t>(5 * n));
+  auto shorts = buffer(std::vector<int16_t>(2 * n)), where = buffer(std::vector<int32_t>(2 * n));
+  run(*k, range1d(n, 64),
+      {KernelArg::buffer(da), KernelArg::buffer(db), KernelArg::buffer(chars), KernelArg::buffer(shorts),
+       KernelArg::buffer(where)});
+  auto gotChars = read<int8_t>(chars, 5 * n);
+  auto gotShorts = read<int16_t>(shorts, 2 * n);
+  auto at = read<int32_t>(where, 2 * n);
+  std::map<int32_t, std::vector<size_t>> subGroups;  // items by lane
+  for (size_t i = 0; i < n; ++i) {
+    auto& lanes = subGroups[at[2 * i]];
+    size_t lane = static_cast<size_t>(at[2 * i + 1]);
+    if (lanes.size() <= lane) lanes.resize(lane + 1, n);
+    lanes[lane] = i;
+  }
+  for (const auto& [key, lanes] : subGroups) {
+    ASSERT_GE(lanes.size(), 2u) << "sub-group " << key;
+    int sum = 0, maximum = -128, umaximum = 0, minimum16 = 32767;
+    for (size_t item : lanes) {
+      ASSERT_LT(item, n) << "sub-group " << key << " has a lane no item reported";
+      sum += a[item];
+      maximum = std::max<int>(maximum, a[item]);
+      umaximum = std::max<int>(umaximum, static_cast<uint8_t>(a[item]));
+      minimum16 = std::min<int>(minimum16, b[item]);
+    }
+    int scanMin = 127, scanSum = 0;
+    for (size_t lane = 0; lane < lanes.size(); ++lane) {
+      size_t i = lanes[lane];
+      scanMin = std::min<int>(scanMin, a[i]);
+      SCOPED_TRACE("sub-group " + std::to_string(key) + ", lane " + std::to_string(lane));
+      ASSERT_EQ(gotChars[5 * i], static_cast<int8_t>(sum));
+      ASSERT_EQ(gotChars[5 * i + 1], maximum);
+      ASSERT_EQ(gotChars[5 * i + 2], scanMin);
+      ASSERT_EQ(gotChars[5 * i + 3], a[lanes[1]]);
+      ASSERT_EQ(gotChars[5 * i + 4], static_cast<int8_t>(umaximum));
+      ASSERT_EQ(gotShorts[2 * i], minimum16);
+      ASSERT_EQ(gotShorts[2 * i + 1], static_cast<int16_t>(scanSum));
+      scanSum += b[i];
+    }
   }
 }
 
