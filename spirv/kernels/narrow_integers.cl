@@ -148,3 +148,21 @@ kernel void narrow_sub_groups(global const char* a, global const short* b, globa
   where[2 * i] = (int)get_group_id(0) * 1000 + (int)get_sub_group_id();
   where[2 * i + 1] = (int)get_sub_group_local_id();
 }
+
+typedef struct {
+  uchar x;
+  short y;
+  char3 z;
+} NarrowArgument;
+
+// A char pointer chosen per work-item and walked byte by byte, a char argument and a struct of
+// narrow members passed by value, and char3 through vload3/vstore3 and through a pointer.
+kernel void narrow_pointers_and_arguments(global char* even, global char* odd, char step, NarrowArgument v,
+                                          global const char* bytes, global uchar* packed, global char3* triples) {
+  int i = get_global_id(0);
+  global char* p = (i & 1) ? odd + (i - 1) * 2 : even + i * 2;
+  for (int k = 0; k < 3; ++k) *p++ += step + v.x + k;
+  char3 t = vload3(i, bytes);
+  vstore3(t + (char3)(v.z.x, v.y, 3), i, packed);
+  triples[i] = triples[i].zyx;
+}

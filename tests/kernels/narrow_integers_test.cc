@@ -461,6 +461,51 @@ TEST_P(NarrowIntegers, SubGroupCollectivesOnCharAndShort) {
   }
 }
 
+struct NarrowArgument {
+  uint8_t x;
+  int16_t y;
+  int8_t z[4];  // char3: sized and aligned like char4
+};
+static_assert(sizeof(NarrowArgument) == 8 && offsetof(NarrowArgument, z) == 4);
+
+TEST_P(NarrowIntegers, PointersWalkedByteByByteArgumentsAndChar3) {
+  auto k = kernel("narrow_integers", "narrow_pointers_and_arguments");
+  ASSERT_TRUE(k);
+  const size_t n = 256;
+  std::mt19937 random(13);
+  std::vector<int8_t> even(2 * n + 4), odd(2 * n + 4), bytes(3 * n), triples(4 * n);
+  for (auto* values : {&even, &odd, &bytes, &triples})
+    for (auto& v : *values) v = static_cast<int8_t>(random());
+  const int8_t step = -3;
+  NarrowArgument argument{200, -1234, {9, 8, 7, 0}};
+  auto dEven = buffer(even), dOdd = buffer(odd), dBytes = buffer(bytes), dTriples = buffer(triples);
+  auto dPacked = buffer(std::vector<uint8_t>(3 * n));
+  run(*k, range1d(n, 64),
+      {KernelArg::buffer(dEven), KernelArg::buffer(dOdd), KernelArg::value(step), KernelArg::value(argument),
+       KernelArg::buffer(dBytes), KernelArg::buffer(dPacked), KernelArg::buffer(dTriples)});
+  auto gotEven = read<int8_t>(dEven, even.size());
+  auto gotOdd = read<int8_t>(dOdd, odd.size());
+  auto gotTriples = read<int8_t>(dTriples, triples.size());
+  auto gotPacked = read<uint8_t>(dPacked, 3 * n);
+  // Even items walk even[2i .. 2i+2], odd ones odd[2i-2 .. 2i]: disjoint bytes, shared words.
+  std::vector<int8_t> expectedEven = even, expectedOdd = odd;
+  for (size_t i = 0; i < n; ++i) {
+    for (int k = 0; k < 3; ++k) {
+      int8_t& byte = i & 1 ? expectedOdd[(i - 1) * 2 + k] : expectedEven[i * 2 + k];
+      byte = static_cast<int8_t>(byte + step + argument.x + k);
+    }
+  }
+  EXPECT_EQ(gotEven, expectedEven);
+  EXPECT_EQ(gotOdd, expectedOdd);
+  for (size_t i = 0; i < n; ++i) {
+    const int8_t* t = &bytes[3 * i];
+    int8_t add[3] = {argument.z[0], static_cast<int8_t>(argument.y), 3};
+    for (int c = 0; c < 3; ++c)
+      ASSERT_EQ(static_cast<int8_t>(gotPacked[3 * i + c]), static_cast<int8_t>(t[c] + add[c])) << i << "." << c;
+    for (int c = 0; c < 3; ++c) ASSERT_EQ(gotTriples[4 * i + c], triples[4 * i + 2 - c]) << i << "." << c;
+  }
+}
+
 CL2VK_KERNEL_TEST_SUITE(NarrowIntegers, "O0", "O2");
 
 }  // namespace

@@ -21,10 +21,8 @@ uint32_t declaredAlignment(const Instruction& inst, size_t memoryOperand) {
   return inst.wordOperand(memoryOperand + 1);  // Aligned's literal follows the mask
 }
 
-}  // namespace
-
 // A PhysicalStorageBuffer pointer to uint whose pointer arithmetic steps by words.
-static uint32_t wordPointerType(Module& module, uint32_t& cached) {
+uint32_t wordPointerType(Module& module, uint32_t& cached) {
   if (cached) return cached;
   uint32_t uint32 = ir::typeInt(module, 32);
   for (const Instruction& inst : module.section(ir::Section::kGlobal)) {
@@ -48,6 +46,8 @@ static uint32_t wordPointerType(Module& module, uint32_t& cached) {
                              ir::Operand::literal(4)}));
   return cached;
 }
+
+}  // namespace
 
 Expected<bool> NarrowLowering::lowerMemory(Instruction& inst) {
   // Whether `type` is a buffer pointer that becomes an address.
