@@ -163,6 +163,25 @@ kernel void narrow_pointers_and_arguments(global char* even, global char* odd, c
   global char* p = (i & 1) ? odd + (i - 1) * 2 : even + i * 2;
   for (int k = 0; k < 3; ++k) *p++ += step + v.x + k;
   char3 t = vload3(i, bytes);
-  vstore3(t + (char3)(v.z.x, v.y, 3), i, packed);
+  vstore3(t + (char3)(v.z.x, v.y, 3), i, (global char*)packed);
   triples[i] = triples[i].zyx;
+}
+
+// More integer builtins on char over every pair: ctz, upsample (to short), bitselect, select,
+// mad_hi, and the char2 forms of min and rotate.
+kernel void more_char_builtins(global const char* a, global const char* b, global char* out, global short* wide) {
+  int i = get_global_id(0);
+  char x = a[i], y = b[i];
+#if __OPENCL_C_VERSION__ >= 200
+  out[6 * i] = ctz(x);
+#else
+  out[6 * i] = x ? 7 - clz((char)(x & -x)) : 8;  // OpenCL C 1.2 has no ctz
+#endif
+  out[6 * i + 1] = bitselect(x, y, (char)0x5a);
+  out[6 * i + 2] = select(x, y, y);
+  out[6 * i + 3] = mad_hi(x, y, x);
+  char2 pair = min((char2)(x, y), (char2)(y, x)) + rotate((char2)(x, y), (char2)(y, 3));
+  out[6 * i + 4] = pair.x;
+  out[6 * i + 5] = pair.y;
+  wide[i] = upsample(x, (uchar)y);
 }

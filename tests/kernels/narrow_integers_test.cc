@@ -506,6 +506,38 @@ TEST_P(NarrowIntegers, PointersWalkedByteByByteArgumentsAndChar3) {
   }
 }
 
+TEST_P(NarrowIntegers, MoreCharBuiltinsOverAllPairs) {
+  auto k = kernel("narrow_integers", "more_char_builtins");
+  ASSERT_TRUE(k);
+  std::vector<int8_t> a, b;
+  pairsOf(a, b);
+  size_t n = a.size();
+  auto da = buffer(a), db = buffer(b), dout = buffer(std::vector<int8_t>(6 * n)),
+       dwide = buffer(std::vector<int16_t>(n));
+  run(*k, range1d(n, 64),
+      {KernelArg::buffer(da), KernelArg::buffer(db), KernelArg::buffer(dout), KernelArg::buffer(dwide)});
+  auto out = read<int8_t>(dout, 6 * n);
+  auto wide = read<int16_t>(dwide, n);
+  auto rotl = [](int8_t v, int8_t by) {
+    return static_cast<int8_t>(std::rotl(static_cast<uint8_t>(v), static_cast<uint8_t>(by) % 8));
+  };
+  for (size_t i = 0; i < n; ++i) {
+    int8_t x = a[i], y = b[i];
+    uint8_t ux = static_cast<uint8_t>(x), uy = static_cast<uint8_t>(y);
+    int8_t expected[6] = {
+        static_cast<int8_t>(ux ? std::countr_zero(ux) : 8),
+        static_cast<int8_t>((ux & ~0x5a) | (uy & 0x5a)),
+        y ? y : x,  // a scalar select tests for non-zero (a vector one, the sign bit)
+        static_cast<int8_t>(((x * y) >> 8) + x),
+        static_cast<int8_t>(std::min(x, y) + rotl(x, y)),
+        static_cast<int8_t>(std::min(x, y) + rotl(y, 3)),
+    };
+    SCOPED_TRACE("x " + std::to_string(x) + ", y " + std::to_string(y));
+    for (int op = 0; op < 6; ++op) ASSERT_EQ(out[6 * i + op], expected[op]) << "result " << op;
+    ASSERT_EQ(wide[i], static_cast<int16_t>(static_cast<uint16_t>(ux << 8 | uy)));
+  }
+}
+
 CL2VK_KERNEL_TEST_SUITE(NarrowIntegers, "O0", "O2");
 
 }  // namespace
