@@ -185,3 +185,19 @@ kernel void more_char_builtins(global const char* a, global const char* b, globa
   out[6 * i + 5] = pair.y;
   wide[i] = upsample(x, (uchar)y);
 }
+
+// A packed struct: its int and short straddle words, read and written byte by byte.
+typedef struct __attribute__((packed)) {
+  char c;
+  int n;
+  short s;
+} PackedNarrow;
+
+kernel void packed_narrow_struct(global PackedNarrow* p) {
+  int i = get_global_id(0);
+  PackedNarrow x = p[i];
+  x.n += x.c * x.s;
+  x.c ^= 0x55;
+  x.s -= 7;
+  p[i] = x;
+}

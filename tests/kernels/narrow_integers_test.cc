@@ -538,6 +538,41 @@ TEST_P(NarrowIntegers, MoreCharBuiltinsOverAllPairs) {
   }
 }
 
+#pragma pack(push, 1)
+struct PackedNarrow {
+  int8_t c;
+  int32_t n;
+  int16_t s;
+};
+#pragma pack(pop)
+static_assert(sizeof(PackedNarrow) == 7);
+
+// Neighbouring structs share words and their members straddle them.
+TEST_P(NarrowIntegers, PackedStructMembersStraddlingWords) {
+  auto k = kernel("narrow_integers", "packed_narrow_struct");
+  ASSERT_TRUE(k);
+  const size_t n = 500;
+  std::mt19937 random(17);
+  std::vector<PackedNarrow> p(n);
+  for (PackedNarrow& x : p)
+    x = {static_cast<int8_t>(random()), static_cast<int32_t>(random()), static_cast<int16_t>(random())};
+  auto dp = buffer(p);
+  run(*k, range1d(n, 50), {KernelArg::buffer(dp)});
+  auto got = read<PackedNarrow>(dp, n);
+  for (size_t i = 0; i < n; ++i) {
+    PackedNarrow x = p[i], g = got[i];
+    int32_t expectedN = static_cast<int32_t>(static_cast<uint32_t>(x.n) + static_cast<uint32_t>(x.c * x.s));
+    int8_t expectedC = static_cast<int8_t>(x.c ^ 0x55);
+    int16_t expectedS = static_cast<int16_t>(x.s - 7);
+    int8_t gc = g.c;
+    int32_t gn = g.n;
+    int16_t gs = g.s;
+    ASSERT_EQ(gc, expectedC) << i;
+    ASSERT_EQ(gn, expectedN) << i;
+    ASSERT_EQ(gs, expectedS) << i;
+  }
+}
+
 CL2VK_KERNEL_TEST_SUITE(NarrowIntegers, "O0", "O2");
 
 }  // namespace
