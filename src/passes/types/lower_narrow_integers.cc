@@ -318,10 +318,18 @@ Expected<PassResult> NarrowLowering::run() {
     lowered = lowerArithmetic(*inst);
     if (!lowered) return lowered.error();
     if (*lowered) continue;
-    if (!keepsOpcode(inst->opcode()) && involvesHalf(*inst))
+    if (!keepsOpcode(inst->opcode()) && involvesHalf(*inst)) {
+      // Halves are bits here when any of these is missing; name the ones that are.
+      std::string missing;
+      for (auto [present, name] :
+           {std::pair{target_.float16, "shaderFloat16"}, std::pair{target_.storage16, "storageBuffer16BitAccess"},
+            std::pair{target_.int16, "shaderInt16"}})
+        if (!present) missing += std::string(missing.empty() ? "" : ", ") + name;
       return refuse(*inst,
-                    "half arithmetic needs Vulkan's shaderFloat16 and storageBuffer16BitAccess, which this device "
-                    "lacks (vload_half, vstore_half and half copies work without them)");
+                    "half arithmetic needs Vulkan's shaderFloat16, storageBuffer16BitAccess and shaderInt16; "
+                    "this device lacks " +
+                        missing + " (vload_half, vstore_half and half copies work without them)");
+    }
     if (!keepsOpcode(inst->opcode()))
       return refuse(*inst, "cannot be computed on 8/16-bit integers widened to 32 bits (the device lacks " +
                                std::string(lower8_ ? "shaderInt8 or storageBuffer8BitAccess" : "") +
