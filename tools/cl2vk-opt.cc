@@ -62,6 +62,9 @@ void printHelp() {
       "  --subgroup-scans=native|shuffle-up  Subgroup scans as OpGroupNonUniform* scans (default)\n"
       "                        or as shuffle-up steps (faster on NVIDIA; needs shuffle-relative\n"
       "                        subgroup operations).\n"
+      "  --flush-float-denormals  Test-only: compute as a device that flushes float denormals does\n"
+      "                        (zero for a denormal operand or result of float arithmetic, compares\n"
+      "                        and conversions) on one that keeps them (emulate-denormal-flush).\n"
       "  --stats               Print a one-line summary of the result to stderr, and per kernel\n"
       "                        the collectives rewritten, barriers added and bytes of scratch.\n"
       "  --round-trip          Run no pass: read, (validate) and write the module as it is.\n"
@@ -135,6 +138,8 @@ std::optional<Options> parseArguments(int argc, char** argv, int& exitCode) {
       if (scans != "native" && scans != "shuffle-up")
         return usageError("--subgroup-scans must be native or shuffle-up, not '" + std::string(scans) + "'");
       options.target.shuffleScans = scans == "shuffle-up";
+    } else if (arg == "--flush-float-denormals") {
+      options.target.emulateFloat32DenormalFlush = true;
     } else if (arg == "--stats") {
       options.stats = true;
     } else if (arg.starts_with("--reflect=")) {

@@ -4,6 +4,7 @@
 #include "passes/control_flow/structurize_cfg.h"
 #include "passes/environment/check_supported.h"
 #include "passes/environment/drop_optimization_hints.h"
+#include "passes/environment/emulate_denormal_flush.h"
 #include "passes/environment/finalize_vulkan.h"
 #include "passes/environment/repair_llvm_spirv.h"
 #include "passes/functions/inline_functions.h"
@@ -85,6 +86,9 @@ const std::vector<PassInfo>& registeredPasses() {
        withTarget<lowerNarrowIntegers>},
       {"structurize-cfg", "Turn unstructured control flow into SPIR-V structured control flow (merges, continues).",
        withTarget<structurizeControlFlow>},
+      {"emulate-denormal-flush",
+       "Test-only (Target::emulateFloat32DenormalFlush): float arithmetic flushes denormals as NVIDIA's FTZ does.",
+       withTarget<emulateDenormalFlush>},
       {"finalize-vulkan",
        "Capabilities, memory model, version, interfaces and decorations for the Vulkan target; drop unused globals.",
        finalizeVulkanModule},

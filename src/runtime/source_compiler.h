@@ -29,6 +29,11 @@ struct BuildOptions {
   std::string languageVersion = "CL1.2";    // -cl-std's value; OpenCL's default is the newest 1.x
   bool optimize = true;                     // false with -cl-opt-disable
   bool kernelArgInfo = false;               // -cl-kernel-arg-info was given
+  // -cl-fast-relaxed-math or -cl-unsafe-math-optimizations (also passed to clang): the translator
+  // may use the fast GLSL.std.450 math (Target::relaxedMath).
+  bool relaxedMath = false;
+  // -cl-denorms-are-zero: float denormals may flush, so no DenormPreserve is asked of the device.
+  bool denormsAreZero = false;
 };
 
 // Splits `options` as a shell would (quotes, backslashes) and checks each option. The error names

@@ -25,6 +25,8 @@ class KernelTest : public testing::TestWithParam<const char*> {
   // Translates spirv/kernels/<file>.cl as built for this test's parameter (see below), or the
   // file of that name in the build/spirv folder corpusFolder() names.
   std::shared_ptr<const Translation> translate(const std::string& file);
+  // What translate() translates for: the shared device's target, unless a suite changes it.
+  virtual Target target() const;
   std::unique_ptr<launch::LaunchableKernel> kernel(const std::string& file, const std::string& name);
 
   template <typename T>
@@ -49,9 +51,6 @@ class KernelTest : public testing::TestWithParam<const char*> {
   // The folder of build/spirv whose modules translate() reads: "kernels" (spirv/kernels), or
   // "frontend" (spirv/frontend, whose builds are named <file>.O1.spv, <file>.O1.all.spv ...).
   virtual std::string corpusFolder() const { return "kernels"; }
-  // What the translator may assume: the shared device's features, which a suite may take away
-  // to force an emulation (the narrow integers of a device without shaderInt8, say).
-  virtual void adjustTarget(Target&) const {}
 
   void run(launch::LaunchableKernel& kernel, const launch::NDRange& range, const std::vector<launch::KernelArg>& args);
 

@@ -21,8 +21,10 @@ using launch::KernelArg;
 
 class NarrowIntegers : public KernelTest {
  public:
-  void adjustTarget(Target& target) const override {
+  Target target() const override {
+    Target target = KernelTest::target();
     target.int8 = target.int16 = target.storage8 = target.storage16 = false;
+    return target;
   }
 };
 

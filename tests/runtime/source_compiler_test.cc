@@ -139,6 +139,17 @@ TEST(SourceCompilerOptionsTest, MathAndWarningOptionsGoToClangInOrder) {
 TEST(SourceCompilerOptionsTest, PermissionsAndDebugOptionsAreAcceptedAndDropped) {
   BuildOptions options = parseOrFail("-cl-denorms-are-zero -cl-no-subgroup-ifp -g -cl-strict-aliasing");
   EXPECT_TRUE(options.clangArguments.empty());
+  EXPECT_TRUE(options.denormsAreZero);
+  EXPECT_FALSE(options.relaxedMath);
+}
+
+// The options that let the translator use the fast math instructions (Target::relaxedMath).
+TEST(SourceCompilerOptionsTest, RelaxedMathOptionsReachTheTranslator) {
+  EXPECT_TRUE(parseOrFail("-cl-fast-relaxed-math").relaxedMath);
+  EXPECT_TRUE(parseOrFail("-cl-unsafe-math-optimizations").relaxedMath);
+  BuildOptions strict = parseOrFail("-cl-mad-enable -cl-finite-math-only -cl-no-signed-zeros");
+  EXPECT_FALSE(strict.relaxedMath);
+  EXPECT_FALSE(strict.denormsAreZero);
 }
 
 // ---------------------------------------------------------------------------------------------
