@@ -286,6 +286,39 @@ bool NarrowLowering::involvesHalf(const Instruction& inst) const {
   return half;
 }
 
+Status NarrowLowering::lowerInstruction(Instruction& inst) {
+  bool involved = involvesNarrow(inst.typeId());
+  for (const ir::Operand& operand : inst.operands())
+    involved = involved || (operand.isId() && involvesNarrow(originalType(operand.words[0])));
+  if (!involved) return okStatus();
+  firstNewId_ = module_.bound();
+  Expected<bool> lowered = lowerMemory(inst);
+  if (!lowered) return lowered.error();
+  if (*lowered) return okStatus();
+  lowered = lowerArithmetic(inst);
+  if (!lowered) return lowered.error();
+  if (*lowered) return okStatus();
+  if (!keepsOpcode(inst.opcode()) && involvesHalf(inst)) {
+    // Halves are bits here when any of these is missing; name the ones that are.
+    std::string missing;
+    for (auto [present, name] :
+         {std::pair{target_.float16, "shaderFloat16"}, std::pair{target_.storage16, "storageBuffer16BitAccess"},
+          std::pair{target_.int16, "shaderInt16"}})
+      if (!present) missing += std::string(missing.empty() ? "" : ", ") + name;
+    return refuse(inst,
+                  "half arithmetic needs Vulkan's shaderFloat16, storageBuffer16BitAccess and shaderInt16; "
+                  "this device lacks " +
+                      missing + " (vload_half, vstore_half and half copies work without them)");
+  }
+  if (!keepsOpcode(inst.opcode()))
+    return refuse(inst, "cannot be computed on 8/16-bit integers widened to 32 bits (the device lacks " +
+                            std::string(lower8_ ? "shaderInt8 or storageBuffer8BitAccess" : "") +
+                            (lower8_ && lower16_ ? ", " : "") +
+                            (lower16_ ? "shaderInt16 or storageBuffer16BitAccess" : "") + ")");
+  retype(inst);
+  return okStatus();
+}
+
 Expected<PassResult> NarrowLowering::run() {
   if (!lower8_ && !lower16_ && !lowerHalf_) return PassResult::kUnchanged;
   bool any = false;
@@ -306,37 +339,7 @@ Expected<PassResult> NarrowLowering::run() {
       for (Instruction& inst : block.instructions()) work.push_back(&inst);
     }
   }
-  for (Instruction* inst : work) {
-    bool involved = involvesNarrow(inst->typeId());
-    for (const ir::Operand& operand : inst->operands())
-      involved = involved || (operand.isId() && involvesNarrow(originalType(operand.words[0])));
-    if (!involved) continue;
-    firstNewId_ = module_.bound();
-    Expected<bool> lowered = lowerMemory(*inst);
-    if (!lowered) return lowered.error();
-    if (*lowered) continue;
-    lowered = lowerArithmetic(*inst);
-    if (!lowered) return lowered.error();
-    if (*lowered) continue;
-    if (!keepsOpcode(inst->opcode()) && involvesHalf(*inst)) {
-      // Halves are bits here when any of these is missing; name the ones that are.
-      std::string missing;
-      for (auto [present, name] :
-           {std::pair{target_.float16, "shaderFloat16"}, std::pair{target_.storage16, "storageBuffer16BitAccess"},
-            std::pair{target_.int16, "shaderInt16"}})
-        if (!present) missing += std::string(missing.empty() ? "" : ", ") + name;
-      return refuse(*inst,
-                    "half arithmetic needs Vulkan's shaderFloat16, storageBuffer16BitAccess and shaderInt16; "
-                    "this device lacks " +
-                        missing + " (vload_half, vstore_half and half copies work without them)");
-    }
-    if (!keepsOpcode(inst->opcode()))
-      return refuse(*inst, "cannot be computed on 8/16-bit integers widened to 32 bits (the device lacks " +
-                               std::string(lower8_ ? "shaderInt8 or storageBuffer8BitAccess" : "") +
-                               (lower8_ && lower16_ ? ", " : "") +
-                               (lower16_ ? "shaderInt16 or storageBuffer16BitAccess" : "") + ")");
-    retype(*inst);
-  }
+  for (Instruction* inst : work) CL2VK_TRY(lowerInstruction(*inst));
   CL2VK_TRY(removeOldTypes());
   module_.sortGlobals();
   return PassResult::kChanged;

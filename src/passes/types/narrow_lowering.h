@@ -62,6 +62,8 @@ class NarrowLowering {
   const Target& target() const { return target_; }
 
  private:
+  // Lowers `inst` if it computes on, converts, stores or points to lowered types.
+  Status lowerInstruction(Instruction& inst);
   // Rewrites `inst` in place with its type mapped and its operands widened.
   void retype(Instruction& inst);
   Status lowerGlobals();
