@@ -55,6 +55,10 @@ void printHelp() {
       "                        its version above that); a translated one against --target-env.\n"
       "  --no-subgroup-arithmetic  Translate for a device without subgroup arithmetic: collectives\n"
       "                        run in Workgroup memory and barriers alone.\n"
+      "  --no-int8, --no-int16  Translate for a device without shaderInt8 / shaderInt16: 8- and\n"
+      "                        16-bit integers are computed as 32-bit ones (lower-narrow-integers).\n"
+      "  --no-storage8, --no-storage16  Translate for a device without 8/16-bit buffer storage:\n"
+      "                        char and short in buffers are read and written through 32-bit words.\n"
       "  --subgroup-scans=native|shuffle-up  Subgroup scans as OpGroupNonUniform* scans (default)\n"
       "                        or as shuffle-up steps (faster on NVIDIA; needs shuffle-relative\n"
       "                        subgroup operations).\n"
@@ -121,6 +125,14 @@ std::optional<Options> parseArguments(int argc, char** argv, int& exitCode) {
       options.validate = true;
     } else if (arg == "--no-subgroup-arithmetic") {
       options.target.subgroupArithmetic = false;
+    } else if (arg == "--no-int8") {
+      options.target.int8 = false;
+    } else if (arg == "--no-int16") {
+      options.target.int16 = false;
+    } else if (arg == "--no-storage8") {
+      options.target.storage8 = false;
+    } else if (arg == "--no-storage16") {
+      options.target.storage16 = false;
     } else if (arg.starts_with("--subgroup-scans=")) {
       std::string_view scans = arg.substr(17);
       if (scans != "native" && scans != "shuffle-up")

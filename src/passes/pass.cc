@@ -19,6 +19,7 @@
 #include "passes/memory/lower_pointers.h"
 #include "passes/memory/lower_synchronization.h"
 #include "passes/memory/promote_variables.h"
+#include "passes/types/lower_narrow_integers.h"
 #include "passes/vectors/lower_wide_vectors.h"
 
 namespace cl2vk {
@@ -80,6 +81,9 @@ const std::vector<PassInfo>& registeredPasses() {
        withTarget<lowerPointers>},
       {"lower-synchronization", "Barrier, fence and atomic scopes and memory semantics as Vulkan reads them.",
        withTarget<lowerSynchronization>},
+      {"lower-narrow-integers",
+       "Without 8/16-bit arithmetic or storage: char and short as 32-bit values, buffers through 32-bit words.",
+       withTarget<lowerNarrowIntegers>},
       {"structurize-cfg", "Turn unstructured control flow into SPIR-V structured control flow (merges, continues).",
        withTarget<structurizeControlFlow>},
       {"emulate-denormal-flush",

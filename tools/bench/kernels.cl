@@ -19,6 +19,16 @@ kernel void copy_uint4(global const uint4* in, global uint4* out) {
   out[i] = in[i];
 }
 
+// Byte processing, four bytes per work-item, each loaded and stored on its own (workloads.h's
+// byteTransform).
+kernel void bytes_uchar(global const uchar* in, global uchar* out) {
+  size_t i = get_global_id(0) * 4;
+  for (int k = 0; k < 4; ++k) {
+    uchar b = in[i + k];
+    out[i + k] = (uchar)(b * 3 + 7) ^ (b >> 1);
+  }
+}
+
 // The classic reduction before OpenCL 2.0: a barrier tree over __local memory.
 kernel void local_tree_reduce_add_float(global const float* in, global float* out, local float* scratch) {
   size_t lid = get_local_id(0);
