@@ -102,7 +102,11 @@ std::shared_ptr<Program> Program::fromIL(std::shared_ptr<Context> context, std::
 }
 
 bool Program::translateFor(Device& device, DeviceBuild& build) {
-  Expected<Translation> translation = hasKernel(il_) ? translate(il_, device.target()) : Translation{};
+  // The loop limit is measured when a Vulkan device is opened (vulkan/loop_limit_probe.h), after
+  // the platform listed its devices.
+  Target target = device.target();
+  target.loopIterationLimit = context_->vulkanDevice(device).info().loopIterationLimit;
+  Expected<Translation> translation = hasKernel(il_) ? translate(il_, target) : Translation{};
   if (!translation) {
     build.status = CL_BUILD_ERROR;
     build.log +=

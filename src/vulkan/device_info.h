@@ -113,6 +113,10 @@ struct DeviceInfo {
   // VkPhysicalDeviceFloatControlsProperties (Vulkan 1.2): a kernel may ask to keep float denormals.
   bool denormPreserveFloat32 = false;
   DeviceFeatures features;
+  // How many loop-header executions an invocation may make before the driver silently ends its
+  // loops (lavapipe: 65536, shared by all loops); 0 for none. Measured by Device::open on CPU
+  // devices (loop_limit_probe.h); 0 before a device is opened and on GPUs, which are not probed.
+  uint32_t loopIterationLimit = 0;
 
   bool hasExtension(const char* name) const;
 };
