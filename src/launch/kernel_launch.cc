@@ -51,13 +51,17 @@ void printStatistics(const std::string& kernel, const vulkan::Pipeline& pipeline
 
 // The word limit-loop-iterations sets when a loop would have run past the device's loop limit: the
 // driver ended that loop early, so what the kernel wrote is wrong and must not pass for a result.
-Status checkLoopLimit(vulkan::Buffer& flag, const vulkan::DeviceInfo& info) {
+// Said on stderr too, whatever CL2VK_LOG says: an application that never looks at the kernel's
+// event (pyopencl's arrays do not) would otherwise read the wrong values in silence.
+Status checkLoopLimit(vulkan::Buffer& flag, const vulkan::DeviceInfo& info, const std::string& kernel) {
   Expected<std::vector<uint32_t>> hit = flag.downloadValues<uint32_t>(1);
   if (!hit) return hit.error();
   if ((*hit)[0] == 0) return okStatus();
-  return Error("a loop ran past " + info.name + "'s limit of " + std::to_string(info.loopIterationLimit) +
-               " loop iterations per invocation (all loops together; the driver ends the loop there, so the "
-               "results are wrong): split the work into more work-items or launches, or use another device");
+  std::string why = "a loop ran past " + info.name + "'s limit of " + std::to_string(info.loopIterationLimit) +
+                    " loop iterations per invocation (all loops together; the driver ends the loop there, so the "
+                    "results are wrong): split the work into more work-items or launches, or use another device";
+  std::fprintf(stderr, "cl2vk: kernel '%s' failed: %s\n", kernel.c_str(), why.c_str());
+  return Error(why);
 }
 
 // A printf buffer with an empty header: no words used, room for the rest of the buffer.
@@ -396,7 +400,7 @@ Expected<std::vector<vulkan::GpuTime>> LaunchableKernel::launch(const NDRange& r
   }
   Expected<std::vector<vulkan::GpuTime>> times = vulkan::dispatchAll(device_, dispatches);
   if (times && printfBuffer) CL2VK_TRY(printRecords(*printfBuffer, translation_->reflection.printfFormats));
-  if (times && loopLimitFlag) CL2VK_TRY(checkLoopLimit(*loopLimitFlag, device_.info()));
+  if (times && loopLimitFlag) CL2VK_TRY(checkLoopLimit(*loopLimitFlag, device_.info(), reflection_->name));
   return times;
 }
 
