@@ -65,6 +65,8 @@ void printHelp() {
       "  --flush-float-denormals  Test-only: compute as a device that flushes float denormals does\n"
       "                        (zero for a denormal operand or result of float arithmetic, compares\n"
       "                        and conversions) on one that keeps them (emulate-denormal-flush).\n"
+      "  --loop-iteration-limit=<n>  Translate for a driver that ends loops after <n> loop-header\n"
+      "                        executions per invocation (lavapipe: 65536): exceeding it is reported.\n"
       "  --stats               Print a one-line summary of the result to stderr, and per kernel\n"
       "                        the collectives rewritten, barriers added and bytes of scratch.\n"
       "  --round-trip          Run no pass: read, (validate) and write the module as it is.\n"
@@ -140,6 +142,11 @@ std::optional<Options> parseArguments(int argc, char** argv, int& exitCode) {
       options.target.shuffleScans = scans == "shuffle-up";
     } else if (arg == "--flush-float-denormals") {
       options.target.emulateFloat32DenormalFlush = true;
+    } else if (arg.starts_with("--loop-iteration-limit=")) {
+      std::string value(arg.substr(23));
+      if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos || value.size() > 9)
+        return usageError("--loop-iteration-limit needs a number, not '" + value + "'");
+      options.target.loopIterationLimit = static_cast<uint32_t>(std::stoul(value));
     } else if (arg == "--stats") {
       options.stats = true;
     } else if (arg.starts_with("--reflect=")) {

@@ -49,6 +49,21 @@ void printStatistics(const std::string& kernel, const vulkan::Pipeline& pipeline
                local[1], local[2], line.c_str());
 }
 
+// The word limit-loop-iterations sets when a loop would have run past the device's loop limit: the
+// driver ended that loop early, so what the kernel wrote is wrong and must not pass for a result.
+// Said on stderr too, whatever CL2VK_LOG says: an application that never looks at the kernel's
+// event (pyopencl's arrays do not) would otherwise read the wrong values in silence.
+Status checkLoopLimit(vulkan::Buffer& flag, const vulkan::DeviceInfo& info, const std::string& kernel) {
+  Expected<std::vector<uint32_t>> hit = flag.downloadValues<uint32_t>(1);
+  if (!hit) return hit.error();
+  if ((*hit)[0] == 0) return okStatus();
+  std::string why = "a loop ran past " + info.name + "'s limit of " + std::to_string(info.loopIterationLimit) +
+                    " loop iterations per invocation (all loops together; the driver ends the loop there, so the "
+                    "results are wrong): split the work into more work-items or launches, or use another device";
+  std::fprintf(stderr, "cl2vk: kernel '%s' failed: %s\n", kernel.c_str(), why.c_str());
+  return Error(why);
+}
+
 // A printf buffer with an empty header: no words used, room for the rest of the buffer.
 Expected<vulkan::Buffer> emptyPrintfBuffer(vulkan::Device& device) {
   Expected<vulkan::Buffer> buffer = vulkan::Buffer::create(device, kPrintfBufferSize);
@@ -96,6 +111,7 @@ Target targetFor(const vulkan::DeviceInfo& info) {
   target.storage16 = info.features.storageBuffer16BitAccess;
   target.maxPushConstantsSize = info.limits.maxPushConstantsSize;
   target.maxWorkGroupInvocations = info.limits.maxComputeWorkGroupInvocations;
+  target.loopIterationLimit = info.loopIterationLimit;
   return target;
 }
 
@@ -294,6 +310,17 @@ Expected<std::vector<vulkan::GpuTime>> LaunchableKernel::launch(const NDRange& r
     std::memcpy(argumentBytes.data() + offset, &address, 8);
     printfBuffer = std::move(*buffer);
   }
+  std::optional<vulkan::Buffer> loopLimitFlag;
+  if (reflection_->loopLimitFlagOffset) {
+    Expected<vulkan::Buffer> buffer = vulkan::Buffer::create(device_, 4);
+    if (!buffer) return buffer.error();
+    CL2VK_TRY(buffer->fill(0, 0, 4));
+    uint64_t address = buffer->deviceAddress();
+    uint32_t offset =
+        *reflection_->loopLimitFlagOffset - (reflection_->argumentBuffer ? 0 : reflection_->argumentsOffset);
+    std::memcpy(argumentBytes.data() + offset, &address, 8);
+    loopLimitFlag = std::move(*buffer);
+  }
   std::optional<vulkan::Buffer> argumentBuffer;
   std::vector<std::byte> push(reflection_->pushConstantSize);
   if (reflection_->argumentBuffer) {
@@ -373,6 +400,7 @@ Expected<std::vector<vulkan::GpuTime>> LaunchableKernel::launch(const NDRange& r
   }
   Expected<std::vector<vulkan::GpuTime>> times = vulkan::dispatchAll(device_, dispatches);
   if (times && printfBuffer) CL2VK_TRY(printRecords(*printfBuffer, translation_->reflection.printfFormats));
+  if (times && loopLimitFlag) CL2VK_TRY(checkLoopLimit(*loopLimitFlag, device_.info(), reflection_->name));
   return times;
 }
 

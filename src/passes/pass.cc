@@ -1,6 +1,7 @@
 #include "passes/pass.h"
 
 #include "passes/collectives/lower_collectives.h"
+#include "passes/control_flow/limit_loop_iterations.h"
 #include "passes/control_flow/structurize_cfg.h"
 #include "passes/environment/check_supported.h"
 #include "passes/environment/drop_optimization_hints.h"
@@ -70,6 +71,9 @@ const std::vector<PassInfo>& registeredPasses() {
       {"lower-kernel-instructions",
        "Kernel-only classification instructions and non-32-bit OpBitCount, with Shader ones.",
        withTarget<lowerKernelInstructions>},
+      {"limit-loop-iterations",
+       "Where the driver ends loops after a budget of iterations, running out of it becomes a reported error.",
+       withTarget<limitLoopIterations>},
       {"lower-kernel-interface",
        "Kernels become GLCompute entry points: arguments via push constants, work-item builtins via Vulkan's.",
        lowerKernelInterface},

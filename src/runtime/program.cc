@@ -102,10 +102,12 @@ std::shared_ptr<Program> Program::fromIL(std::shared_ptr<Context> context, std::
 }
 
 bool Program::translateFor(Device& device, DeviceBuild& build) {
-  // The program's math options adjust what the device allows.
+  // The program's math options adjust what the device allows; the loop limit is measured when a
+  // Vulkan device is opened (vulkan/loop_limit_probe.h), after the platform listed its devices.
   Target target = device.target();
   target.relaxedMath = build.relaxedMath;
   if (build.denormsAreZero) target.denormPreserveFloat32 = false;
+  target.loopIterationLimit = context_->vulkanDevice(device).info().loopIterationLimit;
   Expected<Translation> translation = hasKernel(il_) ? translate(il_, target) : Translation{};
   if (!translation) {
     build.status = CL_BUILD_ERROR;

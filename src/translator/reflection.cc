@@ -75,6 +75,7 @@ std::string toJson(const ModuleReflection& reflection) {
         << ",\n      \"push_constant_size\": " << kernel.pushConstantSize;
     if (kernel.printfBufferOffset) out << ",\n      \"printf_buffer_offset\": " << *kernel.printfBufferOffset;
     if (kernel.globalVariablesOffset) out << ",\n      \"global_variables_offset\": " << *kernel.globalVariablesOffset;
+    if (kernel.loopLimitFlagOffset) out << ",\n      \"loop_limit_flag_offset\": " << *kernel.loopLimitFlagOffset;
     out << ",\n      \"collectives\": {\"rewritten\": " << kernel.collectives.collectives
         << ", \"work_group_barriers\": " << kernel.collectives.barriers
         << ", \"scratch_bytes\": " << kernel.collectives.scratchBytes << "}\n    }";

@@ -8,6 +8,7 @@
 
 #include "vulkan/device_selection.h"
 #include "vulkan/feature_chain.h"
+#include "vulkan/loop_limit_probe.h"
 #include "vulkan/vk_result.h"
 
 namespace cl2vk::vulkan {
@@ -75,6 +76,13 @@ Expected<std::unique_ptr<Device>> Device::open(const DeviceOptions& options) {
       Queue::create(device->vk_, device->device_, *family, families[*family].timestampValidBits);
   if (!queue) return queue.error();
   device->queue_ = std::move(*queue);
+  // Only CPU devices are probed: GPU start-up stays as it was, and the drivers known to end loops
+  // early (llvmpipe's gallivm) are CPU ones. The answer is cached per device for the process.
+  if (info.type == VK_PHYSICAL_DEVICE_TYPE_CPU) {
+    Expected<uint32_t> limit = measureLoopIterationLimit(*device);
+    if (!limit) return limit.error();
+    device->info_.loopIterationLimit = *limit;
+  }
   device->clockHold_ = ClockHold::acquire(info, options.clocks, device->clockHoldProblem_);
   if (!device->clockHoldProblem_.empty()) {
     // Said once per process: without the hold the GPU may run this program's kernels at its idle

@@ -312,6 +312,8 @@ std::string describe(const DeviceInfo& info) {
       << (limits.computeQueueTimestamps ? std::to_string(limits.timestampPeriod) + " ns/tick"
                                         : std::string("unavailable"))
       << "\n";
+  if (info.loopIterationLimit)
+    out << "  loop limit: " << info.loopIterationLimit << " loop-header executions per invocation\n";
   out << "  features:";
   for (const NamedFeature& feature : kNamedFeatures) {
     if (info.features.*feature.member) out << " " << feature.name;

@@ -116,6 +116,10 @@ struct DeviceInfo {
   // VK_AMD_shader_core_properties; 0 where no extension says.
   uint32_t computeUnits = 0;
   DeviceFeatures features;
+  // How many loop-header executions an invocation may make before the driver silently ends its
+  // loops (lavapipe: 65536, shared by all loops); 0 for none. Measured by Device::open on CPU
+  // devices (loop_limit_probe.h); 0 before a device is opened and on GPUs, which are not probed.
+  uint32_t loopIterationLimit = 0;
 
   bool hasExtension(const char* name) const;
 };

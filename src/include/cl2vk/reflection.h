@@ -71,6 +71,9 @@ struct KernelReflection {
   // global variables, when the kernel uses one.
   std::optional<uint32_t> printfBufferOffset;
   std::optional<uint32_t> globalVariablesOffset;
+  // ... and of a word the kernel sets to 1 when a loop would have run past the device's loop limit
+  // (Target::loopIterationLimit; limit-loop-iterations).
+  std::optional<uint32_t> loopLimitFlagOffset;
 };
 
 // The program-scope variables in __global memory (OpenCL C 2.0), which live in one buffer per

@@ -40,6 +40,10 @@ struct Target {
   bool storage8 = true, storage16 = true;  // 8/16-bit types in buffer memory
   uint32_t maxPushConstantsSize = 128;
   uint32_t maxWorkGroupInvocations = 1024;
+  // How many loop-header executions an invocation may make before the driver silently ends its
+  // loops (lavapipe: 65536, one budget for all the loops of a batch of invocations); 0 for none.
+  // Where there is one, limit-loop-iterations makes running out of it an error.
+  uint32_t loopIterationLimit = 0;
 };
 
 }  // namespace cl2vk

@@ -8,7 +8,7 @@ using ir::Instruction;
 using ir::Operand;
 
 bool isHiddenParameterName(const std::string& name) {
-  return name == kPrintfBufferName || name == kGlobalVariablesName;
+  return name == kPrintfBufferName || name == kGlobalVariablesName || name == kLoopLimitFlagName;
 }
 
 uint32_t addHiddenParameter(ir::Module& module, ir::Function& kernel, uint32_t type, const char* name) {

@@ -1,5 +1,5 @@
 // Hidden kernel parameters: values the runtime passes to a kernel besides its arguments (the printf
-// buffer, the program's global variables). A pass that needs one appends a parameter to the kernel
+// buffer, the program's global variables, the loop-limit flag). A pass that needs one appends a parameter to the kernel
 // with a reserved OpName ('.' keeps it apart from OpenCL C names); lower-kernel-interface lays the
 // hidden ones out after the arguments and records their offsets instead of listing them as arguments.
 #pragma once
@@ -12,6 +12,7 @@ namespace cl2vk {
 
 inline constexpr const char* kPrintfBufferName = "cl2vk.printf_buffer";
 inline constexpr const char* kGlobalVariablesName = "cl2vk.global_variables";
+inline constexpr const char* kLoopLimitFlagName = "cl2vk.loop_limit_flag";
 
 bool isHiddenParameterName(const std::string& name);
 

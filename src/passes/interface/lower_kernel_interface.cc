@@ -149,6 +149,8 @@ class KernelLowering {
         reflection.printfBufferOffset = param.argument.offset;
       else if (param.argument.name == kGlobalVariablesName)
         reflection.globalVariablesOffset = param.argument.offset;
+      else if (param.argument.name == kLoopLimitFlagName)
+        reflection.loopLimitFlagOffset = param.argument.offset;
       else
         reflection.arguments.push_back(param.argument);
     }
