@@ -55,6 +55,8 @@ void printHelp() {
       "                        its version above that); a translated one against --target-env.\n"
       "  --no-subgroup-arithmetic  Translate for a device without subgroup arithmetic: collectives\n"
       "                        run in Workgroup memory and barriers alone.\n"
+      "  --no-int64            Translate for a device without shaderInt64: long, size_t and\n"
+      "                        pointer arithmetic on pairs of 32-bit words (lower-int64).\n"
       "  --subgroup-scans=native|shuffle-up  Subgroup scans as OpGroupNonUniform* scans (default)\n"
       "                        or as shuffle-up steps (faster on NVIDIA; needs shuffle-relative\n"
       "                        subgroup operations).\n"
@@ -118,6 +120,8 @@ std::optional<Options> parseArguments(int argc, char** argv, int& exitCode) {
       options.validate = true;
     } else if (arg == "--no-subgroup-arithmetic") {
       options.target.subgroupArithmetic = false;
+    } else if (arg == "--no-int64") {
+      options.target.int64 = false;
     } else if (arg.starts_with("--subgroup-scans=")) {
       std::string_view scans = arg.substr(17);
       if (scans != "native" && scans != "shuffle-up")

@@ -18,6 +18,7 @@
 #include "passes/memory/lower_pointers.h"
 #include "passes/memory/lower_synchronization.h"
 #include "passes/memory/promote_variables.h"
+#include "passes/types/lower_int64.h"
 #include "passes/vectors/lower_wide_vectors.h"
 
 namespace cl2vk {
@@ -79,6 +80,9 @@ const std::vector<PassInfo>& registeredPasses() {
        withTarget<lowerPointers>},
       {"lower-synchronization", "Barrier, fence and atomic scopes and memory semantics as Vulkan reads them.",
        withTarget<lowerSynchronization>},
+      {"lower-int64",
+       "Without shaderInt64: 64-bit integers become pairs of 32-bit words, in values, in memory and in addresses.",
+       withTarget<lowerInt64>},
       {"structurize-cfg", "Turn unstructured control flow into SPIR-V structured control flow (merges, continues).",
        withTarget<structurizeControlFlow>},
       {"finalize-vulkan",
