@@ -430,6 +430,7 @@ Status lowerInstruction(Lowering& l, Instruction& inst) {
         l.replace(inst, compare(b, op, arg(0), arg(1)));
         break;
       }
+      if (ir::opcodeName(op).starts_with("OpGroupNonUniform")) return lowerCollective(l, inst);
       if (ir::opcodeName(op).starts_with("OpGroup"))
         return l.refuse(inst, std::string("a 64-bit sub-group or work-group collective ") + kNoInt64);
       return l.refuse(inst, kNoInt64);

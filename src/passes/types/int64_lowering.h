@@ -1,6 +1,6 @@
 // The parts of lower-int64 (lower_int64.h): 64-bit arithmetic on pairs of 32-bit halves
 // (int64_arithmetic.cc, int64_conversions.cc), the per-instruction rewrites
-// (int64_instructions.cc), and the state they share: which values became which halves, and the
+// (int64_instructions.cc, int64_collectives.cc), and the state they share: which values became which halves, and the
 // types a 64-bit integer takes in memory (lower_int64.cc).
 #pragma once
 
@@ -60,9 +60,11 @@ Pair fromFloat(ir::Builder& b, uint32_t value, bool isSigned);
 // 32-bit types that stand for 64-bit ones.
 class Lowering {
  public:
-  explicit Lowering(ir::Module& module);
+  Lowering(ir::Module& module, uint32_t maxSubgroupSize);
 
   ir::Module& module() { return module_; }
+  // The target's largest subgroup size: how many shuffle steps a scan takes.
+  uint32_t maxSubgroupSize() const { return maxSubgroupSize_; }
   // A 64-bit integer scalar or vector type.
   bool isWide(uint32_t type) const;
   bool isWideValue(uint32_t id) const { return isWide(ir::typeOf(module_, id)); }
@@ -100,6 +102,7 @@ class Lowering {
 
  private:
   ir::Module& module_;
+  uint32_t maxSubgroupSize_;
   std::unordered_map<uint32_t, Pair> pairs_;
   std::map<uint32_t, uint32_t> memoryTypes_;
   std::vector<ir::Instruction*> dead_;
@@ -108,5 +111,7 @@ class Lowering {
 // Rewrites one instruction that computes, reads or writes a 64-bit integer
 // (int64_instructions.cc). Phis are the driver's.
 Status lowerInstruction(Lowering& lowering, ir::Instruction& inst);
+// An OpGroupNonUniform* instruction on 64-bit integers (int64_collectives.cc).
+Status lowerCollective(Lowering& lowering, ir::Instruction& inst);
 
 }  // namespace cl2vk::int64

@@ -14,7 +14,7 @@ using ir::Instruction;
 using ir::Operand;
 using spv::Op;
 
-Lowering::Lowering(ir::Module& module) : module_(module) {}
+Lowering::Lowering(ir::Module& module, uint32_t maxSubgroupSize) : module_(module), maxSubgroupSize_(maxSubgroupSize) {}
 
 bool Lowering::isWide(uint32_t type) const {
   const Instruction* def = type ? module_.def(type) : nullptr;
@@ -224,7 +224,7 @@ Status Lowering::retypeGlobals() {
 
 Expected<PassResult> lowerInt64(ir::Module& module, const Target& target) {
   if (target.int64) return PassResult::kUnchanged;
-  int64::Lowering lowering(module);
+  int64::Lowering lowering(module, target.maxSubgroupSize);
   bool anyWide = false;
   for (const ir::Instruction& inst : module.section(ir::Section::kGlobal)) {
     if (inst.opcode() == spv::Op::OpTypeInt && inst.wordOperand(0) == 64) anyWide = true;
