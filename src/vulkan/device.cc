@@ -1,7 +1,9 @@
 #include "vulkan/device.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <vector>
 
 #include "vulkan/device_selection.h"
@@ -17,6 +19,7 @@ DeviceOptions DeviceOptions::fromEnvironment() {
     options.validation = std::string(validation) == "1";
   }
   if (const char* queue = std::getenv("CL2VK_QUEUE")) options.queue = queue;
+  options.clocks = ClockHold::policyFromEnvironment();
   return options;
 }
 
@@ -28,14 +31,12 @@ Expected<std::unique_ptr<Device>> Device::open(const DeviceOptions& options) {
 
   Expected<std::vector<VkPhysicalDevice>> physicalDevices = device->instance_->physicalDevices();
   if (!physicalDevices) return physicalDevices.error();
-  std::vector<DeviceInfo> infos;
-  for (uint32_t i = 0; i < physicalDevices->size(); ++i) {
-    infos.push_back(queryDeviceInfo((*physicalDevices)[i], i, device->instance_->apiVersion()));
-  }
-  Expected<uint32_t> selected = selectDevice(infos, options.device);
+  Expected<std::vector<DeviceInfo>> infos = enumerateDevices(*device->instance_);
+  if (!infos) return infos.error();
+  Expected<uint32_t> selected = selectDevice(*infos, options.device);
   if (!selected) return selected.error();
   device->physicalDevice_ = (*physicalDevices)[*selected];
-  device->info_ = std::move(infos[*selected]);
+  device->info_ = std::move((*infos)[*selected]);
   const DeviceInfo& info = device->info_;
   device->apiVersion_ = std::min(info.apiVersion, device->instance_->apiVersion());
 
@@ -74,6 +75,18 @@ Expected<std::unique_ptr<Device>> Device::open(const DeviceOptions& options) {
       Queue::create(device->vk_, device->device_, *family, families[*family].timestampValidBits);
   if (!queue) return queue.error();
   device->queue_ = std::move(*queue);
+  device->clockHold_ = ClockHold::acquire(info, options.clocks, device->clockHoldProblem_);
+  if (!device->clockHoldProblem_.empty()) {
+    // Said once per process: without the hold the GPU may run this program's kernels at its idle
+    // clock, several times slower, and nothing else would tell the user why.
+    static std::once_flag told;
+    std::call_once(told, [&] {
+      std::fprintf(stderr,
+                   "cl2vk: %s may run at its idle clock: %s (NVIDIA's GPUs keep full clocks only while a CUDA "
+                   "context is open; docs/PERFORMANCE.md, \"Clocks\")\n",
+                   info.name.c_str(), device->clockHoldProblem_.c_str());
+    });
+  }
   return device;
 }
 

@@ -11,6 +11,7 @@
 
 #include "cl2vk/expected.h"
 #include "vulkan/device_info.h"
+#include "vulkan/gpu_clocks.h"
 #include "vulkan/instance.h"
 #include "vulkan/queue.h"
 
@@ -25,8 +26,10 @@ struct DeviceOptions {
   // "compute", "graphics" or empty (compute): which kind of queue family to submit to
   // (selectQueueFamily).
   std::string queue;
+  // Whether to hold what keeps an NVIDIA GPU at its full clock (gpu_clocks.h).
+  ClockPolicy clocks = ClockPolicy::kCudaContext;
 
-  // CL2VK_DEVICE, CL2VK_VALIDATION (on when "1") and CL2VK_QUEUE.
+  // CL2VK_DEVICE, CL2VK_VALIDATION (on when "1"), CL2VK_QUEUE and CL2VK_NVIDIA_CLOCKS.
   static DeviceOptions fromEnvironment();
 };
 
@@ -57,6 +60,10 @@ class Device {
   Queue& queue() { return *queue_; }
   // Whether the device was lost (VK_ERROR_DEVICE_LOST from a submission): nothing more runs on it.
   bool lost() const { return queue_->lost(); }
+  // Whether cl2vk holds what keeps the GPU at its full clock (ClockHold; NVIDIA only), and if it
+  // tried and could not, why.
+  bool holdsClocks() const { return clockHold_ != nullptr; }
+  const std::string& clockHoldProblem() const { return clockHoldProblem_; }
 
  private:
   Device() = default;
@@ -69,6 +76,8 @@ class Device {
   VolkDeviceTable vk_{};
   VkPhysicalDeviceMemoryProperties memoryProperties_{};
   std::unique_ptr<Queue> queue_;
+  std::unique_ptr<ClockHold> clockHold_;
+  std::string clockHoldProblem_;
 };
 
 }  // namespace cl2vk::vulkan

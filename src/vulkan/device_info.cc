@@ -1,6 +1,8 @@
 #include "vulkan/device_info.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <sstream>
 
 #include "vulkan/feature_chain.h"
@@ -39,7 +41,67 @@ std::string subgroupOperationNames(VkSubgroupFeatureFlags operations) {
   return text.empty() ? "none" : text;
 }
 
+// The features `describe` prints and CL2VK_DEVICE_LACKS may hide, by the names both use.
+struct NamedFeature {
+  const char* name;
+  bool DeviceFeatures::*member;
+};
+constexpr NamedFeature kNamedFeatures[] = {
+    {"int8", &DeviceFeatures::shaderInt8},
+    {"int16", &DeviceFeatures::shaderInt16},
+    {"int64", &DeviceFeatures::shaderInt64},
+    {"float16", &DeviceFeatures::shaderFloat16},
+    {"float64", &DeviceFeatures::shaderFloat64},
+    {"storage8", &DeviceFeatures::storageBuffer8BitAccess},
+    {"storage16", &DeviceFeatures::storageBuffer16BitAccess},
+    {"pushConstant8", &DeviceFeatures::storagePushConstant8},
+    {"pushConstant16", &DeviceFeatures::storagePushConstant16},
+    {"subgroupExtendedTypes", &DeviceFeatures::shaderSubgroupExtendedTypes},
+    {"bufferDeviceAddress", &DeviceFeatures::bufferDeviceAddress},
+    {"variablePointers", &DeviceFeatures::variablePointers},
+    {"vulkanMemoryModel", &DeviceFeatures::vulkanMemoryModel},
+    {"bufferInt64Atomics", &DeviceFeatures::shaderBufferInt64Atomics},
+    {"sharedInt64Atomics", &DeviceFeatures::shaderSharedInt64Atomics},
+    {"scalarBlockLayout", &DeviceFeatures::scalarBlockLayout},
+    {"maintenance4", &DeviceFeatures::maintenance4},
+    {"integerDotProduct", &DeviceFeatures::shaderIntegerDotProduct},
+};
+
+// A feature hidden also hides what cannot be had without it, as a real device without it would
+// not offer them: no 8/16-bit storage without the type's storage in buffers, no 64-bit atomics
+// without 64-bit integers.
+void hideFeature(DeviceFeatures& features, bool DeviceFeatures::*member) {
+  features.*member = false;
+  if (member == &DeviceFeatures::storageBuffer8BitAccess) features.uniformAndStorageBuffer8BitAccess = false;
+  if (member == &DeviceFeatures::storageBuffer16BitAccess) features.uniformAndStorageBuffer16BitAccess = false;
+  if (member == &DeviceFeatures::shaderInt64) {
+    features.shaderBufferInt64Atomics = false;
+    features.shaderSharedInt64Atomics = false;
+  }
+}
+
 }  // namespace
+
+Status hideFeatures(DeviceFeatures& features, std::string_view names) {
+  while (!names.empty()) {
+    size_t comma = names.find(',');
+    std::string_view name = names.substr(0, comma);
+    names = comma == std::string_view::npos ? std::string_view() : names.substr(comma + 1);
+    if (name.empty()) continue;
+    const NamedFeature* found = nullptr;
+    for (const NamedFeature& feature : kNamedFeatures) {
+      if (name == feature.name) found = &feature;
+    }
+    if (!found) {
+      std::string known;
+      for (const NamedFeature& feature : kNamedFeatures) known += std::string(known.empty() ? "" : ", ") + feature.name;
+      return Error("CL2VK_DEVICE_LACKS names '" + std::string(name) + "', which is not a feature cl2vk knows (" +
+                   known + ")");
+    }
+    hideFeature(features, found->member);
+  }
+  return okStatus();
+}
 
 bool DeviceInfo::hasExtension(const char* extension) const {
   return std::find(extensions.begin(), extensions.end(), extension) != extensions.end();
@@ -71,8 +133,11 @@ DeviceInfo queryDeviceInfo(VkPhysicalDevice device, uint32_t index, uint32_t ins
   maintenance4.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES;
   VkPhysicalDeviceFloatControlsProperties floatControls{};
   floatControls.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES;
+  VkPhysicalDeviceIDProperties ids{};
+  ids.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES;
   if (usableVersion >= VK_API_VERSION_1_1) {
-    properties.pNext = &subgroup;
+    properties.pNext = &ids;
+    ids.pNext = &subgroup;
     subgroup.pNext = &maintenance3;
   }
   if (usableVersion >= VK_API_VERSION_1_2) maintenance3.pNext = &driver;
@@ -87,6 +152,7 @@ DeviceInfo queryDeviceInfo(VkPhysicalDevice device, uint32_t index, uint32_t ins
   }
   if (shape.maintenance4) *tail = &maintenance4;
   vkGetPhysicalDeviceProperties2(device, &properties);
+  std::memcpy(info.deviceUuid.data(), ids.deviceUUID, VK_UUID_SIZE);
 
   FeatureChain featureChain(shape);
   vkGetPhysicalDeviceFeatures2(device, featureChain.head());
@@ -156,9 +222,13 @@ Expected<std::vector<DeviceInfo>> enumerateDevices() {
 Expected<std::vector<DeviceInfo>> enumerateDevices(const Instance& instance) {
   Expected<std::vector<VkPhysicalDevice>> devices = instance.physicalDevices();
   if (!devices) return devices.error();
+  // CL2VK_DEVICE_LACKS=int64,storage8,... makes every device look as if it lacked those features,
+  // to test on one device what cl2vk does for another (SwiftShader's, a phone's).
+  const char* lacks = std::getenv("CL2VK_DEVICE_LACKS");
   std::vector<DeviceInfo> infos;
   for (uint32_t i = 0; i < devices->size(); ++i) {
     infos.push_back(queryDeviceInfo((*devices)[i], i, instance.apiVersion()));
+    if (lacks) CL2VK_TRY(hideFeatures(infos.back().features, lacks));
   }
   return infos;
 }
@@ -217,30 +287,9 @@ std::string describe(const DeviceInfo& info) {
       << (limits.computeQueueTimestamps ? std::to_string(limits.timestampPeriod) + " ns/tick"
                                         : std::string("unavailable"))
       << "\n";
-  const DeviceFeatures& f = info.features;
-  std::pair<const char*, bool> flags[] = {
-      {"int8", f.shaderInt8},
-      {"int16", f.shaderInt16},
-      {"int64", f.shaderInt64},
-      {"float16", f.shaderFloat16},
-      {"float64", f.shaderFloat64},
-      {"storage8", f.storageBuffer8BitAccess},
-      {"storage16", f.storageBuffer16BitAccess},
-      {"pushConstant8", f.storagePushConstant8},
-      {"pushConstant16", f.storagePushConstant16},
-      {"subgroupExtendedTypes", f.shaderSubgroupExtendedTypes},
-      {"bufferDeviceAddress", f.bufferDeviceAddress},
-      {"variablePointers", f.variablePointers},
-      {"vulkanMemoryModel", f.vulkanMemoryModel},
-      {"bufferInt64Atomics", f.shaderBufferInt64Atomics},
-      {"sharedInt64Atomics", f.shaderSharedInt64Atomics},
-      {"scalarBlockLayout", f.scalarBlockLayout},
-      {"maintenance4", f.maintenance4},
-      {"integerDotProduct", f.shaderIntegerDotProduct},
-  };
   out << "  features:";
-  for (const auto& [name, present] : flags) {
-    if (present) out << " " << name;
+  for (const NamedFeature& feature : kNamedFeatures) {
+    if (info.features.*feature.member) out << " " << feature.name;
   }
   out << "\n";
   return out.str();

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cl2vk/expected.h"
@@ -97,6 +98,8 @@ struct DeviceInfo {
   std::string name;
   uint32_t vendorId = 0;
   uint32_t deviceId = 0;
+  // VkPhysicalDeviceIDProperties::deviceUUID (Vulkan 1.1): what other APIs (CUDA) know it by.
+  std::array<uint8_t, VK_UUID_SIZE> deviceUuid{};
   VkPhysicalDeviceType type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
   uint32_t apiVersion = 0;  // What the device reports, not capped by the instance.
   uint32_t driverVersion = 0;
@@ -126,6 +129,10 @@ DeviceInfo queryDeviceInfo(VkPhysicalDevice device, uint32_t index, uint32_t ins
 // Why cl2vk cannot run on the device (Vulkan older than 1.2, no bufferDeviceAddress, no compute
 // queue), or ok.
 Status checkUsable(const DeviceInfo& info);
+
+// Clears the features named in a comma-separated list (describe()'s names: int8, int64,
+// storage16, ...), as CL2VK_DEVICE_LACKS asks enumerateDevices to; an unknown name is an error.
+Status hideFeatures(DeviceFeatures& features, std::string_view names);
 
 std::string deviceTypeName(VkPhysicalDeviceType type);
 std::string versionString(uint32_t apiVersion);  // "1.3.230"

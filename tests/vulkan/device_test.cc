@@ -204,6 +204,74 @@ TEST(ExecutorDeviceTest, OptionsComeFromTheEnvironment) {
   restore("CL2VK_QUEUE", queue);
 }
 
+TEST(ExecutorDeviceTest, HiddenFeaturesLookAbsentAndTakeWhatDependsOnThemAlong) {
+  DeviceFeatures features;
+  features.shaderInt64 = features.shaderBufferInt64Atomics = features.shaderSharedInt64Atomics = true;
+  features.storageBuffer8BitAccess = features.uniformAndStorageBuffer8BitAccess = true;
+  features.shaderInt16 = true;
+  ASSERT_TRUE(hideFeatures(features, "int64,,storage8").ok());
+  EXPECT_FALSE(features.shaderInt64);
+  EXPECT_FALSE(features.shaderBufferInt64Atomics);
+  EXPECT_FALSE(features.shaderSharedInt64Atomics);
+  EXPECT_FALSE(features.storageBuffer8BitAccess);
+  EXPECT_FALSE(features.uniformAndStorageBuffer8BitAccess);
+  EXPECT_TRUE(features.shaderInt16);
+
+  Status unknown = hideFeatures(features, "int16,int128");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.error().message().find("'int128'"), std::string::npos) << unknown.error().message();
+  EXPECT_NE(unknown.error().message().find("storage16"), std::string::npos) << unknown.error().message();
+}
+
+TEST(ExecutorDeviceTest, DeviceLacksMasksEnumeratedDevicesAndOpenedOnes) {
+  const char* before = std::getenv("CL2VK_DEVICE_LACKS");
+  std::optional<std::string> saved = before ? std::optional<std::string>(before) : std::nullopt;
+  setenv("CL2VK_DEVICE_LACKS", "int64,int8", 1);
+  Expected<std::vector<DeviceInfo>> devices = enumerateDevices();
+  ASSERT_TRUE(devices.ok()) << devices.error().message();
+  for (const DeviceInfo& info : *devices) {
+    EXPECT_FALSE(info.features.shaderInt64) << info.name;
+    EXPECT_FALSE(info.features.shaderInt8) << info.name;
+  }
+  DeviceOptions options;
+  options.device = "llvmpipe";
+  Expected<std::unique_ptr<Device>> device = Device::open(options);
+  ASSERT_TRUE(device.ok()) << device.error().message();
+  EXPECT_FALSE((*device)->info().features.shaderInt64);
+  setenv("CL2VK_DEVICE_LACKS", "int64,everything", 1);
+  Expected<std::vector<DeviceInfo>> refused = enumerateDevices();
+  EXPECT_FALSE(refused.ok());
+  if (saved)
+    setenv("CL2VK_DEVICE_LACKS", saved->c_str(), 1);
+  else
+    unsetenv("CL2VK_DEVICE_LACKS");
+}
+
+TEST(ExecutorDeviceTest, ClockHoldIsForNvidiaDevicesOnlyAndCanBeTurnedOff) {
+  DeviceInfo lavapipe;
+  lavapipe.vendorId = 0x10005;  // Mesa's
+  std::string why = "stale";
+  EXPECT_EQ(ClockHold::acquire(lavapipe, ClockPolicy::kCudaContext, why), nullptr);
+  EXPECT_EQ(why, "");  // nothing to do, nothing to report
+
+  DeviceInfo nvidia;
+  nvidia.vendorId = 0x10de;
+  EXPECT_EQ(ClockHold::acquire(nvidia, ClockPolicy::kOff, why), nullptr);
+  EXPECT_EQ(why, "");
+  // A UUID no CUDA device has (all zero): no hold, and a reason, whether or not CUDA is installed.
+  EXPECT_EQ(ClockHold::acquire(nvidia, ClockPolicy::kCudaContext, why), nullptr);
+  EXPECT_NE(why, "");
+
+  const char* before = std::getenv("CL2VK_NVIDIA_CLOCKS");
+  std::optional<std::string> saved = before ? std::optional<std::string>(before) : std::nullopt;
+  setenv("CL2VK_NVIDIA_CLOCKS", "off", 1);
+  EXPECT_EQ(ClockHold::policyFromEnvironment(), ClockPolicy::kOff);
+  EXPECT_EQ(DeviceOptions::fromEnvironment().clocks, ClockPolicy::kOff);
+  unsetenv("CL2VK_NVIDIA_CLOCKS");
+  EXPECT_EQ(ClockHold::policyFromEnvironment(), ClockPolicy::kCudaContext);
+  if (saved) setenv("CL2VK_NVIDIA_CLOCKS", saved->c_str(), 1);
+}
+
 VkQueueFamilyProperties fakeFamily(VkQueueFlags flags, uint32_t timestampValidBits) {
   VkQueueFamilyProperties family{};
   family.queueFlags = flags;
