@@ -164,6 +164,46 @@ TEST(LowerInt64Test, PhisSplitInTwoAndABufferStepIsAddressArithmeticOnThePair) {
                          withoutInt64());
 }
 
+TEST(LowerInt64Test, ABitwiseSubgroupReduceRunsWordByWord) {
+  const std::string header = kHeader + R"(
+               OpName %w "w"
+       %void = OpTypeVoid
+       %uint = OpTypeInt 32 0
+     %uint_3 = OpConstant %uint 3
+)";
+  test::expectPassOutput("lower-int64", header + R"(
+      %ulong = OpTypeInt 64 0
+%_ptr_Workgroup_ulong = OpTypePointer Workgroup %ulong
+          %w = OpVariable %_ptr_Workgroup_ulong Workgroup
+         %fn = OpTypeFunction %void
+          %k = OpFunction %void None %fn
+      %entry = OpLabel
+          %x = OpLoad %ulong %w
+          %y = OpGroupNonUniformBitwiseXor %ulong %uint_3 Reduce %x
+               OpStore %w %y
+               OpReturn
+               OpFunctionEnd
+)",
+                         header + R"(
+     %v2uint = OpTypeVector %uint 2
+%_ptr_Workgroup_v2uint = OpTypePointer Workgroup %v2uint
+          %w = OpVariable %_ptr_Workgroup_v2uint Workgroup
+          %8 = OpTypeFunction %void
+          %k = OpFunction %void None %8
+          %9 = OpLabel
+         %13 = OpLoad %v2uint %w
+         %14 = OpCompositeExtract %uint %13 0
+         %15 = OpCompositeExtract %uint %13 1
+         %16 = OpGroupNonUniformBitwiseXor %uint %uint_3 Reduce %14
+         %17 = OpGroupNonUniformBitwiseXor %uint %uint_3 Reduce %15
+         %18 = OpCompositeConstruct %v2uint %16 %17
+               OpStore %w %18
+               OpReturn
+               OpFunctionEnd
+)",
+                         withoutInt64());
+}
+
 TEST(LowerInt64Test, A64BitAtomicIsRefusedNamingKernelInstructionAndFeature) {
   test::PassRun run = test::runPass("lower-int64", kHeader + R"(
        %void = OpTypeVoid
