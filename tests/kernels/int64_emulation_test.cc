@@ -115,8 +115,9 @@ std::vector<int64_t> binaryReference(int64_t x, int64_t y) {
 class Int64Emulation : public KernelTest {
  public:
   // The kernel translated as for a device without shaderInt64.
-  std::unique_ptr<launch::LaunchableKernel> emulated(const std::string& name) {
-    std::filesystem::path path = corpusDir() / "kernels" / ("int64_emulation." + std::string(GetParam()) + ".spv");
+  std::unique_ptr<launch::LaunchableKernel> emulated(const std::string& name,
+                                                     const std::string& file = "int64_emulation") {
+    std::filesystem::path path = corpusDir() / "kernels" / (file + "." + std::string(GetParam()) + ".spv");
     Target target = launch::targetFor(sharedDevice().info());
     target.int64 = false;
     Expected<Translation> translation = cl2vk::translate(readWords(path), target);
@@ -232,20 +233,51 @@ TEST_P(Int64Emulation, ConversionsToAndFromEveryWidthAndFloat) {
     int64_t pairPlus = s((u(high + 2u) << 32) | (low + 1u));
     std::vector<int64_t> expected = {static_cast<int32_t>(x),
                                      static_cast<uint32_t>(x),
-                                     static_cast<int16_t>(x),
-                                     static_cast<uint8_t>(x),
+                                     static_cast<int32_t>(x >> 16),
+                                     static_cast<uint32_t>(u(x) >> 40),
                                      static_cast<int32_t>(x),
                                      static_cast<uint32_t>(x),
                                      saturatedSigned(g),
                                      s(saturatedUnsigned(g)),
-                                     saturatedSigned(g),
-                                     s(saturatedUnsigned(g)),
+                                     s(u(x) - 5),
+                                     s(u(x) >> 3),
                                      pairPlus,
-                                     static_cast<int8_t>(x)};
+                                     static_cast<uint32_t>(x) * 3u};
     for (size_t r = 0; r < results; ++r)
       ASSERT_EQ(out[results * i + r], expected[r]) << "result " << r << " of x = " << x << ", g = " << g;
     ASSERT_EQ(fout[2 * i], static_cast<float>(x)) << "(float)" << x;
     ASSERT_EQ(fout[2 * i + 1], static_cast<float>(u(x))) << "(float)" << u(x);
+  }
+  auto saturating = emulated("long_saturating_conversions");
+  ASSERT_TRUE(saturating);
+  auto dsat = buffer(std::vector<int64_t>(2 * n, 0));
+  run(*saturating, range1d(n), {KernelArg::buffer(df), KernelArg::buffer(dsat)});
+  auto sat = read<int64_t>(dsat, 2 * n);
+  for (size_t i = 0; i < n; ++i) {
+    ASSERT_EQ(sat[2 * i], saturatedSigned(floats[i])) << "convert_long_sat(" << floats[i] << ")";
+    ASSERT_EQ(u(sat[2 * i + 1]), saturatedUnsigned(floats[i])) << "convert_ulong_sat(" << floats[i] << ")";
+  }
+}
+
+TEST_P(Int64Emulation, ConversionsWithCharAndShort) {
+  const auto& features = sharedDevice().info().features;
+  if (!features.shaderInt8 || !features.shaderInt16) {
+    std::cout << "skipped: the device has no shaderInt8 or shaderInt16\n";
+    return;
+  }
+  auto k = emulated("long_narrow_conversions", "int64_emulation_narrow");
+  ASSERT_TRUE(k);
+  std::vector<int64_t> a = edgeValues();
+  const size_t n = a.size();
+  auto da = buffer(a), dout = buffer(std::vector<int64_t>(4 * n, 0));
+  run(*k, range1d(n), {KernelArg::buffer(da), KernelArg::buffer(dout)});
+  auto out = read<int64_t>(dout, 4 * n);
+  for (size_t i = 0; i < n; ++i) {
+    int64_t x = a[i];
+    ASSERT_EQ(out[4 * i], static_cast<int16_t>(x)) << "(short)" << x;
+    ASSERT_EQ(out[4 * i + 1], static_cast<uint8_t>(x)) << "(uchar)" << x;
+    ASSERT_EQ(out[4 * i + 2], static_cast<int8_t>(x)) << "(char)" << x;
+    ASSERT_EQ(out[4 * i + 3], static_cast<uint16_t>(x)) << "(ushort)" << x;
   }
 }
 
@@ -254,7 +286,7 @@ TEST_P(Int64Emulation, ConversionsWithDouble) {
     std::cout << "skipped: the device has no shaderFloat64\n";
     return;
   }
-  auto k = emulated("long_double_conversions");
+  auto k = emulated("long_double_conversions", "int64_emulation_double");
   ASSERT_TRUE(k);
   std::vector<int64_t> a = edgeValues();
   std::vector<double> doubles = {

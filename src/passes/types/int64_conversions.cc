@@ -1,6 +1,6 @@
-// Conversions between 64-bit integer pairs and floats. Vulkan rounds 32-bit integer to float
-// conversions correctly, and scaling by a power of two is exact, so each direction is built from
-// those without a second rounding.
+// Conversions between 64-bit integer pairs and floats, built from conversions that are exact
+// (integers of at most a significand's bits), scaling by powers of two, and a rounding to nearest
+// even done on the integer bits, so that each direction rounds once, correctly.
 #include "passes/types/int64_lowering.h"
 
 namespace cl2vk::int64 {
@@ -11,28 +11,39 @@ namespace {
 
 uint32_t unsignedToFloat(ir::Builder& b, Pair x, uint32_t type) {
   uint32_t half = b.typeOf(x.lo);
-  uint32_t zero = b.bits(half, 0);
-  uint32_t highIsZero = b.compare(Op::OpIEqual, x.hi, zero);
-  uint32_t fromLow = b.op(Op::OpConvertUToF, type, {x.lo});
+  auto k = [&](uint32_t value) { return b.bits(half, value); };
   if (b.width(type) == 64) {
     // Both halves convert exactly; the one rounding is the add's.
     uint32_t high = b.fmul(b.op(Op::OpConvertUToF, type, {x.hi}), b.real(type, 4294967296.0));
-    return b.fadd(high, fromLow);
+    return b.fadd(high, b.op(Op::OpConvertUToF, type, {x.lo}));
   }
-  if (b.width(type) == 16) {
-    // A value of 2^32 or more is beyond half's range: infinity, as rounding would give.
-    return b.select(highIsZero, fromLow, b.bits(type, 0x7c00));
-  }
-  // The top 32 significant bits, with the bits shifted out kept as a sticky lowest bit, round to
-  // float exactly as the whole value would; then the exact scale by 2^shift. shift is 1..32.
-  uint32_t shift = b.glsl(GLSLstd450UMax, half,
-                          {b.iadd(b.glsl(GLSLstd450FindUMsb, half, {x.hi}), b.bits(half, 1)), b.bits(half, 1)});
-  uint32_t fromLowHalf = b.lshr(b.lshr(x.lo, b.bits(half, 1)), b.isub(shift, b.bits(half, 1)));
-  uint32_t kept = b.bitOr(fromLowHalf, b.shl(x.hi, b.isub(b.bits(half, 32), shift)));
-  uint32_t dropped = b.shl(x.lo, b.isub(b.bits(half, 32), shift));
-  uint32_t sticky = b.select(b.compare(Op::OpINotEqual, dropped, zero), b.bits(half, 1), zero);
-  uint32_t rounded = b.op(Op::OpConvertUToF, type, {b.bitOr(kept, sticky)});
-  return b.select(highIsZero, fromLow, b.glsl(GLSLstd450Ldexp, type, {rounded, shift}));
+  // The top 32 significant bits, with the bits shifted out kept as a sticky lowest bit, round as
+  // the whole value would. shift is 0 when the value fits in the low word, else 1..32.
+  uint32_t highIsZero = b.compare(Op::OpIEqual, x.hi, k(0));
+  uint32_t shift = b.select(highIsZero, k(0), b.iadd(b.glsl(GLSLstd450FindUMsb, half, {x.hi}), k(1)));
+  uint32_t safeShift = b.glsl(GLSLstd450UMax, half, {shift, k(1)});  // the shifts below stay in 0..31
+  uint32_t fromLowHalf = b.lshr(b.lshr(x.lo, k(1)), b.isub(safeShift, k(1)));
+  uint32_t kept = b.bitOr(fromLowHalf, b.shl(x.hi, b.isub(k(32), safeShift)));
+  uint32_t dropped = b.shl(x.lo, b.isub(k(32), safeShift));
+  uint32_t sticky = b.select(b.compare(Op::OpINotEqual, dropped, k(0)), k(1), k(0));
+  uint32_t word = b.select(highIsZero, x.lo, b.bitOr(kept, sticky));
+  // Rounded to the float's significand by hand, to nearest even, so that the conversion below is
+  // exact: SwiftShader's 32-bit conversion does not round words above 2^24 correctly.
+  uint32_t significand = b.width(type) == 16 ? 11 : 24;
+  uint32_t msb = b.glsl(GLSLstd450FindUMsb, half, {word});  // -1 for 0, which the SMax below keeps
+  uint32_t drop = b.glsl(GLSLstd450SMax, half, {b.isub(msb, k(significand - 1)), k(0)});
+  uint32_t truncated = b.lshr(word, drop);
+  uint32_t unit = b.shl(k(1), drop);
+  uint32_t rest = b.bitAnd(word, b.isub(unit, k(1)));
+  uint32_t halfway = b.lshr(unit, k(1));
+  uint32_t above = b.compare(Op::OpUGreaterThan, rest, halfway);
+  uint32_t tie = b.compare(Op::OpLogicalAnd, b.compare(Op::OpIEqual, rest, halfway),
+                           b.compare(Op::OpINotEqual, b.bitAnd(truncated, k(1)), k(0)));
+  uint32_t up =
+      b.compare(Op::OpLogicalAnd, b.compare(Op::OpINotEqual, drop, k(0)), b.compare(Op::OpLogicalOr, above, tie));
+  uint32_t rounded = b.iadd(truncated, b.select(up, k(1), k(0)));
+  uint32_t exact = b.op(Op::OpConvertUToF, type, {rounded});
+  return b.glsl(GLSLstd450Ldexp, type, {exact, b.iadd(shift, drop)});
 }
 
 // `value` is integral (truncated) and not negative.
