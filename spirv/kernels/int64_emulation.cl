@@ -103,8 +103,7 @@ kernel void long_conversions(global const long* a, global const float* f, global
   fout[2 * i + 1] = (float)(ulong)x;
 }
 
-// In a kernel of their own: SwiftShader (5.0.0, Debian's chromium 131) dies of an illegal
-// instruction compiling them together with the plain conversions above at -O2.
+// The _sat conversions: out of range they saturate, NaN gives 0.
 kernel void long_saturating_conversions(global const float* f, global long* out) {
   size_t i = get_global_id(0);
   out[2 * i] = convert_long_sat(f[i]);

@@ -328,7 +328,18 @@ Status lowerComposite(Lowering& l, Instruction& inst, ir::Builder& b) {
   }
 }
 
+bool isBufferPointer(const ir::Module& module, uint32_t type) {
+  const Instruction* def = module.def(type);
+  return def && def->opcode() == Op::OpTypePointer &&
+         def->wordOperand(0) == static_cast<uint32_t>(spv::StorageClass::PhysicalStorageBuffer);
+}
+
 }  // namespace
+
+bool isBufferPointerCast(const ir::Module& module, const Instruction& inst) {
+  return inst.opcode() == Op::OpBitcast && isBufferPointer(module, inst.typeId()) &&
+         isBufferPointer(module, ir::typeOf(module, inst.idOperand(0)));
+}
 
 Status lowerInstruction(Lowering& l, Instruction& inst) {
   ir::Module& module = l.module();
@@ -341,6 +352,11 @@ Status lowerInstruction(Lowering& l, Instruction& inst) {
   ir::Builder b = ir::Builder::before(module, &inst);
   auto arg = [&](size_t i) { return l.pair(inst.idOperand(i)); };
   bool wideResult = l.isWide(inst.typeId());
+  if (isBufferPointerCast(module, inst)) {
+    uint32_t pairType = ir::typeVector(module, ir::typeInt(module, 32), 2);
+    l.replace(inst, b.bitcast(inst.typeId(), b.bitcast(pairType, inst.idOperand(0))));
+    return okStatus();
+  }
   switch (op) {
     case Op::OpIAdd: l.replace(inst, add(b, arg(0), arg(1))); break;
     case Op::OpISub: l.replace(inst, sub(b, arg(0), arg(1))); break;

@@ -108,6 +108,10 @@ class Lowering {
   std::vector<ir::Instruction*> dead_;
 };
 
+// An OpBitcast from one buffer pointer type to another, which goes through a uvec2 instead
+// (SwiftShader dies compiling a pointer-to-pointer bit cast whose result is bit-cast to an integer).
+bool isBufferPointerCast(const ir::Module& module, const ir::Instruction& inst);
+
 // Rewrites one instruction that computes, reads or writes a 64-bit integer
 // (int64_instructions.cc). Phis are the driver's.
 Status lowerInstruction(Lowering& lowering, ir::Instruction& inst);

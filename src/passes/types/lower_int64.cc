@@ -258,7 +258,7 @@ Expected<PassResult> lowerInt64(ir::Module& module, const Target& target) {
       phis.emplace_back(inst, lo, hi);
       continue;
     }
-    bool involved = lowering.isWide(inst->typeId());
+    bool involved = lowering.isWide(inst->typeId()) || int64::isBufferPointerCast(module, *inst);
     for (const ir::Operand& operand : inst->operands())
       involved = involved || (operand.isId() && lowering.isWideValue(operand.words[0]));
     if (involved) CL2VK_TRY(int64::lowerInstruction(lowering, *inst));
