@@ -204,6 +204,51 @@ TEST(LowerInt64Test, ABitwiseSubgroupReduceRunsWordByWord) {
                          withoutInt64());
 }
 
+// SwiftShader cannot compile a pointer-to-pointer bit cast that is later bit-cast to a uvec2.
+TEST(LowerInt64Test, ABufferPointerCastGoesThroughAUvec2) {
+  const std::string header = R"(
+; Version: 1.5
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpCapability PhysicalStorageBufferAddresses
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint GLCompute %k "k"
+               OpName %k "k"
+       %void = OpTypeVoid
+       %uint = OpTypeInt 32 0
+      %float = OpTypeFloat 32
+)";
+  test::expectPassOutput("lower-int64", header + R"(
+      %ulong = OpTypeInt 64 0
+%_ptr_PhysicalStorageBuffer_uint = OpTypePointer PhysicalStorageBuffer %uint
+%_ptr_PhysicalStorageBuffer_float = OpTypePointer PhysicalStorageBuffer %float
+         %fn = OpTypeFunction %void %_ptr_PhysicalStorageBuffer_uint
+          %k = OpFunction %void None %fn
+          %p = OpFunctionParameter %_ptr_PhysicalStorageBuffer_uint
+      %entry = OpLabel
+          %q = OpBitcast %_ptr_PhysicalStorageBuffer_float %p
+          %x = OpLoad %float %q Aligned 4
+               OpReturn
+               OpFunctionEnd
+)",
+                         header + R"(
+%_ptr_PhysicalStorageBuffer_uint = OpTypePointer PhysicalStorageBuffer %uint
+%_ptr_PhysicalStorageBuffer_float = OpTypePointer PhysicalStorageBuffer %float
+          %8 = OpTypeFunction %void %_ptr_PhysicalStorageBuffer_uint
+     %v2uint = OpTypeVector %uint 2
+          %k = OpFunction %void None %8
+          %9 = OpFunctionParameter %_ptr_PhysicalStorageBuffer_uint
+         %10 = OpLabel
+         %14 = OpBitcast %v2uint %9
+         %15 = OpBitcast %_ptr_PhysicalStorageBuffer_float %14
+         %12 = OpLoad %float %15 Aligned 4
+               OpReturn
+               OpFunctionEnd
+)",
+                         withoutInt64());
+}
+
 TEST(LowerInt64Test, A64BitAtomicIsRefusedNamingKernelInstructionAndFeature) {
   test::PassRun run = test::runPass("lower-int64", kHeader + R"(
        %void = OpTypeVoid
