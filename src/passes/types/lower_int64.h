@@ -4,9 +4,10 @@
 // memory a 64-bit integer is a uvec2 (a vector of them an array of uvec2) at the same offset and
 // stride, so no layout changes; pointers are bit-cast to and from uvec2. Arithmetic, compares,
 // shifts, multiply (low and high), division, conversions to and from every width and float or
-// double, and the work-item builtins' size_t values are computed on the halves. What it cannot
-// emulate (64-bit atomics, 64-bit collectives, a switch on a long) is refused, naming the kernel,
-// the instruction and the missing feature. A device with shaderInt64 keeps native code.
+// double, the work-item builtins' size_t values and the sub-group operations on long are
+// computed on the halves. What it cannot emulate (64-bit atomics, a switch whose cases differ in
+// the high word) is refused, naming the kernel, the instruction and the missing feature. A device
+// with shaderInt64 keeps native code.
 #pragma once
 
 #include "passes/pass.h"
