@@ -120,6 +120,16 @@ kernel void long_vectors(global const long4* a, global const long4* b, global lo
   narrow[i] = convert_int4(x ^ y);
 }
 
+// The conversions on long4 and ulong4, component by component as the scalar ones.
+kernel void long_vector_conversions(global const long4* a, global const float4* f, global float4* fout,
+                                    global long4* out) {
+  size_t i = get_global_id(0);
+  fout[2 * i] = convert_float4(a[i]);
+  fout[2 * i + 1] = convert_float4(as_ulong4(a[i]));
+  out[2 * i] = convert_long4_sat(f[i]);
+  out[2 * i + 1] = as_long4(convert_ulong4_sat(f[i]));
+}
+
 // size_t indices, pointer steps and a long accumulator: the index-heavy shape.
 kernel void long_indexing(global const int* in, global long* out, ulong stride, long bias) {
   size_t i = get_global_id(0);

@@ -343,6 +343,34 @@ TEST_P(Int64Emulation, Long4Vectors) {
   }
 }
 
+TEST_P(Int64Emulation, Long4ConversionsWithFloat4) {
+  auto k = emulated("long_vector_conversions");
+  ASSERT_TRUE(k);
+  std::vector<int64_t> a = edgeValues();
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  std::vector<float> floats = {0.5f, -1.5f, 0x1p40f,        -0x1p40f, 0x1p63f, -0x1p63f,  0x1p64f, nan,
+                               inf,  -inf,  0x1.fffffep62f, 3e9f,     -3e9f,   12345.75f, 1e30f,   -0.25f};
+  a.resize((a.size() + 3) / 4 * 4, 9);
+  floats.resize(a.size(), 7.5f);
+  const size_t n = a.size() / 4;
+  auto da = buffer(a), df = buffer(floats), dfout = buffer(std::vector<float>(8 * n, 0.0f)),
+       dout = buffer(std::vector<int64_t>(8 * n, 0));
+  run(*k, range1d(n),
+      {KernelArg::buffer(da), KernelArg::buffer(df), KernelArg::buffer(dfout), KernelArg::buffer(dout)});
+  auto fout = read<float>(dfout, 8 * n);
+  auto out = read<int64_t>(dout, 8 * n);
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t c = 0; c < 4; ++c) {
+      int64_t x = a[4 * i + c];
+      float g = floats[4 * i + c];
+      ASSERT_EQ(fout[8 * i + c], static_cast<float>(x)) << "convert_float4 of " << x;
+      ASSERT_EQ(fout[8 * i + 4 + c], static_cast<float>(u(x))) << "convert_float4 of " << u(x);
+      ASSERT_EQ(out[8 * i + c], saturatedSigned(g)) << "convert_long4_sat of " << g;
+      ASSERT_EQ(u(out[8 * i + 4 + c]), saturatedUnsigned(g)) << "convert_ulong4_sat of " << g;
+    }
+  }
+}
+
 TEST_P(Int64Emulation, SizeTIndexingAndPointerSteps) {
   auto k = emulated("long_indexing");
   ASSERT_TRUE(k);

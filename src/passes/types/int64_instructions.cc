@@ -380,6 +380,7 @@ Status lowerInstruction(Lowering& l, Instruction& inst) {
       break;
     }
     case Op::OpSelect: l.replace(inst, select(b, inst.idOperand(0), arg(1), arg(2))); break;
+    case Op::OpVariable: break;  // a 64-bit initializer becomes its memory form with the constants
     case Op::OpCopyObject: l.replace(inst, arg(0)); break;
     case Op::OpUndef: {
       uint32_t undef = module.getOrAddGlobal(Op::OpUndef, l.halfType(inst.typeId()), {});
