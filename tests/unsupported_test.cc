@@ -214,36 +214,54 @@ TEST(UnsupportedModuleTest, PrivateAndLocalPointersConvertedToIntegersAreOffsets
   }
 }
 
-// A device without an integer width, or without 8/16-bit buffer access, gets a clear refusal that
-// names the feature and the first instruction needing it, not a module Vulkan would reject.
-TEST(UnsupportedModuleTest, IntegerWidthsTheDeviceLacksAreRefused) {
+// A device without 64-bit integers gets a clear refusal that names the feature and the first
+// instruction needing it, not a module Vulkan would reject. Without 8/16-bit arithmetic or buffer
+// access, lower-narrow-integers computes in 32 bits instead: the module needs none of them.
+TEST(UnsupportedModuleTest, IntegerWidthsTheDeviceLacksAreRefusedOrEmulated) {
   std::vector<uint32_t> words = test::readWords(test::corpusDir() / "kernels" / "integer_types.O2.spv");
-  struct Case {
-    std::function<void(Target&)> lack;
-    std::string expected;
-    bool namesKernel;
-  } cases[] = {
-      {[](Target& t) { t.int64 = false; }, "64-bit integers (long, size_t and pointers) need Vulkan's shaderInt64",
-       true},
-      {[](Target& t) { t.int8 = false; }, "8-bit integers (char) need Vulkan's shaderInt8", true},
-      {[](Target& t) { t.int16 = false; }, "16-bit integers (short) need Vulkan's shaderInt16", true},
-      {[](Target& t) { t.storage8 = false; }, "8-bit values in buffers (char) need Vulkan's storageBuffer8BitAccess",
-       false},
-      {[](Target& t) { t.storage16 = false; }, "need Vulkan's storageBuffer16BitAccess, which this device lacks",
-       false},
+  Target noInt64;
+  noInt64.int64 = false;
+  Expected<Translation> refused = translate(words, noInt64);
+  ASSERT_FALSE(refused.ok());
+  const std::string& message = refused.error().message();
+  EXPECT_NE(message.find("64-bit integers (long, size_t and pointers) need Vulkan's shaderInt64"), std::string::npos)
+      << message;
+  EXPECT_EQ(message.rfind("kernel '", 0), 0u) << message;
+
+  std::function<void(Target&)> lacks[] = {
+      [](Target& t) { t.int8 = false; },
+      [](Target& t) { t.int16 = false; },
+      [](Target& t) { t.storage8 = false; },
+      [](Target& t) { t.storage16 = false; },
+      [](Target& t) { t.int8 = t.int16 = t.storage8 = t.storage16 = false; },
   };
-  for (const Case& c : cases) {
+  for (size_t i = 0; i < std::size(lacks); ++i) {
     Target target;
-    c.lack(target);
+    lacks[i](target);
     Expected<Translation> translation = translate(words, target);
-    ASSERT_FALSE(translation.ok()) << c.expected;
-    const std::string& message = translation.error().message();
-    EXPECT_NE(message.find(c.expected), std::string::npos) << message;
-    if (c.namesKernel) {
-      EXPECT_EQ(message.rfind("kernel '", 0), 0u) << message;
-    }
+    ASSERT_TRUE(translation.ok()) << "case " << i << ": " << translation.error().message();
+    const ModuleRequirements& needs = translation->reflection.requirements;
+    EXPECT_EQ(needs.int8 || needs.storageBuffer8BitAccess, target.int8 && target.storage8) << "case " << i;
+    EXPECT_EQ(needs.int16 || needs.storageBuffer16BitAccess, target.int16 && target.storage16) << "case " << i;
   }
   EXPECT_TRUE(translate(words, Target{}).ok()) << "the device with every feature translates it";
+}
+
+// Without shaderFloat16, half values in buffers move as their bits (vload_half, vstore_half):
+// a half* is storage, not arithmetic. Arithmetic on half is still refused by name.
+TEST(UnsupportedModuleTest, HalfStorageWithoutFloat16TranslatesHalfArithmeticDoesNot) {
+  Target target;
+  target.float16 = false;
+  std::vector<uint32_t> storage = test::readWords(test::corpusDir() / "kernels" / "narrow_integers.O2.spv");
+  Expected<Translation> translation = translate(storage, target);
+  ASSERT_TRUE(translation.ok()) << translation.error().message();
+  EXPECT_FALSE(translation->reflection.requirements.float16);
+
+  std::vector<uint32_t> arithmetic = test::readWords(test::corpusDir() / "kernels" / "halves.O2.spv");
+  Expected<Translation> refused = translate(arithmetic, target);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message().find("kernel 'half_arithmetic'"), std::string::npos) << refused.error().message();
+  EXPECT_NE(refused.error().message().find("shaderFloat16"), std::string::npos) << refused.error().message();
 }
 
 // printf of a float: the front end's promotion to double is never computed on the device, so a

@@ -55,11 +55,18 @@ void printHelp() {
       "                        its version above that); a translated one against --target-env.\n"
       "  --no-subgroup-arithmetic  Translate for a device without subgroup arithmetic: collectives\n"
       "                        run in Workgroup memory and barriers alone.\n"
+      "  --no-int8, --no-int16  Translate for a device without shaderInt8 / shaderInt16: 8- and\n"
+      "                        16-bit integers are computed as 32-bit ones (lower-narrow-integers).\n"
+      "  --no-storage8, --no-storage16  Translate for a device without 8/16-bit buffer storage:\n"
+      "                        char and short in buffers are read and written through 32-bit words.\n"
       "  --no-int64            Translate for a device without shaderInt64: long, size_t and\n"
       "                        pointer arithmetic on pairs of 32-bit words (lower-int64).\n"
       "  --subgroup-scans=native|shuffle-up  Subgroup scans as OpGroupNonUniform* scans (default)\n"
       "                        or as shuffle-up steps (faster on NVIDIA; needs shuffle-relative\n"
       "                        subgroup operations).\n"
+      "  --flush-float-denormals  Test-only: compute as a device that flushes float denormals does\n"
+      "                        (zero for a denormal operand or result of float arithmetic, compares\n"
+      "                        and conversions) on one that keeps them (emulate-denormal-flush).\n"
       "  --stats               Print a one-line summary of the result to stderr, and per kernel\n"
       "                        the collectives rewritten, barriers added and bytes of scratch.\n"
       "  --round-trip          Run no pass: read, (validate) and write the module as it is.\n"
@@ -120,6 +127,14 @@ std::optional<Options> parseArguments(int argc, char** argv, int& exitCode) {
       options.validate = true;
     } else if (arg == "--no-subgroup-arithmetic") {
       options.target.subgroupArithmetic = false;
+    } else if (arg == "--no-int8") {
+      options.target.int8 = false;
+    } else if (arg == "--no-int16") {
+      options.target.int16 = false;
+    } else if (arg == "--no-storage8") {
+      options.target.storage8 = false;
+    } else if (arg == "--no-storage16") {
+      options.target.storage16 = false;
     } else if (arg == "--no-int64") {
       options.target.int64 = false;
     } else if (arg.starts_with("--subgroup-scans=")) {
@@ -127,6 +142,8 @@ std::optional<Options> parseArguments(int argc, char** argv, int& exitCode) {
       if (scans != "native" && scans != "shuffle-up")
         return usageError("--subgroup-scans must be native or shuffle-up, not '" + std::string(scans) + "'");
       options.target.shuffleScans = scans == "shuffle-up";
+    } else if (arg == "--flush-float-denormals") {
+      options.target.emulateFloat32DenormalFlush = true;
     } else if (arg == "--stats") {
       options.stats = true;
     } else if (arg.starts_with("--reflect=")) {

@@ -13,6 +13,7 @@ packages=(
   clang-15 llvm-spirv-15
   ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-headers clinfo
   python3-pyopencl python3-pytest python3-numpy
+  libclblast-dev libclfft-dev
 )
 
 missing=()

@@ -5,8 +5,25 @@
 # work-group reductions and scans from source, runs it on the default device (the first GPU, else
 # lavapipe) through the ICD loader, checks it against the CPU and says what ran, where and how long
 # it took.
+#
+#   bash tools/run-main.sh               the default device
+#   bash tools/run-main.sh swiftshader   SwiftShader, the CPU Vulkan driver install-deps.sh takes
+#                                        out of Debian's chromium-common (not registered with the
+#                                        Vulkan loader, so it is added for this run only)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+case "${1:-}" in
+  "") ;;
+  swiftshader)
+    export VK_ADD_DRIVER_FILES=/usr/local/share/cl2vk/swiftshader/vk_swiftshader_icd.json
+    export CL2VK_DEVICE=SwiftShader
+    ;;
+  *)
+    echo "run-main: unknown device '$1' (none for the default device, or swiftshader)" >&2
+    exit 2
+    ;;
+esac
 
 bash tools/install-deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo

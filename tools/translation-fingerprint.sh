@@ -19,7 +19,7 @@ opt="$build/tools/cl2vk-opt"
 [ -f "$build/spirv/corpus.txt" ] || { echo "translation-fingerprint: no corpus in $build/spirv" >&2; exit 2; }
 
 mapfile -t passes < <("$opt" --help | sed -n 's/^  --\([a-z-]*\) .*/\1/p' | grep -v -x -e emit -e target-env \
-  -e validate -e no-subgroup-arithmetic -e subgroup-scans -e stats -e round-trip -e reflect -e help -e version)
+  -e validate -e no-subgroup-arithmetic -e subgroup-scans -e flush-float-denormals -e stats -e round-trip -e reflect -e help -e version)
 [ ${#passes[@]} -gt 0 ] || { echo "translation-fingerprint: cl2vk-opt --help lists no pass" >&2; exit 2; }
 
 # Inputs by a path relative to their own folder, so that messages naming them match across builds.

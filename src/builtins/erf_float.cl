@@ -74,6 +74,12 @@ static float erfcLarge(float a) {
 float __cl2vk_erf_f32(float x) {
   float a = fabs(x);
   if (isnan(x)) return x;
+  if (a < 0x1p-64f) {
+    // 2x/sqrt(pi) to within 2^-128, scaled up so that x times the constant is not a denormal
+    // (which a device that flushes them would lose, erf(FLT_MIN) giving FLT_MIN).
+    float scaled = x * 0x1p64f;
+    return (scaled + scaled * TWO_OVER_SQRT_PI_MINUS_1) * 0x1p-64f;
+  }
   if (a < 0.84375f) {
     float z = x * x;
     return x + x * (TWO_OVER_SQRT_PI_MINUS_1 + z * erfSmall(z));

@@ -92,6 +92,17 @@ double __cl2vk_fmod_f64(double x, double y) {
 
 // remainder(x, y), with n's low 7 bits and the sign of x/y in *quotient (0 when the result is NaN
 // or x itself for an infinite y).
+// r * 2^(e - 150) with `sign`, for r below 2^24 and a multiple of the result's last place: a
+// normal or a subnormal encoding, exact either way.
+static float floatFromSignificand(uint sign, uint r, int e) {
+  if (r == 0) return as_float(sign);
+  int shift = (int)clz(r) - 8;
+  r <<= shift;
+  e -= shift;
+  if (e >= 1) return as_float(sign | ((uint)e << 23) | (r & 0x7fffffu));
+  return as_float(sign | (r >> (1 - e)));
+}
+
 static float remainderF32(float x, float y, int* quotient) {
   uint ux = as_uint(x), uy = as_uint(y);
   uint sign = ux & 0x80000000u;
@@ -100,17 +111,10 @@ static float remainderF32(float x, float y, int* quotient) {
   *quotient = 0;
   if (ax >= 0x7f800000u || ay > 0x7f800000u || ay == 0) return as_float(0x7fc00000u);
   if (ay == 0x7f800000u) return x;
-  if (ax < ay) {
-    // n is 0 or 1: 1 when |x| is more than half of |y| (|y| - |x| is exact then).
-    float fx = as_float(ax), fy = as_float(ay);
-    float rest = fy - fx;
-    if (fx <= rest) return x;
-    *quotient = quotientSign;
-    return as_float(as_uint(rest) | (sign ^ 0x80000000u));
-  }
   int ex = (int)(ax >> 23), ey = (int)(ay >> 23);
   uint mx = ax & 0x7fffffu, my = ay & 0x7fffffu;
   if (ex == 0) {
+    if (mx == 0) return x;  // x = 0
     int shift = (int)clz(mx) - 8;
     mx <<= shift;
     ex = 1 - shift;
@@ -123,6 +127,14 @@ static float remainderF32(float x, float y, int* quotient) {
     ey = 1 - shift;
   } else {
     my |= 0x800000u;
+  }
+  if (ax < ay) {
+    // n is 0 or 1: 1 when |x| is more than half of |y|, and then the result is |y| - |x|, exactly,
+    // in integers (float arithmetic on denormals is flushed on some devices).
+    int gap = ey - ex;
+    if (gap >= 2 || (gap == 1 && mx <= my)) return x;  // a tie goes to the even n, 0
+    *quotient = quotientSign;
+    return floatFromSignificand(sign ^ 0x80000000u, (my << gap) - mx, ex);
   }
   uint n = mx >= my ? 1u : 0u;
   uint r = mx - n * my;
@@ -140,12 +152,7 @@ static float remainderF32(float x, float y, int* quotient) {
     n = (n + 1u) & 0x7fu;
   }
   *quotient = quotientSign * (int)n;
-  if (r == 0) return as_float(sign);
-  int shift = (int)clz(r) - 8;
-  r <<= shift;
-  int e = ey - shift;
-  if (e >= 1) return as_float(sign | ((uint)e << 23) | (r & 0x7fffffu));
-  return as_float(sign | (r >> (1 - e)));
+  return floatFromSignificand(sign, r, ey);
 }
 
 float __cl2vk_remainder_f32(float x, float y) {

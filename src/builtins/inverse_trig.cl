@@ -96,7 +96,14 @@ float __cl2vk_atan2_f32(float y, float x) {
   float ay = fabs(y), ax = fabs(x);
   // The angle of (|x|, |y|) from the smaller over the larger; 0/0 counts as 0 and inf/inf as 1,
   // which gives C99's results for zeros and infinities.
-  float t = ay == 0.0f ? 0.0f : isinf(ax) && isinf(ay) ? 1.0f : min(ax, ay) / max(ax, ay);
+  float small = min(ax, ay), large = max(ax, ay);
+  // Vulkan defines division for divisors in [2^-126, 2^126] only (NVIDIA's reciprocal of a larger
+  // one is flushed: atan2(FLT_MAX, FLT_MAX) was 0 there), so both are scaled into it, exactly or,
+  // for a smaller operand scaled into the denormals, where the ratio is below a float's reach.
+  float scale = large > 0x1p64f ? 0x1p-64f : large < 0x1p-64f ? 0x1p64f : 1.0f;
+  small *= scale;
+  large *= scale;
+  float t = ay == 0.0f ? 0.0f : isinf(ax) && isinf(ay) ? 1.0f : small / large;
   float base = atanUnit(t);
   float r;
   if (ay <= ax) {

@@ -52,7 +52,8 @@ float __cl2vk_rootn_f32(float x, int n) {
   if (n == 0 || isnan(x)) return nanFloat();
   bool odd = (n & 1) != 0;
   if (x < 0.0f && !odd) return nanFloat();
-  if (x == 0.0f) return n > 0 ? (odd ? x : 0.0f) : (odd ? copysign(INFINITY, x) : INFINITY);
+  // A denormal x that a device flushes compares equal to zero: zero of its sign, not x, follows.
+  if (x == 0.0f) return n > 0 ? (odd ? copysign(0.0f, x) : 0.0f) : (odd ? copysign(INFINITY, x) : INFINITY);
   if (isinf(x)) return n > 0 ? x : copysign(0.0f, x);
   float logLo;
   float logHi = logFloatFloat(x, &logLo);
@@ -65,6 +66,7 @@ float __cl2vk_rootn_f32(float x, int n) {
 }
 
 float __cl2vk_cbrt_f32(float x) {
-  if (x == 0.0f || isnan(x) || isinf(x)) return x;
+  if (isnan(x) || isinf(x)) return x;
+  if (x == 0.0f) return copysign(0.0f, x);  // a flushed denormal too, which x itself is not
   return __cl2vk_rootn_f32(x, 3);
 }

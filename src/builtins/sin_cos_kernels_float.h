@@ -32,6 +32,14 @@ static float cosKernel(float r, float rr) {
 // sin(pi x) (or cos(pi x) when `cosine`) for finite x.
 static float sinCosPi(float x, bool cosine) {
   if (fabs(x) >= 0x1p24f) return cosine ? 1.0f : copysign(0.0f, x);  // an even integer
+  if (!cosine && fabs(x) < 0x1p-64f) {
+    // sin(pi x) = pi x to within 2^-128, scaled up so that pi's low part times x is not a
+    // denormal (which a device that flushes them would lose).
+    float scaled = x * 0x1p64f, error;
+    float hi = twoProductF(PI_HI, scaled, &error);
+    float result = (hi + (error + PI_LO * scaled)) * 0x1p-64f;
+    return result == 0.0f ? copysign(0.0f, x) : result;
+  }
   float n = rint(2.0f * x);
   float r = x - 0.5f * n;  // exact
   float error;

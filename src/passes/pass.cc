@@ -4,6 +4,7 @@
 #include "passes/control_flow/structurize_cfg.h"
 #include "passes/environment/check_supported.h"
 #include "passes/environment/drop_optimization_hints.h"
+#include "passes/environment/emulate_denormal_flush.h"
 #include "passes/environment/finalize_vulkan.h"
 #include "passes/environment/repair_llvm_spirv.h"
 #include "passes/functions/inline_functions.h"
@@ -19,6 +20,7 @@
 #include "passes/memory/lower_synchronization.h"
 #include "passes/memory/promote_variables.h"
 #include "passes/types/lower_int64.h"
+#include "passes/types/lower_narrow_integers.h"
 #include "passes/vectors/lower_wide_vectors.h"
 
 namespace cl2vk {
@@ -80,11 +82,17 @@ const std::vector<PassInfo>& registeredPasses() {
        withTarget<lowerPointers>},
       {"lower-synchronization", "Barrier, fence and atomic scopes and memory semantics as Vulkan reads them.",
        withTarget<lowerSynchronization>},
+      {"lower-narrow-integers",
+       "Without 8/16-bit arithmetic or storage: char and short as 32-bit values, buffers through 32-bit words.",
+       withTarget<lowerNarrowIntegers>},
       {"lower-int64",
        "Without shaderInt64: 64-bit integers become pairs of 32-bit words, in values, in memory and in addresses.",
        withTarget<lowerInt64>},
       {"structurize-cfg", "Turn unstructured control flow into SPIR-V structured control flow (merges, continues).",
        withTarget<structurizeControlFlow>},
+      {"emulate-denormal-flush",
+       "Test-only (Target::emulateFloat32DenormalFlush): float arithmetic flushes denormals as NVIDIA's FTZ does.",
+       withTarget<emulateDenormalFlush>},
       {"finalize-vulkan",
        "Capabilities, memory model, version, interfaces and decorations for the Vulkan target; drop unused globals.",
        finalizeVulkanModule},

@@ -26,7 +26,7 @@ constexpr std::string_view kForwardedOptions[] = {
 
 // Options that only permit something (or ask for debug information), accepted and not passed on:
 // - -cl-denorms-are-zero lets denormals flush; clang-15 only uses it for AMDGPU and NVPTX and warns
-//   "argument unused" for spir64.
+//   "argument unused" for spir64. The translator hears of it (BuildOptions::denormsAreZero).
 // - -cl-no-subgroup-ifp lets sub-groups lack independent forward progress; clang-15 rejects it.
 // - -g: llvm-spirv-15's OpenCL.DebugInfo.100 does not pass SPIRV-Tools' validation, which the
 //   translator requires of its input.
@@ -126,9 +126,11 @@ Expected<BuildOptions> parseBuildOptions(std::string_view options) {
       result.kernelArgInfo = true;  // compileSource passes it always
     } else if (contains(kForwardedOptions, word)) {
       result.clangArguments.push_back(word);
+      result.relaxedMath |= word == "-cl-fast-relaxed-math" || word == "-cl-unsafe-math-optimizations";
     } else if (!contains(kIgnoredOptions, word)) {
       return Error("unknown build option '" + word + "'");
     }
+    result.denormsAreZero |= word == "-cl-denorms-are-zero";
   }
   return result;
 }

@@ -4,7 +4,6 @@
 // says so.
 #include <algorithm>
 #include <cmath>
-#include <thread>
 
 #include "launch/printf_output.h"
 #include "runtime/platform.h"
@@ -112,8 +111,7 @@ cl_int Device::getInfo(cl_device_info param, const InfoOut& out) {
     case CL_DEVICE_EXECUTION_CAPABILITIES: return out.scalar<cl_device_exec_capabilities>(CL_EXEC_KERNEL);
 
     // Compute.
-    case CL_DEVICE_MAX_COMPUTE_UNITS:
-      return out.scalar<cl_uint>(type() == CL_DEVICE_TYPE_CPU ? std::max(1u, std::thread::hardware_concurrency()) : 1);
+    case CL_DEVICE_MAX_COMPUTE_UNITS: return out.scalar<cl_uint>(computeUnits());
     case CL_DEVICE_MAX_CLOCK_FREQUENCY: return out.scalar<cl_uint>(0);
     case CL_DEVICE_ADDRESS_BITS: return out.scalar<cl_uint>(64);
     case CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS: return out.scalar<cl_uint>(3);

@@ -1,4 +1,5 @@
-// freeze to bitcast (llvm_ir_fixups.h): LLVM IR text read line by line, without an LLVM library.
+// freeze to bitcast and inline definitions kept (llvm_ir_fixups.h): LLVM IR text read line by line,
+// without an LLVM library.
 #include "runtime/llvm_ir_fixups.h"
 
 #include <algorithm>
@@ -79,20 +80,33 @@ std::optional<std::string> freezeAsBitcast(std::string_view line) {
   return rewritten;
 }
 
-}  // namespace
+// "define available_externally ..." as "define internal ...", or nullopt for any other line.
+std::optional<std::string> inlineDefinitionAsInternal(std::string_view line) {
+  constexpr std::string_view kInlineDefinition = "define available_externally ";
+  if (!line.starts_with(kInlineDefinition)) return std::nullopt;
+  return "define internal " + std::string(line.substr(kInlineDefinition.size()));
+}
 
-std::string replaceFreezeWithBitcast(std::string_view llvmIr) {
+// `llvmIr` with every line that `rewrite` rewrites replaced.
+template <typename Rewrite>
+std::string rewriteLines(std::string_view llvmIr, Rewrite rewrite) {
   std::string result;
   result.reserve(llvmIr.size());
   while (!llvmIr.empty()) {
     size_t lineEnd = std::min(llvmIr.find('\n'), llvmIr.size());
     std::string_view line = llvmIr.substr(0, lineEnd);
-    std::optional<std::string> bitcast = freezeAsBitcast(line);
-    result.append(bitcast ? std::string_view(*bitcast) : line);
+    std::optional<std::string> rewritten = rewrite(line);
+    result.append(rewritten ? std::string_view(*rewritten) : line);
     if (lineEnd < llvmIr.size()) result += '\n';
     llvmIr.remove_prefix(std::min(lineEnd + 1, llvmIr.size()));
   }
   return result;
 }
+
+}  // namespace
+
+std::string replaceFreezeWithBitcast(std::string_view llvmIr) { return rewriteLines(llvmIr, freezeAsBitcast); }
+
+std::string keepInlineDefinitions(std::string_view llvmIr) { return rewriteLines(llvmIr, inlineDefinitionAsInternal); }
 
 }  // namespace cl2vk::runtime

@@ -14,4 +14,13 @@ namespace cl2vk::runtime {
 // in the assembly step with LLVM's message in the log.)
 std::string replaceFreezeWithBitcast(std::string_view llvmIr);
 
+// OpenCL C follows C99: a plain `inline` function is an inline definition, which clang-15 emits
+// `available_externally` and drops once the optimizer has decided not to inline a call (too large,
+// as CLBlast's unrolled tiles are on NVIDIA), leaving a call to a function that no module defines;
+// at -O0 it is never emitted. Vendors' compilers accept such programs, so, on clang's unoptimized
+// output, each inline definition becomes a module-private (`internal`) definition: the optimizer
+// may still inline it and drop it, and the translator inlines any call that remains. An
+// `extern inline` or non-inline definition, already external, is untouched.
+std::string keepInlineDefinitions(std::string_view llvmIr);
+
 }  // namespace cl2vk::runtime

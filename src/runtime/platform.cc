@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <thread>
 
 #include "launch/kernel_launch.h"
 #include "vulkan/device_selection.h"
@@ -116,6 +117,12 @@ cl_device_type Device::type() const {
     case VK_PHYSICAL_DEVICE_TYPE_CPU: return CL_DEVICE_TYPE_CPU;
     default: return CL_DEVICE_TYPE_ACCELERATOR;
   }
+}
+
+cl_uint Device::computeUnits() const {
+  if (info_.computeUnits > 0) return info_.computeUnits;
+  if (type() == CL_DEVICE_TYPE_CPU) return std::max(1u, std::thread::hardware_concurrency());
+  return 1;
 }
 
 Expected<std::unique_ptr<vulkan::Device>> Device::openVulkanDevice() const {

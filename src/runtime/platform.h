@@ -51,6 +51,10 @@ class Device : public _cl_device_id {
   const Target& target() const { return target_; }
   // The largest work-group, in work-items, that the runtime launches.
   size_t maxWorkGroupSize() const { return info_.limits.maxComputeWorkGroupInvocations; }
+  // CL_DEVICE_MAX_COMPUTE_UNITS, which programs size their launches by: a CPU driver's threads
+  // (lavapipe runs one per hardware thread), a GPU's multiprocessors where its vendor's Vulkan
+  // extension reports them, else 1.
+  cl_uint computeUnits() const;
   // The smallest alignment (bytes) of a sub-buffer origin: CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8.
   static constexpr size_t kBaseAddressAlignment = 128;
 

@@ -102,7 +102,11 @@ std::shared_ptr<Program> Program::fromIL(std::shared_ptr<Context> context, std::
 }
 
 bool Program::translateFor(Device& device, DeviceBuild& build) {
-  Expected<Translation> translation = hasKernel(il_) ? translate(il_, device.target()) : Translation{};
+  // The program's math options adjust what the device allows.
+  Target target = device.target();
+  target.relaxedMath = build.relaxedMath;
+  if (build.denormsAreZero) target.denormPreserveFloat32 = false;
+  Expected<Translation> translation = hasKernel(il_) ? translate(il_, target) : Translation{};
   if (!translation) {
     build.status = CL_BUILD_ERROR;
     build.log +=
@@ -169,6 +173,8 @@ cl_int Program::build(const std::vector<Device*>& devices, const std::string& op
   for (Device* device : devices) {
     DeviceBuild& build = builds_[device];
     build.uniformWorkGroups = uniform;
+    build.relaxedMath = parsed->relaxedMath;
+    build.denormsAreZero = parsed->denormsAreZero;
     ok &= translateFor(*device, build);
   }
   return ok ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
@@ -236,6 +242,8 @@ std::shared_ptr<Program> Program::link(std::shared_ptr<Context> context, const s
     build.options = options;
     build.log = messages;
     build.uniformWorkGroups = uniform;
+    build.relaxedMath = parsed->relaxedMath;
+    build.denormsAreZero = parsed->denormsAreZero;
     if (!ok) {
       build.status = CL_BUILD_ERROR;
     } else if (library) {
@@ -253,6 +261,21 @@ std::shared_ptr<const Translation> Program::translation(Device* device) const {
   std::lock_guard lock(mutex_);
   auto found = builds_.find(device);
   return found == builds_.end() ? nullptr : found->second.translation;
+}
+
+Expected<launch::LaunchableKernel*> Program::launcher(Device& device, const std::string& name) {
+  std::lock_guard lock(mutex_);
+  auto found = builds_.find(&device);
+  if (found == builds_.end() || !found->second.translation)
+    return Error("the program is not built for " + device.info().name);
+  DeviceBuild& build = found->second;
+  if (auto known = build.launchers.find(name); known != build.launchers.end()) return known->second.get();
+  Expected<std::unique_ptr<launch::LaunchableKernel>> created =
+      launch::LaunchableKernel::create(context_->vulkanDevice(device), build.translation, name);
+  if (!created) return created.error();
+  launch::LaunchableKernel* result = created->get();
+  build.launchers.emplace(name, std::move(*created));
+  return result;
 }
 
 std::shared_ptr<const Translation> Program::anyTranslation() const {

@@ -63,12 +63,12 @@ std::string withAbsoluteIncludeDirectory(const std::string& argument) {
   return error ? argument : "-I" + absolute.string();
 }
 
+// The front end at -O2 without LLVM's passes: clang emits inline definitions only when optimizing,
+// and keepInlineDefinitions needs them before the optimizer drops them (llvm_ir_fixups.h).
 std::vector<std::string> frontEndArguments(const CompileRequest& request) {
   const BuildOptions& options = request.options;
   std::vector<std::string> arguments = {
-      "-cl-std=" + options.languageVersion, "-target", "spir64", options.optimize ? "-O2" : "-O0",
-      // The vectorizers emit llvm.vector.reduce.* intrinsics, which llvm-spirv-15 cannot translate.
-      "-fno-vectorize", "-fno-slp-vectorize",
+      "-cl-std=" + options.languageVersion, "-target", "spir64", "-O2", "-Xclang", "-disable-llvm-passes",
       // Always: the runtime reflects argument names whether or not the application asked.
       "-cl-kernel-arg-info", "-include", kCollectivesHeader, "-I."};
   for (const std::string& argument : options.clangArguments) {
@@ -78,8 +78,21 @@ std::vector<std::string> frontEndArguments(const CompileRequest& request) {
   for (const std::string& name : request.disabledExtensions) {
     arguments.insert(arguments.end(), {"-Xclang", "-cl-ext=-" + name});
   }
-  arguments.insert(arguments.end(), {"-emit-llvm", "-S", kSourceName, "-o", kLlvmIr});
+  arguments.insert(arguments.end(), {"-emit-llvm", "-S", kSourceName, "-o", kFrontEndIr});
   return arguments;
+}
+
+// LLVM's optimizer over the front end's IR, at -O0 for -cl-opt-disable.
+std::vector<std::string> optimizerArguments(const BuildOptions& options) {
+  return {"-target", "spir64", options.optimize ? "-O2" : "-O0",
+          // The vectorizers emit llvm.vector.reduce.* intrinsics, which llvm-spirv-15 cannot translate.
+          "-fno-vectorize", "-fno-slp-vectorize", "-x", "ir", kFrontEndIr, "-emit-llvm", "-S", "-o", kLlvmIr};
+}
+
+Status keepInlineDefinitionsInFile(const fs::path& path) {
+  Expected<std::string> llvmIr = readWholeFile(path);
+  if (!llvmIr) return llvmIr.error();
+  return writeWholeFile(path, keepInlineDefinitions(*llvmIr));
 }
 
 Status replaceFreezeInFile(const fs::path& path) {
@@ -105,6 +118,8 @@ Expected<std::vector<uint32_t>> compileIn(const fs::path& directory, const Compi
                                           const Toolchain& tools, std::string& log) {
   CL2VK_TRY(writeInputs(directory, request));
   CL2VK_TRY(runTool(tools.clang, frontEndArguments(request), directory, log));
+  CL2VK_TRY(keepInlineDefinitionsInFile(directory / kFrontEndIr));
+  CL2VK_TRY(runTool(tools.clang, optimizerArguments(request.options), directory, log));
   CL2VK_TRY(replaceFreezeInFile(directory / kLlvmIr));
   // Text IR back to bitcode for llvm-spirv; -disable-llvm-passes: assemble only, optimise nothing.
   CL2VK_TRY(runTool(

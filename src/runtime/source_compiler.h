@@ -6,8 +6,11 @@
 // naming it. cl2vk always adds -cl-kernel-arg-info (the runtime needs argument names),
 // -fno-vectorize -fno-slp-vectorize (llvm-spirv-15 cannot translate the vectorizers' reduction
 // intrinsics) and the header that declares the collectives clang-15 lacks
-// (spirv/include/cl2vk_collectives.h, compiled into the library). LLVM `freeze` instructions, which
-// llvm-spirv-15 cannot translate, become no-op bitcasts before llvm-spirv runs.
+// (spirv/include/cl2vk_collectives.h, compiled into the library). clang's front end runs at -O2
+// without LLVM's passes, so that it emits C99 inline definitions, which become module-private ones
+// (llvm_ir_fixups.h); a second clang run optimizes (-O2, or -O0 with -cl-opt-disable). LLVM
+// `freeze` instructions, which llvm-spirv-15 cannot translate, become no-op bitcasts before
+// llvm-spirv runs.
 //
 // The tools are found through CL2VK_CLANG and CL2VK_LLVM_SPIRV when set, else as clang-15 and
 // llvm-spirv-15 on PATH, else under /usr/lib/llvm-15/bin. A missing tool is a build failure whose
@@ -29,6 +32,11 @@ struct BuildOptions {
   std::string languageVersion = "CL1.2";    // -cl-std's value; OpenCL's default is the newest 1.x
   bool optimize = true;                     // false with -cl-opt-disable
   bool kernelArgInfo = false;               // -cl-kernel-arg-info was given
+  // -cl-fast-relaxed-math or -cl-unsafe-math-optimizations (also passed to clang): the translator
+  // may use the fast GLSL.std.450 math (Target::relaxedMath).
+  bool relaxedMath = false;
+  // -cl-denorms-are-zero: float denormals may flush, so no DenormPreserve is asked of the device.
+  bool denormsAreZero = false;
 };
 
 // Splits `options` as a shell would (quotes, backslashes) and checks each option. The error names

@@ -94,7 +94,10 @@ Status hideFeatures(DeviceFeatures& features, std::string_view names) {
     }
     if (!found) {
       std::string known;
-      for (const NamedFeature& feature : kNamedFeatures) known += std::string(known.empty() ? "" : ", ") + feature.name;
+      for (const NamedFeature& feature : kNamedFeatures) {
+        if (!known.empty()) known += ", ";
+        known += feature.name;
+      }
       return Error("CL2VK_DEVICE_LACKS names '" + std::string(name) + "', which is not a feature cl2vk knows (" +
                    known + ")");
     }
@@ -150,8 +153,30 @@ DeviceInfo queryDeviceInfo(VkPhysicalDevice device, uint32_t index, uint32_t ins
     *tail = &sizeControl;
     tail = &sizeControl.pNext;
   }
-  if (shape.maintenance4) *tail = &maintenance4;
+  if (shape.maintenance4) {
+    *tail = &maintenance4;
+    tail = &maintenance4.pNext;
+  }
+  // How many multiprocessors (compute units, shader cores) the GPU has, where its vendor's
+  // extension says (VK_NV_shader_sm_builtins, VK_AMD_shader_core_properties): OpenCL programs size their launches by
+  // CL_DEVICE_MAX_COMPUTE_UNITS.
+  VkPhysicalDeviceShaderSMBuiltinsPropertiesNV nvidiaCores{};
+  nvidiaCores.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV;
+  VkPhysicalDeviceShaderCorePropertiesAMD amdCores{};
+  amdCores.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD;
+  if (usableVersion >= VK_API_VERSION_1_1) {
+    if (info.hasExtension(VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME)) {
+      *tail = &nvidiaCores;
+      tail = &nvidiaCores.pNext;
+    }
+    if (info.hasExtension(VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME)) *tail = &amdCores;
+  }
   vkGetPhysicalDeviceProperties2(device, &properties);
+  info.computeUnits = nvidiaCores.shaderSMCount;
+  if (info.computeUnits == 0)
+    info.computeUnits =
+        amdCores.shaderEngineCount * amdCores.shaderArraysPerEngineCount * amdCores.computeUnitsPerShaderArray;
+
   std::memcpy(info.deviceUuid.data(), ids.deviceUUID, VK_UUID_SIZE);
 
   FeatureChain featureChain(shape);

@@ -112,6 +112,9 @@ struct DeviceInfo {
   DeviceLimits limits;
   // VkPhysicalDeviceFloatControlsProperties (Vulkan 1.2): a kernel may ask to keep float denormals.
   bool denormPreserveFloat32 = false;
+  // Multiprocessors / compute units, from VK_NV_shader_sm_builtins or
+  // VK_AMD_shader_core_properties; 0 where no extension says.
+  uint32_t computeUnits = 0;
   DeviceFeatures features;
 
   bool hasExtension(const char* name) const;

@@ -1,6 +1,7 @@
 // Programs from SPIR-V (the corpus) and from OpenCL C source: build options, build status and
 // log, program queries, and kernels made from a program.
 
+#include <cmath>
 #include <map>
 #include <random>
 #include <set>
@@ -142,6 +143,41 @@ TEST_F(IcdProgram, DefinesReachTheSource) {
   setArgs(kernel, out);
   run1d(kernel, 1);
   EXPECT_EQ(read<int32_t>(out, 1)[0], 42);
+}
+
+// -cl-fast-relaxed-math reaches the translator (Target::relaxedMath): float sin is then the
+// device's GLSL.std.450 Sin, within OpenCL's relaxed bound (2^-11 absolute in [-pi, pi]), where
+// the default build calls the builtin library's (4 ULP everywhere). lavapipe's Sin is millions of
+// ULP off for large arguments, so the two programs differ there.
+TEST_F(IcdProgram, FastRelaxedMathSelectsTheDevicesInstructions) {
+  constexpr const char* kSin =
+      "kernel void f(global const float* x, global float* r) { r[get_global_id(0)] = sin(x[get_global_id(0)]); }";
+  Program precise = buildSource(kSin), relaxed = buildSource(kSin, "-cl-fast-relaxed-math");
+  ASSERT_TRUE(precise.get() && relaxed.get());
+  std::mt19937 random(7);
+  std::uniform_real_distribution<float> small(-3.14159f, 3.14159f), large(1e3f, 1e5f);
+  std::vector<float> x;
+  for (int i = 0; i < 256; ++i) x.push_back(small(random));
+  for (int i = 0; i < 256; ++i) x.push_back(large(random));
+  auto run = [&](cl_program program) {
+    Kernel kernel = createKernel(program, "f");
+    Buffer in = bufferOf(x, CL_MEM_READ_ONLY), out = createBuffer(x.size() * sizeof(float));
+    setArgs(kernel, in, out);
+    run1d(kernel, x.size());
+    return read<float>(out, x.size());
+  };
+  std::vector<float> exact = run(precise), fast = run(relaxed);
+  size_t differ = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    double reference = std::sin(double(x[i]));
+    double ulp = std::ldexp(1.0, std::ilogb(float(reference)) - 23);
+    EXPECT_LE(std::fabs(exact[i] - reference), 4 * ulp) << "sin(" << x[i] << ")";
+    if (i < 256) {
+      EXPECT_LE(std::fabs(fast[i] - reference), 0x1p-11) << "relaxed sin(" << x[i] << ")";
+    }
+    differ += exact[i] != fast[i];
+  }
+  EXPECT_GT(differ, 0u) << "the relaxed build gave the library's results: the option did not reach the translator";
 }
 
 // Without -cl-std, a program is OpenCL C 1.2 (the newest 1.x); -cl-std=CL2.0 and CL3.0 select

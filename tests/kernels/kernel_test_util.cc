@@ -45,11 +45,13 @@ vulkan::Device& sharedDevice() {
 std::shared_ptr<const Translation> KernelTest::translate(const std::string& file) {
   std::filesystem::path path = test::corpusDir() / corpusFolder() / (file + "." + GetParam() + ".spv");
   std::vector<uint32_t> words = readWords(path);
-  Expected<Translation> translation = cl2vk::translate(words, launch::targetFor(sharedDevice().info()));
+  Expected<Translation> translation = cl2vk::translate(words, target());
   EXPECT_TRUE(translation.ok()) << path << ": " << translation.error().message();
   if (!translation) return nullptr;
   return std::make_shared<const Translation>(std::move(*translation));
 }
+
+Target KernelTest::target() const { return launch::targetFor(sharedDevice().info()); }
 
 std::unique_ptr<launch::LaunchableKernel> KernelTest::kernel(const std::string& file, const std::string& name) {
   std::shared_ptr<const Translation> translation = translate(file);

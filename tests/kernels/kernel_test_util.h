@@ -25,6 +25,8 @@ class KernelTest : public testing::TestWithParam<const char*> {
   // Translates spirv/kernels/<file>.cl as built for this test's parameter (see below), or the
   // file of that name in the build/spirv folder corpusFolder() names.
   std::shared_ptr<const Translation> translate(const std::string& file);
+  // What translate() translates for: the shared device's target, unless a suite changes it.
+  virtual Target target() const;
   std::unique_ptr<launch::LaunchableKernel> kernel(const std::string& file, const std::string& name);
 
   template <typename T>

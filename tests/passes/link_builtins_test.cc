@@ -84,6 +84,54 @@ TEST(LinkBuiltins, FmodCallsTheLibraryFunctionForItsWidth) {
   EXPECT_EQ(count(text, "LinkageAttributes"), 0u) << text;
 }
 
+// -cl-fast-relaxed-math / -cl-unsafe-math-optimizations (Target::relaxedMath): float sin keeps
+// the GLSL.std.450 instruction lower-opencl-std gives it; double sin, and float fmod (exact under
+// any option), still call the library.
+TEST(LinkBuiltins, RelaxedMathKeepsTheFastFloatInstructions) {
+  std::string body = R"(
+          %s = OpExtInst %float %std sin %x
+          %m = OpExtInst %float %std fmod %x %y
+          %a = OpFAdd %float %s %m
+          %c = OpFConvert %double %a
+          %t = OpExtInst %double %std sin %d
+          %r = OpFAdd %double %c %t)";
+  Target relaxed;
+  relaxed.relaxedMath = true;
+  test::PassRun run = test::runPass("link-builtins", moduleWith("double", body), relaxed);
+  ASSERT_TRUE(run.module) << run.error;
+  std::string text = test::disassemble(*run.module);
+  EXPECT_EQ(count(text, " sin %x"), 1u) << text;  // the OpenCL.std instruction, as it was
+  EXPECT_EQ(count(text, "__cl2vk_sin_f32"), 0u) << text;
+  EXPECT_EQ(count(text, "OpFunctionCall %float %__cl2vk_fmod_f32 %x %y"), 1u) << text;
+  EXPECT_EQ(count(text, "OpFunctionCall %double %__cl2vk_sin_f64 %d"), 1u) << text;
+  // Without the option, float sin comes from the library too.
+  run = test::runPass("link-builtins", moduleWith("double", body));
+  ASSERT_TRUE(run.module) << run.error;
+  text = test::disassemble(*run.module);
+  EXPECT_EQ(count(text, "OpFunctionCall %float %__cl2vk_sin_f32 %x"), 1u) << text;
+}
+
+// Half erf, which GLSL.std.450 lacks, is the float function of the widened operand, rounded
+// back; half ilogb's int result needs no rounding.
+TEST(LinkBuiltins, HalfFunctionsGlslLacksCallTheFloatFunction) {
+  std::string module = moduleWith("float", R"(
+          %g = OpExtInst %half %std erf %h
+          %n = OpExtInst %int %std ilogb %h
+          %c = OpFConvert %float %g
+          %m = OpConvertSToF %float %n
+          %r = OpFAdd %float %c %m)");
+  module.insert(module.find("%v4float = OpTypeVector"), "%int = OpTypeInt 32 0\n");
+  test::PassRun run = test::runPass("link-builtins", module);
+  ASSERT_TRUE(run.module) << run.error;
+  std::string text = test::disassemble(*run.module);
+  EXPECT_EQ(count(text, " erf "), 0u) << text;
+  EXPECT_EQ(count(text, " ilogb "), 0u) << text;
+  EXPECT_EQ(count(text, "OpFConvert %float %h"), 2u) << text;
+  EXPECT_EQ(count(text, "OpFunctionCall %float %__cl2vk_erf_f32"), 1u) << text;
+  EXPECT_EQ(count(text, "OpFunctionCall %uint %__cl2vk_ilogb_f32"), 1u) << text;
+  EXPECT_EQ(count(text, "= OpFConvert %half"), 1u) << text;
+}
+
 TEST(LinkBuiltins, OnlyTheFunctionsCalledAreImported) {
   test::PassRun run = test::runPass("link-builtins", moduleWith("float", R"(
           %r = OpExtInst %float %std atan2pi %x %y)"));

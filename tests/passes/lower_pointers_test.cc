@@ -291,5 +291,35 @@ TEST(LowerPointersTest, MemoryReadAsItsOwnTypeKeepsTypedAccess) {
   test::expectPassOutput("lower-pointers", module, after);
 }
 
+// A __local tile passed to a function the module only declares: what a plain C99 `inline` function
+// looks like when the front end did not inline it (CLBlast's helpers on NVIDIA). No rewrite can
+// follow the pointer into a body that is not there, and the error says so by the callee's name.
+TEST(LowerPointersTest, LocalPointerPassedToAnUndefinedFunctionNamesIt) {
+  std::string globals = R"(
+   %ulong_16 = OpConstant %ulong 16
+  %_arr_uint_ulong_16 = OpTypeArray %uint %ulong_16
+  %_ptr_Workgroup__arr_uint_ulong_16 = OpTypePointer Workgroup %_arr_uint_ulong_16
+  %_ptr_Workgroup_uint = OpTypePointer Workgroup %uint
+  %takesTile = OpTypeFunction %uint %_ptr_Workgroup_uint
+       %tile = OpVariable %_ptr_Workgroup__arr_uint_ulong_16 Workgroup
+     %helper = OpFunction %uint None %takesTile
+   %tileParam = OpFunctionParameter %_ptr_Workgroup_uint
+               OpFunctionEnd
+)";
+  test::PassRun run = test::runPass("lower-pointers", computeKernel(R"(
+      %first = OpInBoundsAccessChain %_ptr_Workgroup_uint %tile %uint_0
+          %r = OpFunctionCall %uint %helper %first
+)",
+                                                                    globals, kGlobalPointer,
+                                                                    "OpDecorate %helper LinkageAttributes "
+                                                                    "\"transposeTile\" Import"));
+  EXPECT_TRUE(run.error.starts_with("kernel 'k': %")) << run.error;
+  EXPECT_TRUE(run.error.ends_with(
+      " = OpFunctionCall in function 'k': passes a __local or __private pointer to 'transposeTile', which is not "
+      "defined in the module (a plain C99 `inline` function the front end did not inline has no definition: make "
+      "it `static inline`)"))
+      << run.error;
+}
+
 }  // namespace
 }  // namespace cl2vk

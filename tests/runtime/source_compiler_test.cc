@@ -139,6 +139,17 @@ TEST(SourceCompilerOptionsTest, MathAndWarningOptionsGoToClangInOrder) {
 TEST(SourceCompilerOptionsTest, PermissionsAndDebugOptionsAreAcceptedAndDropped) {
   BuildOptions options = parseOrFail("-cl-denorms-are-zero -cl-no-subgroup-ifp -g -cl-strict-aliasing");
   EXPECT_TRUE(options.clangArguments.empty());
+  EXPECT_TRUE(options.denormsAreZero);
+  EXPECT_FALSE(options.relaxedMath);
+}
+
+// The options that let the translator use the fast math instructions (Target::relaxedMath).
+TEST(SourceCompilerOptionsTest, RelaxedMathOptionsReachTheTranslator) {
+  EXPECT_TRUE(parseOrFail("-cl-fast-relaxed-math").relaxedMath);
+  EXPECT_TRUE(parseOrFail("-cl-unsafe-math-optimizations").relaxedMath);
+  BuildOptions strict = parseOrFail("-cl-mad-enable -cl-finite-math-only -cl-no-signed-zeros");
+  EXPECT_FALSE(strict.relaxedMath);
+  EXPECT_FALSE(strict.denormsAreZero);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -410,6 +421,48 @@ TEST(SourceCompilerTest, KernelsLlvmSpirvLaysOutWronglyTranslate) {
   Status valid = validate(nbody.spirv, SPV_ENV_UNIVERSAL_1_2);
   ASSERT_FALSE(valid.ok()) << "llvm-spirv-15 now lays the n-body kernel out correctly";
   EXPECT_TRUE(contains(valid.error().message(), "has not been defined"));
+}
+
+// CLBlast on NVIDIA (tests/clients/repro/inline_function_not_inlined.cl): a plain C99 `inline`
+// function too large for LLVM's inliner was called as an import with no body, and at -O0 every
+// plain `inline` function was. The source compiler keeps inline definitions as module-private ones.
+TEST(SourceCompilerTest, InlineFunctionsTheOptimizerLeavesAsCallsAreDefined) {
+  std::vector<uint8_t> text =
+      test::readFile(test::sourceDir() / "tests" / "clients" / "repro" / "inline_function_not_inlined.cl");
+  std::string source(text.begin(), text.end());
+  for (const char* options : {"", "-cl-std=CL2.0", "-cl-std=CL3.0", "-cl-opt-disable"}) {
+    SCOPED_TRACE(options);
+    Compiled compiled = compileAndTranslate(request(source, options));
+    ASSERT_TRUE(compiled.result.success) << compiled.result.log;
+    Expected<std::string> assembly = disassemble(compiled.result.spirv);
+    ASSERT_TRUE(assembly) << assembly.error().message();
+    EXPECT_EQ(assembly->find("\"transposeTile\" Import"), std::string::npos) << *assembly;
+    ASSERT_TRUE(compiled.translation);
+    EXPECT_EQ(kernelNames(*compiled.translation), (Strings{"transpose"}));
+  }
+}
+
+// C99's other forms keep their meaning: an `extern inline` definition is the external one (kept
+// and exported), a `static inline` one is private to the program; a plain `inline` one, called at
+// -O0, is defined privately.
+TEST(SourceCompilerTest, ExternAndStaticInlineKeepTheirLinkage) {
+  std::string source = R"(
+extern inline float plusOne(float x) { return x + 1.0f; }
+static inline float twice(float x) { return 2.0f * x; }
+inline float halve(float x) { return 0.5f * x; }
+kernel void apply(global float* data) { data[0] = plusOne(twice(halve(data[0]))); }
+)";
+  for (const char* options : {"", "-cl-opt-disable"}) {
+    SCOPED_TRACE(options);
+    Compiled compiled = compileAndTranslate(request(source, options));
+    ASSERT_TRUE(compiled.result.success) << compiled.result.log;
+    Expected<std::string> assembly = disassemble(compiled.result.spirv);
+    ASSERT_TRUE(assembly) << assembly.error().message();
+    EXPECT_TRUE(contains(*assembly, "LinkageAttributes \"plusOne\" Export"));
+    // Neither imported (C99's meaning without a definition elsewhere) nor exported.
+    EXPECT_EQ(assembly->find("LinkageAttributes \"halve\""), std::string::npos) << *assembly;
+    EXPECT_TRUE(compiled.translation);
+  }
 }
 
 constexpr const char* kDoubleKernel = "kernel void twice(global double* out, double x) { out[0] = 2 * x; }\n";

@@ -64,8 +64,8 @@ void expectUsageError(const std::string& args, const std::string& message) {
 TEST(Cl2vkOptTest, HelpListsTheOptions) {
   CommandResult r = runCommand(kTool + " --help");
   EXPECT_EQ(r.exitCode, 0);
-  for (const char* option :
-       {"Usage: cl2vk-opt", "--emit=binary|text", "--target-env", "--validate", "--stats", "-o <file>"})
+  for (const char* option : {"Usage: cl2vk-opt", "--emit=binary|text", "--target-env", "--validate", "--stats",
+                             "--flush-float-denormals", "--no-int8", "--no-storage16", "-o <file>"})
     EXPECT_NE(r.out.find(option), std::string::npos) << option;
 }
 
@@ -308,6 +308,38 @@ TEST(Cl2vkOptTest, SubgroupScansInShuffleUpSteps) {
   r = runCommand(kTool + " --subgroup-scans=shuffle " + module);
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_NE(r.err.find("--subgroup-scans must be native or shuffle-up, not 'shuffle'"), std::string::npos) << r.err;
+}
+
+// Test-only: float arithmetic as a device that flushes denormals computes it, by a select around
+// each float operation (emulate-denormal-flush); the result is still valid Vulkan SPIR-V.
+TEST(Cl2vkOptTest, FlushFloatDenormalsAddsASelectPerFloatOperation) {
+  std::string module = (test::corpusDir() / "kernels" / "math_builtins.O2.spv").string();
+  auto selects = [](const std::string& text) {
+    size_t count = 0;
+    for (size_t at = text.find("OpSelect"); at != std::string::npos; at = text.find("OpSelect", at + 1)) ++count;
+    return count;
+  };
+  CommandResult keeping = runCommand(kTool + " --validate --emit=text " + module);
+  ASSERT_EQ(keeping.exitCode, 0) << keeping.err;
+  CommandResult flushing = runCommand(kTool + " --flush-float-denormals --validate --emit=text " + module);
+  ASSERT_EQ(flushing.exitCode, 0) << flushing.err;
+  EXPECT_GT(selects(flushing.out), selects(keeping.out) + 100);
+}
+
+// --no-int8 --no-int16 --no-storage8 --no-storage16: char and short computed in 32 bits and reached
+// through words (lower-narrow-integers); the result declares neither width and still validates.
+TEST(Cl2vkOptTest, NoEightOrSixteenBitTypesTranslatesCharAndShortWithout) {
+  std::string module = (test::corpusDir() / "kernels" / "integer_types.O2.spv").string();
+  CommandResult native = runCommand(kTool + " --validate --emit=text " + module);
+  ASSERT_EQ(native.exitCode, 0) << native.err;
+  EXPECT_NE(native.out.find("OpCapability Int8"), std::string::npos);
+  CommandResult emulated =
+      runCommand(kTool + " --no-int8 --no-int16 --no-storage8 --no-storage16 --validate --emit=text " + module);
+  ASSERT_EQ(emulated.exitCode, 0) << emulated.err;
+  for (const char* absent : {"OpCapability Int8", "OpCapability Int16", "StorageBuffer8BitAccess",
+                             "StorageBuffer16BitAccess", "OpTypeInt 8", "OpTypeInt 16"})
+    EXPECT_EQ(emulated.out.find(absent), std::string::npos) << absent;
+  EXPECT_NE(emulated.out.find("OpAtomicOr"), std::string::npos) << "byte stores set their bits atomically";
 }
 
 TEST(Cl2vkOptTest, UnwritableOutputExitsWithOne) {

@@ -4,6 +4,10 @@
 # llvm-spirv-15, and registers cl2vk's ICD (from the folder $1) and NVIDIA's OpenCL with ocl-icd.
 for f in .device/debs/*.deb; do dpkg -x "$f" /; done; ldconfig
 mkdir -p /tmp/cl && for f in .device/cl/*.deb; do dpkg -x "$f" /tmp/cl; done
+# clang's OpenCL headers (opencl-c.h, opencl-c-base.h) live in libclang-common-15-dev, whose 30 MB
+# do not fit the carry: the two headers travel as a tarball of their installed paths, where the
+# carried clang looks for them (its resource directory, relative to the binary).
+if [ -f .device/cl/clang-opencl-headers.tar.xz ]; then tar xJf .device/cl/clang-opencl-headers.tar.xz -C /tmp/cl; fi
 export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 export LD_LIBRARY_PATH=/tmp/cl/usr/lib/x86_64-linux-gnu
 export CL2VK_CLANG=/tmp/cl/usr/bin/clang-15 CL2VK_LLVM_SPIRV=/tmp/cl/usr/bin/llvm-spirv-15

@@ -39,6 +39,16 @@ kernel void hash_ulong(global const ulong* in, global ulong* out) {
   out[i] = x + mul_hi(x, in[i]);
 }
 
+// Byte processing, four bytes per work-item, each loaded and stored on its own (workloads.h's
+// byteTransform).
+kernel void bytes_uchar(global const uchar* in, global uchar* out) {
+  size_t i = get_global_id(0) * 4;
+  for (int k = 0; k < 4; ++k) {
+    uchar b = in[i + k];
+    out[i + k] = (uchar)(b * 3 + 7) ^ (b >> 1);
+  }
+}
+
 // The classic reduction before OpenCL 2.0: a barrier tree over __local memory.
 kernel void local_tree_reduce_add_float(global const float* in, global float* out, local float* scratch) {
   size_t lid = get_local_id(0);

@@ -79,6 +79,7 @@ uint64_t Workload::outputWords(uint64_t n, uint32_t workGroupSize, uint32_t subg
     case Operation::kReduceLogicalXor:
     case Operation::kReduce16Add: return items / (scope == Scope::kSubGroup ? subgroupSize : workGroupSize);
     case Operation::kCopy:
+    case Operation::kBytes:
     case Operation::kMath:
     case Operation::kTranspose:
     case Operation::kHash: return n;
@@ -101,6 +102,10 @@ const std::vector<Workload>& workloads() {
         Workload{"copy", "uint", ElementType::kUint, Scope::kNone, Operation::kCopy, ClProgram::kBasic, "copy_uint"});
     all.push_back(Workload{"copy", "uint4", ElementType::kUint4, Scope::kNone, Operation::kCopy, ClProgram::kBasic,
                            "copy_uint4"});
+    // Byte processing: native 8-bit storage, or lower-narrow-integers' words on a device without
+    // it (CL2VK_DEVICE_LACKS=int8,storage8 forces that on one that has it).
+    all.push_back(Workload{"bytes", "uchar", ElementType::kUint, Scope::kNone, Operation::kBytes, ClProgram::kBasic,
+                           "bytes_uchar"});
     Workload transpose{"transpose",       "uint",          ElementType::kUint, Scope::kNone, Operation::kTranspose,
                        ClProgram::kBasic, "transpose_uint"};
     transpose.hasGlsl = false;
@@ -242,6 +247,15 @@ Reference computeReference(const Workload& workload, std::span<const uint32_t> i
     for (double value : values) emit(value, 0);
     return reference;
   }
+  if (workload.operation == Operation::kBytes) {
+    for (uint32_t word : input) {
+      uint32_t transformed = 0;
+      for (int k = 0; k < 4; ++k)
+        transformed |= uint32_t{byteTransform(static_cast<uint8_t>(word >> (8 * k)))} << (8 * k);
+      emit(static_cast<double>(transformed), 0);
+    }
+    return reference;
+  }
   if (workload.operation == Operation::kReduce16Add) {
     // A work-group's 16 * wg inputs are contiguous, so their sum is the segment's.
     forEachSegment(values, 16 * workGroupSize, [&](std::span<const double> group) {
@@ -288,6 +302,7 @@ Reference computeReference(const Workload& workload, std::span<const uint32_t> i
       }
       case Operation::kReduce16Add:
       case Operation::kCopy:
+      case Operation::kBytes:
       case Operation::kMath:
       case Operation::kTranspose:
       case Operation::kHash: break;  // Handled above.

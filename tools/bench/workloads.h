@@ -5,6 +5,7 @@
 //   at the group's index) or per sub-group (sub-group scope, by sub-group local id 0, at index
 //   group * sub-groups per group + sub-group id);
 // - scans, broadcasts (of the last work-item's value) and copies write one value per work-item;
+// - bytes writes the four bytes of each input word transformed, one word per work-item;
 // - reduce16 sums 16 coalesced values per work-item (element group*16*wg + k*wg + lid), then
 //   reduces over the work-group.
 #pragma once
@@ -36,9 +37,13 @@ enum class Operation {
   kReduce16Add,
   kCopy,
   kMath,       // one OpenCL.std function per work-item (Workload::function), see mathArguments()
+  kBytes,      // four uchar loads and stores per work-item, each byte b becoming byteTransform(b)
   kTranspose,  // the input as rows of 256 words, written transposed (transpose_uint)
   kHash,       // MurmurHash3's 64-bit finalizer plus a mul_hi, per ulong (hash_ulong)
 };
+
+// What the bytes workload computes of each byte (kernels.cl's bytes_uchar, shaders/bench/bytes_uchar.comp).
+inline uint8_t byteTransform(uint8_t b) { return static_cast<uint8_t>(static_cast<uint8_t>(b * 3 + 7) ^ (b >> 1)); }
 
 // Which OpenCL program of kernels.cl holds a kernel (built separately, so that a platform lacking
 // a feature skips only the kernels needing it): the BENCH_PROGRAM_<name> macro selects it.

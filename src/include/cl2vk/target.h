@@ -26,6 +26,17 @@ struct Target {
   // for 32-bit floats, so that a device that would flush float denormals keeps them, as OpenCL's
   // CL_FP_DENORM promises. Off, the device may flush them (OpenCL allows that without CL_FP_DENORM).
   bool denormPreserveFloat32 = false;
+  // The program's, not the device's: built with -cl-fast-relaxed-math or
+  // -cl-unsafe-math-optimizations, whose relaxed bounds (OpenCL C 3.0, 7.4) let the float
+  // functions GLSL.std.450 computes (sin, exp, log, pow, the inverse trigonometric and hyperbolic
+  // functions, their derived forms) keep its instructions instead of the builtin library. Double,
+  // and what stays exact or GLSL lacks (fmod, remainder, erf, tgamma...), still come from it.
+  bool relaxedMath = false;
+  // Test-only: compute as a device that flushes float denormals does (NVIDIA's FTZ: arithmetic,
+  // comparisons and conversions see and give zero of the sign for a denormal), on a device that
+  // keeps them, by integer selects around every such instruction (the emulate-denormal-flush pass).
+  // Slow; for testing the builtin library's float math on lavapipe as the GPU computes it.
+  bool emulateFloat32DenormalFlush = false;
   bool storage8 = true, storage16 = true;  // 8/16-bit types in buffer memory
   uint32_t maxPushConstantsSize = 128;
   uint32_t maxWorkGroupInvocations = 1024;

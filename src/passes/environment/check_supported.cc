@@ -123,8 +123,12 @@ std::optional<Error> findMissingFloat(const Module& module, const Target& target
     if (uint32_t width = missingFloatWidth(module, inst.resultId(), target);
         width && inst.opcode() == spv::Op::OpTypeFloat) {
       const std::vector<ir::Use>& uses = module.uses(inst.resultId());
+      // Types built on it (a half*) are storage, not arithmetic: without 16-bit floats,
+      // lower-narrow-integers moves halves as their bits (vload_half, vstore_half, copies).
       bool onlyPromotions = !uses.empty() && std::all_of(uses.begin(), uses.end(), [&](const ir::Use& use) {
-        return isPrintfPromotion(module, *use.user);
+        spv::Op user = use.user->opcode();
+        bool declaresType = user >= spv::Op::OpTypeVector && user <= spv::Op::OpTypeForwardPointer;
+        return isPrintfPromotion(module, *use.user) || (width == 16 && declaresType);
       });
       if (!onlyPromotions) return Error(module.describe(inst) + ": " + missingFloatReason(width));
     }

@@ -33,6 +33,71 @@ const std::unordered_map<uint32_t, const char*>& libraryFunctions() {
   return table;
 }
 
+// The float functions that GLSL.std.450 computes, or that lower-opencl-std derives from its
+// instructions, within OpenCL's relaxed-math bounds: for a program built with
+// -cl-fast-relaxed-math or -cl-unsafe-math-optimizations (Target::relaxedMath), they keep the fast
+// instructions.
+bool relaxedMathUsesGlsl(uint32_t instruction) {
+  using namespace OpenCLLIB;
+  switch (instruction) {
+    case Sin:
+    case Cos:
+    case Tan:
+    case Sincos:
+    case Asin:
+    case Acos:
+    case Atan:
+    case Atan2:
+    case Asinpi:
+    case Acospi:
+    case Atanpi:
+    case Atan2pi:
+    case Sinh:
+    case Cosh:
+    case Tanh:
+    case Asinh:
+    case Acosh:
+    case Atanh:
+    case Exp:
+    case Exp2:
+    case Exp10:
+    case Expm1:
+    case Log:
+    case Log2:
+    case Log10:
+    case Log1p:
+    case Pow:
+    case Pown:
+    case Powr:
+    case Rootn:
+    case Cbrt: return true;
+    default: return false;
+  }
+}
+
+// The functions GLSL.std.450 has no half form of (nor lower-opencl-std a lowering): a half call
+// widens its operands to float (exactly), calls the float function and rounds its result back to
+// half. The float function's error is far below half's last place, and remainder, remquo, ilogb
+// and logb stay exact (their results are representable in half).
+bool halfThroughFloat(uint32_t instruction) {
+  using namespace OpenCLLIB;
+  switch (instruction) {
+    case Erf:
+    case Erfc:
+    case Tgamma:
+    case Lgamma:
+    case Lgamma_r:
+    case Remainder:
+    case Remquo:
+    case Sinpi:
+    case Cospi:
+    case Tanpi:
+    case Ilogb:
+    case Logb: return true;
+    default: return false;
+  }
+}
+
 uint32_t openclStdImport(const ir::Module& module) {
   for (const ir::Instruction& inst : module.section(ir::Section::kExtInstImport)) {
     if (inst.stringOperand(0) == "OpenCL.std") return inst.resultId();
@@ -42,7 +107,7 @@ uint32_t openclStdImport(const ir::Module& module) {
 
 class Linker {
  public:
-  explicit Linker(ir::Module& module) : module_(module) {}
+  Linker(ir::Module& module, bool relaxedMath) : module_(module), relaxedMath_(relaxedMath) {}
 
   Expected<bool> lower(ir::Instruction& inst) {
     auto entry = libraryFunctions().find(inst.wordOperand(1));
@@ -52,6 +117,10 @@ class Linker {
     for (size_t i = 2; i < inst.numOperands(); ++i) args.push_back(inst.idOperand(i));
     // The first operand is the float the function is named after (ilogb's result is an int).
     if (args.empty() || !b.isFloat(b.componentType(b.typeOf(args[0])))) return false;
+    uint32_t width = b.width(b.componentType(b.typeOf(args[0])));
+    if (relaxedMath_ && width == 32 && relaxedMathUsesGlsl(inst.wordOperand(1)))
+      return false;  // lower-opencl-std gives the GLSL.std.450 instruction
+    if (width == 16 && !halfThroughFloat(inst.wordOperand(1))) return false;  // GLSL.std.450's half forms
     Expected<uint32_t> result = 0;
     std::string_view name = entry->second;
     if (name == "sincos" || name == "remquo" || name == "lgamma_r") {
@@ -81,12 +150,14 @@ class Linker {
 
  private:
   // __cl2vk_<name>_f<width of the first operand> of `args`, a value of `type`, per component for a
-  // vector; 0 when the library has no such function.
+  // vector; 0 when the library has no such function. Half operands go to the float function,
+  // widened, and a half result comes back rounded.
   Expected<uint32_t> call(ir::Builder& b, const ir::Instruction& inst, std::string_view name,
                           const std::vector<uint32_t>& args, uint32_t type) {
     uint32_t component = b.componentType(type);
     uint32_t width = b.width(b.componentType(b.typeOf(args[0])));
-    std::string function = "__cl2vk_" + std::string(name) + "_f" + std::to_string(width);
+    bool half = width == 16;
+    std::string function = "__cl2vk_" + std::string(name) + "_f" + std::to_string(half ? 32 : width);
     BuiltinFunction builtin = findBuiltin(function);
     if (!builtin.module) return 0;
     auto importer = importers_.try_emplace(builtin.module, module_, *builtin.module).first;
@@ -99,23 +170,29 @@ class Linker {
       for (uint32_t arg : args) {
         // A scalar operand of a vector call stands for every component.
         bool vector = b.isVector(b.typeOf(arg));
-        operands.push_back(vector ? b.extract(b.componentType(b.typeOf(arg)), arg, i) : arg);
+        uint32_t value = vector ? b.extract(b.componentType(b.typeOf(arg)), arg, i) : arg;
+        if (half && b.isFloat(b.typeOf(value)))
+          value = b.op(spv::Op::OpFConvert, b.floatType(b.typeOf(value), 32), {value});
+        operands.push_back(value);
       }
-      results.push_back(b.op(spv::Op::OpFunctionCall, component, operands));
+      bool halfResult = half && b.isFloat(component);
+      uint32_t result = b.op(spv::Op::OpFunctionCall, halfResult ? b.floatType(component, 32) : component, operands);
+      results.push_back(halfResult ? b.op(spv::Op::OpFConvert, component, {result}) : result);
     }
     return count == 1 ? results[0] : b.op(spv::Op::OpCompositeConstruct, type, results);
   }
 
   ir::Module& module_;
+  bool relaxedMath_;
   std::map<const ir::Module*, ir::FunctionImporter> importers_;
 };
 
 }  // namespace
 
-Expected<PassResult> linkBuiltins(ir::Module& module, const Target&) {
+Expected<PassResult> linkBuiltins(ir::Module& module, const Target& target) {
   uint32_t import = openclStdImport(module);
   if (import == 0) return PassResult::kUnchanged;
-  Linker linker(module);
+  Linker linker(module, target.relaxedMath);
   auto isOpenclStd = [import](const ir::Instruction& inst) {
     return inst.opcode() == spv::Op::OpExtInst && inst.idOperand(0) == import;
   };

@@ -178,8 +178,24 @@ Lowered lowerHypot(ir::Builder& e, const ExtCall& c) {
   uint32_t x = c.args[0], y = arg(e, c, 1);
   uint32_t ax = e.glsl(GLSLstd450FAbs, c.type, {x}), ay = e.glsl(GLSLstd450FAbs, c.type, {y});
   uint32_t large = e.glsl(GLSLstd450NMax, c.type, {ax, ay}), small = e.glsl(GLSLstd450NMin, c.type, {ax, ay});
-  uint32_t ratio = e.fdiv(small, large);
   uint32_t one = e.real(c.type, 1.0);
+  uint32_t ratio;
+  if (e.width(c.type) == 16) {
+    ratio = e.fdiv(small, large);
+  } else {
+    // Vulkan defines OpFDiv for divisors in [2^-126, 2^126] only (NVIDIA's reciprocal of a larger
+    // one is flushed, and hypot(FLT_MAX, FLT_MAX) was FLT_MAX there): both operands are scaled
+    // by 2^-64 where the larger is above 2^64 and by 2^64 where it is below 2^-64, exactly (a
+    // smaller operand scaled into the denormals would not move the result).
+    uint32_t up = e.real(c.type, 0x1p64), down = e.real(c.type, 0x1p-64);
+    uint32_t huge = e.compare(spv::Op::OpFOrdGreaterThan, large, up);
+    uint32_t tiny = e.compare(spv::Op::OpFOrdLessThan, large, down);
+    uint32_t scaleUp = e.select(tiny, up, one);
+    uint32_t scale = e.select(huge, down, scaleUp);
+    uint32_t smallScaled = e.fmul(small, scale);
+    uint32_t largeScaled = e.fmul(large, scale);
+    ratio = e.fdiv(smallScaled, largeScaled);
+  }
   uint32_t result = e.fmul(large, e.glsl(GLSLstd450Sqrt, c.type, {e.fadd(one, e.fmul(ratio, ratio))}));
   result = e.select(e.compare(spv::Op::OpFOrdEqual, large, e.real(c.type, 0.0)), large, result);
   result = e.select(either(e, e.test(spv::Op::OpIsNan, x), e.test(spv::Op::OpIsNan, y)), nan(e, c.type), result);

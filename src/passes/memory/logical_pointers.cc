@@ -227,8 +227,7 @@ class LogicalPointers {
     for (Instruction* user : users) {
       bool access =
           user->opcode() == spv::Op::OpLoad || user->opcode() == spv::Op::OpStore || ir::isAtomic(user->opcode());
-      if (!access)
-        return unsupported(module_, *user, "uses a __local or __private pointer in a way Vulkan cannot express");
+      if (!access) return unsupportedPointerUse(module_, *user);
       if (user->opcode() == spv::Op::OpStore && paths_.contains(user->idOperand(1)))
         return unsupported(module_, *user, "storing a __local or __private pointer in memory is not supported");
       std::vector<Operand> operands = user->operands();

@@ -39,8 +39,11 @@ uint32_t WordAccess::plus(uint32_t offset, uint32_t bytes) {
 
 uint32_t WordAccess::wordPointer(uint32_t offset) {
   std::optional<uint64_t> known = constantValue(b_.module(), offset);
+  if (storage_ == SC::PhysicalStorageBuffer && ((known && *known < 4) || offset == inWordOffset_)) return words_;
   uint32_t index =
       known ? ir::constantUint(b_.module(), 32, *known / 4) : b_.lshr(offset, ir::constantUint(b_.module(), 32, 2));
+  if (storage_ == SC::PhysicalStorageBuffer)
+    return b_.op(spv::Op::OpPtrAccessChain, b_.typeOf(words_), {words_, index});
   return b_.op(spv::Op::OpAccessChain, ir::typePointer(b_.module(), storage_, uint32()), {words_, index});
 }
 
@@ -53,7 +56,7 @@ static uint32_t byteShift(ir::Builder& b, uint32_t offset) {
 }
 
 uint32_t WordAccess::readBits(uint32_t offset, uint32_t width) {
-  uint32_t word = b_.load(uint32(), wordPointer(offset));
+  uint32_t word = b_.load(uint32(), wordPointer(offset), wordAlignment());
   if (width == 32) return word;
   uint32_t shifted = b_.lshr(word, byteShift(b_, offset));
   return b_.bitAnd(shifted, ir::constantUint(b_.module(), 32, (uint64_t{1} << width) - 1));
@@ -62,17 +65,18 @@ uint32_t WordAccess::readBits(uint32_t offset, uint32_t width) {
 void WordAccess::writeBits(uint32_t offset, uint32_t width, uint32_t bits32) {
   uint32_t pointer = wordPointer(offset);
   if (width == 32) {
-    b_.store(pointer, bits32);
+    b_.store(pointer, bits32, wordAlignment());
     return;
   }
   Module& module = b_.module();
   uint32_t shift = byteShift(b_, offset);
   uint32_t mask = b_.shl(ir::constantUint(module, 32, (uint64_t{1} << width) - 1), shift);
   uint32_t placed = b_.shl(bits32, shift);
-  if (storage_ == SC::Workgroup) {
+  if (storage_ == SC::Workgroup || storage_ == SC::PhysicalStorageBuffer) {
     // Other work-items may store the other bytes of this word at the same time: clear and set
     // only this value's bits, each atomically.
-    uint32_t scope = ir::constantUint(module, 32, static_cast<uint32_t>(spv::Scope::Workgroup));
+    spv::Scope reach = storage_ == SC::Workgroup ? spv::Scope::Workgroup : spv::Scope::Device;
+    uint32_t scope = ir::constantUint(module, 32, static_cast<uint32_t>(reach));
     uint32_t relaxed = ir::constantUint(module, 32, 0);
     b_.op(spv::Op::OpAtomicAnd, uint32(), {pointer, scope, relaxed, b_.bitNot(mask)});
     b_.op(spv::Op::OpAtomicOr, uint32(), {pointer, scope, relaxed, placed});
@@ -100,13 +104,13 @@ uint32_t WordAccess::readScalar(uint32_t type, uint32_t offset, uint32_t alignme
     return b_.bitcast(type, pair);
   }
   uint32_t bits = bitsAt(offset, bytes);
+  if (width < 32 && valueTypeOf(type) != type) return bits;  // widened: the zero-extended bits
   if (width < 32) bits = b_.resize(bits, width);
   return b_.typeOf(bits) == type ? bits : b_.bitcast(type, bits);
 }
 
-void WordAccess::writeScalar(uint32_t value, uint32_t offset, uint32_t alignment) {
+void WordAccess::writeScalar(uint32_t type, uint32_t value, uint32_t offset, uint32_t alignment) {
   Module& module = b_.module();
-  uint32_t type = b_.typeOf(value);
   uint32_t width = ir::scalarWidth(module, type);
   auto bitsTo = [&](uint32_t at, uint32_t count, uint32_t bits32) {
     if (alignment >= std::min(count, 4u)) return writeBits(at, count * 8, bits32);
@@ -119,9 +123,52 @@ void WordAccess::writeScalar(uint32_t value, uint32_t offset, uint32_t alignment
     bitsTo(plus(offset, 4), 4, b_.extract(uint32(), pair, 1));
     return;
   }
+  if (width < 32 && b_.typeOf(value) != type) return bitsTo(offset, width / 8, value);  // widened already
   uint32_t integer = ir::typeInt(module, width);
   uint32_t bits = type == integer ? value : b_.bitcast(integer, value);
   bitsTo(offset, width / 8, b_.resize(bits, 32));
+}
+
+bool WordAccess::fillsWords(uint32_t component, uint32_t count, uint32_t alignment) {
+  const Instruction* def = b_.module().def(component);
+  if (def->opcode() != spv::Op::OpTypeInt || def->wordOperand(0) >= 32) return false;
+  return alignment >= 4 && count * def->wordOperand(0) % 32 == 0;
+}
+
+uint32_t WordAccess::readPacked(uint32_t type, uint32_t offset) {
+  Module& module = b_.module();
+  const Instruction* def = module.def(type);
+  uint32_t width = ir::scalarWidth(module, def->idOperand(0));
+  uint32_t perWord = 32 / width;
+  uint32_t mask = ir::constantUint(module, 32, (uint64_t{1} << width) - 1);
+  std::vector<uint32_t> parts;
+  for (uint32_t w = 0; w < def->wordOperand(1) / perWord; ++w) {
+    uint32_t word = readBits(plus(offset, 4 * w), 32);
+    for (uint32_t k = 0; k < perWord; ++k) {
+      uint32_t bits = k == 0 ? word : b_.lshr(word, ir::constantUint(module, 32, k * width));
+      if (k + 1 < perWord) bits = b_.bitAnd(bits, mask);
+      parts.push_back(valueTypeOf(type) != type ? bits : b_.resize(bits, width));
+    }
+  }
+  return b_.op(spv::Op::OpCompositeConstruct, valueTypeOf(type), parts);
+}
+
+// The whole word is written, so a plain store cannot clobber a neighbour's bytes.
+void WordAccess::writePacked(uint32_t type, uint32_t value, uint32_t offset) {
+  Module& module = b_.module();
+  const Instruction* def = module.def(type);
+  uint32_t width = ir::scalarWidth(module, def->idOperand(0));
+  uint32_t perWord = 32 / width;
+  uint32_t valueComponent = b_.componentType(b_.typeOf(value));
+  for (uint32_t w = 0; w < def->wordOperand(1) / perWord; ++w) {
+    uint32_t word = 0;
+    for (uint32_t k = 0; k < perWord; ++k) {
+      uint32_t bits = b_.resize(b_.extract(valueComponent, value, w * perWord + k), 32);
+      if (k > 0) bits = b_.shl(bits, ir::constantUint(module, 32, k * width));
+      word = k == 0 ? bits : b_.bitOr(word, bits);
+    }
+    b_.store(wordPointer(plus(offset, 4 * w)), word, wordAlignment());
+  }
 }
 
 Expected<uint32_t> WordAccess::read(uint32_t type, uint32_t offset, uint32_t alignment) {
@@ -130,13 +177,21 @@ Expected<uint32_t> WordAccess::read(uint32_t type, uint32_t offset, uint32_t ali
   switch (def->opcode()) {
     case spv::Op::OpTypeInt:
     case spv::Op::OpTypeFloat: return readScalar(type, offset, alignment);
+    case spv::Op::OpTypePointer: {
+      // A buffer address in widened values (lower-narrow-integers): 64 bits, then the pointer.
+      uint32_t address = readScalar(ir::typeInt(module, 64), offset, alignment);
+      uint32_t valueType = valueTypeOf(type);
+      if (!valueType_ || module.def(valueType)->opcode() != spv::Op::OpTypePointer) return address;
+      return b_.op(spv::Op::OpConvertUToPtr, valueType, {address});
+    }
     case spv::Op::OpTypeVector: {
       uint32_t component = def->idOperand(0);
       uint32_t size = ir::scalarWidth(module, component) / 8;
+      if (fillsWords(component, def->wordOperand(1), alignment)) return readPacked(type, offset);
       std::vector<uint32_t> parts;
       for (uint32_t i = 0; i < def->wordOperand(1); ++i)
         parts.push_back(readScalar(component, plus(offset, i * size), alignmentAt(alignment, i * size)));
-      return b_.op(spv::Op::OpCompositeConstruct, type, parts);
+      return b_.op(spv::Op::OpCompositeConstruct, valueTypeOf(type), parts);
     }
     case spv::Op::OpTypeStruct: {
       Expected<std::vector<uint32_t>> offsets = memberOffsets(module, type);
@@ -148,7 +203,7 @@ Expected<uint32_t> WordAccess::read(uint32_t type, uint32_t offset, uint32_t ali
         if (!part) return part;
         parts.push_back(*part);
       }
-      return b_.op(spv::Op::OpCompositeConstruct, type, parts);
+      return b_.op(spv::Op::OpCompositeConstruct, valueTypeOf(type), parts);
     }
     case spv::Op::OpTypeArray: {
       std::optional<uint64_t> length = constantValue(module, def->idOperand(1));
@@ -163,32 +218,47 @@ Expected<uint32_t> WordAccess::read(uint32_t type, uint32_t offset, uint32_t ali
         if (!part) return part;
         parts.push_back(*part);
       }
-      return b_.op(spv::Op::OpCompositeConstruct, type, parts);
+      return b_.op(spv::Op::OpCompositeConstruct, valueTypeOf(type), parts);
     }
     default: return Error("a value of type " + ir::opcodeName(def->opcode()) + " read from reinterpreted memory");
   }
 }
 
-Status WordAccess::write(uint32_t value, uint32_t offset, uint32_t alignment) {
+Status WordAccess::writeAs(uint32_t type, uint32_t value, uint32_t offset, uint32_t alignment) {
   Module& module = b_.module();
-  uint32_t type = b_.typeOf(value);
   const Instruction* def = module.def(type);
+  uint32_t valueType = b_.typeOf(value);
   switch (def->opcode()) {
     case spv::Op::OpTypeInt:
-    case spv::Op::OpTypeFloat: writeScalar(value, offset, alignment); return okStatus();
+    case spv::Op::OpTypeFloat: writeScalar(type, value, offset, alignment); return okStatus();
+    case spv::Op::OpTypePointer: {
+      uint32_t ulong = ir::typeInt(module, 64);
+      if (module.def(valueType)->opcode() == spv::Op::OpTypePointer)
+        value = b_.op(spv::Op::OpConvertPtrToU, ulong, {value});
+      writeScalar(ulong, value, offset, alignment);
+      return okStatus();
+    }
     case spv::Op::OpTypeVector: {
       uint32_t component = def->idOperand(0);
       uint32_t size = ir::scalarWidth(module, component) / 8;
+      if (fillsWords(component, def->wordOperand(1), alignment)) {
+        writePacked(type, value, offset);
+        return okStatus();
+      }
+      uint32_t valueComponent = b_.componentType(valueType);
       for (uint32_t i = 0; i < def->wordOperand(1); ++i)
-        writeScalar(b_.extract(component, value, i), plus(offset, i * size), alignmentAt(alignment, i * size));
+        writeScalar(component, b_.extract(valueComponent, value, i), plus(offset, i * size),
+                    alignmentAt(alignment, i * size));
       return okStatus();
     }
     case spv::Op::OpTypeStruct: {
       Expected<std::vector<uint32_t>> offsets = memberOffsets(module, type);
       if (!offsets) return offsets.error();
+      const Instruction* valueDef = module.def(valueType);
       for (uint32_t i = 0; i < def->numOperands(); ++i) {
         uint32_t at = (*offsets)[i];
-        CL2VK_TRY(write(b_.extract(def->idOperand(i), value, i), plus(offset, at), alignmentAt(alignment, at)));
+        CL2VK_TRY(writeAs(def->idOperand(i), b_.extract(valueDef->idOperand(i), value, i), plus(offset, at),
+                          alignmentAt(alignment, at)));
       }
       return okStatus();
     }
@@ -199,9 +269,10 @@ Status WordAccess::write(uint32_t value, uint32_t offset, uint32_t alignment) {
       if (!length || *length > kMaxUnrolledElements)
         return Error("an array of more than " + std::to_string(kMaxUnrolledElements) +
                      " elements written as one value");
+      uint32_t valueElement = module.def(valueType)->idOperand(0);
       for (uint32_t i = 0; i < *length; ++i)
-        CL2VK_TRY(write(b_.extract(def->idOperand(0), value, i), plus(offset, i * *stride),
-                        alignmentAt(alignment, i * *stride)));
+        CL2VK_TRY(writeAs(def->idOperand(0), b_.extract(valueElement, value, i), plus(offset, i * *stride),
+                          alignmentAt(alignment, i * *stride)));
       return okStatus();
     }
     default: return Error("a value of type " + ir::opcodeName(def->opcode()) + " written to reinterpreted memory");

@@ -437,7 +437,7 @@ class WordMemory {
             break;
           }
           if (objectOf(inst->resultId())) break;  // pointer arithmetic, already an offset
-          return unsupported(module_, *inst, "uses a __local or __private pointer in a way Vulkan cannot express");
+          return unsupportedPointerUse(module_, *inst);
       }
     }
     return okStatus();

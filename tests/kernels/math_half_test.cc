@@ -1,0 +1,181 @@
+// The half functions GLSL.std.450 lacks (erf, erfc, tgamma, lgamma, sinpi, cospi, tanpi, logb,
+// ilogb, remainder), which link-builtins computes with the builtin library's float functions on
+// widened operands, run on the Vulkan device over every half (remainder over every pair of the
+// edge cases and random pairs) against MPFR. The bounds are OpenCL's for half (cl_khr_fp16): 0
+// for remainder, logb and ilogb, 2 ULP for sinpi, cospi and tanpi, 4 for erf, erfc and tgamma;
+// OpenCL sets none for lgamma, held here to 4 ULP or 2^-11 absolute near its zeros.
+
+#include <mpfr.h>
+
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <sstream>
+
+#include "ir/types.h"
+#include "kernel_test_util.h"
+
+namespace cl2vk::test {
+namespace {
+
+using launch::KernelArg;
+
+constexpr mpfr_prec_t kReferencePrecision = 64;  // far beyond half's 11 bits
+
+double halfValue(uint16_t bits) {
+  int exponent = (bits >> 10) & 0x1f, fraction = bits & 0x3ff;
+  double magnitude = exponent == 0    ? std::ldexp(fraction, -24)
+                     : exponent == 31 ? (fraction != 0 ? NAN : INFINITY)
+                                      : std::ldexp(fraction | 0x400, exponent - 25);
+  return (bits & 0x8000) ? -magnitude : magnitude;
+}
+
+// |actual - exact| in units of half's last place at the exact value's magnitude (2^-24 below the
+// smallest normal); NaN and infinity must match exactly.
+double halfUlpError(double actual, mpfr_srcptr exact) {
+  if (mpfr_nan_p(exact)) return std::isnan(actual) ? 0 : INFINITY;
+  if (std::isnan(actual)) return INFINITY;
+  double rounded = halfValue(ir::floatToHalfBits(mpfr_get_d(exact, MPFR_RNDN)));
+  if (std::isinf(rounded)) return std::isinf(actual) && (actual < 0) == (rounded < 0) ? 0 : INFINITY;
+  if (std::isinf(actual)) return INFINITY;
+  mpfr_t difference;
+  mpfr_init2(difference, kReferencePrecision + 64);
+  mpfr_set_d(difference, actual, MPFR_RNDN);
+  mpfr_sub(difference, difference, exact, MPFR_RNDN);
+  long exponent = mpfr_zero_p(exact) ? -14 : std::max<long>(mpfr_get_exp(exact) - 1, -14);
+  mpfr_mul_2si(difference, difference, 10 - exponent, MPFR_RNDN);
+  double error = std::fabs(mpfr_get_d(difference, MPFR_RNDN));
+  mpfr_clear(difference);
+  return error;
+}
+
+int logbReference(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t) {
+  if (mpfr_nan_p(x))
+    mpfr_set_nan(r);
+  else if (mpfr_inf_p(x))
+    mpfr_set_inf(r, 1);
+  else if (mpfr_zero_p(x))
+    mpfr_set_inf(r, -1);
+  else
+    mpfr_set_si(r, mpfr_get_exp(x) - 1, MPFR_RNDN);
+  return 0;
+}
+
+int lgammaReference(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rounding) {
+  int sign;
+  return mpfr_lgamma(r, &sign, x, rounding);
+}
+
+struct HalfFunction {
+  const char* name;
+  int (*unary)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
+  int (*binary)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t);
+  double bound;
+  double absolute = 0;
+};
+
+const HalfFunction kFunctions[] = {
+    {"erf", mpfr_erf, nullptr, 4},
+    {"erfc", mpfr_erfc, nullptr, 4},
+    {"tgamma", mpfr_gamma, nullptr, 4},
+    {"lgamma", lgammaReference, nullptr, 4, 0x1p-11},
+    {"sinpi", mpfr_sinpi, nullptr, 2},
+    {"cospi", mpfr_cospi, nullptr, 2},
+    {"tanpi", mpfr_tanpi, nullptr, 2},
+    {"logb", logbReference, nullptr, 0},
+    {"remainder", nullptr, mpfr_remainder, 0},
+};
+
+class MathHalf : public KernelTest {
+ protected:
+  void SetUp() override {
+    const auto& features = sharedDevice().info().features;
+    if (!features.shaderFloat16 || !features.storageBuffer16BitAccess)
+      GTEST_SKIP() << "the device has no shaderFloat16 or 16-bit storage: half kernels cannot run on it";
+  }
+};
+
+// Every half, and for two operands every pair of 20 edge cases plus random pairs.
+void inputs(bool binary, std::vector<uint16_t>& xs, std::vector<uint16_t>& ys) {
+  if (!binary) {
+    for (uint32_t bits = 0; bits < 0x10000; ++bits) xs.push_back(uint16_t(bits)), ys.push_back(0);
+    return;
+  }
+  const uint16_t edges[] = {0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0x0001, 0x8001, 0x03ff, 0x0400, 0x7bff,
+                            0xfbff, 0x3c00, 0xbc00, 0x3800, 0x3bff, 0x4000, 0xc200, 0x1234, 0x5640, 0xd5a0};
+  for (uint16_t x : edges) {
+    for (uint16_t y : edges) xs.push_back(x), ys.push_back(y);
+  }
+  std::mt19937 random(17);
+  for (int i = 0; i < 1 << 16; ++i) xs.push_back(uint16_t(random())), ys.push_back(uint16_t(random()));
+}
+
+TEST_P(MathHalf, FunctionsGlslLacksWithinOpenclBounds) {
+  auto translation = translate("math_half");
+  ASSERT_TRUE(translation);
+  for (const HalfFunction& function : kFunctions) {
+    SCOPED_TRACE(function.name);
+    std::vector<uint16_t> xs, ys;
+    inputs(function.binary != nullptr, xs, ys);
+    auto k = launch::LaunchableKernel::create(sharedDevice(), translation, std::string(function.name) + "_f16");
+    ASSERT_TRUE(k.ok()) << k.error().message();
+    auto dx = buffer(xs), dy = buffer(ys), dr = buffer(std::vector<uint16_t>(xs.size(), 0));
+    run(**k, range1d(xs.size()), {KernelArg::buffer(dx), KernelArg::buffer(dy), KernelArg::buffer(dr)});
+    std::vector<uint16_t> results = read<uint16_t>(dr, xs.size());
+    mpfr_t x, y, exact;
+    mpfr_inits2(kReferencePrecision, x, y, exact, static_cast<mpfr_ptr>(nullptr));
+    double worst = 0;
+    size_t failures = 0, withinAbsolute = 0;
+    std::ostringstream firstFailures;
+    for (size_t i = 0; i < xs.size(); ++i) {
+      mpfr_set_d(x, halfValue(xs[i]), MPFR_RNDN);
+      mpfr_set_d(y, halfValue(ys[i]), MPFR_RNDN);
+      if (function.unary)
+        function.unary(exact, x, MPFR_RNDN);
+      else
+        function.binary(exact, x, y, MPFR_RNDN);
+      double result = halfValue(results[i]);
+      double error = halfUlpError(result, exact);
+      if (error > function.bound && function.absolute > 0 && std::isfinite(error) &&
+          std::fabs(result - mpfr_get_d(exact, MPFR_RNDN)) <= function.absolute) {
+        ++withinAbsolute;
+        continue;
+      }
+      worst = std::max(worst, error);
+      if (error > function.bound && failures++ < 5) {
+        firstFailures << "\n  " << function.name << "(" << std::hexfloat << halfValue(xs[i]);
+        if (function.binary) firstFailures << ", " << halfValue(ys[i]);
+        firstFailures << ") = " << result << ", exact " << mpfr_get_d(exact, MPFR_RNDN) << std::defaultfloat << " ("
+                      << error << " ULP)";
+      }
+    }
+    mpfr_clears(x, y, exact, static_cast<mpfr_ptr>(nullptr));
+    std::printf("%s_f16: %zu inputs, largest error %.3g ULP (bound %g)", function.name, xs.size(), worst,
+                function.bound);
+    if (withinAbsolute > 0) std::printf("; %zu more within %a absolute", withinAbsolute, function.absolute);
+    std::printf("\n");
+    EXPECT_EQ(failures, 0u) << failures << " results beyond " << function.bound << " ULP:" << firstFailures.str();
+  }
+}
+
+// ilogb of every half, exactly: INT_MIN for zeros, INT_MAX for infinities and NaN.
+TEST_P(MathHalf, IlogbIsExact) {
+  std::vector<uint16_t> xs, ys;
+  inputs(false, xs, ys);
+  auto k = kernel("math_half", "ilogb_f16");
+  ASSERT_TRUE(k);
+  auto dx = buffer(xs), dr = buffer(std::vector<int32_t>(xs.size(), 0));
+  run(*k, range1d(xs.size()), {KernelArg::buffer(dx), KernelArg::buffer(dx), KernelArg::buffer(dr)});
+  std::vector<int32_t> results = read<int32_t>(dr, xs.size());
+  for (size_t i = 0; i < xs.size(); ++i) {
+    double value = halfValue(xs[i]);
+    int32_t expected = std::isnan(value) || std::isinf(value) ? INT32_MAX : value == 0 ? INT32_MIN : std::ilogb(value);
+    ASSERT_EQ(results[i], expected) << "ilogb(" << std::hexfloat << value << ")";
+  }
+}
+
+CL2VK_KERNEL_TEST_SUITE(MathHalf, "O2");
+
+}  // namespace
+}  // namespace cl2vk::test
