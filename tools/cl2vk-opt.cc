@@ -59,6 +59,8 @@ void printHelp() {
       "                        16-bit integers are computed as 32-bit ones (lower-narrow-integers).\n"
       "  --no-storage8, --no-storage16  Translate for a device without 8/16-bit buffer storage:\n"
       "                        char and short in buffers are read and written through 32-bit words.\n"
+      "  --no-int64            Translate for a device without shaderInt64: long, size_t and\n"
+      "                        pointer arithmetic on pairs of 32-bit words (lower-int64).\n"
       "  --subgroup-scans=native|shuffle-up  Subgroup scans as OpGroupNonUniform* scans (default)\n"
       "                        or as shuffle-up steps (faster on NVIDIA; needs shuffle-relative\n"
       "                        subgroup operations).\n"
@@ -135,6 +137,8 @@ std::optional<Options> parseArguments(int argc, char** argv, int& exitCode) {
       options.target.storage8 = false;
     } else if (arg == "--no-storage16") {
       options.target.storage16 = false;
+    } else if (arg == "--no-int64") {
+      options.target.int64 = false;
     } else if (arg.starts_with("--subgroup-scans=")) {
       std::string_view scans = arg.substr(17);
       if (scans != "native" && scans != "shuffle-up")

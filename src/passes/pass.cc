@@ -20,6 +20,7 @@
 #include "passes/memory/lower_pointers.h"
 #include "passes/memory/lower_synchronization.h"
 #include "passes/memory/promote_variables.h"
+#include "passes/types/lower_int64.h"
 #include "passes/types/lower_narrow_integers.h"
 #include "passes/vectors/lower_wide_vectors.h"
 
@@ -88,6 +89,9 @@ const std::vector<PassInfo>& registeredPasses() {
       {"lower-narrow-integers",
        "Without 8/16-bit arithmetic or storage: char and short as 32-bit values, buffers through 32-bit words.",
        withTarget<lowerNarrowIntegers>},
+      {"lower-int64",
+       "Without shaderInt64: 64-bit integers become pairs of 32-bit words, in values, in memory and in addresses.",
+       withTarget<lowerInt64>},
       {"structurize-cfg", "Turn unstructured control flow into SPIR-V structured control flow (merges, continues).",
        withTarget<structurizeControlFlow>},
       {"emulate-denormal-flush",

@@ -19,6 +19,26 @@ kernel void copy_uint4(global const uint4* in, global uint4* out) {
   out[i] = in[i];
 }
 
+// Index arithmetic in size_t (64-bit): the input as rows of 256 words, written transposed. On a
+// device without shaderInt64 every index and address here is a pair of 32-bit words.
+kernel void transpose_uint(global const uint* in, global uint* out) {
+  size_t i = get_global_id(0);
+  size_t rows = get_global_size(0) / 256;
+  out[(i % 256) * rows + i / 256] = in[i];
+}
+
+// ulong arithmetic: MurmurHash3's 64-bit finalizer and a mul_hi of the result.
+kernel void hash_ulong(global const ulong* in, global ulong* out) {
+  size_t i = get_global_id(0);
+  ulong x = in[i];
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdUL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53UL;
+  x ^= x >> 33;
+  out[i] = x + mul_hi(x, in[i]);
+}
+
 // Byte processing, four bytes per work-item, each loaded and stored on its own (workloads.h's
 // byteTransform).
 kernel void bytes_uchar(global const uchar* in, global uchar* out) {

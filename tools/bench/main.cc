@@ -3,6 +3,7 @@
 // submission; the translator's speed on the corpus. `cl2vk-bench --help` says how to run it.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <optional>
@@ -227,7 +228,8 @@ int runBenchmarks(const Options& options) {
     if ((workload.benchmark + " " + workload.type).find(options.only) == std::string::npos) continue;
     std::vector<Implementation> implementations{{cl2vk->get(), "cl2vk", "", 0, true}};
     // GLSL.std.450 has its transcendental instructions for 16- and 32-bit floats only.
-    if (workload.element != ElementType::kDouble) implementations.push_back({glsl->get(), "glsl", "", 0, true});
+    if (workload.element != ElementType::kDouble && workload.hasGlsl)
+      implementations.push_back({glsl->get(), "glsl", "", 0, true});
     if (native) implementations.push_back({native.get(), "native-opencl", "", 0, false});
     if (!workload.nativeKernel.empty())
       implementations.push_back({cl2vk->get(), "cl2vk-native", workload.nativeKernel, 0, true});
@@ -287,6 +289,12 @@ int main(int argc, char** argv) {
   if (options->help) {
     std::printf("%s", cl2vk::bench::usage().c_str());
     return 0;
+  }
+  if (options->noInt64) {
+    // Read when the platform and the Vulkan devices open, so it is set before either.
+    const char* lacks = std::getenv("CL2VK_DEVICE_LACKS");
+    std::string features = lacks && *lacks ? std::string(lacks) + ",int64" : "int64";
+    setenv("CL2VK_DEVICE_LACKS", features.c_str(), 1);
   }
   if (options->experiment == "dispatch") return cl2vk::bench::runDispatchExperiment(*options);
   return cl2vk::bench::runBenchmarks(*options);

@@ -69,6 +69,9 @@ overhead and the translator's speed on the corpus.
   --launch-iterations N    empty launches timed for the launch overhead (default 500)
   --no-launch-overhead     skip the launch-overhead measurement
   --no-translation         skip the translation timing
+  --no-int64               run cl2vk as on a device without shaderInt64 (sets CL2VK_DEVICE_LACKS=int64
+                           before the platform loads): 64-bit integers emulated with 32-bit pairs;
+                           compare with a run without it (transpose uint and hash ulong measure it)
   --experiment dispatch    instead of the benchmarks, time the GLSL copy and some collectives
                            under variants of how Vulkan runs them (queue family, index width,
                            grid shape, dispatch count, subgroup flags, shared memory per group)
@@ -138,6 +141,8 @@ Expected<Options> parseOptions(int argc, char** argv, Options options) {
       options.skipLaunchOverhead = true;
     else if (arg == "--no-translation")
       options.skipTranslation = true;
+    else if (arg == "--no-int64")
+      options.noInt64 = true;
     else if (arg == "--experiment") {
       CL2VK_TRY(text(options.experiment));
       if (options.experiment != "dispatch")

@@ -42,7 +42,8 @@ double decode(ElementType element, uint32_t word) {
     case ElementType::kInt: return static_cast<double>(static_cast<int32_t>(word));
     case ElementType::kFloat: return static_cast<double>(std::bit_cast<float>(word));
     case ElementType::kUint:
-    case ElementType::kUint4: return static_cast<double>(word);
+    case ElementType::kUint4:
+    case ElementType::kUlong: return static_cast<double>(word);  // a ulong compares word by word
   }
   return 0;
 }
@@ -66,7 +67,7 @@ double sumOfMagnitudes(std::span<const double> values) {
 uint32_t Workload::wordsPerItem() const {
   if (operation == Operation::kReduce16Add) return 16;
   if (element == ElementType::kUint4) return 4;
-  if (element == ElementType::kDouble) return 2;
+  if (element == ElementType::kDouble || element == ElementType::kUlong) return 2;
   return 1;
 }
 
@@ -79,7 +80,9 @@ uint64_t Workload::outputWords(uint64_t n, uint32_t workGroupSize, uint32_t subg
     case Operation::kReduce16Add: return items / (scope == Scope::kSubGroup ? subgroupSize : workGroupSize);
     case Operation::kCopy:
     case Operation::kBytes:
-    case Operation::kMath: return n;
+    case Operation::kMath:
+    case Operation::kTranspose:
+    case Operation::kHash: return n;
     default: return items;
   }
 }
@@ -103,6 +106,14 @@ const std::vector<Workload>& workloads() {
     // it (CL2VK_DEVICE_LACKS=int8,storage8 forces that on one that has it).
     all.push_back(Workload{"bytes", "uchar", ElementType::kUint, Scope::kNone, Operation::kBytes, ClProgram::kBasic,
                            "bytes_uchar"});
+    Workload transpose{"transpose",       "uint",          ElementType::kUint, Scope::kNone, Operation::kTranspose,
+                       ClProgram::kBasic, "transpose_uint"};
+    transpose.hasGlsl = false;
+    all.push_back(transpose);
+    Workload hash{"hash",           "ulong",           ElementType::kUlong, Scope::kNone,
+                  Operation::kHash, ClProgram::kBasic, "hash_ulong"};
+    hash.hasGlsl = false;
+    all.push_back(hash);
     for (const char* function : {"sin", "exp", "log", "pow", "fmod"}) {
       std::string name = function;
       bool hasNative = name != "fmod";
@@ -190,11 +201,38 @@ Reference mathReference(const Workload& workload, std::span<const uint32_t> inpu
   return reference;
 }
 
+// transpose_uint and hash_ulong, exactly.
+Reference integerReference(const Workload& workload, std::span<const uint32_t> input) {
+  Reference reference;
+  reference.expected.resize(input.size());
+  reference.tolerance.assign(input.size(), 0.0);
+  if (workload.operation == Operation::kTranspose) {
+    size_t rows = input.size() / 256;
+    for (size_t i = 0; i < input.size(); ++i) reference.expected[(i % 256) * rows + i / 256] = input[i];
+    return reference;
+  }
+  for (size_t i = 0; i + 1 < input.size(); i += 2) {
+    uint64_t in = uint64_t{input[i]} | uint64_t{input[i + 1]} << 32, x = in;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    __extension__ typedef unsigned __int128 u128;
+    uint64_t result = x + static_cast<uint64_t>((static_cast<u128>(x) * in) >> 64);
+    reference.expected[i] = static_cast<double>(static_cast<uint32_t>(result));
+    reference.expected[i + 1] = static_cast<double>(static_cast<uint32_t>(result >> 32));
+  }
+  return reference;
+}
+
 }  // namespace
 
 Reference computeReference(const Workload& workload, std::span<const uint32_t> input, uint32_t workGroupSize,
                            uint32_t subgroupSize) {
   if (workload.operation == Operation::kMath) return mathReference(workload, input);
+  if (workload.operation == Operation::kTranspose || workload.operation == Operation::kHash)
+    return integerReference(workload, input);
   std::vector<double> values(input.size());
   std::transform(input.begin(), input.end(), values.begin(),
                  [&](uint32_t word) { return decode(workload.element, word); });
@@ -265,7 +303,9 @@ Reference computeReference(const Workload& workload, std::span<const uint32_t> i
       case Operation::kReduce16Add:
       case Operation::kCopy:
       case Operation::kBytes:
-      case Operation::kMath: break;  // Handled above.
+      case Operation::kMath:
+      case Operation::kTranspose:
+      case Operation::kHash: break;  // Handled above.
     }
   });
   return reference;

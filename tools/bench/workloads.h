@@ -18,7 +18,7 @@
 namespace cl2vk::bench {
 
 // The element type of a workload's input and output.
-enum class ElementType { kInt, kFloat, kUint, kUint4, kDouble };
+enum class ElementType { kInt, kFloat, kUint, kUint4, kDouble, kUlong };
 
 // Which input buffers a workload reads: the integer set (also read as uint), the float set or the
 // double set (pairs of words).
@@ -36,8 +36,10 @@ enum class Operation {
   kReduceLogicalXor,
   kReduce16Add,
   kCopy,
-  kMath,   // one OpenCL.std function per work-item (Workload::function), see mathArguments()
-  kBytes,  // four uchar loads and stores per work-item, each byte b becoming byteTransform(b)
+  kMath,       // one OpenCL.std function per work-item (Workload::function), see mathArguments()
+  kBytes,      // four uchar loads and stores per work-item, each byte b becoming byteTransform(b)
+  kTranspose,  // the input as rows of 256 words, written transposed (transpose_uint)
+  kHash,       // MurmurHash3's 64-bit finalizer plus a mul_hi, per ulong (hash_ulong)
 };
 
 // What the bytes workload computes of each byte (kernels.cl's bytes_uchar, shaders/bench/bytes_uchar.comp).
@@ -67,12 +69,16 @@ struct Workload {
   // kMath: the OpenCL C function ("sin"), and the kernel calling its native_ form ("" if none).
   std::string function{};
   std::string nativeKernel{};
+  // Whether shaders/bench/ has a GLSL baseline (the index and ulong workloads measure cl2vk with and
+  // without shaderInt64 against itself, cl2vk-bench --no-int64).
+  bool hasGlsl = true;
 
   InputSet inputSet() const {
     if (element == ElementType::kFloat) return InputSet::kFloats;
     return element == ElementType::kDouble ? InputSet::kDoubles : InputSet::kInts;
   }
-  // Input words one work-item reads: 16 for reduce16, 4 for the uint4 copy, 2 for a double, else 1.
+  // Input words one work-item reads: 16 for reduce16, 4 for the uint4 copy, 2 for a double or a
+  // ulong, else 1.
   uint32_t wordsPerItem() const;
   uint64_t workItems(uint64_t n) const { return n / wordsPerItem(); }
   // The 32-bit words written over `n` input words.

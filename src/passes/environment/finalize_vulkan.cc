@@ -133,7 +133,10 @@ class Finalizer {
         nulls.push_back(&inst);
     }
     for (Instruction* null : nulls) {
-      uint32_t zero = ir::constantUint(module_, 64, 0);
+      // Without shaderInt64 (lower-int64 ran) there is no 64-bit 0: address 0 is a null uvec2.
+      uint32_t zero = context_.target.int64
+                          ? ir::constantUint(module_, 64, 0)
+                          : ir::constantNull(module_, ir::typeVector(module_, ir::typeInt(module_, 32), 2));
       std::vector<Use> uses = module_.uses(null->resultId());
       std::vector<Instruction*> folded;
       for (const Use& use : uses) {
@@ -150,7 +153,8 @@ class Finalizer {
           position = module_.def(user->idOperand(static_cast<size_t>(use.operandIndex) + 1))->block()->terminator();
         }
         Builder b = Builder::before(module_, position);
-        uint32_t pointer = b.value(spv::Op::OpConvertUToPtr, null->typeId(), {Operand::id(zero)});
+        uint32_t pointer = b.value(context_.target.int64 ? spv::Op::OpConvertUToPtr : spv::Op::OpBitcast,
+                                   null->typeId(), {Operand::id(zero)});
         std::vector<Operand> operands = user->operands();
         operands[static_cast<size_t>(use.operandIndex)] = Operand::id(pointer);
         module_.update(user, Instruction(user->opcode(), user->typeId(), user->resultId(), std::move(operands)));

@@ -1,0 +1,276 @@
+#include "passes/types/lower_int64.h"
+
+#include <gtest/gtest.h>
+
+#include "pass_test_util.h"
+
+namespace cl2vk {
+namespace {
+
+Target withoutInt64() {
+  Target target;
+  target.int64 = false;
+  return target;
+}
+
+const std::string kHeader = R"(
+; Version: 1.5
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint GLCompute %k "k"
+               OpName %k "k"
+)";
+
+// w += 5 on a __local ulong.
+const std::string kLocalAdd = kHeader + R"(
+               OpName %w "w"
+       %void = OpTypeVoid
+      %ulong = OpTypeInt 64 0
+    %ulong_5 = OpConstant %ulong 5
+%_ptr_Workgroup_ulong = OpTypePointer Workgroup %ulong
+          %w = OpVariable %_ptr_Workgroup_ulong Workgroup
+         %fn = OpTypeFunction %void
+          %k = OpFunction %void None %fn
+      %entry = OpLabel
+          %x = OpLoad %ulong %w
+          %y = OpIAdd %ulong %x %ulong_5
+               OpStore %w %y
+               OpReturn
+               OpFunctionEnd
+)";
+
+TEST(LowerInt64Test, AddCarriesIntoTheHighWordAndMemoryHoldsUvec2) {
+  test::expectPassOutput("lower-int64", kLocalAdd, kHeader + R"(
+               OpName %w "w"
+       %void = OpTypeVoid
+       %uint = OpTypeInt 32 0
+     %v2uint = OpTypeVector %uint 2
+%_ptr_Workgroup_v2uint = OpTypePointer Workgroup %v2uint
+          %w = OpVariable %_ptr_Workgroup_v2uint Workgroup
+          %7 = OpTypeFunction %void
+     %uint_5 = OpConstant %uint 5
+     %uint_0 = OpConstant %uint 0
+       %bool = OpTypeBool
+     %uint_1 = OpConstant %uint 1
+          %k = OpFunction %void None %7
+          %8 = OpLabel
+         %13 = OpLoad %v2uint %w
+         %14 = OpCompositeExtract %uint %13 0
+         %15 = OpCompositeExtract %uint %13 1
+         %18 = OpIAdd %uint %14 %uint_5
+         %20 = OpULessThan %bool %18 %14
+         %22 = OpSelect %uint %20 %uint_1 %uint_0
+         %23 = OpIAdd %uint %15 %uint_0
+         %24 = OpIAdd %uint %23 %22
+         %25 = OpCompositeConstruct %v2uint %18 %24
+               OpStore %w %25
+               OpReturn
+               OpFunctionEnd
+)",
+                         withoutInt64());
+}
+
+TEST(LowerInt64Test, ADeviceWithInt64KeepsNativeCode) {
+  test::expectPassOutput("lower-int64", kLocalAdd, kLocalAdd, Target{});
+}
+
+// for (ulong i = 0; i < 10; ++i) out[i] = (uint)i; on a buffer address.
+TEST(LowerInt64Test, PhisSplitInTwoAndABufferStepIsAddressArithmeticOnThePair) {
+  const std::string header = R"(
+; Version: 1.5
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpCapability PhysicalStorageBufferAddresses
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint GLCompute %k "k"
+               OpName %k "k"
+               OpDecorate %_ptr_PhysicalStorageBuffer_uint ArrayStride 4
+       %void = OpTypeVoid
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+)";
+  test::expectPassOutput("lower-int64", header + R"(
+      %ulong = OpTypeInt 64 0
+    %ulong_0 = OpConstant %ulong 0
+    %ulong_1 = OpConstant %ulong 1
+   %ulong_10 = OpConstant %ulong 10
+%_ptr_PhysicalStorageBuffer_uint = OpTypePointer PhysicalStorageBuffer %uint
+         %fn = OpTypeFunction %void %_ptr_PhysicalStorageBuffer_uint
+          %k = OpFunction %void None %fn
+        %out = OpFunctionParameter %_ptr_PhysicalStorageBuffer_uint
+      %entry = OpLabel
+               OpBranch %loop
+       %loop = OpLabel
+          %i = OpPhi %ulong %ulong_0 %entry %next %loop
+         %at = OpPtrAccessChain %_ptr_PhysicalStorageBuffer_uint %out %i
+     %narrow = OpUConvert %uint %i
+               OpStore %at %narrow Aligned 4
+       %next = OpIAdd %ulong %i %ulong_1
+       %more = OpULessThan %bool %next %ulong_10
+               OpBranchConditional %more %loop %exit
+       %exit = OpLabel
+               OpReturn
+               OpFunctionEnd
+)",
+                         header + R"(
+%_ptr_PhysicalStorageBuffer_uint = OpTypePointer PhysicalStorageBuffer %uint
+         %10 = OpTypeFunction %void %_ptr_PhysicalStorageBuffer_uint
+    %uint_30 = OpConstant %uint 30
+     %uint_2 = OpConstant %uint 2
+     %v2uint = OpTypeVector %uint 2
+     %uint_0 = OpConstant %uint 0
+     %uint_1 = OpConstant %uint 1
+    %uint_10 = OpConstant %uint 10
+          %k = OpFunction %void None %10
+         %11 = OpFunctionParameter %_ptr_PhysicalStorageBuffer_uint
+         %12 = OpLabel
+               OpBranch %13
+         %13 = OpLabel
+         %20 = OpPhi %uint %uint_0 %12 %41 %13
+         %21 = OpPhi %uint %uint_0 %12 %45 %13
+         %23 = OpShiftRightLogical %uint %20 %uint_30
+         %25 = OpShiftLeftLogical %uint %21 %uint_2
+         %26 = OpBitwiseOr %uint %25 %23
+         %27 = OpShiftLeftLogical %uint %20 %uint_2
+         %29 = OpBitcast %v2uint %11
+         %30 = OpCompositeExtract %uint %29 0
+         %31 = OpCompositeExtract %uint %29 1
+         %32 = OpIAdd %uint %30 %27
+         %33 = OpULessThan %bool %32 %30
+         %36 = OpSelect %uint %33 %uint_1 %uint_0
+         %37 = OpIAdd %uint %31 %26
+         %38 = OpIAdd %uint %37 %36
+         %39 = OpCompositeConstruct %v2uint %32 %38
+         %40 = OpBitcast %_ptr_PhysicalStorageBuffer_uint %39
+               OpStore %40 %20 Aligned 4
+         %41 = OpIAdd %uint %20 %uint_1
+         %42 = OpULessThan %bool %41 %20
+         %43 = OpSelect %uint %42 %uint_1 %uint_0
+         %44 = OpIAdd %uint %21 %uint_0
+         %45 = OpIAdd %uint %44 %43
+         %47 = OpULessThan %bool %45 %uint_0
+         %48 = OpIEqual %bool %45 %uint_0
+         %49 = OpULessThan %bool %41 %uint_10
+         %50 = OpLogicalAnd %bool %48 %49
+         %51 = OpLogicalOr %bool %47 %50
+               OpBranchConditional %51 %13 %19
+         %19 = OpLabel
+               OpReturn
+               OpFunctionEnd
+)",
+                         withoutInt64());
+}
+
+TEST(LowerInt64Test, ABitwiseSubgroupReduceRunsWordByWord) {
+  const std::string header = kHeader + R"(
+               OpName %w "w"
+       %void = OpTypeVoid
+       %uint = OpTypeInt 32 0
+     %uint_3 = OpConstant %uint 3
+)";
+  test::expectPassOutput("lower-int64", header + R"(
+      %ulong = OpTypeInt 64 0
+%_ptr_Workgroup_ulong = OpTypePointer Workgroup %ulong
+          %w = OpVariable %_ptr_Workgroup_ulong Workgroup
+         %fn = OpTypeFunction %void
+          %k = OpFunction %void None %fn
+      %entry = OpLabel
+          %x = OpLoad %ulong %w
+          %y = OpGroupNonUniformBitwiseXor %ulong %uint_3 Reduce %x
+               OpStore %w %y
+               OpReturn
+               OpFunctionEnd
+)",
+                         header + R"(
+     %v2uint = OpTypeVector %uint 2
+%_ptr_Workgroup_v2uint = OpTypePointer Workgroup %v2uint
+          %w = OpVariable %_ptr_Workgroup_v2uint Workgroup
+          %8 = OpTypeFunction %void
+          %k = OpFunction %void None %8
+          %9 = OpLabel
+         %13 = OpLoad %v2uint %w
+         %14 = OpCompositeExtract %uint %13 0
+         %15 = OpCompositeExtract %uint %13 1
+         %16 = OpGroupNonUniformBitwiseXor %uint %uint_3 Reduce %14
+         %17 = OpGroupNonUniformBitwiseXor %uint %uint_3 Reduce %15
+         %18 = OpCompositeConstruct %v2uint %16 %17
+               OpStore %w %18
+               OpReturn
+               OpFunctionEnd
+)",
+                         withoutInt64());
+}
+
+// SwiftShader cannot compile a pointer-to-pointer bit cast that is later bit-cast to a uvec2.
+TEST(LowerInt64Test, ABufferPointerCastGoesThroughAUvec2) {
+  const std::string header = R"(
+; Version: 1.5
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpCapability PhysicalStorageBufferAddresses
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint GLCompute %k "k"
+               OpName %k "k"
+       %void = OpTypeVoid
+       %uint = OpTypeInt 32 0
+      %float = OpTypeFloat 32
+)";
+  test::expectPassOutput("lower-int64", header + R"(
+      %ulong = OpTypeInt 64 0
+%_ptr_PhysicalStorageBuffer_uint = OpTypePointer PhysicalStorageBuffer %uint
+%_ptr_PhysicalStorageBuffer_float = OpTypePointer PhysicalStorageBuffer %float
+         %fn = OpTypeFunction %void %_ptr_PhysicalStorageBuffer_uint
+          %k = OpFunction %void None %fn
+          %p = OpFunctionParameter %_ptr_PhysicalStorageBuffer_uint
+      %entry = OpLabel
+          %q = OpBitcast %_ptr_PhysicalStorageBuffer_float %p
+          %x = OpLoad %float %q Aligned 4
+               OpReturn
+               OpFunctionEnd
+)",
+                         header + R"(
+%_ptr_PhysicalStorageBuffer_uint = OpTypePointer PhysicalStorageBuffer %uint
+%_ptr_PhysicalStorageBuffer_float = OpTypePointer PhysicalStorageBuffer %float
+          %8 = OpTypeFunction %void %_ptr_PhysicalStorageBuffer_uint
+     %v2uint = OpTypeVector %uint 2
+          %k = OpFunction %void None %8
+          %9 = OpFunctionParameter %_ptr_PhysicalStorageBuffer_uint
+         %10 = OpLabel
+         %14 = OpBitcast %v2uint %9
+         %15 = OpBitcast %_ptr_PhysicalStorageBuffer_float %14
+         %12 = OpLoad %float %15 Aligned 4
+               OpReturn
+               OpFunctionEnd
+)",
+                         withoutInt64());
+}
+
+TEST(LowerInt64Test, A64BitAtomicIsRefusedNamingKernelInstructionAndFeature) {
+  test::PassRun run = test::runPass("lower-int64", kHeader + R"(
+       %void = OpTypeVoid
+       %uint = OpTypeInt 32 0
+      %ulong = OpTypeInt 64 0
+     %uint_1 = OpConstant %uint 1
+     %uint_0 = OpConstant %uint 0
+    %ulong_5 = OpConstant %ulong 5
+%_ptr_Workgroup_ulong = OpTypePointer Workgroup %ulong
+          %w = OpVariable %_ptr_Workgroup_ulong Workgroup
+         %fn = OpTypeFunction %void
+          %k = OpFunction %void None %fn
+      %entry = OpLabel
+        %old = OpAtomicIAdd %ulong %w %uint_1 %uint_0 %ulong_5
+               OpReturn
+               OpFunctionEnd
+)",
+                                    withoutInt64());
+  EXPECT_EQ(run.error,
+            "kernel 'k': %12 = OpAtomicIAdd in function 'k': 64-bit atomics need Vulkan's shaderInt64 and "
+            "shaderBufferInt64Atomics, which this device lacks");
+}
+
+}  // namespace
+}  // namespace cl2vk
