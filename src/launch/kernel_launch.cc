@@ -85,6 +85,14 @@ Target targetFor(const vulkan::DeviceInfo& info) {
   target.maxSubgroupSize = info.subgroup.maxSize ? info.subgroup.maxSize : info.subgroup.size;
   target.subgroupArithmetic = info.subgroup.supportsInCompute(VK_SUBGROUP_FEATURE_ARITHMETIC_BIT);
   target.subgroupExtendedTypes = info.features.shaderSubgroupExtendedTypes;
+  target.subgroupVote = info.subgroup.supportsInCompute(VK_SUBGROUP_FEATURE_VOTE_BIT);
+  target.subgroupBallot = info.subgroup.supportsInCompute(VK_SUBGROUP_FEATURE_BALLOT_BIT);
+  target.subgroupShuffle = info.subgroup.supportsInCompute(VK_SUBGROUP_FEATURE_SHUFFLE_BIT);
+  target.subgroupShuffleRelative = info.subgroup.supportsInCompute(VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT);
+  target.subgroupClustered = info.subgroup.supportsInCompute(VK_SUBGROUP_FEATURE_CLUSTERED_BIT);
+  // llvmpipe runs a work-group row by row, SubgroupSize invocations of x at a time (measured on
+  // Mesa 22.3: a 13x5 work-group has ten subgroups, 8 + 5 per row).
+  target.subgroupsByRow = info.driverId == VK_DRIVER_ID_MESA_LLVMPIPE;
   target.shuffleScans = shuffleScansFor(info);
   target.int8 = info.features.shaderInt8;
   target.int16 = info.features.shaderInt16;

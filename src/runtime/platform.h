@@ -4,6 +4,7 @@
 // retain and release do nothing.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -26,12 +27,20 @@ struct DeviceCapabilities {
   bool fp16 = false;          // cl_khr_fp16: shaderFloat16 and 16-bit storage
   bool fp64 = false;          // cl_khr_fp64 / __opencl_c_fp64: shaderFloat64
   bool int64Atomics = false;  // cl_khr_int64_base/extended_atomics: shaderBufferInt64Atomics
-  bool subgroups = false;     // cl_khr_subgroups / __opencl_c_subgroups: basic, vote, ballot, arithmetic
+  bool subgroups = false;     // __opencl_c_subgroups: basic, vote, ballot, arithmetic
+  // cl_khr_subgroups as well, and CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: a GPU, whose
+  // subgroups the hardware schedules independently; not a CPU driver (docs/collectives.md).
+  bool subgroupForwardProgress = false;
+  // The cl_khr_subgroup_* extensions the device's subgroup operations allow ("cl_khr_subgroup_ballot").
+  std::vector<std::string> subgroupExtensions;
 
   std::vector<cl_name_version> extensions() const;
   std::vector<cl_name_version> openclCFeatures() const;
   // The extensions and feature macros clang enables for spir64 that this device must not offer.
   std::vector<std::string> disabledForCompiler() const;
+  // The extension macros clang must define for the device (-D<name>=1): the cl_khr_subgroup_*
+  // ones, which clang-15's headers define only for OpenCL C 2.0 and later.
+  std::vector<std::string> definedForCompiler() const;
 };
 
 class Device : public _cl_device_id {
@@ -51,6 +60,14 @@ class Device : public _cl_device_id {
   const Target& target() const { return target_; }
   // The largest work-group, in work-items, that the runtime launches.
   size_t maxWorkGroupSize() const { return info_.limits.maxComputeWorkGroupInvocations; }
+  // The sub-groups of a work-group of `local` (1 to 3 sizes) and the largest of them, as the
+  // kernels' get_num_sub_groups() and get_max_sub_group_size() compute them: runs of
+  // SubgroupSize consecutive work-items, or of each row where the device packs rows
+  // (Target::subgroupsByRow). The most a work-group can have (CL_DEVICE_MAX_NUM_SUB_GROUPS).
+  size_t subgroupLanes() const { return std::max<uint32_t>(info_.subgroup.size, 1); }
+  size_t subgroupCount(const std::vector<size_t>& local) const;
+  size_t maxSubgroupSize(const std::vector<size_t>& local) const;
+  size_t maxSubgroups() const;
   // The smallest alignment (bytes) of a sub-buffer origin: CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8.
   static constexpr size_t kBaseAddressAlignment = 128;
 

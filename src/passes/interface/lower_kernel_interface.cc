@@ -157,8 +157,8 @@ class KernelLowering {
                                             {definition.operand(0),
                                              Operand::id(ir::typeFunction(module_, definition.typeId(), {}))}));
 
-    Status builtins =
-        lowerWorkItemBuiltins(module_, *kernel, builtins_, reflection.usesDispatchInfo ? &dispatch : nullptr);
+    Status builtins = lowerWorkItemBuiltins(module_, *kernel, builtins_,
+                                            reflection.usesDispatchInfo ? &dispatch : nullptr, context_.target);
     if (!builtins.ok()) return builtins.error().withContext("kernel '" + name + "'");
 
     for (const Instruction& mode : module_.section(ir::Section::kExecutionMode)) {
