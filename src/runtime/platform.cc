@@ -18,7 +18,7 @@ constexpr const char* kSubgroupExtensions[] = {
     "cl_khr_subgroup_clustered_reduce", "cl_khr_subgroup_rotate"};
 
 // The cl_khr_subgroup_* extensions a device's Vulkan subgroup operations allow. Clustered
-// reductions without Vulkan's clustered operations are shuffle-xor steps that skip inactive lanes
+// reductions without Vulkan's clustered operations are shuffle steps that skip inactive lanes
 // (a ballot); rotations are always shuffles (OpenCL rotates modulo get_max_sub_group_size(),
 // Vulkan's rotate modulo SubgroupSize). Extended types need shaderSubgroupExtendedTypes and the
 // 8/16-bit integers themselves.

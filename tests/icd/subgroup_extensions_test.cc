@@ -334,12 +334,19 @@ std::vector<Function> functions() {
   for (const std::vector<Op>* ops : {&arithmetic, &bitwise, &logical}) {
     for (Op op : *ops) {
       for (uint32_t cluster : {1u, 2u, 4u}) {
+        // Every type at cluster size 4; int, ulong and float at 1 and 2.
+        std::vector<TypeInfo> types = typesOf(op);
+        if (cluster != 4)
+          std::erase_if(types, [](const TypeInfo& t) {
+            std::string name = t.name;
+            return name != "int" && name != "ulong" && name != "float";
+          });
         bool isLogical = op >= Op::kLogicalAnd;
         std::string o = opName(op);
         list.push_back({"cl_khr_subgroup_clustered_reduce", "clustered_reduce_" + o + "_" + std::to_string(cluster),
                         "sub_group_clustered_reduce_" + o + "(" + (isLogical ? "(x > 0)" : "x") + ", " +
                             std::to_string(cluster) + "u)",
-                        typesOf(op), true, [op, cluster, isLogical](const Lanes& l) -> std::optional<Value> {
+                        types, true, [op, cluster, isLogical](const Lanes& l) -> std::optional<Value> {
                           uint32_t first = l.lane / cluster * cluster;
                           Value acc = identity(*l.type, op);
                           for (uint32_t k = first; k < first + cluster && k < l.x.size(); ++k) {
@@ -500,15 +507,17 @@ class SubgroupExtensions : public IcdTest {
                             f.call.find("_all") == std::string::npos && f.call.find("_any") == std::string::npos &&
                             f.call.find("mask") == std::string::npos && f.call.find("logical") == std::string::npos;
         bool asFloat = t.isFloat && resultIsType;
-        bool match = asFloat ? (outFloats[i] == expected->f || (std::isnan(outFloats[i]) && std::isnan(expected->f)))
-                             : outInts[i] == expected->i;
+        // An int result of a float kernel (a vote) is stored as a double.
+        bool match = asFloat     ? outFloats[i] == expected->f
+                     : t.isFloat ? outFloats[i] == static_cast<double>(expected->i)
+                                 : outInts[i] == expected->i;
         if (f.name.ends_with("_mask") && !asFloat) {
           uint64_t used = lanes.size() >= 64 ? ~uint64_t{0} : (uint64_t{1} << lanes.size()) - 1;
           match = (static_cast<uint64_t>(outInts[i]) & used) == (static_cast<uint64_t>(expected->i) & used);
         }
         if (!match)
           return "work-item " + std::to_string(i) + ", lane " + std::to_string(lane) + where + ": got " +
-                 (asFloat ? std::to_string(outFloats[i]) : std::to_string(outInts[i])) + ", expected " +
+                 (t.isFloat ? std::to_string(outFloats[i]) : std::to_string(outInts[i])) + ", expected " +
                  (asFloat ? std::to_string(expected->f) : std::to_string(expected->i));
       }
     }
@@ -542,16 +551,21 @@ class SubgroupExtensions : public IcdTest {
     // Partial sub-groups (13), a remainder work-group (70 = 2 x 32 + 6), 2D and 3D work-groups
     // whose rows are not a multiple of any sub-group size, and a 2D remainder.
     const std::vector<Shape> shapes = {{1, {39, 1, 1}, {13, 1, 1}},
-                                       {1, {70, 1, 1}, {32, 1, 1}},
                                        {2, {10, 6, 1}, {5, 3, 1}},
+                                       {1, {70, 1, 1}, {32, 1, 1}},
                                        {3, {6, 2, 4}, {3, 2, 2}},
                                        {2, {12, 3, 1}, {8, 2, 1}}};
     std::mt19937 random(16);
     size_t checked = 0;
     for (const auto& [f, t] : cases) {
       Kernel kernel = createKernel(program, kernelName(f, t));
-      for (const Shape& shape : shapes) {
+      // Every shape for int, float and ulong; the 1D one with partial sub-groups for the other
+      // types, which keeps the suite within its time (each shape is a pipeline on lavapipe).
+      std::string type = t.name;
+      bool representative = type == "int" || type == "float" || type == "ulong";
+      for (size_t s = 0; s < (representative ? shapes.size() : 1); ++s) {
         for (int mode = 0; mode < (f.nonUniform ? 2 : 1); ++mode) {
+          const Shape& shape = shapes[s];
           std::string mismatch = check(kernel, f, t, shape, mode, random);
           EXPECT_EQ(mismatch, "") << kernelName(f, t) << " over " << shape.local[0] << "x" << shape.local[1] << "x"
                                   << shape.local[2] << (mode ? ", odd lanes only" : ", every lane");

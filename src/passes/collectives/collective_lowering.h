@@ -79,7 +79,7 @@ class CollectiveLowering {
 
   // An OpGroupNonUniform* instruction of the input (isNonUniformGroupOp): checked against the
   // target's subgroup operations; clustered reductions without Vulkan's clustered operations
-  // become shuffle-xor steps, rotations shuffles, 8/16/64-bit values move as 32-bit words, and a
+  // become shuffle steps, rotations shuffles, 8/16/64-bit values move as 32-bit words, and a
   // ballot's count and highest bit see only the sub-group's own lanes.
   Status lowerNonUniform(Instruction* inst);
 
@@ -153,7 +153,8 @@ class CollectiveLowering {
 
   uint32_t laneId(Builder& b);
 
-  // log2(cluster) shuffle-xor steps; an inactive partner lane (a ballot says which) adds nothing.
+  // log2(cluster) shuffle steps joining blocks of 1, 2, 4 ... lanes; inactive lanes (a ballot
+  // says which) add nothing.
   uint32_t clusteredReduce(Builder& b, Combine c, uint32_t type, uint32_t x, uint32_t cluster);
 
   // sub_group_rotate: the value of lane (lane + delta) mod get_max_sub_group_size(), or within the

@@ -166,14 +166,23 @@ uint32_t CollectiveLowering::clusteredReduce(Builder& b, Combine c, uint32_t typ
   uint32_t active = b.valueOfIds(O::OpGroupNonUniformBallot, ir::typeVector(module_, uint_, 4),
                                  {constant32(kSubgroup), ir::constantBool(module_, true)});
   uint32_t running = x;
-  // Butterfly steps: after step d each lane holds the fold of its aligned block of 2d lanes,
-  // lower half first, so that every lane of a cluster ends with the same bits (float included).
-  // A partner outside the sub-group or inactive (non-uniform control flow) adds nothing.
+  // Step d joins each block of d lanes (aligned) with the block beside it. Every active lane of a
+  // block holds the block's fold, so the value comes from the partner block's lowest active lane
+  // (a ballot says which); a partner block with none (past a partial sub-group, or inactive in
+  // non-uniform control flow) adds nothing. The lower block comes first, so that every lane of a
+  // cluster ends with the same bits, float included.
   for (uint32_t d = 1; d < cluster; d *= 2) {
-    uint32_t other = moveValue(b, O::OpGroupNonUniformShuffleXor, type, running, {constant32(d)});
-    uint32_t partner = b.valueOfIds(O::OpBitwiseXor, uint_, {lane, constant32(d)});
-    uint32_t present =
-        b.valueOfIds(O::OpGroupNonUniformBallotBitExtract, boolType, {constant32(kSubgroup), active, partner});
+    uint32_t partner = b.valueOfIds(
+        O::OpBitwiseAnd, uint_, {b.valueOfIds(O::OpBitwiseXor, uint_, {lane, constant32(d)}), constant32(~(d - 1))});
+    uint32_t word = b.valueOfIds(O::OpVectorExtractDynamic, uint_,
+                                 {active, b.valueOfIds(O::OpShiftRightLogical, uint_, {partner, constant32(5)})});
+    uint32_t shifted = b.valueOfIds(O::OpShiftRightLogical, uint_,
+                                    {word, b.valueOfIds(O::OpBitwiseAnd, uint_, {partner, constant32(31)})});
+    uint32_t bits = b.valueOfIds(O::OpBitwiseAnd, uint_, {shifted, constant32(d >= 32 ? 0xffffffffu : (1u << d) - 1)});
+    uint32_t present = b.valueOfIds(O::OpINotEqual, boolType, {bits, constant32(0)});
+    uint32_t first = b.valueOfIds(O::OpIAdd, uint_, {partner, b.glsl(GLSLstd450FindILsb, uint_, {bits})});
+    uint32_t source = b.valueOfIds(O::OpSelect, uint_, {present, first, lane});
+    uint32_t other = moveValue(b, O::OpGroupNonUniformShuffle, type, running, {source});
     uint32_t upper = b.valueOfIds(O::OpINotEqual, boolType,
                                   {b.valueOfIds(O::OpBitwiseAnd, uint_, {lane, constant32(d)}), constant32(0)});
     uint32_t folded = b.valueOfIds(O::OpSelect, type,
