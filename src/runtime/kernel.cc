@@ -1,5 +1,7 @@
 #include "runtime/kernel.h"
 
+#include <CL/cl_ext.h>
+
 #include <algorithm>
 #include <cstring>
 
@@ -183,7 +185,9 @@ cl_int Kernel::getWorkGroupInfo(Device& device, cl_kernel_work_group_info param,
 // The queries answer for the sub-groups the kernel's builtins compute (Device::subgroupCount).
 cl_int Kernel::getSubGroupInfo(Device& device, cl_kernel_sub_group_info param, size_t inputSize, const void* input,
                                const InfoOut& out) {
+  if (!device.capabilities().subgroups) return CL_INVALID_OPERATION;  // no sub-groups to ask about
   const size_t* sizes = static_cast<const size_t*>(input);
+  const size_t lanes = reflection_.requiredSubgroupSize.value_or(device.subgroupLanes());
   auto workGroup = [&]() -> std::optional<std::vector<size_t>> {
     if (input == nullptr || inputSize == 0 || inputSize % sizeof(size_t) != 0 || inputSize > 3 * sizeof(size_t))
       return std::nullopt;
@@ -194,8 +198,9 @@ cl_int Kernel::getSubGroupInfo(Device& device, cl_kernel_sub_group_info param, s
     case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
       std::optional<std::vector<size_t>> local = workGroup();
       if (!local) return CL_INVALID_VALUE;
-      if (param == CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE) return out.scalar<size_t>(device.maxSubgroupSize(*local));
-      return out.scalar<size_t>(device.subgroupCount(*local));
+      if (param == CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE)
+        return out.scalar<size_t>(device.maxSubgroupSize(*local, lanes));
+      return out.scalar<size_t>(device.subgroupCount(*local, lanes));
     }
     case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
       // A 1D work-group of count full sub-groups (which any packing makes count sub-groups of),
@@ -204,7 +209,7 @@ cl_int Kernel::getSubGroupInfo(Device& device, cl_kernel_sub_group_info param, s
       size_t dimensions = out.value != nullptr ? out.size / sizeof(size_t) : 3;
       if (dimensions == 0 || dimensions > 3) return CL_INVALID_VALUE;
       std::vector<size_t> local(dimensions, 1);
-      size_t items = sizes[0] * device.subgroupLanes();
+      size_t items = sizes[0] * lanes;
       local[0] = items <= device.maxWorkGroupSize() ? items : 0;
       if (local[0] == 0) std::fill(local.begin(), local.end(), 0);
       return out.array(local);
@@ -213,12 +218,15 @@ cl_int Kernel::getSubGroupInfo(Device& device, cl_kernel_sub_group_info param, s
       // The largest work-group this kernel launches with: its reqd_work_group_size, if any.
       if (reflection_.requiredWorkGroupSize) {
         const std::array<uint32_t, 3>& required = *reflection_.requiredWorkGroupSize;
-        return out.scalar<size_t>(device.subgroupCount({required[0], required[1], required[2]}));
+        return out.scalar<size_t>(device.subgroupCount({required[0], required[1], required[2]}, lanes));
       }
       return out.scalar<size_t>(device.maxSubgroups());
     }
     // OpenCL C has no way to ask for a number of sub-groups (SPIR-V's SubgroupsPerWorkgroup).
     case CL_KERNEL_COMPILE_NUM_SUB_GROUPS: return out.scalar<size_t>(0);
+    // cl_intel_required_subgroup_size: the kernel's intel_reqd_sub_group_size, or 0.
+    case CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL:
+      return out.scalar<size_t>(reflection_.requiredSubgroupSize.value_or(0));
     default: return CL_INVALID_VALUE;
   }
 }

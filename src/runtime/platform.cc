@@ -60,6 +60,7 @@ std::vector<cl_name_version> DeviceCapabilities::extensions() const {
     list.push_back(nameVersion("cl_khr_int64_extended_atomics", kVersion10));
   }
   if (subgroupForwardProgress) list.push_back(nameVersion("cl_khr_subgroups", kVersion10));
+  if (subgroups) list.push_back(nameVersion("cl_intel_required_subgroup_size", kVersion10));
   for (const std::string& name : subgroupExtensions) list.push_back(nameVersion(name.c_str(), kVersion10));
   return list;
 }
@@ -133,19 +134,28 @@ Device::Device(Platform& platform, vulkan::DeviceInfo info)
   if (capabilities_.subgroups) capabilities_.subgroupExtensions = subgroupExtensionsFor(info_);
 }
 
-size_t Device::subgroupCount(const std::vector<size_t>& local) const {
-  size_t lanes = subgroupLanes(), items = 1;
+size_t Device::subgroupCount(const std::vector<size_t>& local, size_t lanes) const {
+  size_t items = 1;
   for (size_t size : local) items *= size;
   if (local.empty() || items == 0) return 0;
   if (target_.subgroupsByRow) return items / local[0] * ((local[0] + lanes - 1) / lanes);
   return (items + lanes - 1) / lanes;
 }
 
-size_t Device::maxSubgroupSize(const std::vector<size_t>& local) const {
+size_t Device::maxSubgroupSize(const std::vector<size_t>& local, size_t lanes) const {
   size_t items = 1;
   for (size_t size : local) items *= size;
   if (local.empty()) return 0;
-  return std::min(subgroupLanes(), target_.subgroupsByRow ? local[0] : items);
+  return std::min(lanes, target_.subgroupsByRow ? local[0] : items);
+}
+
+std::vector<size_t> Device::requestableSubgroupSizes() const {
+  if (!capabilities_.subgroups) return {};
+  if (!target_.requiredSubgroupSize || target_.minSubgroupSize == target_.maxSubgroupSize) return {subgroupLanes()};
+  std::vector<size_t> sizes;
+  for (size_t size = std::max<uint32_t>(target_.minSubgroupSize, 1); size <= target_.maxSubgroupSize; size *= 2)
+    sizes.push_back(size);
+  return sizes;
 }
 
 // A work-group of one column (x = 1) has a sub-group per work-item where rows are packed apart.

@@ -65,8 +65,11 @@ class Device : public _cl_device_id {
   // SubgroupSize consecutive work-items, or of each row where the device packs rows
   // (Target::subgroupsByRow). The most a work-group can have (CL_DEVICE_MAX_NUM_SUB_GROUPS).
   size_t subgroupLanes() const { return std::max<uint32_t>(info_.subgroup.size, 1); }
-  size_t subgroupCount(const std::vector<size_t>& local) const;
-  size_t maxSubgroupSize(const std::vector<size_t>& local) const;
+  // `lanes`: the subgroup size, the device's or a kernel's intel_reqd_sub_group_size.
+  size_t subgroupCount(const std::vector<size_t>& local, size_t lanes) const;
+  size_t maxSubgroupSize(const std::vector<size_t>& local, size_t lanes) const;
+  // The sizes a kernel may ask for with intel_reqd_sub_group_size (CL_DEVICE_SUB_GROUP_SIZES_INTEL).
+  std::vector<size_t> requestableSubgroupSizes() const;
   size_t maxSubgroups() const;
   // The smallest alignment (bytes) of a sub-buffer origin: CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8.
   static constexpr size_t kBaseAddressAlignment = 128;

@@ -17,6 +17,8 @@
 #include <optional>
 #include <random>
 
+#include <CL/cl_ext.h>
+
 #include "icd/icd_test_util.h"
 
 namespace cl2vk::test {
@@ -597,6 +599,55 @@ TEST_F(SubgroupExtensions, ForwardProgressAndExtensionAgree) {
   cl_device_type type = deviceInfo<cl_device_type>(device_, CL_DEVICE_TYPE);
   EXPECT_EQ(progress == CL_TRUE,
             type == CL_DEVICE_TYPE_GPU && deviceInfo<cl_uint>(device_, CL_DEVICE_MAX_NUM_SUB_GROUPS) > 0);
+}
+
+// intel_reqd_sub_group_size (cl_intel_required_subgroup_size): each size the device lists gives
+// sub-groups of that size (VK_EXT_subgroup_size_control where the device has several), reported
+// by CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL and the sub-group queries; a size it cannot give is a
+// build error that names the kernel and the attribute.
+TEST_F(SubgroupExtensions, RequiredSubgroupSize) {
+  ASSERT_TRUE(hasWord(extensions_, "cl_intel_required_subgroup_size"));
+  std::vector<size_t> sizes = deviceInfoArray<size_t>(device_, CL_DEVICE_SUB_GROUP_SIZES_INTEL);
+  ASSERT_FALSE(sizes.empty());
+  auto source = [](size_t size) {
+    return "__attribute__((intel_reqd_sub_group_size(" + std::to_string(size) +
+           "))) kernel void required(global uint* out) {\n"
+           "  size_t i = get_global_id(0);\n"
+           "  out[2 * i] = get_max_sub_group_size();\n"
+           "  out[2 * i + 1] = get_num_sub_groups();\n"
+           "}\n";
+  };
+  for (size_t size : sizes) {
+    Program program = buildSource(source(size), "-cl-std=CL3.0");
+    ASSERT_TRUE(program.get()) << size;
+    Kernel kernel = createKernel(program, "required");
+    size_t compiled = 0, local = 2 * size + 3, count = 0;
+    EXPECT_CL_SUCCESS(clGetKernelSubGroupInfo(kernel, device_, CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL, 0, nullptr,
+                                              sizeof(compiled), &compiled, nullptr));
+    EXPECT_EQ(compiled, size);
+    EXPECT_CL_SUCCESS(clGetKernelSubGroupInfo(kernel, device_, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof(local),
+                                              &local, sizeof(count), &count, nullptr));
+    EXPECT_EQ(count, 3u) << "2 full sub-groups of " << size << " and one of 3";
+    Buffer out = createBuffer(2 * local * sizeof(cl_uint));
+    setArgs(kernel, out);
+    run1d(kernel, local, local);
+    std::vector<cl_uint> seen = read<cl_uint>(out, 2 * local);
+    for (size_t i = 0; i < local; ++i) {
+      EXPECT_EQ(seen[2 * i], size) << "work-item " << i;
+      EXPECT_EQ(seen[2 * i + 1], 3u) << "work-item " << i;
+    }
+  }
+  const char* text = nullptr;
+  std::string impossible = source(sizes.back() * 2);
+  text = impossible.c_str();
+  cl_int status = CL_SUCCESS;
+  Program program(clCreateProgramWithSource(context_, 1, &text, nullptr, &status));
+  ASSERT_CL_SUCCESS(status);
+  EXPECT_CL_ERROR(CL_BUILD_PROGRAM_FAILURE, clBuildProgram(program, 1, &device_, "-cl-std=CL3.0", nullptr, nullptr));
+  std::string log = programBuildLog(program, device_);
+  EXPECT_NE(log.find("kernel 'required': intel_reqd_sub_group_size(" + std::to_string(sizes.back() * 2) + ")"),
+            std::string::npos)
+      << log;
 }
 
 }  // namespace

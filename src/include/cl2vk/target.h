@@ -24,6 +24,10 @@ struct Target {
   // consecutive linear local ids; its SubgroupId and NumSubgroups do not follow that packing, so
   // the sub-group builtins are computed from it (docs/collectives.md).
   bool subgroupsByRow = false;
+  // VK_EXT_subgroup_size_control's required subgroup size in compute: a kernel may ask for any
+  // power of two from minSubgroupSize to maxSubgroupSize (intel_reqd_sub_group_size); without it,
+  // only for the one size the device has.
+  bool requiredSubgroupSize = true;
   // Subgroup scans as log2(SubgroupSize) OpGroupNonUniformShuffleUp steps (as CUDA's warp scans
   // are written) instead of OpGroupNonUniform* InclusiveScan/ExclusiveScan: 11-21 % faster on
   // NVIDIA's driver (docs/PERFORMANCE.md). Needs VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT, and a
