@@ -588,5 +588,22 @@ TEST(LowerCollectivesTest, NonUniformInstructionsNeedTheDevicesOperations) {
       << result.error().message();
 }
 
+// sub_group_non_uniform_all_equal of a long without shaderSubgroupExtendedTypes compares its two
+// words; with it, the instruction stays.
+TEST(LowerCollectivesTest, AllEqualOfALongComparesWordsWithoutExtendedTypes) {
+  std::string types = "      %ulong = OpTypeInt 64 0\n     %v2uint = OpTypeVector %uint 2\n";
+  std::string vote =
+      "%wide = OpUConvert %ulong %x\n%equal = OpGroupNonUniformAllEqual %bool %uint_3 %wide\n"
+      "%r = OpSelect %uint %equal %uint_3 %uint_2";
+  PassContext context = lavapipeLike();
+  std::string text = lowered(kernelWith(vote, types), context);
+  EXPECT_EQ(count(text, "OpGroupNonUniformAllEqual %bool %uint_3"), 1u) << text;
+  EXPECT_EQ(count(text, "OpBitcast %v2uint"), 0u) << text;
+  context.target.subgroupExtendedTypes = false;
+  text = lowered(kernelWith(vote, types), context);
+  EXPECT_EQ(count(text, "OpGroupNonUniformAllEqual %bool %uint_3"), 1u) << text;
+  EXPECT_EQ(count(text, "OpBitcast %v2uint"), 1u) << text;
+}
+
 }  // namespace
 }  // namespace cl2vk

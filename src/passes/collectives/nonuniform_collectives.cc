@@ -69,7 +69,22 @@ Status CollectiveLowering::lowerNonUniform(Instruction* inst) {
   if (op == O::OpGroupNonUniformElect) return okStatus();
   if (op == O::OpGroupNonUniformAll || op == O::OpGroupNonUniformAny || op == O::OpGroupNonUniformAllEqual) {
     if (!target_.subgroupVote) return fail(*inst, "the device lacks Vulkan's subgroup vote operations");
-    return okStatus();
+    // Without shaderSubgroupExtendedTypes, 8/16-bit integers compare widened, half as float and
+    // 64-bit integers as their two words.
+    uint32_t x = inst->idOperand(1), type = ir::typeOf(module_, x);
+    uint32_t width = ir::scalarWidth(module_, type);
+    bool isFloat = module_.def(type)->opcode() == O::OpTypeFloat;
+    bool extended = (width != 0 && width < 32) || (width == 64 && !isFloat);
+    if (op != O::OpGroupNonUniformAllEqual || !extended || target_.subgroupExtendedTypes) return okStatus();
+    if (isFloat)
+      x = b.valueOfIds(O::OpFConvert, ir::typeFloat(module_, 32), {x});
+    else if (width == 64)
+      x = b.valueOfIds(O::OpBitcast, ir::typeVector(module_, uint_, 2), {x});
+    else
+      x = b.valueOfIds(O::OpUConvert, uint_, {x});
+    value = b.valueOfIds(op, inst->typeId(), {constant32(kSubgroup), x});
+    module_.replaceAllUses(inst->resultId(), value);
+    return module_.remove(inst);
   }
   if (std::optional<Combine> c = combineOf(op)) {
     if (!target_.subgroupArithmetic) return fail(*inst, "the device lacks Vulkan's subgroup arithmetic");
