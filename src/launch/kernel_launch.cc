@@ -100,6 +100,15 @@ Target targetFor(const vulkan::DeviceInfo& info) {
   target.maxSubgroupSize = info.subgroup.maxSize ? info.subgroup.maxSize : info.subgroup.size;
   target.subgroupArithmetic = info.subgroup.supportsInCompute(VK_SUBGROUP_FEATURE_ARITHMETIC_BIT);
   target.subgroupExtendedTypes = info.features.shaderSubgroupExtendedTypes;
+  target.subgroupVote = info.subgroup.supportsInCompute(VK_SUBGROUP_FEATURE_VOTE_BIT);
+  target.subgroupBallot = info.subgroup.supportsInCompute(VK_SUBGROUP_FEATURE_BALLOT_BIT);
+  target.subgroupShuffle = info.subgroup.supportsInCompute(VK_SUBGROUP_FEATURE_SHUFFLE_BIT);
+  target.subgroupShuffleRelative = info.subgroup.supportsInCompute(VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT);
+  target.subgroupClustered = info.subgroup.supportsInCompute(VK_SUBGROUP_FEATURE_CLUSTERED_BIT);
+  // llvmpipe runs a work-group row by row, SubgroupSize invocations of x at a time (measured on
+  // Mesa 22.3: a 13x5 work-group has ten subgroups, 8 + 5 per row).
+  target.subgroupsByRow = info.driverId == VK_DRIVER_ID_MESA_LLVMPIPE;
+  target.requiredSubgroupSize = info.subgroup.requiredSizeInCompute;
   target.shuffleScans = shuffleScansFor(info);
   target.int8 = info.features.shaderInt8;
   target.int16 = info.features.shaderInt16;
@@ -200,7 +209,8 @@ Expected<const vulkan::Pipeline*> LaunchableKernel::pipelineFor(const std::array
   // Subgroups hold consecutive linear local ids in 1D work-groups and where the x size is a
   // multiple of the subgroup size; other shapes (lavapipe packs those by rows) take the
   // collectives' Workgroup-memory path.
-  uint32_t subgroupSize = std::max<uint32_t>(device_.info().subgroup.size, 1);
+  const vulkan::SubgroupInfo& subgroup = device_.info().subgroup;
+  uint32_t subgroupSize = reflection_->requiredSubgroupSize.value_or(std::max<uint32_t>(subgroup.size, 1));
   VkBool32 linearSubgroups = (local[1] == 1 && local[2] == 1) || local[0] % subgroupSize == 0;
   std::vector<uint32_t> key(local.begin(), local.end());
   key.insert(key.end(), enqueued.begin(), enqueued.end());
@@ -225,6 +235,12 @@ Expected<const vulkan::Pipeline*> LaunchableKernel::pipelineFor(const std::array
     if (param.kind == ArgumentKind::kLocalPointer)
       desc.specializationConstants.push_back(
           vulkan::SpecializationConstant::of(param.localSpecId, localCounts[localIndex++]));
+  }
+  // intel_reqd_sub_group_size (the translator has checked the device can): asked for where the
+  // device has more than one size, with full subgroups where the x size is a multiple of it.
+  if (reflection_->requiredSubgroupSize && subgroup.requiredSizeInCompute) {
+    desc.requiredSubgroupSize = subgroupSize;
+    desc.requireFullSubgroups = subgroup.computeFullSubgroups && local[0] % subgroupSize == 0;
   }
   desc.captureStatistics = pipelineStatisticsRequested() && device_.info().features.pipelineExecutableInfo;
   Expected<vulkan::Pipeline> pipeline = vulkan::Pipeline::create(device_, desc);

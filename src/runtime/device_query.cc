@@ -2,6 +2,8 @@
 // Vulkan has no such fact (clock frequency, cache sizes) the answer is 0, meaning unknown; where
 // cl2vk does not support a feature (images, pipes, SVM, device-side enqueue) the answer
 // says so.
+#include <CL/cl_ext.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -121,11 +123,10 @@ cl_int Device::getInfo(cl_device_info param, const InfoOut& out) {
     }
     case CL_DEVICE_MAX_WORK_GROUP_SIZE: return out.scalar<size_t>(maxWorkGroupSize());
     case CL_DEVICE_MAX_NUM_SUB_GROUPS:
-      return out.scalar<cl_uint>(
-          capabilities_.subgroups
-              ? static_cast<cl_uint>(maxWorkGroupSize() / std::max<uint32_t>(target_.minSubgroupSize, 1))
-              : 0);
-    case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: return out.scalar<cl_bool>(CL_FALSE);
+      return out.scalar<cl_uint>(capabilities_.subgroups ? static_cast<cl_uint>(maxSubgroups()) : 0);
+    case CL_DEVICE_SUB_GROUP_SIZES_INTEL: return out.array(requestableSubgroupSizes());
+    case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
+      return out.scalar<cl_bool>(capabilities_.subgroupForwardProgress ? CL_TRUE : CL_FALSE);
     case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: return out.scalar<size_t>(subgroupSize);
     case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT: return out.scalar<cl_bool>(CL_TRUE);
     case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT: return out.scalar<cl_bool>(CL_TRUE);

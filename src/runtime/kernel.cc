@@ -1,5 +1,7 @@
 #include "runtime/kernel.h"
 
+#include <CL/cl_ext.h>
+
 #include <algorithm>
 #include <cstring>
 
@@ -171,26 +173,29 @@ cl_int Kernel::getWorkGroupInfo(Device& device, cl_kernel_work_group_info param,
   }
 }
 
+// The queries answer for the sub-groups the kernel's builtins compute (Device::subgroupCount).
 cl_int Kernel::getSubGroupInfo(Device& device, cl_kernel_sub_group_info param, size_t inputSize, const void* input,
                                const InfoOut& out) {
-  const size_t lanes = subgroupSize(device);
+  if (!device.capabilities().subgroups) return CL_INVALID_OPERATION;  // no sub-groups to ask about
   const size_t* sizes = static_cast<const size_t*>(input);
-  auto workGroupItems = [&]() -> std::optional<size_t> {
+  const size_t lanes = reflection_.requiredSubgroupSize.value_or(device.subgroupLanes());
+  auto workGroup = [&]() -> std::optional<std::vector<size_t>> {
     if (input == nullptr || inputSize == 0 || inputSize % sizeof(size_t) != 0 || inputSize > 3 * sizeof(size_t))
       return std::nullopt;
-    size_t items = 1;
-    for (size_t i = 0; i < inputSize / sizeof(size_t); ++i) items *= sizes[i];
-    return items;
+    return std::vector<size_t>(sizes, sizes + inputSize / sizeof(size_t));
   };
   switch (param) {
     case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
     case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
-      std::optional<size_t> items = workGroupItems();
-      if (!items) return CL_INVALID_VALUE;
-      if (param == CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE) return out.scalar<size_t>(std::min(lanes, *items));
-      return out.scalar<size_t>((*items + lanes - 1) / lanes);
+      std::optional<std::vector<size_t>> local = workGroup();
+      if (!local) return CL_INVALID_VALUE;
+      if (param == CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE)
+        return out.scalar<size_t>(device.maxSubgroupSize(*local, lanes));
+      return out.scalar<size_t>(device.subgroupCount(*local, lanes));
     }
     case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
+      // A 1D work-group of count full sub-groups (which any packing makes count sub-groups of),
+      // or zeros when none of that many fits.
       if (input == nullptr || inputSize != sizeof(size_t)) return CL_INVALID_VALUE;
       size_t dimensions = out.value != nullptr ? out.size / sizeof(size_t) : 3;
       if (dimensions == 0 || dimensions > 3) return CL_INVALID_VALUE;
@@ -200,8 +205,19 @@ cl_int Kernel::getSubGroupInfo(Device& device, cl_kernel_sub_group_info param, s
       if (local[0] == 0) std::fill(local.begin(), local.end(), 0);
       return out.array(local);
     }
-    case CL_KERNEL_MAX_NUM_SUB_GROUPS: return out.scalar<size_t>((device.maxWorkGroupSize() + lanes - 1) / lanes);
+    case CL_KERNEL_MAX_NUM_SUB_GROUPS: {
+      // The largest work-group this kernel launches with: its reqd_work_group_size, if any.
+      if (reflection_.requiredWorkGroupSize) {
+        const std::array<uint32_t, 3>& required = *reflection_.requiredWorkGroupSize;
+        return out.scalar<size_t>(device.subgroupCount({required[0], required[1], required[2]}, lanes));
+      }
+      return out.scalar<size_t>(device.maxSubgroups());
+    }
+    // OpenCL C has no way to ask for a number of sub-groups (SPIR-V's SubgroupsPerWorkgroup).
     case CL_KERNEL_COMPILE_NUM_SUB_GROUPS: return out.scalar<size_t>(0);
+    // cl_intel_required_subgroup_size: the kernel's intel_reqd_sub_group_size, or 0.
+    case CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL:
+      return out.scalar<size_t>(reflection_.requiredSubgroupSize.value_or(0));
     default: return CL_INVALID_VALUE;
   }
 }

@@ -12,6 +12,36 @@ namespace {
 
 constexpr cl_version kVersion10 = CL_MAKE_VERSION(1, 0, 0);
 
+constexpr const char* kSubgroupExtensions[] = {
+    "cl_khr_subgroup_extended_types",   "cl_khr_subgroup_non_uniform_vote",
+    "cl_khr_subgroup_ballot",           "cl_khr_subgroup_non_uniform_arithmetic",
+    "cl_khr_subgroup_shuffle",          "cl_khr_subgroup_shuffle_relative",
+    "cl_khr_subgroup_clustered_reduce", "cl_khr_subgroup_rotate"};
+
+// The cl_khr_subgroup_* extensions a device's Vulkan subgroup operations allow. Clustered
+// reductions without Vulkan's clustered operations are shuffle steps that skip inactive lanes
+// (a ballot); rotations are always shuffles (OpenCL rotates modulo get_max_sub_group_size(),
+// Vulkan's rotate modulo SubgroupSize). Extended types need shaderSubgroupExtendedTypes and the
+// 8/16-bit integers themselves.
+std::vector<std::string> subgroupExtensionsFor(const vulkan::DeviceInfo& info) {
+  auto has = [&](VkSubgroupFeatureFlags bits) { return info.subgroup.supportsInCompute(bits); };
+  const vulkan::DeviceFeatures& features = info.features;
+  std::vector<std::string> list;
+  if (features.shaderSubgroupExtendedTypes && features.shaderInt8 && features.shaderInt16 &&
+      has(VK_SUBGROUP_FEATURE_ARITHMETIC_BIT))
+    list.push_back("cl_khr_subgroup_extended_types");
+  if (has(VK_SUBGROUP_FEATURE_VOTE_BIT)) list.push_back("cl_khr_subgroup_non_uniform_vote");
+  if (has(VK_SUBGROUP_FEATURE_BALLOT_BIT)) list.push_back("cl_khr_subgroup_ballot");
+  if (has(VK_SUBGROUP_FEATURE_ARITHMETIC_BIT)) list.push_back("cl_khr_subgroup_non_uniform_arithmetic");
+  if (has(VK_SUBGROUP_FEATURE_SHUFFLE_BIT)) list.push_back("cl_khr_subgroup_shuffle");
+  if (has(VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT)) list.push_back("cl_khr_subgroup_shuffle_relative");
+  if (has(VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
+      (has(VK_SUBGROUP_FEATURE_CLUSTERED_BIT) || has(VK_SUBGROUP_FEATURE_SHUFFLE_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT)))
+    list.push_back("cl_khr_subgroup_clustered_reduce");
+  if (has(VK_SUBGROUP_FEATURE_SHUFFLE_BIT)) list.push_back("cl_khr_subgroup_rotate");
+  return list;
+}
+
 }  // namespace
 
 std::vector<cl_name_version> DeviceCapabilities::extensions() const {
@@ -30,7 +60,9 @@ std::vector<cl_name_version> DeviceCapabilities::extensions() const {
     list.push_back(nameVersion("cl_khr_int64_base_atomics", kVersion10));
     list.push_back(nameVersion("cl_khr_int64_extended_atomics", kVersion10));
   }
-  if (subgroups) list.push_back(nameVersion("cl_khr_subgroups", kVersion10));
+  if (subgroupForwardProgress) list.push_back(nameVersion("cl_khr_subgroups", kVersion10));
+  if (subgroups) list.push_back(nameVersion("cl_intel_required_subgroup_size", kVersion10));
+  for (const std::string& name : subgroupExtensions) list.push_back(nameVersion(name.c_str(), kVersion10));
   return list;
 }
 
@@ -66,14 +98,11 @@ std::vector<std::string> DeviceCapabilities::disabledForCompiler() const {
       "cl_khr_mipmap_image_writes",
       "cl_khr_gl_msaa_sharing",
       "cl_khr_gl_depth_images",
-      "cl_khr_subgroup_extended_types",
-      "cl_khr_subgroup_non_uniform_vote",
-      "cl_khr_subgroup_ballot",
-      "cl_khr_subgroup_non_uniform_arithmetic",
-      "cl_khr_subgroup_shuffle",
-      "cl_khr_subgroup_shuffle_relative",
-      "cl_khr_subgroup_clustered_reduce",
   };
+  for (const char* name : kSubgroupExtensions) {
+    if (std::find(subgroupExtensions.begin(), subgroupExtensions.end(), name) == subgroupExtensions.end())
+      list.push_back(name);
+  }
   if (!fp16) list.push_back("cl_khr_fp16");
   if (!fp64) {
     list.push_back("cl_khr_fp64");
@@ -83,12 +112,12 @@ std::vector<std::string> DeviceCapabilities::disabledForCompiler() const {
     list.push_back("cl_khr_int64_base_atomics");
     list.push_back("cl_khr_int64_extended_atomics");
   }
-  if (!subgroups) {
-    list.push_back("cl_khr_subgroups");
-    list.push_back("__opencl_c_subgroups");
-  }
+  if (!subgroupForwardProgress) list.push_back("cl_khr_subgroups");
+  if (!subgroups) list.push_back("__opencl_c_subgroups");
   return list;
 }
+
+std::vector<std::string> DeviceCapabilities::definedForCompiler() const { return subgroupExtensions; }
 
 Device::Device(Platform& platform, vulkan::DeviceInfo info)
     : platform_(platform), info_(std::move(info)), target_(launch::targetFor(info_)) {
@@ -99,6 +128,42 @@ Device::Device(Platform& platform, vulkan::DeviceInfo info)
   capabilities_.int64Atomics = features.shaderInt64 && features.shaderBufferInt64Atomics;
   capabilities_.subgroups = info_.subgroup.supportsInCompute(
       VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT);
+  // The hardware of a GPU schedules the subgroups of a work-group independently (a subgroup
+  // spinning on another's store still lets that one run); CPU drivers (llvmpipe, SwiftShader)
+  // run a work-group's subgroups in turn on one thread, switching only at barriers.
+  capabilities_.subgroupForwardProgress = capabilities_.subgroups && type() == CL_DEVICE_TYPE_GPU;
+  if (capabilities_.subgroups) capabilities_.subgroupExtensions = subgroupExtensionsFor(info_);
+}
+
+size_t Device::subgroupCount(const std::vector<size_t>& local, size_t lanes) const {
+  size_t items = 1;
+  for (size_t size : local) items *= size;
+  if (local.empty() || items == 0) return 0;
+  if (target_.subgroupsByRow) return items / local[0] * ((local[0] + lanes - 1) / lanes);
+  return (items + lanes - 1) / lanes;
+}
+
+size_t Device::maxSubgroupSize(const std::vector<size_t>& local, size_t lanes) const {
+  size_t items = 1;
+  for (size_t size : local) items *= size;
+  if (local.empty()) return 0;
+  return std::min(lanes, target_.subgroupsByRow ? local[0] : items);
+}
+
+std::vector<size_t> Device::requestableSubgroupSizes() const {
+  if (!capabilities_.subgroups) return {};
+  if (!target_.requiredSubgroupSize || target_.minSubgroupSize == target_.maxSubgroupSize) return {subgroupLanes()};
+  std::vector<size_t> sizes;
+  for (size_t size = std::max<uint32_t>(target_.minSubgroupSize, 1); size <= target_.maxSubgroupSize; size *= 2)
+    sizes.push_back(size);
+  return sizes;
+}
+
+// A work-group of one column (x = 1) has a sub-group per work-item where rows are packed apart.
+size_t Device::maxSubgroups() const {
+  if (target_.subgroupsByRow) return maxWorkGroupSize();
+  size_t smallest = std::max<uint32_t>(target_.minSubgroupSize, 1);
+  return (maxWorkGroupSize() + smallest - 1) / smallest;
 }
 
 Device* Device::find(cl_device_id handle) {

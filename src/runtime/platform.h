@@ -4,6 +4,7 @@
 // retain and release do nothing.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -26,12 +27,20 @@ struct DeviceCapabilities {
   bool fp16 = false;          // cl_khr_fp16: shaderFloat16 and 16-bit storage
   bool fp64 = false;          // cl_khr_fp64 / __opencl_c_fp64: shaderFloat64
   bool int64Atomics = false;  // cl_khr_int64_base/extended_atomics: shaderBufferInt64Atomics
-  bool subgroups = false;     // cl_khr_subgroups / __opencl_c_subgroups: basic, vote, ballot, arithmetic
+  bool subgroups = false;     // __opencl_c_subgroups: basic, vote, ballot, arithmetic
+  // cl_khr_subgroups as well, and CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: a GPU, whose
+  // subgroups the hardware schedules independently; not a CPU driver (docs/collectives.md).
+  bool subgroupForwardProgress = false;
+  // The cl_khr_subgroup_* extensions the device's subgroup operations allow ("cl_khr_subgroup_ballot").
+  std::vector<std::string> subgroupExtensions;
 
   std::vector<cl_name_version> extensions() const;
   std::vector<cl_name_version> openclCFeatures() const;
   // The extensions and feature macros clang enables for spir64 that this device must not offer.
   std::vector<std::string> disabledForCompiler() const;
+  // The extension macros clang must define for the device (-D<name>=1): the cl_khr_subgroup_*
+  // ones, which clang-15's headers define only for OpenCL C 2.0 and later.
+  std::vector<std::string> definedForCompiler() const;
 };
 
 class Device : public _cl_device_id {
@@ -55,6 +64,17 @@ class Device : public _cl_device_id {
   // (lavapipe runs one per hardware thread), a GPU's multiprocessors where its vendor's Vulkan
   // extension reports them, else 1.
   cl_uint computeUnits() const;
+  // The sub-groups of a work-group of `local` (1 to 3 sizes) and the largest of them, as the
+  // kernels' get_num_sub_groups() and get_max_sub_group_size() compute them: runs of
+  // SubgroupSize consecutive work-items, or of each row where the device packs rows
+  // (Target::subgroupsByRow). The most a work-group can have (CL_DEVICE_MAX_NUM_SUB_GROUPS).
+  size_t subgroupLanes() const { return std::max<uint32_t>(info_.subgroup.size, 1); }
+  // `lanes`: the subgroup size, the device's or a kernel's intel_reqd_sub_group_size.
+  size_t subgroupCount(const std::vector<size_t>& local, size_t lanes) const;
+  size_t maxSubgroupSize(const std::vector<size_t>& local, size_t lanes) const;
+  // The sizes a kernel may ask for with intel_reqd_sub_group_size (CL_DEVICE_SUB_GROUP_SIZES_INTEL).
+  std::vector<size_t> requestableSubgroupSizes() const;
+  size_t maxSubgroups() const;
   // The smallest alignment (bytes) of a sub-buffer origin: CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8.
   static constexpr size_t kBaseAddressAlignment = 128;
 

@@ -78,6 +78,7 @@ std::vector<std::string> frontEndArguments(const CompileRequest& request) {
   for (const std::string& name : request.disabledExtensions) {
     arguments.insert(arguments.end(), {"-Xclang", "-cl-ext=-" + name});
   }
+  for (const std::string& name : request.definedExtensions) arguments.push_back("-D" + name + "=1");
   arguments.insert(arguments.end(), {"-emit-llvm", "-S", kSourceName, "-o", kFrontEndIr});
   return arguments;
 }
@@ -126,12 +127,15 @@ Expected<std::vector<uint32_t>> compileIn(const fs::path& directory, const Compi
       tools.clang,
       {"-target", "spir64", "-Xclang", "-disable-llvm-passes", "-c", "-emit-llvm", "-x", "ir", kLlvmIr, "-o", kBitcode},
       directory, log));
-  CL2VK_TRY(runTool(tools.llvmSpirv,
-                    // The OpenCL C type names and qualifiers of the arguments, for clGetKernelArgInfo,
-                    // travel as OpString "kernel_arg_type.<kernel>.<types>".
-                    {"--spirv-max-version=1.2", "--spirv-ext=+SPV_KHR_uniform_group_instructions",
-                     "--preserve-ocl-kernel-arg-type-metadata-through-string", kBitcode, "-o", kSpirv},
-                    directory, log));
+  CL2VK_TRY(
+      runTool(tools.llvmSpirv,
+              // The OpenCL C type names and qualifiers of the arguments, for clGetKernelArgInfo,
+              // travel as OpString "kernel_arg_type.<kernel>.<types>". llvm-spirv writes the
+              // lowest version a module needs: 1.3 only for the cl_khr_subgroup_* functions
+              // (OpGroupNonUniform*), which it cannot write at 1.2 (it asserts).
+              {"--spirv-max-version=1.3", "--spirv-ext=+SPV_KHR_uniform_group_instructions,+SPV_KHR_subgroup_rotate",
+               "--preserve-ocl-kernel-arg-type-metadata-through-string", kBitcode, "-o", kSpirv},
+              directory, log));
   return readSpirvWords(directory / kSpirv);
 }
 

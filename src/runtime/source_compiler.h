@@ -56,6 +56,8 @@ struct CompileRequest {
   // OpenCL extensions and OpenCL C 3.0 feature macros the device lacks, removed from clang's
   // defaults with -cl-ext=-<name> ("cl_khr_fp64", "__opencl_c_images").
   std::vector<std::string> disabledExtensions;
+  // Extension macros defined for the source (-D<name>=1).
+  std::vector<std::string> definedExtensions;
 };
 
 struct CompileResult {

@@ -159,8 +159,8 @@ TEST(CheckSupportedTest, ImageSamplerPipeAndQueueTypesAreRefusedByName) {
   }
 }
 
-// What llvm-spirv-15 --spirv-ext=+all writes for float atomics, integer dot products, sub-group
-// rotations and _BitInt(N) is refused by name (docs/frontend.md), not left to fail Vulkan's
+// What llvm-spirv-15 --spirv-ext=+all writes for float atomics, integer dot products and
+// _BitInt(N) is refused by name (docs/frontend.md), not left to fail Vulkan's
 // validation as an internal error.
 TEST(CheckSupportedTest, AllExtensionsConstructsAreRefusedByName) {
   struct Case {
@@ -183,11 +183,6 @@ TEST(CheckSupportedTest, AllExtensionsConstructsAreRefusedByName) {
                 kInt8, "%dot = OpUDot %uint %v4uchar_1 %v4uchar_1\n",
                 "error: kernel 'k': %25 = OpUDot in function 'body': integer dot products (cl_khr_integer_dot_product) "
                 "are not supported by cl2vk"},
-           Case{"OpCapability GroupNonUniformRotateKHR\nOpExtension \"SPV_KHR_subgroup_rotate\"",
-                "%uint_1 = OpConstant %uint 1\n%uint_3 = OpConstant %uint 3",
-                "%rotated = OpGroupNonUniformRotateKHR %uint %uint_3 %uint_1 %uint_1\n",
-                "error: kernel 'k': %23 = OpGroupNonUniformRotateKHR in function 'body': sub-group rotations "
-                "(cl_khr_subgroup_rotate) are not supported by cl2vk"},
            Case{"OpCapability ArbitraryPrecisionIntegersINTEL\n"
                 "OpExtension \"SPV_INTEL_arbitrary_precision_integers\"",
                 "%int24 = OpTypeInt 24 0", "", "error: %15 = OpTypeInt: 24-bit integers are not supported by cl2vk"},

@@ -503,5 +503,107 @@ TEST(LowerCollectivesTest, AsyncCopiesNeedPointersBetweenGlobalAndLocalAndIntege
   }
 }
 
+// --- The cl_khr_subgroup_* instructions -----------------------------------------------------------
+
+// Without Vulkan's clustered operations (lavapipe), a clustered reduction is log2(cluster size)
+// shuffle steps, each taking the value of the partner block's lowest active lane (from a ballot).
+TEST(LowerCollectivesTest, ClusteredReduceWithoutClusteredOperationsIsShuffleSteps) {
+  std::string reduce = "%r = OpGroupNonUniformIAdd %uint %uint_3 ClusteredReduce %x %uint_4";
+  std::string constants = "     %uint_4 = OpConstant %uint 4\n";
+  PassContext context = lavapipeLike();
+  context.target.subgroupClustered = false;
+  std::string text = lowered(kernelWith(reduce, constants), context);
+  EXPECT_EQ(count(text, "OpGroupNonUniformShuffle %uint %uint_3"), 2u) << text;
+  EXPECT_EQ(count(text, "OpGroupNonUniformBallot %v4uint"), 1u) << text;
+  EXPECT_EQ(count(text, "FindILsb"), 2u) << text;
+  EXPECT_EQ(count(text, "ClusteredReduce"), 0u) << text;
+  // Where the device has them, the instruction stays.
+  text = lowered(kernelWith(reduce, constants), lavapipeLike());
+  EXPECT_EQ(count(text, "OpGroupNonUniformIAdd %uint %uint_3 ClusteredReduce %x %uint_4"), 1u) << text;
+  EXPECT_EQ(count(text, "Shuffle"), 0u) << text;
+}
+
+// sub_group_rotate is a shuffle from lane (lane + delta) mod get_max_sub_group_size(); the
+// clustered form stays within the aligned cluster (masks, no division).
+TEST(LowerCollectivesTest, RotateBecomesAShuffle) {
+  std::string constants = "     %uint_4 = OpConstant %uint 4\n";
+  std::string text = lowered(kernelWith("%r = OpGroupNonUniformRotateKHR %uint %uint_3 %x %uint_2", constants));
+  EXPECT_EQ(count(text, "OpGroupNonUniformRotateKHR"), 0u) << text;
+  EXPECT_EQ(count(text, "OpGroupNonUniformShuffle %uint %uint_3 %x"), 1u) << text;
+  EXPECT_EQ(count(text, "OpUMod"), 1u) << text;
+  text = lowered(kernelWith("%r = OpGroupNonUniformRotateKHR %uint %uint_3 %x %uint_2 %uint_4", constants));
+  EXPECT_EQ(count(text, "OpGroupNonUniformShuffle %uint %uint_3 %x"), 1u) << text;
+  EXPECT_EQ(count(text, "OpUMod"), 0u) << text;
+}
+
+// 64-bit values move as two 32-bit words and 8/16-bit ones as one word, so that shuffles and
+// broadcasts of them need no shaderSubgroupExtendedTypes.
+TEST(LowerCollectivesTest, ShufflesMoveWords) {
+  std::string types =
+      "      %ulong = OpTypeInt 64 0\n     %ushort = OpTypeInt 16 0\n     %v2uint = OpTypeVector %uint 2\n";
+  PassContext context = lavapipeLike();
+  context.target.subgroupExtendedTypes = false;
+  std::string text = lowered(kernelWith("%wide = OpUConvert %ulong %x\n"
+                                        "%moved = OpGroupNonUniformShuffle %ulong %uint_3 %wide %uint_2\n"
+                                        "%r = OpUConvert %uint %moved",
+                                        types),
+                             context);
+  EXPECT_EQ(count(text, "OpGroupNonUniformShuffle %v2uint %uint_3"), 1u) << text;
+  text = lowered(kernelWith("%narrow = OpUConvert %ushort %x\n"
+                            "%moved = OpGroupNonUniformShuffleDown %ushort %uint_3 %narrow %uint_2\n"
+                            "%r = OpUConvert %uint %moved",
+                            types),
+                 context);
+  EXPECT_EQ(count(text, "OpGroupNonUniformShuffleDown %uint %uint_3"), 1u) << text;
+  EXPECT_EQ(count(text, "ShuffleDown %ushort"), 0u) << text;
+}
+
+// OpenCL counts the bits of the sub-group's work-items only; Vulkan all SubgroupSize bits, more
+// than a partial sub-group has. The ballot is masked first.
+TEST(LowerCollectivesTest, BallotCountSeesOnlyTheSubgroupsLanes) {
+  std::string types = "     %v4uint = OpTypeVector %uint 4\n";
+  std::string text =
+      lowered(kernelWith("%bits = OpCompositeConstruct %v4uint %x %x %x %x\n"
+                         "%r = OpGroupNonUniformBallotBitCount %uint %uint_3 Reduce %bits",
+                         types));
+  size_t mask = text.find("OpBitwiseAnd %v4uint");
+  ASSERT_NE(mask, std::string::npos) << text;
+  std::string masked =
+      text.substr(text.rfind('%', mask - 4), text.find(' ', text.rfind('%', mask - 4)) - text.rfind('%', mask - 4));
+  EXPECT_EQ(count(text, "OpGroupNonUniformBallotBitCount %uint %uint_3 Reduce " + masked), 1u) << text;
+}
+
+// A device without the operation refuses the instruction by name.
+TEST(LowerCollectivesTest, NonUniformInstructionsNeedTheDevicesOperations) {
+  auto module = test::assemble(kernelWith("%r = OpGroupNonUniformShuffleXor %uint %uint_3 %x %uint_2"));
+  ASSERT_TRUE(module);
+  PassContext context = lavapipeLike();
+  context.target.subgroupShuffle = false;
+  Expected<PassResult> result = lowerCollectives(*module, context);
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.error().message().find("kernel 'k': "), std::string::npos) << result.error().message();
+  EXPECT_NE(result.error().message().find(
+                "OpGroupNonUniformShuffleXor in function 'k': the device lacks Vulkan's subgroup shuffle operations"),
+            std::string::npos)
+      << result.error().message();
+}
+
+// sub_group_non_uniform_all_equal of a long without shaderSubgroupExtendedTypes compares its two
+// words; with it, the instruction stays.
+TEST(LowerCollectivesTest, AllEqualOfALongComparesWordsWithoutExtendedTypes) {
+  std::string types = "      %ulong = OpTypeInt 64 0\n     %v2uint = OpTypeVector %uint 2\n";
+  std::string vote =
+      "%wide = OpUConvert %ulong %x\n%equal = OpGroupNonUniformAllEqual %bool %uint_3 %wide\n"
+      "%r = OpSelect %uint %equal %uint_3 %uint_2";
+  PassContext context = lavapipeLike();
+  std::string text = lowered(kernelWith(vote, types), context);
+  EXPECT_EQ(count(text, "OpGroupNonUniformAllEqual %bool %uint_3"), 1u) << text;
+  EXPECT_EQ(count(text, "OpBitcast %v2uint"), 0u) << text;
+  context.target.subgroupExtendedTypes = false;
+  text = lowered(kernelWith(vote, types), context);
+  EXPECT_EQ(count(text, "OpGroupNonUniformAllEqual %bool %uint_3"), 1u) << text;
+  EXPECT_EQ(count(text, "OpBitcast %v2uint"), 1u) << text;
+}
+
 }  // namespace
 }  // namespace cl2vk

@@ -337,5 +337,49 @@ TEST(LowerKernelInterfaceTest, ArgumentsBeyondThePushConstantLimitGoThroughAnArg
   EXPECT_EQ(run.context.reflection.kernels[0].pushConstantSize, 8u);
 }
 
+// intel_reqd_sub_group_size(n), llvm-spirv's SubgroupSize execution mode, is recorded in the
+// reflection where the device can give that size (its only one, or by request), and refused
+// with the kernel's name where it cannot.
+TEST(LowerKernelInterfaceTest, RequiredSubgroupSizeIsRecordedOrRefused) {
+  auto kernel = [](uint32_t size) {
+    return R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability SubgroupDispatch
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+               OpExecutionMode %k SubgroupSize )" +
+           std::to_string(size) + R"(
+               OpName %k "k"
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+          %k = OpFunction %void None %fn
+      %entry = OpLabel
+               OpReturn
+               OpFunctionEnd
+)";
+  };
+  Target lavapipe;
+  lavapipe.minSubgroupSize = lavapipe.maxSubgroupSize = 8;
+  lavapipe.requiredSubgroupSize = false;
+  test::PassRun run = test::runPass("lower-kernel-interface", kernel(8), lavapipe);
+  ASSERT_TRUE(run.module) << run.error;
+  ASSERT_EQ(run.context.reflection.kernels.size(), 1u);
+  EXPECT_EQ(run.context.reflection.kernels[0].requiredSubgroupSize, 8u);
+  EXPECT_EQ(test::runPass("lower-kernel-interface", kernel(16), lavapipe).text(),
+            "error: kernel 'k': intel_reqd_sub_group_size(16) (the SubgroupSize execution mode) asks for sub-groups "
+            "of 16 work-items; this device's have 8");
+  Target ranged;  // 8 to 32 lanes, by request
+  ranged.minSubgroupSize = 8;
+  ranged.maxSubgroupSize = 32;
+  EXPECT_EQ(
+      test::runPass("lower-kernel-interface", kernel(16), ranged).context.reflection.kernels[0].requiredSubgroupSize,
+      16u);
+  EXPECT_EQ(test::runPass("lower-kernel-interface", kernel(12), ranged).text(),
+            "error: kernel 'k': intel_reqd_sub_group_size(12) (the SubgroupSize execution mode) asks for sub-groups "
+            "of 12 work-items; this device's have 8 to 32");
+}
+
 }  // namespace
 }  // namespace cl2vk

@@ -698,5 +698,32 @@ TEST(LowerWideVectorsTest, DotOfWideVectorsIsAnErrorNamingTheInstruction) {
             "%7 = OpDot in function 'k': vectors of 8 or 16 components are not supported in OpDot");
 }
 
+// sub_group_broadcast of a float8 (cl_khr_subgroup_extended_types): each 4-wide part is broadcast
+// from the same work-item.
+TEST(LowerWideVectorsTest, BroadcastOfFloat8IsABroadcastPerPart) {
+  std::string text = moduleText(R"(
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_v8float
+          %k = OpFunction %void None %fn
+        %out = OpFunctionParameter %_ptr_CrossWorkgroup_v8float
+      %entry = OpLabel
+          %x = OpLoad %v8float %out Aligned 32
+          %y = OpGroupBroadcast %v8float %uint_5 %x %uint_0
+               OpStore %out %y Aligned 32
+               OpReturn
+               OpFunctionEnd
+)");
+  text.replace(text.find("OpCapability Vector16"), 21, "OpCapability Vector16\nOpCapability Groups");
+  auto module = test::assemble(text);
+  ASSERT_TRUE(module);
+  Expected<PassResult> result = lowerWideVectors(*module, Target{});
+  ASSERT_TRUE(result.ok()) << result.error().message();
+  std::string out = test::disassemble(*module);
+  size_t first = out.find("OpGroupBroadcast %v4float %uint_5 %");
+  ASSERT_NE(first, std::string::npos) << out;
+  EXPECT_NE(out.find("OpGroupBroadcast %v4float %uint_5 %", first + 1), std::string::npos) << out;
+  EXPECT_EQ(out.find("OpGroupBroadcast %v8float"), std::string::npos) << out;
+  EXPECT_NE(out.find(" %uint_0\n", first), std::string::npos) << "the same work-item for both parts\n" << out;
+}
+
 }  // namespace
 }  // namespace cl2vk

@@ -162,7 +162,7 @@ struct Compiled {
 
 CompileRequest request(std::string source, std::string_view options = "", std::vector<SourceHeader> headers = {},
                        std::vector<std::string> disabledExtensions = {}) {
-  return CompileRequest{std::move(source), parseOrFail(options), std::move(headers), std::move(disabledExtensions)};
+  return CompileRequest{std::move(source), parseOrFail(options), std::move(headers), std::move(disabledExtensions), {}};
 }
 
 // Compiles, and translates what compiled; a translation failure fails the test.
@@ -481,6 +481,26 @@ TEST(SourceCompilerTest, DisabledFp64FeatureRejectsDoubleInOpenCLC30) {
   CompileResult result = compileSource(request(kDoubleKernel, "-cl-std=CL3.0", {}, {"cl_khr_fp64", "__opencl_c_fp64"}));
   EXPECT_FALSE(result.success);
   EXPECT_TRUE(contains(result.log, "error: use of type 'double' requires cl_khr_fp64 and __opencl_c_fp64 support"));
+}
+
+// The cl_khr_subgroup_* extensions the device offers are defined for clang, so that OpenCL C 1.2
+// sources see their functions too (clang-15's header declares them from 2.0 on); their
+// OpGroupNonUniform* instructions need SPIR-V 1.3, which llvm-spirv is allowed.
+TEST(SourceCompilerTest, DefinedSubgroupExtensionsDeclareTheirFunctions) {
+  const char* source =
+      "kernel void k(global int* out) {\n"
+      "#ifndef cl_khr_subgroup_shuffle\n"
+      "#error no shuffles\n"
+      "#endif\n"
+      "  out[0] = sub_group_shuffle_xor(out[1], 1u) + sub_group_rotate(out[2], 1);\n"
+      "}\n";
+  CompileRequest without = request(source, "-cl-std=CL1.2");
+  EXPECT_FALSE(compileSource(without).success);
+  CompileRequest with = request(source, "-cl-std=CL1.2");
+  with.definedExtensions = {"cl_khr_subgroups", "cl_khr_subgroup_shuffle", "cl_khr_subgroup_rotate"};
+  Compiled compiled = compileAndTranslate(with);
+  EXPECT_TRUE(compiled.result.success) << compiled.result.log;
+  EXPECT_TRUE(compiled.translation.has_value());
 }
 
 TEST(SourceCompilerTest, MissingClangIsReported) {

@@ -204,6 +204,15 @@ kernel void sg_all_int(global const int* in, global int* out) {
 
 #endif
 
+#ifdef BENCH_PROGRAM_SUB_GROUP_EXTENSIONS
+
+WG_PER_ITEM(sg_shuffle_xor_int, int, sub_group_shuffle_xor(x, 1u))
+WG_PER_ITEM(sg_ballot_bit_count_int, int, (int)sub_group_ballot_bit_count(sub_group_ballot(x > 0)))
+WG_PER_ITEM(sg_clustered_reduce_add_int, int, sub_group_clustered_reduce_add(x, 4u))
+WG_PER_ITEM(sg_non_uniform_reduce_add_int, int, (get_sub_group_local_id() & 1) ? sub_group_non_uniform_reduce_add(x) : x)
+
+#endif
+
 #ifdef BENCH_PROGRAM_SUB_GROUP_UNIFORM_ARITHMETIC
 
 kernel void sg_reduce_logical_xor_int(global const int* in, global int* out) {

@@ -82,6 +82,7 @@ std::string buildOptions(ClProgram program) {
     case ClProgram::kWorkGroupUniformArithmetic: return "-cl-std=CL3.0 -D BENCH_PROGRAM_WORK_GROUP_UNIFORM_ARITHMETIC";
     case ClProgram::kSubGroup: return "-cl-std=CL3.0 -D BENCH_PROGRAM_SUB_GROUP";
     case ClProgram::kSubGroupUniformArithmetic: return "-cl-std=CL3.0 -D BENCH_PROGRAM_SUB_GROUP_UNIFORM_ARITHMETIC";
+    case ClProgram::kSubGroupExtensions: return "-cl-std=CL3.0 -D BENCH_PROGRAM_SUB_GROUP_EXTENSIONS";
     case ClProgram::kMathDouble: return "-D BENCH_PROGRAM_MATH_DOUBLE";
   }
   return "";

@@ -34,6 +34,12 @@ void addCollectives(std::vector<Workload>& list, Scope scope) {
   list.push_back(collective(scope, O::kBroadcastLast, "broadcast", E::kInt, "int", program));
   list.push_back(collective(scope, O::kAll, "all", E::kInt, "int", program));
   list.push_back(collective(scope, O::kReduceLogicalXor, "reduce_logical_xor", E::kInt, "int", uniformArithmetic));
+  if (workGroup) return;
+  ClProgram extensions = ClProgram::kSubGroupExtensions;
+  list.push_back(collective(scope, O::kShuffleXor1, "shuffle_xor", E::kInt, "int", extensions));
+  list.push_back(collective(scope, O::kBallotCount, "ballot_bit_count", E::kInt, "int", extensions));
+  list.push_back(collective(scope, O::kClusteredReduceAdd4, "clustered_reduce_add", E::kInt, "int", extensions));
+  list.push_back(collective(scope, O::kNonUniformReduceAddOdd, "non_uniform_reduce_add", E::kInt, "int", extensions));
 }
 
 double decode(ElementType element, uint32_t word) {
@@ -298,6 +304,26 @@ Reference computeReference(const Workload& workload, std::span<const uint32_t> i
       case Operation::kReduceLogicalXor: {
         size_t trues = std::count_if(group.begin(), group.end(), [](double value) { return value != 0; });
         emit(static_cast<double>(trues % 2), 0);
+        break;
+      }
+      case Operation::kShuffleXor1:
+        for (size_t i = 0; i < group.size(); ++i) emit(group[i ^ 1], 0);
+        break;
+      case Operation::kBallotCount: {
+        double count = static_cast<double>(std::count_if(group.begin(), group.end(), [](double v) { return v > 0; }));
+        for (size_t i = 0; i < group.size(); ++i) emit(count, 0);
+        break;
+      }
+      case Operation::kClusteredReduceAdd4:
+        for (size_t i = 0; i < group.size(); ++i) {
+          size_t first = i & ~size_t{3};
+          emit(group[first] + group[first + 1] + group[first + 2] + group[first + 3], 0);
+        }
+        break;
+      case Operation::kNonUniformReduceAddOdd: {
+        double odd = 0;
+        for (size_t i = 1; i < group.size(); i += 2) odd += group[i];
+        for (size_t i = 0; i < group.size(); ++i) emit(i & 1 ? odd : group[i], 0);
         break;
       }
       case Operation::kReduce16Add:

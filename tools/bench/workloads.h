@@ -34,6 +34,13 @@ enum class Operation {
   kBroadcastLast,
   kAll,
   kReduceLogicalXor,
+  // The cl_khr_subgroup_* functions, one value per work-item: shuffle_xor(x, 1), the bit count
+  // of ballot(x > 0), clustered_reduce_add(x, 4), and non_uniform_reduce_add(x) in the odd lanes
+  // (x in the even ones).
+  kShuffleXor1,
+  kBallotCount,
+  kClusteredReduceAdd4,
+  kNonUniformReduceAddOdd,
   kReduce16Add,
   kCopy,
   kMath,       // one OpenCL.std function per work-item (Workload::function), see mathArguments()
@@ -53,7 +60,8 @@ enum class ClProgram {
   kWorkGroupUniformArithmetic,
   kSubGroup,
   kSubGroupUniformArithmetic,
-  kMathDouble,  // needs cl_khr_fp64
+  kSubGroupExtensions,  // the cl_khr_subgroup_* functions
+  kMathDouble,          // needs cl_khr_fp64
 };
 
 struct Workload {

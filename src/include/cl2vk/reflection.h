@@ -65,6 +65,9 @@ struct KernelReflection {
   uint32_t pushConstantSize = 0;
   // reqd_work_group_size, when the kernel declares it.
   std::optional<std::array<uint32_t, 3>> requiredWorkGroupSize;
+  // intel_reqd_sub_group_size (SPIR-V's SubgroupSize execution mode), when the kernel declares it:
+  // its pipelines require that subgroup size (VK_EXT_subgroup_size_control).
+  std::optional<uint32_t> requiredSubgroupSize;
   CollectiveStats collectives;
   // Hidden arguments: where in the argument block (like KernelArgument::offset) the runtime writes
   // the 64-bit address of the printf buffer, when the kernel calls printf, and of the program's

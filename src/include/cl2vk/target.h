@@ -15,6 +15,19 @@ struct Target {
   uint32_t maxSubgroupSize = 128;
   bool subgroupArithmetic = true;     // VK_SUBGROUP_FEATURE_ARITHMETIC_BIT in compute
   bool subgroupExtendedTypes = true;  // shaderSubgroupExtendedTypes: 8/16/64-bit subgroup ops
+  // The other VK_SUBGROUP_FEATURE_*_BIT in compute, which the cl_khr_subgroup_* functions need.
+  // Without clustered operations, clustered reductions are shuffle-xor steps (docs/collectives.md).
+  bool subgroupVote = true, subgroupBallot = true, subgroupShuffle = true, subgroupShuffleRelative = true;
+  bool subgroupClustered = true;
+  // The device makes subgroups of each row of a work-group separately (x split into subgroups of
+  // SubgroupSize, the rest of a row a partial subgroup), as lavapipe does, rather than of runs of
+  // consecutive linear local ids; its SubgroupId and NumSubgroups do not follow that packing, so
+  // the sub-group builtins are computed from it (docs/collectives.md).
+  bool subgroupsByRow = false;
+  // VK_EXT_subgroup_size_control's required subgroup size in compute: a kernel may ask for any
+  // power of two from minSubgroupSize to maxSubgroupSize (intel_reqd_sub_group_size); without it,
+  // only for the one size the device has.
+  bool requiredSubgroupSize = true;
   // Subgroup scans as log2(SubgroupSize) OpGroupNonUniformShuffleUp steps (as CUDA's warp scans
   // are written) instead of OpGroupNonUniform* InclusiveScan/ExclusiveScan: 11-21 % faster on
   // NVIDIA's driver (docs/PERFORMANCE.md). Needs VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT, and a

@@ -2,6 +2,7 @@
 // values combine, and CollectiveLowering, which emits one kernel's collectives. Its methods live
 // by lowering: lower_collectives.cc (dispatch and operand checks), subgroup_collectives.cc
 // (sub-group scope as one instruction, and the subgroup operations the others build on),
+// nonuniform_collectives.cc (the cl_khr_subgroup_* functions' OpGroupNonUniform* instructions),
 // workgroup_collectives.cc (work-group scope through subgroups), memory_collectives.cc (the
 // Workgroup-memory-only path), collective_scratch.cc (the scratch arrays in Workgroup memory) and
 // async_copies.cc (async_work_group_copy and wait_group_events).
@@ -56,6 +57,9 @@ struct Collective {
   bool vote = false;   // OpGroupAll / OpGroupAny: no group operation operand
 };
 
+// Whether `op` is an OpGroupNonUniform* instruction of the cl_khr_subgroup_* functions.
+bool isNonUniformGroupOp(spv::Op op);
+
 // The collective an OpGroup* instruction computes; none for other opcodes.
 std::optional<Collective> collectiveOf(spv::Op op);
 
@@ -72,6 +76,12 @@ class CollectiveLowering {
       : module_(module), target_(target), kernel_(kernel), uint_(ir::typeInt(module, 32)) {}
 
   Status lower(Instruction* inst);
+
+  // An OpGroupNonUniform* instruction of the input (isNonUniformGroupOp): checked against the
+  // target's subgroup operations; clustered reductions without Vulkan's clustered operations
+  // become shuffle steps, rotations shuffles, 8/16/64-bit values move as 32-bit words, and a
+  // ballot's count and highest bit see only the sub-group's own lanes.
+  Status lowerNonUniform(Instruction* inst);
 
   const CollectiveStats& stats() const { return stats_; }
 
@@ -134,6 +144,30 @@ class CollectiveLowering {
   // no lane. An exclusive scan is the inclusive value of the lane before (the identity in lane 0).
   // A lane reads only lanes below it, which a partial subgroup has.
   uint32_t shuffleScan(Builder& b, const Collective& c, uint32_t type, uint32_t x, bool inclusive);
+
+  // --- The cl_khr_subgroup_* instructions (nonuniform_collectives.cc) ----------------------------
+
+  // `op` (a shuffle, broadcast ...) of `value` with the operands `rest` after it; bool, 8, 16 and
+  // 64-bit values as 32-bit words.
+  uint32_t moveValue(Builder& b, spv::Op op, uint32_t type, uint32_t value, const std::vector<uint32_t>& rest);
+
+  uint32_t laneId(Builder& b);
+
+  // log2(cluster) shuffle steps joining blocks of 1, 2, 4 ... lanes; inactive lanes (a ballot
+  // says which) add nothing.
+  uint32_t clusteredReduce(Builder& b, Combine c, uint32_t type, uint32_t x, uint32_t cluster);
+
+  // sub_group_rotate: the value of lane (lane + delta) mod get_max_sub_group_size(), or within the
+  // aligned cluster when `cluster` is non-zero.
+  uint32_t rotate(Builder& b, uint32_t type, uint32_t value, uint32_t delta, uint32_t cluster);
+
+  uint32_t minimum(Builder& b, uint32_t a, uint32_t c);
+
+  // get_max_sub_group_size() as the work-item builtins compute it.
+  uint32_t openclMaxSubgroupSize(Builder& b);
+
+  // A uint4 ballot of the lanes of this sub-group (fewer than SubgroupSize in a partial one).
+  uint32_t memberMask(Builder& b);
 
   // --- Work-group scope, and sub-group scope in memory (workgroup_collectives.cc) -----------------
 

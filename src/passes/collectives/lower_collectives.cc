@@ -58,6 +58,7 @@ std::optional<Collective> asBitwise(const Collective& c) {
 }
 
 Status CollectiveLowering::lower(Instruction* inst) {
+  if (isNonUniformGroupOp(inst->opcode())) return lowerNonUniform(inst);
   std::optional<uint64_t> scope = constantValue(module_, inst->idOperand(0));
   if (isAsyncCopyOrWait(inst->opcode())) {
     if (scope != kWorkgroup) return fail(*inst, "the scope must be the constant Workgroup");
@@ -124,7 +125,9 @@ Expected<PassResult> lowerCollectives(Module& module, PassContext& context) {
     std::vector<Instruction*> collectives;
     for (Block& block : function.blocks()) {
       for (Instruction& inst : block.instructions()) {
-        if (ir::isGroupCollective(inst.opcode()) || isAsyncCopyOrWait(inst.opcode())) collectives.push_back(&inst);
+        if (ir::isGroupCollective(inst.opcode()) || isAsyncCopyOrWait(inst.opcode()) ||
+            collectives::isNonUniformGroupOp(inst.opcode()))
+          collectives.push_back(&inst);
       }
     }
     if (collectives.empty()) continue;

@@ -60,7 +60,6 @@ std::string constructOf(const Instruction& inst) {
     case spv::Op::OpSDotAccSat:
     case spv::Op::OpUDotAccSat:
     case spv::Op::OpSUDotAccSat: return "integer dot products (cl_khr_integer_dot_product)";
-    case spv::Op::OpGroupNonUniformRotateKHR: return "sub-group rotations (cl_khr_subgroup_rotate)";
     case spv::Op::OpTypeInt: {
       // _BitInt(N) under SPV_INTEL_arbitrary_precision_integers.
       uint32_t width = inst.wordOperand(0);
@@ -141,6 +140,7 @@ std::optional<Error> findMissingFloat(const Module& module, const Target& target
 // messages say more.
 constexpr std::string_view kKnownExtensions[] = {
     "SPV_KHR_uniform_group_instructions",  // the collectives
+    "SPV_KHR_subgroup_rotate",             // sub_group_rotate: shuffles (lower-collectives)
     "SPV_KHR_no_integer_wrap_decoration",  // decorations finalize-vulkan drops
     "SPV_KHR_bit_instructions",            // Vulkan's own bit instructions
     "SPV_INTEL_optnone",                   // the rest: drop-optimization-hints

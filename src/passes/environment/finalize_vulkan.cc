@@ -58,7 +58,12 @@ std::optional<spv::Capability> subgroupCapabilityOf(spv::Op op) {
     case O::OpGroupNonUniformAllEqual: return spv::Capability::GroupNonUniformVote;
     case O::OpGroupNonUniformBroadcast:
     case O::OpGroupNonUniformBroadcastFirst:
-    case O::OpGroupNonUniformBallot: return spv::Capability::GroupNonUniformBallot;
+    case O::OpGroupNonUniformBallot:
+    case O::OpGroupNonUniformInverseBallot:
+    case O::OpGroupNonUniformBallotBitExtract:
+    case O::OpGroupNonUniformBallotBitCount:
+    case O::OpGroupNonUniformBallotFindLSB:
+    case O::OpGroupNonUniformBallotFindMSB: return spv::Capability::GroupNonUniformBallot;
     case O::OpGroupNonUniformShuffle:
     case O::OpGroupNonUniformShuffleXor: return spv::Capability::GroupNonUniformShuffle;
     case O::OpGroupNonUniformShuffleUp:
@@ -81,6 +86,12 @@ std::optional<spv::Capability> subgroupCapabilityOf(spv::Op op) {
     case O::OpGroupNonUniformLogicalXor: return spv::Capability::GroupNonUniformArithmetic;
     default: return std::nullopt;
   }
+}
+
+// A reduction over clusters of lanes (cl_khr_subgroup_clustered_reduce) needs GroupNonUniformClustered too.
+bool isClusteredReduce(const Instruction& inst) {
+  return subgroupCapabilityOf(inst.opcode()) == spv::Capability::GroupNonUniformArithmetic &&
+         inst.wordOperand(1) == static_cast<uint32_t>(spv::GroupOperation::ClusteredReduce);
 }
 
 Operand decorationOperand(spv::Decoration decoration) {
@@ -430,6 +441,7 @@ class Finalizer {
       if (std::optional<spv::Capability> needed = subgroupCapabilityOf(inst.opcode())) {
         capabilities.insert(spv::Capability::GroupNonUniform);
         capabilities.insert(*needed);
+        if (isClusteredReduce(inst)) capabilities.insert(spv::Capability::GroupNonUniformClustered);
         req.subgroupBasic = true;
         req.subgroupVote |= *needed == spv::Capability::GroupNonUniformVote;
         req.subgroupArithmetic |= *needed == spv::Capability::GroupNonUniformArithmetic;
@@ -454,6 +466,15 @@ class Finalizer {
         case spv::BuiltIn::NumSubgroups:
           capabilities.insert(spv::Capability::GroupNonUniform);
           req.subgroupBasic = true;
+          break;
+        case spv::BuiltIn::SubgroupEqMask:
+        case spv::BuiltIn::SubgroupGeMask:
+        case spv::BuiltIn::SubgroupGtMask:
+        case spv::BuiltIn::SubgroupLeMask:
+        case spv::BuiltIn::SubgroupLtMask:
+          capabilities.insert(spv::Capability::GroupNonUniform);
+          capabilities.insert(spv::Capability::GroupNonUniformBallot);
+          req.subgroupBasic = req.subgroupBallot = true;
           break;
         default: break;
       }

@@ -159,15 +159,19 @@ class KernelLowering {
                                             {definition.operand(0),
                                              Operand::id(ir::typeFunction(module_, definition.typeId(), {}))}));
 
-    Status builtins =
-        lowerWorkItemBuiltins(module_, *kernel, builtins_, reflection.usesDispatchInfo ? &dispatch : nullptr);
+    Status builtins = lowerWorkItemBuiltins(module_, *kernel, builtins_,
+                                            reflection.usesDispatchInfo ? &dispatch : nullptr, context_.target);
     if (!builtins.ok()) return builtins.error().withContext("kernel '" + name + "'");
 
     for (const Instruction& mode : module_.section(ir::Section::kExecutionMode)) {
-      if (mode.idOperand(0) == kernel->id() &&
-          mode.wordOperand(1) == static_cast<uint32_t>(spv::ExecutionMode::LocalSize))
+      if (mode.idOperand(0) != kernel->id()) continue;
+      if (mode.wordOperand(1) == static_cast<uint32_t>(spv::ExecutionMode::LocalSize))
         reflection.requiredWorkGroupSize =
             std::array<uint32_t, 3>{mode.wordOperand(2), mode.wordOperand(3), mode.wordOperand(4)};
+      if (mode.wordOperand(1) == static_cast<uint32_t>(spv::ExecutionMode::SubgroupSize)) {
+        CL2VK_TRY(checkSubgroupSize(name, mode.wordOperand(2)));
+        reflection.requiredSubgroupSize = mode.wordOperand(2);
+      }
     }
     std::vector<Operand> operands = entryPoint.operands();
     operands[0] =
@@ -178,6 +182,23 @@ class KernelLowering {
   }
 
  private:
+  // intel_reqd_sub_group_size(n): a power of two the device's subgroups can be, by request
+  // (VK_EXT_subgroup_size_control) or because it is their only size.
+  Status checkSubgroupSize(const std::string& name, uint32_t size) const {
+    const Target& target = context_.target;
+    bool only = target.minSubgroupSize == target.maxSubgroupSize;
+    bool fits = size != 0 && (size & (size - 1)) == 0 && size >= target.minSubgroupSize &&
+                size <= target.maxSubgroupSize && (only || target.requiredSubgroupSize);
+    if (fits) return okStatus();
+    std::string sizes = only
+                            ? std::to_string(target.minSubgroupSize)
+                            : std::to_string(target.minSubgroupSize) + " to " + std::to_string(target.maxSubgroupSize) +
+                                  (target.requiredSubgroupSize ? "" : ", and it cannot be asked for one");
+    return Error("kernel '" + name + "': intel_reqd_sub_group_size(" + std::to_string(size) +
+                 ") (the SubgroupSize execution mode) asks for sub-groups of " + std::to_string(size) +
+                 " work-items; this device's have " + sizes);
+  }
+
   Status classifyParameters(Function& kernel, const std::string& name, std::vector<Parameter>& params) {
     size_t index = 0;
     for (Instruction& inst : kernel.header()) {

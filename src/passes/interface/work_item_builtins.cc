@@ -58,17 +58,24 @@ class VulkanInputs {
 // Builds the value of one OpenCL builtin at a load of it.
 class BuiltinLowering {
  public:
-  BuiltinLowering(Module& module, Builder& builder, VulkanInputs& inputs, const WordReader* dispatch)
+  BuiltinLowering(Module& module, Builder& builder, VulkanInputs& inputs, const WordReader* dispatch, bool byRow)
       : module_(module),
         b_(builder),
         in_(inputs),
         dispatch_(dispatch),
+        byRow_(byRow),
         uint_(inputs.uintType()),
         ulong_(ir::typeInt(module, 64)) {}
 
-  // The value of `builtin` as OpenCL's `resultType` (v3ulong, ulong or uint).
+  // The value of `builtin` as OpenCL's `resultType` (v3ulong, ulong or uint; uint4 for the masks).
   Expected<uint32_t> value(spv::BuiltIn builtin, uint32_t resultType) {
     using BI = spv::BuiltIn;
+    if (isSubgroupMask(builtin)) {
+      // get_sub_group_eq_mask() ... (cl_khr_subgroup_ballot): Vulkan's uvec4 builtins as they are.
+      if (resultType != ir::typeVector(module_, uint_, 4))
+        return Error("OpenCL gives this builtin the type uint4, and it is loaded as another");
+      return b_.valueOfIds(spv::Op::OpLoad, resultType, {builtinVariableOfType(module_, builtin, resultType)});
+    }
     // Only a malformed module loads a builtin as another type; lowering it would make invalid code.
     bool threeDimensions = isPerDimension(builtin);
     if (!isSizeOrUint(resultType) && !(threeDimensions && isVectorOfThreeSizes(resultType)))
@@ -90,9 +97,10 @@ class BuiltinLowering {
       case BI::WorkDim: return widen(dispatch_->word(b_, DispatchInfoLayout::kWorkDim / 4), resultType);
       case BI::SubgroupMaxSize: return widen(maxSubgroupSize(), resultType);
       case BI::SubgroupSize: return widen(thisSubgroupSize(), resultType);
-      case BI::NumSubgroups:
-      case BI::NumEnqueuedSubgroups: return widen(subgroupCount(), resultType);
-      case BI::SubgroupId: return widen(in_.scalar(b_, BI::SubgroupId), resultType);
+      case BI::NumSubgroups: return widen(subgroupCount([&](uint32_t d) { return in_.localSize(b_, d); }), resultType);
+      case BI::NumEnqueuedSubgroups:
+        return widen(subgroupCount([&](uint32_t d) { return in_.enqueuedSize(d); }), resultType);
+      case BI::SubgroupId: return widen(subgroupId(), resultType);
       case BI::SubgroupLocalInvocationId: return widen(in_.scalar(b_, BI::SubgroupLocalInvocationId), resultType);
       default:
         return Error("the OpenCL builtin " + std::to_string(static_cast<uint32_t>(builtin)) + " is not supported");
@@ -134,33 +142,62 @@ class BuiltinLowering {
     for (uint32_t d = 1; d < 3; ++d) count = mul(uint_, count, in_.localSize(b_, d));
     return count;
   }
+  uint32_t lanes() { return in_.scalar(b_, spv::BuiltIn::SubgroupSize); }
+  uint32_t minimum(uint32_t a, uint32_t c) {
+    uint32_t fewer = b_.valueOfIds(spv::Op::OpULessThan, ir::typeBool(module_), {a, c});
+    return b_.valueOfIds(spv::Op::OpSelect, uint_, {fewer, a, c});
+  }
+  uint32_t ceilDiv(uint32_t a, uint32_t c) {
+    uint32_t rounded = add(uint_, a, b_.valueOfIds(spv::Op::OpISub, uint_, {c, ir::constantUint(module_, 32, 1)}));
+    return b_.valueOfIds(spv::Op::OpUDiv, uint_, {rounded, c});
+  }
+  uint32_t divide(uint32_t a, uint32_t c) { return b_.valueOfIds(spv::Op::OpUDiv, uint_, {a, c}); }
+  uint32_t localId(uint32_t d) { return in_.component(b_, spv::BuiltIn::LocalInvocationId, d); }
+
   // OpenCL's get_max_sub_group_size: no larger than the enqueued work-group (a work-group of 13
-  // has sub-groups of at most 13 even where Vulkan's SubgroupSize is 32), and the same in the
-  // remainder work-groups of the dispatch.
+  // has sub-groups of at most 13 even where Vulkan's SubgroupSize is 32), or than its rows where
+  // subgroups are made row by row; the same in the remainder work-groups of the dispatch.
   uint32_t maxSubgroupSize() {
-    uint32_t lanes = in_.scalar(b_, spv::BuiltIn::SubgroupSize);
+    if (byRow_) return minimum(in_.enqueuedSize(0), lanes());
     uint32_t enqueued = in_.enqueuedSize(0);
     for (uint32_t d = 1; d < 3; ++d) enqueued = mul(uint_, enqueued, in_.enqueuedSize(d));
-    uint32_t fewer = b_.valueOfIds(spv::Op::OpULessThan, ir::typeBool(module_), {enqueued, lanes});
-    return b_.valueOfIds(spv::Op::OpSelect, uint_, {fewer, enqueued, lanes});
+    return minimum(enqueued, lanes());
   }
-  // ceil(work-group size / subgroup size): Vulkan's NumSubgroups rounds down on some drivers
-  // (Mesa 22's lavapipe) when the last subgroup is partial.
-  uint32_t subgroupCount() {
-    uint32_t lanes = in_.scalar(b_, spv::BuiltIn::SubgroupSize);
-    uint32_t rounded = add(uint_, localInvocations(),
-                           b_.valueOfIds(spv::Op::OpISub, uint_, {lanes, ir::constantUint(module_, 32, 1)}));
-    return b_.valueOfIds(spv::Op::OpUDiv, uint_, {rounded, lanes});
+  // The sub-groups of a work-group of `size(d)`: this one's for get_num_sub_groups, one of the
+  // enqueued size for get_enqueued_num_sub_groups (the same in a remainder work-group).
+  // ceil(invocations / SubgroupSize), or ceil(x / SubgroupSize) per row. Vulkan's NumSubgroups
+  // rounds down on Mesa 22's lavapipe when the last subgroup is partial, and does not count rows.
+  template <typename Size>
+  uint32_t subgroupCount(Size size) {
+    uint32_t rows = mul(uint_, size(1), size(2));
+    if (byRow_) return mul(uint_, rows, ceilDiv(size(0), lanes()));
+    return ceilDiv(mul(uint_, rows, size(0)), lanes());
   }
-  // OpenCL's get_sub_group_size: the last subgroup may be partial.
+  // get_sub_group_id: Vulkan's SubgroupId, or by row: (y + z * rows) * subgroups per row + x / SubgroupSize.
+  uint32_t subgroupId() {
+    if (!byRow_) return in_.scalar(b_, spv::BuiltIn::SubgroupId);
+    uint32_t row = add(uint_, localId(1), mul(uint_, localId(2), in_.localSize(b_, 1)));
+    uint32_t perRow = ceilDiv(in_.localSize(b_, 0), lanes());
+    return add(uint_, mul(uint_, row, perRow), divide(localId(0), lanes()));
+  }
+  // OpenCL's get_sub_group_size: the last subgroup (of the work-group, or of a row) may be partial.
   uint32_t thisSubgroupSize() {
-    uint32_t lanes = in_.scalar(b_, spv::BuiltIn::SubgroupSize);
-    uint32_t first = mul(uint_, in_.scalar(b_, spv::BuiltIn::SubgroupId), lanes);
-    uint32_t left = b_.valueOfIds(spv::Op::OpISub, uint_, {localInvocations(), first});
-    uint32_t fewer = b_.valueOfIds(spv::Op::OpULessThan, ir::typeBool(module_), {left, lanes});
-    return b_.valueOfIds(spv::Op::OpSelect, uint_, {fewer, left, lanes});
+    uint32_t first, invocations;
+    if (byRow_) {
+      first = mul(uint_, divide(localId(0), lanes()), lanes());
+      invocations = in_.localSize(b_, 0);
+    } else {
+      first = mul(uint_, in_.scalar(b_, spv::BuiltIn::SubgroupId), lanes());
+      invocations = localInvocations();
+    }
+    return minimum(b_.valueOfIds(spv::Op::OpISub, uint_, {invocations, first}), lanes());
   }
 
+  static bool isSubgroupMask(spv::BuiltIn builtin) {
+    using BI = spv::BuiltIn;
+    return builtin == BI::SubgroupEqMask || builtin == BI::SubgroupGeMask || builtin == BI::SubgroupGtMask ||
+           builtin == BI::SubgroupLeMask || builtin == BI::SubgroupLtMask;
+  }
   static bool isPerDimension(spv::BuiltIn builtin) {
     using BI = spv::BuiltIn;
     switch (builtin) {
@@ -205,6 +242,7 @@ class BuiltinLowering {
   Builder& b_;
   VulkanInputs& in_;
   const WordReader* dispatch_;
+  bool byRow_;
   uint32_t uint_, ulong_;
 };
 
@@ -212,7 +250,10 @@ class BuiltinLowering {
 
 uint32_t vulkanBuiltinVariable(Module& module, spv::BuiltIn builtin, bool vector) {
   uint32_t uintType = ir::typeInt(module, 32);
-  uint32_t type = vector ? ir::typeVector(module, uintType, 3) : uintType;
+  return builtinVariableOfType(module, builtin, vector ? ir::typeVector(module, uintType, 3) : uintType);
+}
+
+uint32_t builtinVariableOfType(Module& module, spv::BuiltIn builtin, uint32_t type) {
   for (const Instruction& inst : module.section(ir::Section::kGlobal)) {
     if (inst.opcode() != spv::Op::OpVariable || inst.wordOperand(0) != static_cast<uint32_t>(spv::StorageClass::Input))
       continue;
@@ -288,7 +329,8 @@ std::unordered_map<uint32_t, spv::BuiltIn> openclBuiltinVariables(const Module& 
 }
 
 Status lowerWorkItemBuiltins(Module& module, ir::Function& kernel,
-                             const std::unordered_map<uint32_t, spv::BuiltIn>& builtins, const WordReader* dispatch) {
+                             const std::unordered_map<uint32_t, spv::BuiltIn>& builtins, const WordReader* dispatch,
+                             const Target& target) {
   std::vector<Instruction*> loads;
   for (ir::Block& block : kernel.blocks()) {
     for (Instruction& inst : block.instructions()) {
@@ -301,7 +343,7 @@ Status lowerWorkItemBuiltins(Module& module, ir::Function& kernel,
     if (builtinNeedsDispatchInfo(builtin) && !dispatch)
       return Error("internal: " + module.describe(*load) + " needs the dispatch information");
     Builder builder = Builder::before(module, load);
-    BuiltinLowering lowering(module, builder, inputs, dispatch);
+    BuiltinLowering lowering(module, builder, inputs, dispatch, target.subgroupsByRow);
     Expected<uint32_t> value = lowering.value(builtin, load->typeId());
     if (!value) {
       std::string variable = module.name(load->idOperand(0));

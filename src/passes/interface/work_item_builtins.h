@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "cl2vk/expected.h"
+#include "cl2vk/target.h"
 #include "ir/module.h"
 #include "passes/interface/word_reader.h"
 
@@ -16,6 +17,9 @@ namespace cl2vk {
 // The Vulkan builtin Input variable for `builtin`, of type uint (or uvec3 when `vector`), created
 // if missing.
 uint32_t vulkanBuiltinVariable(ir::Module& module, spv::BuiltIn builtin, bool vector);
+
+// The same for a builtin of any type (the uvec4 subgroup masks).
+uint32_t builtinVariableOfType(ir::Module& module, spv::BuiltIn builtin, uint32_t type);
 
 // The uint specialization constant with `specId` (default 1), created if missing.
 uint32_t specConstant(ir::Module& module, uint32_t specId);
@@ -31,9 +35,11 @@ bool builtinNeedsDispatchInfo(spv::BuiltIn builtin);
 std::unordered_map<uint32_t, spv::BuiltIn> openclBuiltinVariables(const ir::Module& module);
 
 // Rewrites every load of an OpenCL builtin variable inside `kernel`. `dispatch` reads the push
-// constants; it is only used for builtins that need the dispatch information.
+// constants; it is only used for builtins that need the dispatch information. The sub-group
+// builtins follow the target's subgroup packing (Target::subgroupsByRow).
 Status lowerWorkItemBuiltins(ir::Module& module, ir::Function& kernel,
-                             const std::unordered_map<uint32_t, spv::BuiltIn>& builtins, const WordReader* dispatch);
+                             const std::unordered_map<uint32_t, spv::BuiltIn>& builtins, const WordReader* dispatch,
+                             const Target& target);
 
 // Removes the OpenCL builtin variables once nothing loads them; any other use is an error.
 Status removeOpenCLBuiltinVariables(ir::Module& module, const std::unordered_map<uint32_t, spv::BuiltIn>& builtins);

@@ -88,7 +88,10 @@ bool isComponentWise(spv::Op op) {
     case spv::Op::OpSConvert:
     case spv::Op::OpFConvert:
     case spv::Op::OpSatConvertSToU:
-    case spv::Op::OpSatConvertUToS: return true;
+    case spv::Op::OpSatConvertUToS:
+    // sub_group_broadcast of an 8 or 16-wide vector (cl_khr_subgroup_extended_types): a broadcast
+    // of each part from the same work-item.
+    case spv::Op::OpGroupBroadcast: return true;
     default: return false;
   }
 }
