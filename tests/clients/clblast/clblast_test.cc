@@ -127,7 +127,7 @@ std::vector<T> cpuGemm(size_t m, size_t n, size_t k, T alpha, const std::vector<
   return result;
 }
 
-class ClblastGemm : public testing::TestWithParam<Configuration> {
+class Clblast : public testing::TestWithParam<Configuration> {
  protected:
   void SetUp() override {
     cl_uint count = 0;
@@ -233,7 +233,7 @@ class ClblastGemm : public testing::TestWithParam<Configuration> {
 };
 
 // Sizes below, at and past the tiles (8 to 64), none of them a multiple of every tile.
-TEST_P(ClblastGemm, SgemmAndDgemmMatchTheCpu) {
+TEST_P(Clblast, SgemmAndDgemmMatchTheCpu) {
   const size_t sizes[][3] = {{1, 1, 1}, {7, 9, 5}, {64, 64, 64}, {100, 33, 71}, {129, 130, 67}};
   for (const auto& size : sizes) {
     checkGemm<float>(size[0], size[1], size[2], false);
@@ -243,7 +243,95 @@ TEST_P(ClblastGemm, SgemmAndDgemmMatchTheCpu) {
   checkGemm<double>(65, 47, 90, true);
 }
 
-INSTANTIATE_TEST_SUITE_P(Parameters, ClblastGemm, testing::ValuesIn(configurations()),
+// Level 1 and 2 routines and a triangular solve (level 3, built on GEMM and its own kernels),
+// float, under the same identities: CLBlast's other kernels (reductions in local memory, gemv's
+// tiles, trsm's diagonal-block inversion) against the CPU.
+TEST_P(Clblast, AxpyDotNrm2GemvAndTrsmMatchTheCpu) {
+  const size_t n = 1000, rows = 70, columns = 90, m = 50, right = 30;
+  std::vector<float> x(n), y(n);
+  for (size_t i = 0; i < n; ++i) {
+    x[i] = float((i * 37) % 101) / 101.0f - 0.5f;
+    y[i] = float((i * 53) % 97) / 97.0f - 0.4f;
+  }
+  const float epsilon = std::numeric_limits<float>::epsilon();
+  auto close = [](double value, double expected, double tolerance) { return std::fabs(value - expected) <= tolerance; };
+
+  cl_mem bufferX = buffer(x.data(), n * sizeof(float));
+  cl_mem bufferY = buffer(y.data(), n * sizeof(float));
+  std::vector<float> scalar(1, 0.0f);
+  cl_mem bufferS = buffer(scalar.data(), sizeof(float));
+  ASSERT_EQ(clblast::Axpy<float>(n, 2.5f, bufferX, 0, 1, bufferY, 0, 1, &queue_), clblast::StatusCode::kSuccess);
+  std::vector<float> axpy(n);
+  ASSERT_EQ(clEnqueueReadBuffer(queue_, bufferY, CL_TRUE, 0, n * sizeof(float), axpy.data(), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  for (size_t i = 0; i < n; ++i) {  // fused or not, as the device pleases
+    float unfused = 2.5f * x[i];
+    unfused += y[i];
+    ASSERT_TRUE(axpy[i] == std::fma(2.5f, x[i], y[i]) || axpy[i] == unfused) << "axpy " << i << ": " << axpy[i];
+  }
+
+  double dot = 0, squares = 0;
+  for (size_t i = 0; i < n; ++i) {
+    dot += double(x[i]) * double(axpy[i]);
+    squares += double(x[i]) * double(x[i]);
+  }
+  ASSERT_EQ(clblast::Dot<float>(n, bufferS, 0, bufferX, 0, 1, bufferY, 0, 1, &queue_), clblast::StatusCode::kSuccess);
+  ASSERT_EQ(clEnqueueReadBuffer(queue_, bufferS, CL_TRUE, 0, sizeof(float), scalar.data(), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  EXPECT_TRUE(close(scalar[0], dot, n * epsilon * 2)) << "dot " << scalar[0] << ", the CPU says " << dot;
+  ASSERT_EQ(clblast::Nrm2<float>(n, bufferS, 0, bufferX, 0, 1, &queue_), clblast::StatusCode::kSuccess);
+  ASSERT_EQ(clEnqueueReadBuffer(queue_, bufferS, CL_TRUE, 0, sizeof(float), scalar.data(), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  EXPECT_TRUE(close(scalar[0], std::sqrt(squares), n * epsilon * 2)) << "nrm2 " << scalar[0];
+
+  // gemv: z = 1.5 A x (row-major A, rows x columns).
+  std::vector<float> a(rows * columns), z(rows, 0.0f);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = float((i * 29) % 89) / 89.0f - 0.5f;
+  cl_mem bufferA = buffer(a.data(), a.size() * sizeof(float));
+  cl_mem bufferZ = buffer(z.data(), z.size() * sizeof(float));
+  ASSERT_EQ(clblast::Gemv<float>(clblast::Layout::kRowMajor, clblast::Transpose::kNo, rows, columns, 1.5f, bufferA, 0,
+                                 columns, bufferX, 0, 1, 0.0f, bufferZ, 0, 1, &queue_),
+            clblast::StatusCode::kSuccess);
+  ASSERT_EQ(clEnqueueReadBuffer(queue_, bufferZ, CL_TRUE, 0, rows * sizeof(float), z.data(), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  for (size_t r = 0; r < rows; ++r) {
+    double expected = 0;
+    for (size_t c = 0; c < columns; ++c) expected += 1.5 * double(a[r * columns + c]) * double(x[c]);
+    EXPECT_TRUE(close(z[r], expected, columns * epsilon * 4)) << "gemv row " << r << ": " << z[r] << " vs " << expected;
+  }
+
+  // trsm: L X = B, L lower triangular m x m with a heavy diagonal, B m x right; checked by L X.
+  std::vector<float> lower(m * m, 0.0f), b(m * right);
+  for (size_t r = 0; r < m; ++r) {
+    for (size_t c = 0; c <= r; ++c)
+      lower[r * m + c] = r == c ? 4.0f + float(r % 3) : float((r * 7 + c) % 13) / 13.0f - 0.5f;
+  }
+  for (size_t i = 0; i < b.size(); ++i) b[i] = float((i * 11) % 23) / 23.0f - 0.5f;
+  cl_mem bufferL = buffer(lower.data(), lower.size() * sizeof(float));
+  cl_mem bufferB = buffer(b.data(), b.size() * sizeof(float));
+  ASSERT_EQ(clblast::Trsm<float>(clblast::Layout::kRowMajor, clblast::Side::kLeft, clblast::Triangle::kLower,
+                                 clblast::Transpose::kNo, clblast::Diagonal::kNonUnit, m, right, 1.0f, bufferL, 0, m,
+                                 bufferB, 0, right, &queue_),
+            clblast::StatusCode::kSuccess);
+  std::vector<float> solution(m * right);
+  ASSERT_EQ(clEnqueueReadBuffer(queue_, bufferB, CL_TRUE, 0, solution.size() * sizeof(float), solution.data(), 0,
+                                nullptr, nullptr),
+            CL_SUCCESS);
+  int wrong = 0;
+  for (size_t r = 0; r < m; ++r) {
+    for (size_t c = 0; c < right; ++c) {
+      double product = 0;
+      for (size_t k = 0; k <= r; ++k) product += double(lower[r * m + k]) * double(solution[k * right + c]);
+      if (!close(product, b[r * right + c], 1e-4) && ++wrong <= 3) {
+        ADD_FAILURE() << "(L X)[" << r << "][" << c << "] = " << product << ", B says " << b[r * right + c];
+      }
+    }
+  }
+  EXPECT_EQ(wrong, 0);
+  for (cl_mem memory : {bufferX, bufferY, bufferS, bufferA, bufferZ, bufferL, bufferB}) clReleaseMemObject(memory);
+}
+
+INSTANTIATE_TEST_SUITE_P(Parameters, Clblast, testing::ValuesIn(configurations()),
                          [](const testing::TestParamInfo<Configuration>& info) { return info.param.label; });
 
 }  // namespace
