@@ -19,6 +19,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <ostream>
 #include <random>
 #include <string>
 #include <unordered_map>
@@ -56,6 +57,9 @@ struct Configuration {
   const char* name;
   std::map<std::string, Parameters> overrides;  // kernel name -> parameters, for float and double
 };
+
+// gtest names a failing configuration by its label.
+void PrintTo(const Configuration& configuration, std::ostream* out) { *out << configuration.label; }
 
 const char* kNvidia = "NVIDIA Corporation";
 
