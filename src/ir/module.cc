@@ -99,9 +99,11 @@ void Module::dropUse(uint32_t id, Instruction* user, int operandIndex) {
   auto it = uses_.find(id);
   if (it == uses_.end()) return;
   auto& list = it->second;
-  auto found = std::find_if(list.begin(), list.end(),
+  // From the back: the use dropped is most often a recent one (a phi the structurizer just made
+  // and found trivial), and a common type's list holds thousands.
+  auto found = std::find_if(list.rbegin(), list.rend(),
                             [&](const Use& u) { return u.user == user && u.operandIndex == operandIndex; });
-  if (found != list.end()) {
+  if (found != list.rend()) {
     *found = list.back();
     list.pop_back();
   }
@@ -341,12 +343,34 @@ void Module::sortGlobals() {
 }
 
 void Module::update(Instruction* inst, Instruction replacement) {
-  unindex(inst);
-  inst->opcode_ = replacement.opcode_;
-  inst->typeId_ = replacement.typeId_;
-  inst->resultId_ = replacement.resultId_;
+  // Most updates (a phi's incoming values, one operand rewritten) keep the opcode, the result and
+  // its type: only the operands that change move in the use lists. A common type's list holds
+  // every value of that type and is searched linearly, so re-indexing the result type on each
+  // update made the structurizer's SSA rebuild quadratic (CLBlast's unrolled GEMM: minutes).
+  bool sameDefinition = replacement.opcode_ == inst->opcode_ && replacement.resultId_ == inst->resultId_ &&
+                        replacement.typeId_ == inst->typeId_ && inst->opcode_ != spv::Op::OpFunction &&
+                        !isShareableGlobal(inst->opcode_);
+  if (!sameDefinition) {
+    unindex(inst);
+    inst->opcode_ = replacement.opcode_;
+    inst->typeId_ = replacement.typeId_;
+    inst->resultId_ = replacement.resultId_;
+    inst->operands_ = std::move(replacement.operands_);
+    index(inst);
+    return;
+  }
+  const std::vector<Operand>& before = inst->operands_;
+  const std::vector<Operand>& after = replacement.operands_;
+  auto sameId = [](const std::vector<Operand>& operands, size_t i, const Operand& op) {
+    return i < operands.size() && operands[i].isId() && operands[i].words[0] == op.words[0];
+  };
+  for (size_t i = 0; i < before.size(); ++i) {
+    if (before[i].isId() && !sameId(after, i, before[i])) dropUse(before[i].words[0], inst, static_cast<int>(i));
+  }
+  for (size_t i = 0; i < after.size(); ++i) {
+    if (after[i].isId() && !sameId(before, i, after[i])) addUse(after[i].words[0], inst, static_cast<int>(i));
+  }
   inst->operands_ = std::move(replacement.operands_);
-  index(inst);
 }
 
 void Module::replaceAllUses(uint32_t from, uint32_t to) {

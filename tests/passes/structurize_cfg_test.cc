@@ -223,19 +223,19 @@ TEST(StructurizeCfgTest, ShortCircuitAndRoutesTheSharedElseThroughAFlag) {
               %a = OpIAdd %uint %x %y
                    OpBranch %27
              %27 = OpLabel
-             %34 = OpPhi %uint %uint_2 %rhs %uint_4 %then
-             %32 = OpPhi %uint %29 %rhs %a %then
+             %33 = OpPhi %uint %uint_2 %rhs %uint_4 %then
+             %31 = OpPhi %uint %29 %rhs %a %then
                    OpBranch %26
              %26 = OpLabel
-             %33 = OpPhi %uint %uint_2 %entry %34 %27
-             %31 = OpPhi %uint %29 %entry %32 %27
-             %30 = OpIEqual %bool %33 %uint_2
+             %34 = OpPhi %uint %uint_2 %entry %33 %27
+             %32 = OpPhi %uint %29 %entry %31 %27
+             %30 = OpIEqual %bool %34 %uint_2
                    OpSelectionMerge %join None
                    OpBranchConditional %30 %else %join
            %else = OpLabel
                    OpBranch %join
            %join = OpLabel
-              %r = OpPhi %uint %31 %26 %uint_0 %else
+              %r = OpPhi %uint %32 %26 %uint_0 %else
                    OpReturnValue %r
                    OpFunctionEnd
 )"));
@@ -361,8 +361,8 @@ TEST(StructurizeCfgTest, NestedLoopsBreakOutOfBothThroughEachMerge) {
              %35 = OpLabel
                    OpBranch %inner
              %36 = OpLabel
-             %40 = OpPhi %uint %uint_0 %33 %uint_1 %innerlatch
-             %38 = OpIEqual %bool %40 %uint_0
+             %39 = OpPhi %uint %uint_0 %33 %uint_1 %innerlatch
+             %38 = OpIEqual %bool %39 %uint_0
                    OpBranchConditional %38 %done %outerlatch
      %outerlatch = OpLabel
           %inext = OpIAdd %uint %i %uint_1

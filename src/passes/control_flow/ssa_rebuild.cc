@@ -2,6 +2,7 @@
 // value whose definition no longer dominates a use, original phis included) are rebuilt as SSA
 // after Braun et al.: a phi where paths meet, OpUndef where a path carries no definition; phis
 // that turn out trivial are removed.
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -36,32 +37,44 @@ uint32_t FunctionStructurizer::readAtEnd(int variable, Block* block) {
   return readAtEntry(variable, block);
 }
 
+// A block with several predecessors gets a phi only where they disagree or a cycle comes back to
+// it: a block being read is marked pending (0), and a read that comes back around a loop finds
+// the mark and makes the placeholder phi that breaks the cycle. Making a phi at every merge and
+// removing the trivial ones afterwards cost a phi per variable and merge (CLBlast's unrolled GEMM:
+// minutes for one kernel).
 uint32_t FunctionStructurizer::readAtEntry(int variable, Block* block) {
   Variable& var = variables_[variable];
   if (var.ssaValue && var.ssaBlock != block && cfg_->dominates(var.ssaBlock, block)) return var.ssaValue;
   auto cached = var.atEntry.find(block);
-  if (cached != var.atEntry.end()) return cached->second;
-  const auto& preds = cfg_->predecessors(block);
-  uint32_t value;
-  if (preds.empty()) {
-    value = undef(var.type);
-  } else if (preds.size() == 1) {
-    value = readAtEnd(variable, preds[0]);
-  } else {
-    // The placeholder phi breaks cycles through loops; its operands are filled in afterwards.
-    Instruction* phi =
+  if (cached != var.atEntry.end()) {
+    if (cached->second != kPending) return cached->second;
+    Instruction* placeholder =
         module_.insertAfter(&block->instructions().front(), Instruction(spv::Op::OpPhi, var.type, module_.takeId()));
-    var.atEntry[block] = phi->resultId();
-    std::vector<Operand> operands;
-    for (Block* pred : preds) {
-      operands.push_back(Operand::id(readAtEnd(variable, pred)));
-      operands.push_back(Operand::id(pred->id()));
-    }
-    module_.update(phi, Instruction(spv::Op::OpPhi, phi->typeId(), phi->resultId(), std::move(operands)));
-    value = phi->resultId();
+    return cached->second = placeholder->resultId();
   }
-  variables_[variable].atEntry[block] = value;
-  return value;
+  const auto& preds = cfg_->predecessors(block);
+  if (preds.empty()) return var.atEntry[block] = undef(var.type);
+  if (preds.size() == 1) {
+    uint32_t value = readAtEnd(variable, preds[0]);
+    return variables_[variable].atEntry[block] = value;
+  }
+  var.atEntry[block] = kPending;
+  std::vector<uint32_t> incoming;
+  for (Block* pred : preds) incoming.push_back(readAtEnd(variable, pred));
+  uint32_t& entry = variables_[variable].atEntry[block];
+  bool agree = std::all_of(incoming.begin(), incoming.end(), [&](uint32_t value) { return value == incoming[0]; });
+  if (entry == kPending && agree) return entry = incoming[0];
+  Instruction* phi =
+      entry != kPending ? module_.def(entry)
+                        : module_.insertAfter(&block->instructions().front(),
+                                              Instruction(spv::Op::OpPhi, variables_[variable].type, module_.takeId()));
+  std::vector<Operand> operands;
+  for (size_t i = 0; i < preds.size(); ++i) {
+    operands.push_back(Operand::id(incoming[i]));
+    operands.push_back(Operand::id(preds[i]->id()));
+  }
+  module_.update(phi, Instruction(spv::Op::OpPhi, phi->typeId(), phi->resultId(), std::move(operands)));
+  return entry = phi->resultId();
 }
 
 uint32_t FunctionStructurizer::undef(uint32_t type) {

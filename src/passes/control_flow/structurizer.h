@@ -46,7 +46,7 @@ struct Variable {
   std::unordered_map<const Block*, uint32_t> definitions;
   uint32_t ssaValue = 0;
   const Block* ssaBlock = nullptr;
-  std::unordered_map<const Block*, uint32_t> atEntry;
+  std::unordered_map<const Block*, uint32_t> atEntry;  // kPending while its predecessors are read
 };
 
 struct PhiRecord {
@@ -115,6 +115,7 @@ class FunctionStructurizer {
   int newVariable(uint32_t type);
   int valueVariable(uint32_t id);
   uint32_t readAtEnd(int variable, Block* block);
+  static constexpr uint32_t kPending = 0;  // an atEntry mark: the block's predecessors are being read
   uint32_t readAtEntry(int variable, Block* block);
   uint32_t undef(uint32_t type);
   uint32_t uintConstant(uint32_t value) { return ir::constantUint(module_, 32, value); }
