@@ -276,10 +276,23 @@ std::vector<Function> functions() {
                   {kInt},
                   true,
                   [=](const Lanes& l) { return integer(std::popcount(bits(l) & ((uint64_t{1} << l.lane) - 1))); }});
-  list.push_back({ballot, "find_lsb", "sub_group_ballot_find_lsb(" + pattern + ")", {kInt}, true, [=](const Lanes& l) {
+  // Undefined when none of the sub-group's own bits is set (a sub-group of one lane: bit 0 is 0).
+  list.push_back({ballot,
+                  "find_lsb",
+                  "sub_group_ballot_find_lsb(" + pattern + ")",
+                  {kInt},
+                  true,
+                  [=](const Lanes& l) -> std::optional<Value> {
+                    if (ownPattern(l) == 0) return std::nullopt;
                     return integer(std::countr_zero(ownPattern(l)));
                   }});
-  list.push_back({ballot, "find_msb", "sub_group_ballot_find_msb(" + pattern + ")", {kInt}, true, [=](const Lanes& l) {
+  list.push_back({ballot,
+                  "find_msb",
+                  "sub_group_ballot_find_msb(" + pattern + ")",
+                  {kInt},
+                  true,
+                  [=](const Lanes& l) -> std::optional<Value> {
+                    if (ownPattern(l) == 0) return std::nullopt;
                     return integer(63 - std::countl_zero(ownPattern(l)));
                   }});
   auto mask = [](const char* which, std::function<bool(uint32_t, uint32_t)> set) {
@@ -371,9 +384,11 @@ std::vector<Function> functions() {
 
 std::string kernelName(const Function& f, const TypeInfo& t) { return f.name + "_" + t.name; }
 
-// One kernel per function and type; mode 1 runs the function in the odd lanes only.
-std::string kernelSource(const Function& f, const TypeInfo& t) {
-  std::string storage = t.isFloat ? "double" : "long";
+// One kernel per function and type; mode 1 runs the function in the odd lanes only. Floating-point
+// values travel as double, or as float on a device without cl_khr_fp64 (the inputs and every
+// result the functions give from them are exact in float).
+std::string kernelSource(const Function& f, const TypeInfo& t, bool fp64) {
+  std::string storage = t.isFloat ? (fp64 ? "double" : "float") : "long";
   return "kernel void " + kernelName(f, t) + "(global const " + storage + "* in, global " + storage +
          "* out, global uint* info, int mode) {\n"
          "  typedef " +
@@ -403,6 +418,8 @@ class SubgroupExtensions : public IcdTest {
     if (HasFatalFailure()) return;
     extensions_ = deviceString(device_, CL_DEVICE_EXTENSIONS);
   }
+
+  bool fp64() const { return hasWord(extensions_, "cl_khr_fp64"); }
 
   std::string missing(const Function& f, const TypeInfo& t) const {
     if (!hasWord(extensions_, f.extension)) return f.extension;
@@ -437,7 +454,8 @@ class SubgroupExtensions : public IcdTest {
         in[i].i = ints[i] = t.isSigned ? static_cast<int64_t>(random() % 7) - 3 : static_cast<int64_t>(random() % 7);
       }
     }
-    Buffer dIn = t.isFloat ? bufferOf(floats) : bufferOf(ints);
+    std::vector<float> narrowFloats(floats.begin(), floats.end());
+    Buffer dIn = !t.isFloat ? bufferOf(ints) : fp64() ? bufferOf(floats) : bufferOf(narrowFloats);
     std::vector<int64_t> sentinel(n, 0x5eed);
     Buffer dOut = bufferOf(sentinel);
     Buffer dInfo = createBuffer(n * 6 * sizeof(cl_uint));
@@ -447,6 +465,10 @@ class SubgroupExtensions : public IcdTest {
     if (status != CL_SUCCESS) return "clEnqueueNDRangeKernel returned " + clErrorName(status);
     std::vector<int64_t> outInts = read<int64_t>(dOut, n);
     std::vector<double> outFloats = read<double>(dOut, n);
+    if (!fp64()) {
+      std::vector<float> narrow = read<float>(dOut, n);
+      outFloats.assign(narrow.begin(), narrow.end());
+    }
     std::vector<cl_uint> info = read<cl_uint>(dInfo, n * 6);
 
     // Work-items by (work-group, sub-group), each sub-group by lane.
@@ -543,7 +565,7 @@ class SubgroupExtensions : public IcdTest {
           continue;
         }
         cases.emplace_back(f, t);
-        source += kernelSource(f, t);
+        source += kernelSource(f, t, fp64());
       }
     }
     ASSERT_FALSE(cases.empty());

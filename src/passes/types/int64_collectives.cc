@@ -1,8 +1,8 @@
 // Sub-group operations on 64-bit integers (what lower-collectives leaves at sub-group scope, work-
 // group collectives included) on the halves. Moving a value (broadcast, shuffle) and the bitwise
 // operations work word by word; add, multiply, min and max need the carry or the compare across
-// the words, so they become a scan in shuffle-up steps with the emulated combine (the shape of
-// lower-collectives' Target::shuffleScans), and a reduce is the last lane's inclusive value.
+// the words: an add becomes 32-bit sums the device does natively, the others a combine of the
+// active lanes' values one lane at a time (both correct whichever lanes are active).
 #include "ir/types.h"
 #include "passes/interface/work_item_builtins.h"
 #include "passes/types/int64_lowering.h"
@@ -75,6 +75,15 @@ Status lowerCollective(Lowering& l, Instruction& inst) {
     l.replace(inst, Pair{word(x.lo), word(x.hi)});
     return okStatus();
   }
+  if (op == Op::OpGroupNonUniformAllEqual) {
+    // Equal across the active lanes when both words are.
+    auto allEqual = [&](uint32_t word) {
+      return b.op(Op::OpGroupNonUniformAllEqual, inst.typeId(), {inst.idOperand(0), word});
+    };
+    uint32_t both = b.op(Op::OpLogicalAnd, inst.typeId(), {allEqual(x.lo), allEqual(x.hi)});
+    l.replace(inst, both);
+    return okStatus();
+  }
   bool arithmetic = op == Op::OpGroupNonUniformIAdd || op == Op::OpGroupNonUniformIMul ||
                     op == Op::OpGroupNonUniformSMin || op == Op::OpGroupNonUniformUMin ||
                     op == Op::OpGroupNonUniformSMax || op == Op::OpGroupNonUniformUMax;
@@ -84,35 +93,44 @@ Status lowerCollective(Lowering& l, Instruction& inst) {
     return l.refuse(inst, "a 64-bit sub-group operation cl2vk cannot emulate without Vulkan's shaderInt64");
   uint32_t scope = inst.idOperand(0);
   uint32_t lane = b.load(uint, vulkanBuiltinVariable(module, spv::BuiltIn::SubgroupLocalInvocationId, false));
-  auto shuffleUp = [&](Pair value, uint32_t delta) {
-    uint32_t by = ir::constantUint(module, 32, delta);
-    return Pair{b.op(Op::OpGroupNonUniformShuffleUp, half, {scope, value.lo, by}),
-                b.op(Op::OpGroupNonUniformShuffleUp, half, {scope, value.hi, by})};
-  };
-  // At step d = 1, 2, 4 ... each lane at or past d combines the running value of the lane d below
-  // with its own; steps at or past the device's subgroup size change nothing. A lane reads only
-  // lanes below it, which a partial subgroup has.
-  Pair running = x;
-  for (uint32_t delta = 1; delta < l.maxSubgroupSize(); delta *= 2) {
-    Pair earlier = shuffleUp(running, delta);
-    uint32_t has = b.compare(Op::OpUGreaterThanEqual, lane, ir::constantUint(module, 32, delta));
-    running = select(b, has, combine(b, op, earlier, running), running);
+  // Any set of the subgroup's lanes may be active (cl_khr_subgroup_non_uniform_arithmetic, or a
+  // partial subgroup), and a shuffle or broadcast from an inactive lane is undefined, so neither
+  // form reads a lane it does not know to be active.
+  if (op == Op::OpGroupNonUniformIAdd) {
+    // A sum of 64-bit values from 32-bit sums, which the device computes natively over exactly
+    // the active lanes: the low words' sum needs more than 32 bits, so their two 16-bit halves are
+    // summed apart (each sum fits while a subgroup has at most 2^16 lanes); the high words' sum
+    // is wanted modulo 2^32 only.
+    auto sum = [&](uint32_t value) { return b.value(op, half, {operands[0], operands[1], Operand::id(value)}); };
+    uint32_t lowMask = constant(b, half, 0xffff).lo, sixteen = constant(b, half, 16).lo;
+    uint32_t lowSum = sum(b.op(Op::OpBitwiseAnd, half, {x.lo, lowMask}));
+    uint32_t highSum = sum(b.op(Op::OpShiftRightLogical, half, {x.lo, sixteen}));
+    uint32_t zero = constant(b, half, 0).lo;
+    Pair total = add(b, Pair{lowSum, zero}, shiftLeftBy(b, Pair{highSum, zero}, 16));
+    l.replace(inst, add(b, total, Pair{zero, sum(x.hi)}));
+    return okStatus();
   }
-  if (kind == spv::GroupOperation::InclusiveScan) {
-    l.replace(inst, running);
-  } else if (kind == spv::GroupOperation::ExclusiveScan) {
-    Pair previous = shuffleUp(running, 1);
-    uint32_t first = b.compare(Op::OpIEqual, lane, ir::constantUint(module, 32, 0));
-    l.replace(inst, select(b, first, constant(b, half, identity(op)), previous));
-  } else {
-    uint32_t last = b.value(
-        Op::OpGroupNonUniformUMax, uint,
-        {Operand::id(scope),
-         Operand::enumerant(SPV_OPERAND_TYPE_GROUP_OPERATION, static_cast<uint32_t>(spv::GroupOperation::Reduce)),
-         Operand::id(lane)});
-    l.replace(inst, Pair{b.op(Op::OpGroupNonUniformShuffle, half, {scope, running.lo, last}),
-                         b.op(Op::OpGroupNonUniformShuffle, half, {scope, running.hi, last})});
+  // The rest lane by lane: each lane of the ballot of active lanes, in order, combined into the
+  // running value where it is active and in range (every lane for a reduce, those up to this one
+  // for an inclusive scan, those below it for an exclusive one). A broadcast's lane must be a
+  // constant, so the lanes are unrolled up to the device's largest subgroup.
+  uint32_t uvec4 = ir::typeVector(module, uint, 4);
+  uint32_t active = b.op(Op::OpGroupNonUniformBallot, uvec4, {scope, ir::constantBool(module, true)});
+  Pair running = constant(b, half, identity(op));
+  for (uint32_t from = 0; from < l.maxSubgroupSize(); ++from) {
+    uint32_t index = ir::constantUint(module, 32, from);
+    uint32_t word = b.extract(uint, active, from / 32);
+    uint32_t bit = b.op(Op::OpBitwiseAnd, uint, {word, ir::constantUint(module, 32, 1u << (from % 32))});
+    uint32_t wanted = b.compare(Op::OpINotEqual, bit, ir::constantUint(module, 32, 0));
+    if (kind == spv::GroupOperation::InclusiveScan)
+      wanted = b.op(Op::OpLogicalAnd, ir::typeBool(module), {wanted, b.compare(Op::OpULessThanEqual, index, lane)});
+    if (kind == spv::GroupOperation::ExclusiveScan)
+      wanted = b.op(Op::OpLogicalAnd, ir::typeBool(module), {wanted, b.compare(Op::OpULessThan, index, lane)});
+    Pair value{b.op(Op::OpGroupNonUniformBroadcast, half, {scope, x.lo, index}),
+               b.op(Op::OpGroupNonUniformBroadcast, half, {scope, x.hi, index})};
+    running = select(b, wanted, combine(b, op, running, value), running);
   }
+  l.replace(inst, running);
   return okStatus();
 }
 
