@@ -66,12 +66,6 @@ kernel void wide_long8(global const long8* a, global long8* out) {
   out[i] = (long8)(y.lo, min(y.hi, x.lo));
 }
 
-kernel void wide_double8(global const double8* a, global double8* out) {
-  size_t i = get_global_id(0);
-  double8 x = a[i];
-  out[i] = fma(x, x, (double8)(0.25)) - copysign(floor(x), -x) + sqrt(fabs(x));
-}
-
 kernel void wide_convert(global const float8* a, global int8* out, global short16* narrow) {
   size_t i = get_global_id(0);
   float8 x = a[i];
