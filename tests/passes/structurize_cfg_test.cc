@@ -301,7 +301,8 @@ TEST(StructurizeCfgTest, LoopWithBreakAndContinue) {
            %next = OpIAdd %uint %i %uint_1
                    OpBranch %header
            %exit = OpLabel
-                   OpReturnValue %sum
+             %35 = OpPhi %uint %sum %34 %sum %check
+                   OpReturnValue %35
                    OpFunctionEnd
 )"));
 }
@@ -361,6 +362,7 @@ TEST(StructurizeCfgTest, NestedLoopsBreakOutOfBothThroughEachMerge) {
              %35 = OpLabel
                    OpBranch %inner
              %36 = OpLabel
+             %40 = OpPhi %uint %p %33 %p %innerlatch
              %39 = OpPhi %uint %uint_0 %33 %uint_1 %innerlatch
              %38 = OpIEqual %bool %39 %uint_0
                    OpBranchConditional %38 %done %outerlatch
@@ -371,7 +373,7 @@ TEST(StructurizeCfgTest, NestedLoopsBreakOutOfBothThroughEachMerge) {
              %34 = OpLabel
                    OpBranch %outer
            %done = OpLabel
-              %r = OpPhi %uint %p %36 %inext %outerlatch
+              %r = OpPhi %uint %40 %36 %inext %outerlatch
                    OpReturnValue %r
                    OpFunctionEnd
 )"));
@@ -418,12 +420,13 @@ TEST(StructurizeCfgTest, EarlyReturnInsideALoopStaysAReturn) {
              %27 = OpLabel
                    OpBranch %header
              %28 = OpLabel
+             %33 = OpPhi %uint %i %26 %i %body
              %32 = OpPhi %uint %uint_0 %26 %uint_1 %body
              %30 = OpIEqual %bool %32 %uint_0
                    OpSelectionMerge %31 None
                    OpBranchConditional %30 %early %exit
           %early = OpLabel
-                   OpReturnValue %i
+                   OpReturnValue %33
            %exit = OpLabel
                    OpReturnValue %x
              %31 = OpLabel
@@ -526,9 +529,10 @@ TEST(StructurizeCfgTest, RotatedDoWhileLoopAsClangEmitsIt) {
              %32 = OpLabel
                    OpBranch %loop
        %loopexit = OpLabel
+             %34 = OpPhi %uint %acc2 %31
                    OpBranch %end
             %end = OpLabel
-              %r = OpPhi %uint %y %entry %acc2 %loopexit
+              %r = OpPhi %uint %y %entry %34 %loopexit
                    OpReturnValue %r
                    OpFunctionEnd
 )"));
@@ -579,17 +583,85 @@ TEST(StructurizeCfgTest, LoopWithTwoExitsDispatchesOnAnExitSelector) {
              %30 = OpLabel
                    OpBranch %header
              %31 = OpLabel
+             %36 = OpPhi %uint %i %29 %i %latch
              %35 = OpPhi %uint %uint_0 %29 %uint_1 %latch
              %33 = OpIEqual %bool %35 %uint_0
                    OpSelectionMerge %join None
                    OpBranchConditional %33 %found %missing
           %found = OpLabel
-              %a = OpIAdd %uint %i %uint_10
+              %a = OpIAdd %uint %36 %uint_10
                    OpBranch %join
         %missing = OpLabel
                    OpBranch %join
            %join = OpLabel
               %r = OpPhi %uint %uint_0 %missing %a %found
+                   OpReturnValue %r
+                   OpFunctionEnd
+)"));
+}
+
+// Loop-closed SSA: a value of a loop read after it goes through a phi in the loop's merge, once per
+// loop it leaves (%p through the inner merge %outerlatch, then with %inext through the outer
+// merge %exit). SIMD drivers keep a lane's value at its exit only in such phis.
+TEST(StructurizeCfgTest, ValuesUsedAfterALoopAreReadThroughAPhiInEachMerge) {
+  EXPECT_EQ(structurized(R"(
+          %f = OpFunction %uint None %fnf
+          %x = OpFunctionParameter %uint
+          %y = OpFunctionParameter %uint
+      %entry = OpLabel
+               OpBranch %outer
+      %outer = OpLabel
+          %i = OpPhi %uint %uint_0 %entry %inext %outerlatch
+               OpBranch %inner
+      %inner = OpLabel
+          %j = OpPhi %uint %uint_0 %outer %jnext %inner
+          %p = OpIMul %uint %i %j
+      %jnext = OpIAdd %uint %j %uint_1
+      %jmore = OpULessThan %bool %jnext %uint_3
+               OpBranchConditional %jmore %inner %outerlatch
+ %outerlatch = OpLabel
+      %inext = OpIAdd %uint %i %uint_1
+      %imore = OpULessThan %bool %inext %uint_10
+               OpBranchConditional %imore %outer %exit
+       %exit = OpLabel
+          %r = OpIAdd %uint %p %inext
+               OpReturnValue %r
+               OpFunctionEnd
+)"),
+            canonical(R"(
+              %f = OpFunction %uint None %fnf
+              %x = OpFunctionParameter %uint
+              %y = OpFunctionParameter %uint
+          %entry = OpLabel
+                   OpBranch %outer
+          %outer = OpLabel
+              %i = OpPhi %uint %uint_0 %entry %inext %32
+                   OpLoopMerge %exit %32 None
+                   OpBranch %30
+             %30 = OpLabel
+                   OpBranch %inner
+          %inner = OpLabel
+              %j = OpPhi %uint %uint_0 %30 %jnext %33
+                   OpLoopMerge %outerlatch %33 None
+                   OpBranch %31
+             %31 = OpLabel
+              %p = OpIMul %uint %i %j
+          %jnext = OpIAdd %uint %j %uint_1
+          %jmore = OpULessThan %bool %jnext %uint_3
+                   OpBranchConditional %jmore %33 %outerlatch
+             %33 = OpLabel
+                   OpBranch %inner
+     %outerlatch = OpLabel
+        %34 = OpPhi %uint %p %31
+          %inext = OpIAdd %uint %i %uint_1
+          %imore = OpULessThan %bool %inext %uint_10
+                   OpBranchConditional %imore %32 %exit
+             %32 = OpLabel
+                   OpBranch %outer
+           %exit = OpLabel
+     %36 = OpPhi %uint %inext %outerlatch
+        %35 = OpPhi %uint %34 %outerlatch
+              %r = OpIAdd %uint %35 %36
                    OpReturnValue %r
                    OpFunctionEnd
 )"));
@@ -672,7 +744,8 @@ TEST(StructurizeCfgTest, LlvmSpirvLoopControlStaysWithItsLoop) {
          %24 = OpLabel
                OpBranch %loop
        %exit = OpLabel
-               OpReturnValue %next
+         %25 = OpPhi %uint %next %23
+               OpReturnValue %25
                OpFunctionEnd
 )"));
 }
@@ -806,9 +879,10 @@ TEST(StructurizeCfgTest, KernelLoopGetsALoopMergeAndAContinueBlock) {
    %continue = OpLabel
                OpBranch %loop
       %merge = OpLabel
+     %closed = OpPhi %uint %sum2 %loopBody
                OpBranch %exit
        %exit = OpLabel
-          %r = OpPhi %uint %uint_0 %body %sum2 %merge
+          %r = OpPhi %uint %uint_0 %body %closed %merge
                OpStore %out %r Aligned 4
 )"));
 }

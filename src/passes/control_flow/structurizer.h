@@ -103,6 +103,7 @@ class FunctionStructurizer {
   Status emit(int region, RegionGraph& graph, int nextVariable, int node, Block* exitTo);
   Status rebuildSsa();
   void removeTrivialPhis();
+  void closeLoops();
   void layOutBlocks();
 
   Block* newBlock(int owner);
