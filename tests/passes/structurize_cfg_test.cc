@@ -360,10 +360,10 @@ TEST(StructurizeCfgTest, NestedLoopsBreakOutOfBothThroughEachMerge) {
           %jmore = OpULessThan %bool %jnext %uint_10
                    OpBranchConditional %jmore %35 %36
              %35 = OpLabel
-                   OpBranch %inner
+                   OpBranchConditional %jmore %inner %36
              %36 = OpLabel
-             %40 = OpPhi %uint %p %33 %p %innerlatch
-             %39 = OpPhi %uint %uint_0 %33 %uint_1 %innerlatch
+             %40 = OpPhi %uint %p %33 %p %innerlatch %37 %35
+             %39 = OpPhi %uint %uint_0 %33 %uint_1 %innerlatch %37 %35
              %38 = OpIEqual %bool %39 %uint_0
                    OpBranchConditional %38 %done %outerlatch
      %outerlatch = OpLabel
@@ -418,10 +418,10 @@ TEST(StructurizeCfgTest, EarlyReturnInsideALoopStaysAReturn) {
            %more = OpULessThan %bool %next %uint_10
                    OpBranchConditional %more %27 %28
              %27 = OpLabel
-                   OpBranch %header
+                   OpBranchConditional %more %header %28
              %28 = OpLabel
-             %33 = OpPhi %uint %i %26 %i %body
-             %32 = OpPhi %uint %uint_0 %26 %uint_1 %body
+             %33 = OpPhi %uint %i %26 %i %body %29 %27
+             %32 = OpPhi %uint %uint_0 %26 %uint_1 %body %29 %27
              %30 = OpIEqual %bool %32 %uint_0
                    OpSelectionMerge %31 None
                    OpBranchConditional %30 %early %exit
@@ -527,9 +527,9 @@ TEST(StructurizeCfgTest, RotatedDoWhileLoopAsClangEmitsIt) {
            %more = OpULessThan %bool %next %limit
                    OpBranchConditional %more %32 %loopexit
              %32 = OpLabel
-                   OpBranch %loop
+                   OpBranchConditional %more %loop %loopexit
        %loopexit = OpLabel
-             %34 = OpPhi %uint %acc2 %31
+             %34 = OpPhi %uint %acc2 %31 %35 %32
                    OpBranch %end
             %end = OpLabel
               %r = OpPhi %uint %y %entry %34 %loopexit
@@ -581,10 +581,10 @@ TEST(StructurizeCfgTest, LoopWithTwoExitsDispatchesOnAnExitSelector) {
            %more = OpULessThan %bool %next %x
                    OpBranchConditional %more %30 %31
              %30 = OpLabel
-                   OpBranch %header
+                   OpBranchConditional %more %header %31
              %31 = OpLabel
-             %36 = OpPhi %uint %i %29 %i %latch
-             %35 = OpPhi %uint %uint_0 %29 %uint_1 %latch
+             %36 = OpPhi %uint %i %29 %i %latch %32 %30
+             %35 = OpPhi %uint %uint_0 %29 %uint_1 %latch %32 %30
              %33 = OpIEqual %bool %35 %uint_0
                    OpSelectionMerge %join None
                    OpBranchConditional %33 %found %missing
@@ -650,18 +650,18 @@ TEST(StructurizeCfgTest, ValuesUsedAfterALoopAreReadThroughAPhiInEachMerge) {
           %jmore = OpULessThan %bool %jnext %uint_3
                    OpBranchConditional %jmore %33 %outerlatch
              %33 = OpLabel
-                   OpBranch %inner
+                   OpBranchConditional %jmore %inner %outerlatch
      %outerlatch = OpLabel
-        %34 = OpPhi %uint %p %31
+             %34 = OpPhi %uint %p %31 %35 %33
           %inext = OpIAdd %uint %i %uint_1
           %imore = OpULessThan %bool %inext %uint_10
                    OpBranchConditional %imore %32 %exit
              %32 = OpLabel
-                   OpBranch %outer
+                   OpBranchConditional %imore %outer %exit
            %exit = OpLabel
-     %36 = OpPhi %uint %inext %outerlatch
-        %35 = OpPhi %uint %34 %outerlatch
-              %r = OpIAdd %uint %35 %36
+             %37 = OpPhi %uint %inext %outerlatch %35 %32
+             %36 = OpPhi %uint %34 %outerlatch %35 %32
+              %r = OpIAdd %uint %36 %37
                    OpReturnValue %r
                    OpFunctionEnd
 )"));
@@ -742,9 +742,9 @@ TEST(StructurizeCfgTest, LlvmSpirvLoopControlStaysWithItsLoop) {
        %more = OpULessThan %bool %next %uint_10
                OpBranchConditional %more %24 %exit
          %24 = OpLabel
-               OpBranch %loop
+               OpBranchConditional %more %loop %exit
        %exit = OpLabel
-         %25 = OpPhi %uint %next %23
+         %25 = OpPhi %uint %next %23 %26 %24
                OpReturnValue %25
                OpFunctionEnd
 )"));
@@ -756,7 +756,8 @@ TEST(StructurizeCfgTest, LlvmSpirvLoopControlStaysWithItsLoop) {
 
 // A kernel after lower-synchronization: a GLCompute entry point that reads `global uint* out` (a
 // PhysicalStorageBuffer pointer by now) and `uint n` from push constants; `body` goes on from there.
-std::string computeKernel(const std::string& body) {
+// `globals` go after the header's types and variables (what the pass adds there, such as OpUndef).
+std::string computeKernel(const std::string& body, const std::string& globals = "") {
   return R"(
 ; Version: 1.2
                OpCapability Addresses
@@ -794,6 +795,8 @@ std::string computeKernel(const std::string& body) {
        %args = OpVariable %_ptr_PushConstant__struct_100 PushConstant
   %_ptr_PushConstant_uint = OpTypePointer PushConstant %uint
      %v2uint = OpTypeVector %uint 2
+)" + globals +
+         R"(
           %k = OpFunction %void None %noParams
       %entry = OpLabel
         %low = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_0
@@ -877,14 +880,15 @@ TEST(StructurizeCfgTest, KernelLoopGetsALoopMergeAndAContinueBlock) {
        %more = OpULessThan %bool %next %n
                OpBranchConditional %more %continue %merge
    %continue = OpLabel
-               OpBranch %loop
+               OpBranchConditional %more %loop %merge
       %merge = OpLabel
-     %closed = OpPhi %uint %sum2 %loopBody
+     %closed = OpPhi %uint %sum2 %loopBody %undef %continue
                OpBranch %exit
        %exit = OpLabel
           %r = OpPhi %uint %uint_0 %body %closed %merge
                OpStore %out %r Aligned 4
-)"));
+)",
+                                       "      %undef = OpUndef %uint\n"));
 }
 
 TEST(StructurizeCfgTest, CorpusModulesStructurizeAndStayValid) {

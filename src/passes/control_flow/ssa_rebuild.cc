@@ -246,6 +246,36 @@ void FunctionStructurizer::closeLoops() {
       module_.update(use.user,
                      Instruction(use.user->opcode(), use.user->typeId(), use.user->resultId(), std::move(operands)));
     }
+    if (!closed.empty()) keepMergePhis(static_cast<int>(index));
+  }
+}
+
+// SPIRV-Tools' redundant-phi rule (which SwiftShader runs before its SIMD emitter) folds a phi whose
+// incoming values are one id, as every loop-closing phi's are. A second incoming edge with OpUndef
+// keeps it: in a rotated loop (the latch `latch` branches on `c` to the continue target, which only
+// it enters, or to the merge) the continue target branches on `c` again, to the header or to the
+// merge; `c` is true there, so the new edge is never taken.
+void FunctionStructurizer::keepMergePhis(int index) {
+  Block* header = loops_[index].header;
+  Block* merge = loops_[index].merge;
+  Block* continueTarget = loops_[index].continueTarget;
+  Instruction* back = continueTarget->terminator();
+  if (back->opcode() != spv::Op::OpBranch || cfg_->predecessors(continueTarget).size() != 1) return;
+  Instruction* latch = cfg_->predecessors(continueTarget)[0]->terminator();
+  if (latch->opcode() != spv::Op::OpBranchConditional || latch->idOperand(1) != continueTarget->id() ||
+      latch->idOperand(2) != merge->id()) {
+    return;
+  }
+  module_.update(back,
+                 Instruction(spv::Op::OpBranchConditional, 0, 0,
+                             {Operand::id(latch->idOperand(0)), Operand::id(header->id()), Operand::id(merge->id())}));
+  for (Instruction& phi : merge->instructions()) {
+    if (phi.opcode() == spv::Op::OpLabel || isLineInstruction(phi.opcode())) continue;
+    if (phi.opcode() != spv::Op::OpPhi) break;
+    std::vector<Operand> operands = phi.operands();
+    operands.push_back(Operand::id(undef(phi.typeId())));
+    operands.push_back(Operand::id(continueTarget->id()));
+    module_.update(&phi, Instruction(spv::Op::OpPhi, phi.typeId(), phi.resultId(), std::move(operands)));
   }
 }
 

@@ -104,6 +104,7 @@ class FunctionStructurizer {
   Status rebuildSsa();
   void removeTrivialPhis();
   void closeLoops();
+  void keepMergePhis(int loop);
   void layOutBlocks();
 
   Block* newBlock(int owner);
