@@ -177,11 +177,11 @@ void FunctionStructurizer::removeTrivialPhis() {
 }
 
 // A value of a loop used after it is read through a phi in the loop's merge. SIMD drivers
-// (SwiftShader) run a loop for the lanes still in it, so an SSA value of the body is overwritten for
-// the lanes that already left; only a phi at the merge keeps each lane's own value (VectorSelect
-// took the last lane's value for every lane). Innermost loops first, so that the phi of an inner
-// merge, itself in the outer loop, is closed again at the outer merge. Logical pointers stay as
-// they are: Vulkan has no phi of them without VariablePointers.
+// (SwiftShader) run a loop for the lanes still in it, so an SSA value of the body is recomputed for
+// the lanes that already left (VectorSelect's, from loads masked to 0 there); only a phi at the
+// merge keeps each lane's value from the pass in which it left. Innermost loops first, so that the
+// phi of an inner merge, itself in the outer loop, is closed again at the outer merge. Logical
+// pointers stay as they are: Vulkan has no phi of them without VariablePointers.
 void FunctionStructurizer::closeLoops() {
   auto isPhiValue = [this](uint32_t type) {
     const Instruction* def = module_.def(type);
