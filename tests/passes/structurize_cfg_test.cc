@@ -301,8 +301,7 @@ TEST(StructurizeCfgTest, LoopWithBreakAndContinue) {
            %next = OpIAdd %uint %i %uint_1
                    OpBranch %header
            %exit = OpLabel
-             %35 = OpPhi %uint %sum %34 %sum %check
-                   OpReturnValue %35
+                   OpReturnValue %sum
                    OpFunctionEnd
 )"));
 }
@@ -360,10 +359,9 @@ TEST(StructurizeCfgTest, NestedLoopsBreakOutOfBothThroughEachMerge) {
           %jmore = OpULessThan %bool %jnext %uint_10
                    OpBranchConditional %jmore %35 %36
              %35 = OpLabel
-                   OpBranchConditional %jmore %inner %36
+                   OpBranch %inner
              %36 = OpLabel
-             %40 = OpPhi %uint %p %33 %p %innerlatch %37 %35
-             %39 = OpPhi %uint %uint_0 %33 %uint_1 %innerlatch %37 %35
+             %39 = OpPhi %uint %uint_0 %33 %uint_1 %innerlatch
              %38 = OpIEqual %bool %39 %uint_0
                    OpBranchConditional %38 %done %outerlatch
      %outerlatch = OpLabel
@@ -373,7 +371,7 @@ TEST(StructurizeCfgTest, NestedLoopsBreakOutOfBothThroughEachMerge) {
              %34 = OpLabel
                    OpBranch %outer
            %done = OpLabel
-              %r = OpPhi %uint %40 %36 %inext %outerlatch
+              %r = OpPhi %uint %p %36 %inext %outerlatch
                    OpReturnValue %r
                    OpFunctionEnd
 )"));
@@ -418,15 +416,14 @@ TEST(StructurizeCfgTest, EarlyReturnInsideALoopStaysAReturn) {
            %more = OpULessThan %bool %next %uint_10
                    OpBranchConditional %more %27 %28
              %27 = OpLabel
-                   OpBranchConditional %more %header %28
+                   OpBranch %header
              %28 = OpLabel
-             %33 = OpPhi %uint %i %26 %i %body %29 %27
-             %32 = OpPhi %uint %uint_0 %26 %uint_1 %body %29 %27
+             %32 = OpPhi %uint %uint_0 %26 %uint_1 %body
              %30 = OpIEqual %bool %32 %uint_0
                    OpSelectionMerge %31 None
                    OpBranchConditional %30 %early %exit
           %early = OpLabel
-                   OpReturnValue %33
+                   OpReturnValue %i
            %exit = OpLabel
                    OpReturnValue %x
              %31 = OpLabel
@@ -527,12 +524,11 @@ TEST(StructurizeCfgTest, RotatedDoWhileLoopAsClangEmitsIt) {
            %more = OpULessThan %bool %next %limit
                    OpBranchConditional %more %32 %loopexit
              %32 = OpLabel
-                   OpBranchConditional %more %loop %loopexit
+                   OpBranch %loop
        %loopexit = OpLabel
-             %34 = OpPhi %uint %acc2 %31 %35 %32
                    OpBranch %end
             %end = OpLabel
-              %r = OpPhi %uint %y %entry %34 %loopexit
+              %r = OpPhi %uint %y %entry %acc2 %loopexit
                    OpReturnValue %r
                    OpFunctionEnd
 )"));
@@ -581,87 +577,19 @@ TEST(StructurizeCfgTest, LoopWithTwoExitsDispatchesOnAnExitSelector) {
            %more = OpULessThan %bool %next %x
                    OpBranchConditional %more %30 %31
              %30 = OpLabel
-                   OpBranchConditional %more %header %31
+                   OpBranch %header
              %31 = OpLabel
-             %36 = OpPhi %uint %i %29 %i %latch %32 %30
-             %35 = OpPhi %uint %uint_0 %29 %uint_1 %latch %32 %30
+             %35 = OpPhi %uint %uint_0 %29 %uint_1 %latch
              %33 = OpIEqual %bool %35 %uint_0
                    OpSelectionMerge %join None
                    OpBranchConditional %33 %found %missing
           %found = OpLabel
-              %a = OpIAdd %uint %36 %uint_10
+              %a = OpIAdd %uint %i %uint_10
                    OpBranch %join
         %missing = OpLabel
                    OpBranch %join
            %join = OpLabel
               %r = OpPhi %uint %uint_0 %missing %a %found
-                   OpReturnValue %r
-                   OpFunctionEnd
-)"));
-}
-
-// Loop-closed SSA: a value of a loop read after it goes through a phi in the loop's merge, once per
-// loop it leaves (%p through the inner merge %outerlatch, then with %inext through the outer
-// merge %exit). SIMD drivers keep a lane's value at its exit only in such phis.
-TEST(StructurizeCfgTest, ValuesUsedAfterALoopAreReadThroughAPhiInEachMerge) {
-  EXPECT_EQ(structurized(R"(
-          %f = OpFunction %uint None %fnf
-          %x = OpFunctionParameter %uint
-          %y = OpFunctionParameter %uint
-      %entry = OpLabel
-               OpBranch %outer
-      %outer = OpLabel
-          %i = OpPhi %uint %uint_0 %entry %inext %outerlatch
-               OpBranch %inner
-      %inner = OpLabel
-          %j = OpPhi %uint %uint_0 %outer %jnext %inner
-          %p = OpIMul %uint %i %j
-      %jnext = OpIAdd %uint %j %uint_1
-      %jmore = OpULessThan %bool %jnext %uint_3
-               OpBranchConditional %jmore %inner %outerlatch
- %outerlatch = OpLabel
-      %inext = OpIAdd %uint %i %uint_1
-      %imore = OpULessThan %bool %inext %uint_10
-               OpBranchConditional %imore %outer %exit
-       %exit = OpLabel
-          %r = OpIAdd %uint %p %inext
-               OpReturnValue %r
-               OpFunctionEnd
-)"),
-            canonical(R"(
-              %f = OpFunction %uint None %fnf
-              %x = OpFunctionParameter %uint
-              %y = OpFunctionParameter %uint
-          %entry = OpLabel
-                   OpBranch %outer
-          %outer = OpLabel
-              %i = OpPhi %uint %uint_0 %entry %inext %32
-                   OpLoopMerge %exit %32 None
-                   OpBranch %30
-             %30 = OpLabel
-                   OpBranch %inner
-          %inner = OpLabel
-              %j = OpPhi %uint %uint_0 %30 %jnext %33
-                   OpLoopMerge %outerlatch %33 None
-                   OpBranch %31
-             %31 = OpLabel
-              %p = OpIMul %uint %i %j
-          %jnext = OpIAdd %uint %j %uint_1
-          %jmore = OpULessThan %bool %jnext %uint_3
-                   OpBranchConditional %jmore %33 %outerlatch
-             %33 = OpLabel
-                   OpBranchConditional %jmore %inner %outerlatch
-     %outerlatch = OpLabel
-             %34 = OpPhi %uint %p %31 %35 %33
-          %inext = OpIAdd %uint %i %uint_1
-          %imore = OpULessThan %bool %inext %uint_10
-                   OpBranchConditional %imore %32 %exit
-             %32 = OpLabel
-                   OpBranchConditional %imore %outer %exit
-           %exit = OpLabel
-             %37 = OpPhi %uint %inext %outerlatch %35 %32
-             %36 = OpPhi %uint %34 %outerlatch %35 %32
-              %r = OpIAdd %uint %36 %37
                    OpReturnValue %r
                    OpFunctionEnd
 )"));
@@ -742,10 +670,9 @@ TEST(StructurizeCfgTest, LlvmSpirvLoopControlStaysWithItsLoop) {
        %more = OpULessThan %bool %next %uint_10
                OpBranchConditional %more %24 %exit
          %24 = OpLabel
-               OpBranchConditional %more %loop %exit
+               OpBranch %loop
        %exit = OpLabel
-         %25 = OpPhi %uint %next %23 %26 %24
-               OpReturnValue %25
+               OpReturnValue %next
                OpFunctionEnd
 )"));
 }
@@ -756,8 +683,7 @@ TEST(StructurizeCfgTest, LlvmSpirvLoopControlStaysWithItsLoop) {
 
 // A kernel after lower-synchronization: a GLCompute entry point that reads `global uint* out` (a
 // PhysicalStorageBuffer pointer by now) and `uint n` from push constants; `body` goes on from there.
-// `globals` go after the header's types and variables (what the pass adds there, such as OpUndef).
-std::string computeKernel(const std::string& body, const std::string& globals = "") {
+std::string computeKernel(const std::string& body) {
   return R"(
 ; Version: 1.2
                OpCapability Addresses
@@ -795,8 +721,6 @@ std::string computeKernel(const std::string& body, const std::string& globals = 
        %args = OpVariable %_ptr_PushConstant__struct_100 PushConstant
   %_ptr_PushConstant_uint = OpTypePointer PushConstant %uint
      %v2uint = OpTypeVector %uint 2
-)" + globals +
-         R"(
           %k = OpFunction %void None %noParams
       %entry = OpLabel
         %low = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_0
@@ -880,15 +804,13 @@ TEST(StructurizeCfgTest, KernelLoopGetsALoopMergeAndAContinueBlock) {
        %more = OpULessThan %bool %next %n
                OpBranchConditional %more %continue %merge
    %continue = OpLabel
-               OpBranchConditional %more %loop %merge
+               OpBranch %loop
       %merge = OpLabel
-     %closed = OpPhi %uint %sum2 %loopBody %undef %continue
                OpBranch %exit
        %exit = OpLabel
-          %r = OpPhi %uint %uint_0 %body %closed %merge
+          %r = OpPhi %uint %uint_0 %body %sum2 %merge
                OpStore %out %r Aligned 4
-)",
-                                       "      %undef = OpUndef %uint\n"));
+)"));
 }
 
 TEST(StructurizeCfgTest, CorpusModulesStructurizeAndStayValid) {

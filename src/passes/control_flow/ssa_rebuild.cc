@@ -4,8 +4,6 @@
 // that turn out trivial are removed.
 #include <algorithm>
 #include <memory>
-#include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "ir/types.h"
@@ -173,109 +171,6 @@ void FunctionStructurizer::removeTrivialPhis() {
         changed = true;
       }
     }
-  }
-}
-
-// A value of a loop used after it is read through a phi in the loop's merge. SIMD drivers
-// (SwiftShader) run a loop for the lanes still in it, so an SSA value of the body is recomputed for
-// the lanes that already left (VectorSelect's, from loads masked to 0 there); only a phi at the
-// merge keeps each lane's value from the pass in which it left. Innermost loops first, so that the
-// phi of an inner merge, itself in the outer loop, is closed again at the outer merge. Logical
-// pointers stay as they are: Vulkan has no phi of them without VariablePointers.
-void FunctionStructurizer::closeLoops() {
-  auto isPhiValue = [this](uint32_t type) {
-    const Instruction* def = module_.def(type);
-    return def->opcode() != spv::Op::OpTypePointer ||
-           def->wordOperand(0) == static_cast<uint32_t>(spv::StorageClass::PhysicalStorageBuffer);
-  };
-  for (size_t index = loops_.size(); index-- > 0;) {
-    Block* header = loops_[index].header;
-    Block* merge = loops_[index].merge;
-    if (!cfg_->isReachable(merge)) continue;
-    // The loop's blocks as the structured loop now stands: what the header reaches before its merge.
-    std::unordered_set<const Block*> inside = {header};
-    std::vector<Block*> stack = {header};
-    while (!stack.empty()) {
-      Block* block = stack.back();
-      stack.pop_back();
-      for (Block* target : distinctTargets(module_, *block)) {
-        if (target != merge && inside.insert(target).second) stack.push_back(target);
-      }
-    }
-    auto definedInside = [&](uint32_t id) {
-      const Instruction* def = module_.def(id);
-      return def && def->opcode() != spv::Op::OpLabel && def->block() && inside.contains(def->block()) &&
-             def->typeId() && isPhiValue(def->typeId());
-    };
-
-    struct Use {
-      Instruction* user;
-      size_t operand;
-    };
-    std::vector<Use> uses;
-    for (Block* block : cfg_->reversePostOrder()) {
-      if (inside.contains(block)) continue;
-      for (Instruction& inst : block->instructions()) {
-        for (size_t i = 0; i < inst.numOperands(); ++i) {
-          if (!inst.operand(i).isId() || !definedInside(inst.idOperand(i))) continue;
-          // A phi reads its value at the end of the predecessor, which may still be in the loop.
-          Block* at = inst.opcode() == spv::Op::OpPhi ? blockOf(module_, inst.idOperand(i + 1)) : block;
-          if (!inside.contains(at) && cfg_->dominates(merge, at)) uses.push_back({&inst, i});
-        }
-      }
-    }
-
-    std::unordered_map<uint32_t, uint32_t> closed;
-    for (const Use& use : uses) {
-      uint32_t value = use.user->idOperand(use.operand);
-      uint32_t& phi = closed[value];
-      if (!phi) {
-        const Instruction* def = module_.def(value);
-        std::vector<Operand> operands;
-        for (Block* pred : cfg_->predecessors(merge)) {
-          bool available = cfg_->dominates(def->block(), pred);
-          operands.push_back(Operand::id(available ? value : undef(def->typeId())));
-          operands.push_back(Operand::id(pred->id()));
-        }
-        phi = module_.takeId();
-        module_.insertAfter(&merge->instructions().front(),
-                            Instruction(spv::Op::OpPhi, def->typeId(), phi, std::move(operands)));
-      }
-      std::vector<Operand> operands = use.user->operands();
-      operands[use.operand] = Operand::id(phi);
-      module_.update(use.user,
-                     Instruction(use.user->opcode(), use.user->typeId(), use.user->resultId(), std::move(operands)));
-    }
-    if (!closed.empty()) keepMergePhis(static_cast<int>(index));
-  }
-}
-
-// SPIRV-Tools' redundant-phi rule (which SwiftShader runs before its SIMD emitter) folds a phi whose
-// incoming values are one id, as every loop-closing phi's are. A second incoming edge with OpUndef
-// keeps it: in a rotated loop (the latch `latch` branches on `c` to the continue target, which only
-// it enters, or to the merge) the continue target branches on `c` again, to the header or to the
-// merge; `c` is true there, so the new edge is never taken.
-void FunctionStructurizer::keepMergePhis(int index) {
-  Block* header = loops_[index].header;
-  Block* merge = loops_[index].merge;
-  Block* continueTarget = loops_[index].continueTarget;
-  Instruction* back = continueTarget->terminator();
-  if (back->opcode() != spv::Op::OpBranch || cfg_->predecessors(continueTarget).size() != 1) return;
-  Instruction* latch = cfg_->predecessors(continueTarget)[0]->terminator();
-  if (latch->opcode() != spv::Op::OpBranchConditional || latch->idOperand(1) != continueTarget->id() ||
-      latch->idOperand(2) != merge->id()) {
-    return;
-  }
-  module_.update(back,
-                 Instruction(spv::Op::OpBranchConditional, 0, 0,
-                             {Operand::id(latch->idOperand(0)), Operand::id(header->id()), Operand::id(merge->id())}));
-  for (Instruction& phi : merge->instructions()) {
-    if (phi.opcode() == spv::Op::OpLabel || isLineInstruction(phi.opcode())) continue;
-    if (phi.opcode() != spv::Op::OpPhi) break;
-    std::vector<Operand> operands = phi.operands();
-    operands.push_back(Operand::id(undef(phi.typeId())));
-    operands.push_back(Operand::id(continueTarget->id()));
-    module_.update(&phi, Instruction(spv::Op::OpPhi, phi.typeId(), phi.resultId(), std::move(operands)));
   }
 }
 

@@ -22,9 +22,8 @@
 // and every value whose definition no longer dominates a use, original phis included) are rebuilt
 // as SSA with Braun et al.'s "Simple and Efficient Construction of Static Single Assignment Form"
 // (CC 2013): a phi where paths meet, OpUndef where a path carries no definition (such paths never
-// read the value); then every value of a loop read after the loop goes through a phi in the loop's
-// merge (loop-closed SSA, for SIMD drivers). (5) Blocks are laid out in a reverse post-order
-// that puts each merge after its construct.
+// read the value). (5) Blocks are laid out in a reverse post-order that puts each merge after its
+// construct.
 //
 // Guarantees: no instruction of the input is duplicated or re-evaluated; every original block runs
 // in exactly the same dynamic order as before, only new blocks (branches on constants, flags and
@@ -163,7 +162,6 @@ Status FunctionStructurizer::run() {
   for (size_t loop = 0; loop < loops_.size(); ++loop) CL2VK_TRY(structureRegion(static_cast<int>(loop)));
   CL2VK_TRY(rebuildSsa());
   removeTrivialPhis();
-  closeLoops();
   layOutBlocks();
   return okStatus();
 }

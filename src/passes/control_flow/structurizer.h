@@ -103,8 +103,6 @@ class FunctionStructurizer {
   Status emit(int region, RegionGraph& graph, int nextVariable, int node, Block* exitTo);
   Status rebuildSsa();
   void removeTrivialPhis();
-  void closeLoops();
-  void keepMergePhis(int loop);
   void layOutBlocks();
 
   Block* newBlock(int owner);
