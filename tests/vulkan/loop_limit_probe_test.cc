@@ -29,7 +29,9 @@ TEST(LoopLimitProbeTest, TheDefaultDeviceHasAPlausibleLimit) {
   const DeviceInfo& info = (*device)->info();
   std::cout << info.name << ": loop limit " << info.loopIterationLimit << " (0: none)\n";
   EXPECT_LT(info.loopIterationLimit, kLoopLimitProbeIterations);
-  if (info.type != VK_PHYSICAL_DEVICE_TYPE_CPU) EXPECT_EQ(info.loopIterationLimit, 0u);
+  if (info.type != VK_PHYSICAL_DEVICE_TYPE_CPU) {
+    EXPECT_EQ(info.loopIterationLimit, 0u);
+  }
 }
 
 }  // namespace
