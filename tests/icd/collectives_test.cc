@@ -129,7 +129,8 @@ class CorpusCollectives : public IcdCollectives, public testing::WithParamInterf
 // largest work-group the corpus tests use, and the broadcasts also over a 3D range.
 TEST_P(CorpusCollectives, EveryKernelMatchesTheCpu) {
   // 1024, or the device's largest work-group where that is smaller (SwiftShader's 256).
-  size_t largest = std::min<size_t>(1024, deviceInfo<size_t>(device_, CL_DEVICE_MAX_WORK_GROUP_SIZE));
+  auto largest =
+      static_cast<uint32_t>(std::min<size_t>(1024, deviceInfo<size_t>(device_, CL_DEVICE_MAX_WORK_GROUP_SIZE)));
   const std::vector<Shape> shapes = {{1, {13, 1, 1}, {3, 1, 1}}, {1, {largest, 1, 1}, {2, 1, 1}}};
   const std::vector<Shape> broadcastShapes = {{3, {4, 2, 3}, {2, 1, 2}}};
   // A program of half or double kernels need not build on a device without the extension.
