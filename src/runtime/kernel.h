@@ -1,6 +1,5 @@
 // cl_kernel: one kernel of a built program, its argument values as clSetKernelArg gave them, and a
-// launcher (launch::LaunchableKernel: pipelines per work-group shape) per device, which the program keeps per kernel
-// name.
+// launcher (launch::LaunchableKernel: pipelines per work-group shape) per device, made on first use.
 #pragma once
 
 #include <map>
@@ -61,6 +60,7 @@ class Kernel : public Object<Kernel, _cl_kernel> {
   KernelReflection reflection_;  // from one device's translation; arguments do not vary by device
   mutable std::mutex mutex_;
   std::vector<ArgumentValue> arguments_;
+  std::map<Device*, std::unique_ptr<launch::LaunchableKernel>> launchers_;
 };
 
 }  // namespace cl2vk::runtime

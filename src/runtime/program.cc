@@ -266,21 +266,6 @@ std::shared_ptr<const Translation> Program::translation(Device* device) const {
   return found == builds_.end() ? nullptr : found->second.translation;
 }
 
-Expected<launch::LaunchableKernel*> Program::launcher(Device& device, const std::string& name) {
-  std::lock_guard lock(mutex_);
-  auto found = builds_.find(&device);
-  if (found == builds_.end() || !found->second.translation)
-    return Error("the program is not built for " + device.info().name);
-  DeviceBuild& build = found->second;
-  if (auto known = build.launchers.find(name); known != build.launchers.end()) return known->second.get();
-  Expected<std::unique_ptr<launch::LaunchableKernel>> created =
-      launch::LaunchableKernel::create(context_->vulkanDevice(device), build.translation, name);
-  if (!created) return created.error();
-  launch::LaunchableKernel* result = created->get();
-  build.launchers.emplace(name, std::move(*created));
-  return result;
-}
-
 std::shared_ptr<const Translation> Program::anyTranslation() const {
   std::lock_guard lock(mutex_);
   for (const auto& [device, build] : builds_) {

@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "cl2vk/translator.h"
-#include "launch/kernel_launch.h"
 #include "runtime/context.h"
 #include "runtime/object.h"
 #include "runtime/source_compiler.h"
@@ -53,10 +52,6 @@ class Program : public Object<Program, _cl_program> {
   bool uniformWorkGroups(Device* device) const;
   // The buffer of the program-scope variables on `device`; null when the program has none.
   std::shared_ptr<vulkan::Buffer> globalVariables(Device* device) const;
-  // The launcher of kernel `name` on `device`, created on first use and shared by every cl_kernel
-  // of the program with that name, so that their pipelines are compiled once: CLBlast, for one,
-  // creates a new cl_kernel for every call.
-  Expected<launch::LaunchableKernel*> launcher(Device& device, const std::string& name);
   // What the IL says of a kernel's arguments in llvm-spirv's "kernel_arg_type.<kernel>.<list>"
   // strings: `what` "kernel_arg_type" gives the OpenCL C type names ("float*", "int4"),
   // "kernel_arg_type_qual" the qualifiers ("restrict const"); empty when the IL has none.
@@ -80,7 +75,6 @@ class Program : public Object<Program, _cl_program> {
     bool denormsAreZero = false;
     std::shared_ptr<const Translation> translation;
     std::shared_ptr<vulkan::Buffer> globalVariables;
-    std::map<std::string, std::shared_ptr<launch::LaunchableKernel>> launchers;
   };
   // Translates il_ for `device` into `build`; false (with the log) on failure.
   bool translateFor(Device& device, DeviceBuild& build);
