@@ -7,6 +7,7 @@
 
 #include "vulkan/barriers.h"
 #include "vulkan/device.h"
+#include "vulkan/process_exit.h"
 #include "vulkan/vk_result.h"
 
 namespace cl2vk::vulkan {
@@ -122,7 +123,7 @@ Buffer& Buffer::operator=(Buffer&& other) noexcept {
 Buffer::~Buffer() { release(); }
 
 void Buffer::release() {
-  if (device_ == nullptr) return;
+  if (device_ == nullptr || processIsExiting()) return;
   const VolkDeviceTable& vk = device_->vk();
   // Freeing the memory unmaps it; the buffer goes first, as it is bound to the memory.
   if (buffer_ != VK_NULL_HANDLE) vk.vkDestroyBuffer(device_->handle(), buffer_, nullptr);

@@ -9,6 +9,7 @@
 #include "vulkan/device_selection.h"
 #include "vulkan/feature_chain.h"
 #include "vulkan/loop_limit_probe.h"
+#include "vulkan/process_exit.h"
 #include "vulkan/vk_result.h"
 
 namespace cl2vk::vulkan {
@@ -99,6 +100,13 @@ Expected<std::unique_ptr<Device>> Device::open(const DeviceOptions& options) {
 }
 
 Device::~Device() {
+  if (processIsExiting()) {
+    // Left to the process's end (process_exit.h), with everything that belongs to the device.
+    (void)queue_.release();
+    (void)instance_.release();
+    (void)clockHold_.release();
+    return;
+  }
   if (device_ != VK_NULL_HANDLE) {
     vk_.vkDeviceWaitIdle(device_);
     queue_.reset();

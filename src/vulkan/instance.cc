@@ -1,9 +1,12 @@
 #include "vulkan/instance.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <string_view>
 
+#include "vulkan/process_exit.h"
 #include "vulkan/vk_result.h"
 
 namespace cl2vk::vulkan {
@@ -86,7 +89,22 @@ void MessageLog::clear() {
   messages_.clear();
 }
 
+namespace {
+
+std::atomic<bool> exiting{false};
+
+// An exit handler, registered when the first instance is created: it runs before the dynamic
+// linker finalizes any library (its own handler was registered at start-up, and handlers run last
+// registered first), so before a library's exit-time destructors release objects.
+void noteProcessExit() { exiting.store(true, std::memory_order_relaxed); }
+
+}  // namespace
+
+bool processIsExiting() { return exiting.load(std::memory_order_relaxed); }
+
 Expected<std::unique_ptr<Instance>> Instance::create(bool validation) {
+  static const bool exitNoted = std::atexit(noteProcessExit) == 0;
+  (void)exitNoted;
   CL2VK_TRY(initializeLoader());
 
   uint32_t loaderVersion = volkGetInstanceVersion();
@@ -176,6 +194,7 @@ Expected<std::unique_ptr<Instance>> Instance::create(bool validation) {
 }
 
 Instance::~Instance() {
+  if (processIsExiting()) return;
   if (messenger_ != VK_NULL_HANDLE) vkDestroyDebugUtilsMessengerEXT(instance_, messenger_, nullptr);
   if (instance_ != VK_NULL_HANDLE) vkDestroyInstance(instance_, nullptr);
 }

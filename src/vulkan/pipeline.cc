@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "vulkan/device.h"
+#include "vulkan/process_exit.h"
 #include "vulkan/shader_check.h"
 #include "vulkan/vk_result.h"
 
@@ -167,7 +168,7 @@ Pipeline& Pipeline::operator=(Pipeline&& other) noexcept {
 Pipeline::~Pipeline() { release(); }
 
 void Pipeline::release() {
-  if (device_ == nullptr) return;
+  if (device_ == nullptr || processIsExiting()) return;
   if (pipeline_ != VK_NULL_HANDLE) device_->vk().vkDestroyPipeline(device_->handle(), pipeline_, nullptr);
   if (layout_ != VK_NULL_HANDLE) {
     device_->vk().vkDestroyPipelineLayout(device_->handle(), layout_, nullptr);
