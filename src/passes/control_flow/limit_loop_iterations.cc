@@ -56,7 +56,10 @@ Status instrumentKernel(Module& module, Function& kernel, uint32_t limit, const 
     if (block.terminator()->opcode() == spv::Op::OpReturn) returns.push_back(block.terminator());
   }
   for (Instruction* ret : returns) {
-    auto [builder, rest] = Builder::splitAfter(module, &*std::prev(ret->block()->instructions().end(), 2));
+    // Not a structured binding: the lambda below captures the builder, which clang 15 refuses for one.
+    auto split = Builder::splitAfter(module, &*std::prev(ret->block()->instructions().end(), 2));
+    Builder& builder = split.first;
+    auto rest = split.second;
     uint32_t reached = builder.compare(spv::Op::OpUGreaterThanEqual, builder.load(uint, headerCount), spent);
     builder.ifThen(reached, [&] { builder.store(flag, ir::constantUint(module, 32, 1), 4); });
     builder.branchTo(rest);

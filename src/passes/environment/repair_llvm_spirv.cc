@@ -41,8 +41,13 @@ bool orderBlocksAfterDominators(const ir::Module& module, ir::Function& function
     position[&*it] = byPosition.size();
     byPosition.push_back(it);
   }
+  // A branch to a block of another function (malformed input) leaves the order alone: the
+  // validator, which runs next, names the problem.
+  auto known = [&](const Block* block) { return block != nullptr && position.contains(block); };
+  if (!known(cfg.entry())) return false;
   std::unordered_map<const Block*, std::vector<size_t>> dominated;
   for (Block* block : cfg.reversePostOrder()) {
+    if (!known(block)) return false;
     if (Block* idom = cfg.immediateDominator(block)) dominated[idom].push_back(position.at(block));
   }
   std::priority_queue<size_t, std::vector<size_t>, std::greater<>> ready;
