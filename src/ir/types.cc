@@ -120,6 +120,18 @@ uint32_t constantNull(Module& module, uint32_t type) {
   return module.getOrAddGlobal(spv::Op::OpConstantNull, type, {});
 }
 
+uint32_t undef(Module& module, uint32_t type) {
+  for (const Use& use : module.uses(type)) {
+    const Instruction& user = *use.user;
+    if (use.operandIndex == Use::kResultType && user.opcode() == spv::Op::OpUndef &&
+        user.list() == &module.section(Section::kGlobal))
+      return user.resultId();
+  }
+  uint32_t id = module.takeId();
+  module.append(Section::kGlobal, Instruction(spv::Op::OpUndef, type, id));
+  return id;
+}
+
 uint32_t constantComposite(Module& module, uint32_t type, const std::vector<uint32_t>& constituents) {
   std::vector<Operand> operands;
   for (uint32_t id : constituents) operands.push_back(Operand::id(id));

@@ -27,6 +27,9 @@ uint32_t constantUint(Module& module, uint32_t width, uint64_t value);
 uint32_t constantFloat(Module& module, uint32_t type, double value);
 uint32_t constantBool(Module& module, bool value);
 uint32_t constantNull(Module& module, uint32_t type);
+// An OpUndef of `type` in the global section: an existing one, else a new one. (OpUndef is not a
+// shareable global, since an imported undef keeps its identity and decorations; any one will do here.)
+uint32_t undef(Module& module, uint32_t type);
 uint32_t constantComposite(Module& module, uint32_t type, const std::vector<uint32_t>& constituents);
 
 // The width of an OpTypeInt or OpTypeFloat, or 0 for anything else.

@@ -76,6 +76,58 @@ TEST(LowerInt64Test, ADeviceWithInt64KeepsNativeCode) {
   test::expectPassOutput("lower-int64", kLocalAdd, kLocalAdd, Target{});
 }
 
+// An undefined ulong as a vector's component (the translation fuzzer's find: the undef's halves
+// were made with a lookup that only types and constants may use).
+TEST(LowerInt64Test, AnUndefinedComponentBecomesTwoUndefinedWords) {
+  test::expectPassOutput("lower-int64", kHeader + R"(
+               OpName %w "w"
+       %void = OpTypeVoid
+      %ulong = OpTypeInt 64 0
+    %v2ulong = OpTypeVector %ulong 2
+    %ulong_5 = OpConstant %ulong 5
+      %undef = OpUndef %ulong
+%_ptr_Workgroup_v2ulong = OpTypePointer Workgroup %v2ulong
+          %w = OpVariable %_ptr_Workgroup_v2ulong Workgroup
+         %fn = OpTypeFunction %void
+          %k = OpFunction %void None %fn
+      %entry = OpLabel
+          %v = OpCompositeConstruct %v2ulong %ulong_5 %undef
+               OpStore %w %v
+               OpReturn
+               OpFunctionEnd
+)",
+                         kHeader + R"(
+               OpName %w "w"
+               OpDecorate %_arr_v2uint_uint_2 ArrayStride 8
+       %void = OpTypeVoid
+       %uint = OpTypeInt 32 0
+     %v2uint = OpTypeVector %uint 2
+     %uint_2 = OpConstant %uint 2
+%_arr_v2uint_uint_2 = OpTypeArray %v2uint %uint_2
+%_ptr_Workgroup__arr_v2uint_uint_2 = OpTypePointer Workgroup %_arr_v2uint_uint_2
+          %w = OpVariable %_ptr_Workgroup__arr_v2uint_uint_2 Workgroup
+          %2 = OpTypeFunction %void
+     %uint_5 = OpConstant %uint 5
+     %uint_0 = OpConstant %uint 0
+      %undef = OpUndef %uint
+          %k = OpFunction %void None %2
+          %4 = OpLabel
+          %5 = OpCompositeConstruct %v2uint %uint_5 %undef
+          %6 = OpCompositeConstruct %v2uint %uint_0 %undef
+          %7 = OpCompositeExtract %uint %5 0
+          %8 = OpCompositeExtract %uint %6 0
+          %9 = OpCompositeConstruct %v2uint %7 %8
+         %10 = OpCompositeExtract %uint %5 1
+         %11 = OpCompositeExtract %uint %6 1
+         %12 = OpCompositeConstruct %v2uint %10 %11
+         %13 = OpCompositeConstruct %_arr_v2uint_uint_2 %9 %12
+               OpStore %w %13
+               OpReturn
+               OpFunctionEnd
+)",
+                         withoutInt64());
+}
+
 // for (ulong i = 0; i < 10; ++i) out[i] = (uint)i; on a buffer address.
 TEST(LowerInt64Test, PhisSplitInTwoAndABufferStepIsAddressArithmeticOnThePair) {
   const std::string header = R"(

@@ -383,7 +383,7 @@ Status lowerInstruction(Lowering& l, Instruction& inst) {
     case Op::OpVariable: break;  // a 64-bit initializer becomes its memory form with the constants
     case Op::OpCopyObject: l.replace(inst, arg(0)); break;
     case Op::OpUndef: {
-      uint32_t undef = module.getOrAddGlobal(Op::OpUndef, l.halfType(inst.typeId()), {});
+      uint32_t undef = ir::undef(module, l.halfType(inst.typeId()));
       l.replace(inst, Pair{undef, undef});
       break;
     }

@@ -90,7 +90,7 @@ Pair Lowering::pair(uint32_t id) {
       break;
     }
     case Op::OpConstantNull: halves.lo = halves.hi = ir::constantNull(module_, half); break;
-    case Op::OpUndef: halves.lo = halves.hi = module_.getOrAddGlobal(Op::OpUndef, half, {}); break;
+    case Op::OpUndef: halves.lo = halves.hi = ir::undef(module_, half); break;
     default: return {};
   }
   (void)uint;
@@ -187,7 +187,7 @@ Status Lowering::retypeGlobals() {
     if (inst->opcode() == Op::OpConstantNull) {
       replacement = ir::constantNull(module_, memory);
     } else if (inst->opcode() == Op::OpUndef) {
-      replacement = module_.getOrAddGlobal(Op::OpUndef, memory, {});
+      replacement = ir::undef(module_, memory);
     } else {
       Pair halves = pair(inst->resultId());
       if (!halves.lo) return refuse(*inst, "a 64-bit value cl2vk cannot emulate without Vulkan's shaderInt64");

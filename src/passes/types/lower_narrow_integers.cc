@@ -184,7 +184,7 @@ uint32_t NarrowLowering::widened(uint32_t value) {
       break;
     }
     case spv::Op::OpConstantNull: result = ir::constantNull(module_, type); break;
-    default: result = module_.getOrAddGlobal(spv::Op::OpUndef, type, {}); break;
+    default: result = ir::undef(module_, type); break;
   }
   constants_[value] = result;
   return result;

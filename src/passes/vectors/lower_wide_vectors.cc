@@ -131,8 +131,8 @@ Status WideVectorLowering::replaceGlobalValues() {
         replacement = ir::constantNull(module_, memoryType);
         break;
       case spv::Op::OpUndef:
-        parts.assign(type.parts(), parts_.undef(type.part));
-        replacement = parts_.undef(memoryType);
+        parts.assign(type.parts(), ir::undef(module_, type.part));
+        replacement = ir::undef(module_, memoryType);
         break;
       default: return unsupported(*inst, "a global value of a vector type of 8 or 16 components is not supported");
     }

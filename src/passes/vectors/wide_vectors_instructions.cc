@@ -476,7 +476,7 @@ Status WideVectorLowering::copyObject(Instruction& inst) {
 
 Status WideVectorLowering::undef(Instruction& inst) {
   const WideType& type = parts_.wideType(inst.typeId());
-  replaceByParts(inst, std::vector<uint32_t>(type.parts(), parts_.undef(type.part)));
+  replaceByParts(inst, std::vector<uint32_t>(type.parts(), ir::undef(module_, type.part)));
   return okStatus();
 }
 

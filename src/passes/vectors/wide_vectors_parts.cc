@@ -114,14 +114,6 @@ std::pair<uint32_t, uint32_t> WideParts::splitIndex(Builder& b, uint32_t index) 
           b.valueOfIds(spv::Op::OpBitwiseAnd, type, {index, ir::constantBits(module_, type, 3)})};
 }
 
-uint32_t WideParts::undef(uint32_t type) {
-  if (auto it = undefs_.find(type); it != undefs_.end()) return it->second;
-  uint32_t id = module_.takeId();
-  module_.append(ir::Section::kGlobal, Instruction(spv::Op::OpUndef, type, id));
-  undefs_[type] = id;
-  return id;
-}
-
 void WideParts::copyDecorations(uint32_t from, uint32_t to) {
   std::vector<Instruction> copies;
   for (const Instruction* decoration : module_.decorations(from)) {
@@ -181,7 +173,7 @@ uint32_t WideParts::assemble(Builder& b, const std::vector<Component>& component
   std::vector<uint32_t> constituents;
   for (const Component& c : components) {
     if (c.vector == 0) {
-      constituents.push_back(undef(scalar));
+      constituents.push_back(ir::undef(module_, scalar));
     } else if (c.index == Component::kScalar) {
       constituents.push_back(c.vector);
     } else {

@@ -68,8 +68,6 @@ class WideParts {
                                             uint32_t partType) const;
   // index >> 2 and index & 3: the part and the component in it.
   std::pair<uint32_t, uint32_t> splitIndex(ir::Builder& b, uint32_t index);
-  // An OpUndef of `type` in the global section.
-  uint32_t undef(uint32_t type);
   // Gives `to` the decorations of `from` (FPRoundingMode, SaturatedConversion, NoSignedWrap...).
   void copyDecorations(uint32_t from, uint32_t to);
 
@@ -91,7 +89,6 @@ class WideParts {
   std::unordered_map<uint32_t, uint32_t> memoryComponents_;
   std::unordered_map<uint32_t, std::vector<uint32_t>> parts_;
   std::unordered_map<uint32_t, uint32_t> memoryValues_;
-  std::unordered_map<uint32_t, uint32_t> undefs_;
 };
 
 }  // namespace cl2vk
