@@ -216,6 +216,48 @@ TEST(LowerInt64Test, PhisSplitInTwoAndABufferStepIsAddressArithmeticOnThePair) {
                          withoutInt64());
 }
 
+// A clustered reduce (cl_khr_subgroup_clustered_reduce on a device with clustered operations):
+// the sum stays three clustered 32-bit sums; a maximum combines, lane by lane, only the lanes of
+// the same cluster (lane & ~(size - 1) equal).
+TEST(LowerInt64Test, AClusteredReduceStaysInItsCluster) {
+  const std::string module = kHeader + R"(
+       %void = OpTypeVoid
+       %uint = OpTypeInt 32 0
+     %uint_3 = OpConstant %uint 3
+     %uint_4 = OpConstant %uint 4
+      %ulong = OpTypeInt 64 0
+%_ptr_Workgroup_ulong = OpTypePointer Workgroup %ulong
+          %w = OpVariable %_ptr_Workgroup_ulong Workgroup
+         %fn = OpTypeFunction %void
+          %k = OpFunction %void None %fn
+      %entry = OpLabel
+          %x = OpLoad %ulong %w
+        %sum = OpGroupNonUniformIAdd %ulong %uint_3 ClusteredReduce %x %uint_4
+        %max = OpGroupNonUniformUMax %ulong %uint_3 ClusteredReduce %sum %uint_4
+               OpStore %w %max
+               OpReturn
+               OpFunctionEnd
+)";
+  Target target = withoutInt64();
+  target.maxSubgroupSize = 8;
+  test::PassRun run = test::runPass("lower-int64", module, target);
+  ASSERT_TRUE(run.module) << run.error;
+  std::string text = run.text();
+  auto count = [&](const std::string& needle) {
+    size_t found = 0;
+    for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++found;
+    return found;
+  };
+  EXPECT_EQ(count("OpTypeInt 64"), 0u) << text;
+  EXPECT_EQ(count("OpGroupNonUniformIAdd %uint %uint_3 ClusteredReduce"), 3u) << text;
+  EXPECT_EQ(count("OpGroupNonUniformUMax"), 0u) << text;
+  // Both words of each of the 8 lanes; per lane, its cluster compared with this lane's and the
+  // high words' equality in the 64-bit comparison.
+  EXPECT_EQ(count("OpGroupNonUniformBroadcast %uint %uint_3"), 16u) << text;
+  EXPECT_EQ(count("OpNot %uint"), 1u) << text;
+  EXPECT_EQ(count("OpIEqual %bool"), 16u) << text;
+}
+
 TEST(LowerInt64Test, ABitwiseSubgroupReduceRunsWordByWord) {
   const std::string header = kHeader + R"(
                OpName %w "w"

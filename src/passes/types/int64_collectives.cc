@@ -89,7 +89,7 @@ Status lowerCollective(Lowering& l, Instruction& inst) {
                     op == Op::OpGroupNonUniformSMax || op == Op::OpGroupNonUniformUMax;
   auto kind = grouped ? static_cast<spv::GroupOperation>(operands[1].words[0]) : spv::GroupOperation::Max;
   if (!arithmetic || (kind != spv::GroupOperation::Reduce && kind != spv::GroupOperation::InclusiveScan &&
-                      kind != spv::GroupOperation::ExclusiveScan))
+                      kind != spv::GroupOperation::ExclusiveScan && kind != spv::GroupOperation::ClusteredReduce))
     return l.refuse(inst, "a 64-bit sub-group operation cl2vk cannot emulate without Vulkan's shaderInt64");
   uint32_t scope = inst.idOperand(0);
   uint32_t lane = b.load(uint, vulkanBuiltinVariable(module, spv::BuiltIn::SubgroupLocalInvocationId, false));
@@ -101,7 +101,11 @@ Status lowerCollective(Lowering& l, Instruction& inst) {
     // the active lanes: the low words' sum needs more than 32 bits, so their two 16-bit halves are
     // summed apart (each sum fits while a subgroup has at most 2^16 lanes); the high words' sum
     // is wanted modulo 2^32 only.
-    auto sum = [&](uint32_t value) { return b.value(op, half, {operands[0], operands[1], Operand::id(value)}); };
+    auto sum = [&](uint32_t value) {
+      std::vector<Operand> parts = operands;  // the cluster size stays, for a clustered reduce
+      parts[valueAt] = Operand::id(value);
+      return b.value(op, half, parts);
+    };
     uint32_t lowMask = constant(b, half, 0xffff).lo, sixteen = constant(b, half, 16).lo;
     uint32_t lowSum = sum(b.op(Op::OpBitwiseAnd, half, {x.lo, lowMask}));
     uint32_t highSum = sum(b.op(Op::OpShiftRightLogical, half, {x.lo, sixteen}));
@@ -112,8 +116,16 @@ Status lowerCollective(Lowering& l, Instruction& inst) {
   }
   // The rest lane by lane: each lane of the ballot of active lanes, in order, combined into the
   // running value where it is active and in range (every lane for a reduce, those up to this one
-  // for an inclusive scan, those below it for an exclusive one). A broadcast's lane must be a
-  // constant, so the lanes are unrolled up to the device's largest subgroup.
+  // for an inclusive scan, those below it for an exclusive one, those of its cluster for a
+  // clustered reduce). A broadcast's lane must be a constant, so the lanes are unrolled up to the
+  // device's largest subgroup.
+  uint32_t clusterMask = 0;  // ~(cluster size - 1): the cluster size is a constant power of two
+  if (kind == spv::GroupOperation::ClusteredReduce) {
+    uint32_t size = b.op(Op::OpISub, uint, {inst.idOperand(valueAt + 1), ir::constantUint(module, 32, 1)});
+    clusterMask = b.op(Op::OpNot, uint, {size});
+  }
+  auto cluster = [&](uint32_t index) { return b.op(Op::OpBitwiseAnd, uint, {index, clusterMask}); };
+  uint32_t laneCluster = clusterMask ? cluster(lane) : 0;
   uint32_t uvec4 = ir::typeVector(module, uint, 4);
   uint32_t active = b.op(Op::OpGroupNonUniformBallot, uvec4, {scope, ir::constantBool(module, true)});
   Pair running = constant(b, half, identity(op));
@@ -126,6 +138,9 @@ Status lowerCollective(Lowering& l, Instruction& inst) {
       wanted = b.op(Op::OpLogicalAnd, ir::typeBool(module), {wanted, b.compare(Op::OpULessThanEqual, index, lane)});
     if (kind == spv::GroupOperation::ExclusiveScan)
       wanted = b.op(Op::OpLogicalAnd, ir::typeBool(module), {wanted, b.compare(Op::OpULessThan, index, lane)});
+    if (clusterMask)
+      wanted =
+          b.op(Op::OpLogicalAnd, ir::typeBool(module), {wanted, b.compare(Op::OpIEqual, cluster(index), laneCluster)});
     Pair value{b.op(Op::OpGroupNonUniformBroadcast, half, {scope, x.lo, index}),
                b.op(Op::OpGroupNonUniformBroadcast, half, {scope, x.hi, index})};
     running = select(b, wanted, combine(b, op, running, value), running);

@@ -134,8 +134,18 @@ Expected<bool> NarrowLowering::lowerArithmetic(Instruction& inst) {
 }
 
 Expected<bool> NarrowLowering::lowerConversion(Instruction& inst) {
-  Builder b = Builder::before(module_, &inst);
   spv::Op opcode = inst.opcode();
+  switch (opcode) {
+    case spv::Op::OpUConvert:
+    case spv::Op::OpSConvert:
+    case spv::Op::OpConvertUToF:
+    case spv::Op::OpConvertSToF:
+    case spv::Op::OpConvertFToU:
+    case spv::Op::OpConvertFToS:
+    case spv::Op::OpBitcast: break;
+    default: return false;  // not a conversion: its operands need not be a value to convert
+  }
+  Builder b = Builder::before(module_, &inst);
   uint32_t type = inst.typeId();
   uint32_t width = narrowWidth(type);
   uint32_t source = originalType(inst.idOperand(0));

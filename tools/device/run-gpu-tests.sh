@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Runs cl2vk's test suites and selected benchmarks on the GPU machine (no package access, no Vulkan
+# loader, an upload limit too small for clang), from the repository root with $OUT set:
+#
+#   tools/device/run-gpu-tests.sh STEP...
+#
+# Steps: icd (the whole icd_tests suite through the ICD), icd-no-int64 (its sub-group and
+# collective tests with 64-bit integers emulated), kernels-no-int64 and kernels-no-8-16
+# (kernel_tests' emulation, collective and integer tests with CL2VK_DEVICE_LACKS naming the
+# features), bench:ARGS (cl2vk-bench with ARGS,
+# "+" for spaces; NVIDIA's OpenCL as the native platform). Each step's output goes to
+# $OUT/<step>.log. Carried (git-ignored), made on the development machine:
+#   .device/debs/   the Vulkan loader, glvnd and X libraries, ocl-icd (.deb files)
+#   .device/gpu/    stripped kernel_tests, the built corpus (build-rel/spirv), debs/ with MPFR and GMP
+#   .device/icd/    stripped icd_tests and libcl2vk_icd.so
+#   .device/bench/  stripped cl2vk-bench and the compiled GLSL baselines (shaders/)
+#   .device/cl/     clang-15, llvm-spirv-15 and their libraries (.deb files) and clang's OpenCL
+#                   headers (clang-opencl-headers.tar.xz), or else
+#   .device/tc/cache  the OpenCL C compilations those programs make, recorded by
+#                   tools/device/toolchain-replay.sh (CL2VK_TOOLCHAIN_RECORD=1) on a machine whose
+#                   device offers what the GPU offers (the build options name the extensions);
+#                   a compilation that was not recorded fails its test, saying so
+#   .device/*.tar.xz  any of the folders above, packed
+set -u
+# Programs may also travel packed (xz makes the stripped binaries a third of their size).
+for archive in .device/*.tar.xz; do [ -f "$archive" ] && tar xJf "$archive" -C .device; done
+for f in .device/debs/*.deb .device/gpu/debs/*.deb; do [ -f "$f" ] && dpkg -x "$f" /; done
+ldconfig
+export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+export CL2VK_CORPUS_DIR=$PWD/.device/gpu/spirv
+for list in "$CL2VK_CORPUS_DIR"/*.txt; do sed -i "s#/work/main/build-rel/spirv#$CL2VK_CORPUS_DIR#" "$list"; done
+mkdir -p /tmp/toolchain /tmp/vendors
+if compgen -G ".device/cl/clang-15_*.deb" > /dev/null; then
+  # clang itself, when it fits the upload beside the rest (tools/bench/device-env.sh does the same).
+  for f in .device/cl/*.deb; do dpkg -x "$f" /tmp/cl; done
+  tar xJf .device/cl/clang-opencl-headers.tar.xz -C /tmp/cl
+  export LD_LIBRARY_PATH=/tmp/cl/usr/lib/x86_64-linux-gnu
+  export CL2VK_CLANG=/tmp/cl/usr/bin/clang-15 CL2VK_LLVM_SPIRV=/tmp/cl/usr/bin/llvm-spirv-15
+else
+  ln -sf "$PWD/tools/device/toolchain-replay.sh" /tmp/toolchain/clang-15
+  ln -sf "$PWD/tools/device/toolchain-replay.sh" /tmp/toolchain/llvm-spirv-15
+  export CL2VK_CLANG=/tmp/toolchain/clang-15 CL2VK_LLVM_SPIRV=/tmp/toolchain/llvm-spirv-15
+  export CL2VK_TOOLCHAIN_CACHE=$PWD/.device/tc/cache
+fi
+echo "$PWD/.device/icd/libcl2vk_icd.so" > /tmp/vendors/cl2vk.icd
+echo libnvidia-opencl.so.1 > /tmp/vendors/nvidia.icd
+export OCL_ICD_VENDORS=/tmp/vendors
+# CUDA's own libOpenCL.so.1 comes first on the library path there and knows no other vendors.
+export LD_PRELOAD=/lib/x86_64-linux-gnu/libOpenCL.so.1
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "$OUT/gpu.txt" 2>&1
+
+status=0
+for step in "$@"; do
+  log=$OUT/${step%%:*}.log
+  case $step in
+    icd) .device/icd/icd_tests > "$log" 2>&1 ;;
+    icd-no-int64)
+      CL2VK_DEVICE_LACKS=int64 .device/icd/icd_tests --gtest_filter='SubgroupExtensions.*:*Collective*' > "$log" 2>&1 ;;
+    kernels-no-int64)
+      CL2VK_DEVICE_LACKS=int64 .device/gpu/kernel_tests \
+        --gtest_filter='Builds/Int64Emulation.*:Builds/Collectives.*:Builds/BasicKernels.*:Builds/IntegerTypes.*' > "$log" 2>&1 ;;
+    kernels-no-8-16)
+      CL2VK_DEVICE_LACKS=int8,int16,storage8,storage16 .device/gpu/kernel_tests \
+        --gtest_filter='Builds/NarrowIntegers.*:Builds/Collectives.*:Builds/IntegerTypes.*' > "$log" 2>&1 ;;
+    bench:*)
+      args=${step#bench:}
+      log=$OUT/bench-$(echo "$args" | tr -c 'a-zA-Z0-9\n' '_').log
+      # shellcheck disable=SC2086 # the arguments are split at the "+" on purpose
+      .device/bench/cl2vk-bench --shader-dir .device/bench/shaders --corpus "$CL2VK_CORPUS_DIR/corpus.txt" \
+        --native-platform "NVIDIA CUDA" ${args//+/ } > "$log" 2>&1 ;;
+    *) echo "run-gpu-tests: unknown step $step" >&2; exit 2 ;;
+  esac
+  code=$?
+  echo "$step: exit $code ($(grep -E '^\[  (PASSED|FAILED)  \]|tests ran' "$log" | tr '\n' ' '))"
+  [ "$code" = 0 ] || status=1
+done
+exit $status
