@@ -1,6 +1,7 @@
-// cl2vk's own OpenCL queries, for tests and diagnosis (docs/runtime.md, "Environment and queries").
+// cl2vk's own OpenCL queries, for tests and diagnosis (docs/runtime.md, "Environment").
 // Their values lie far above the 16-bit ranges the Khronos registry gives vendors, so that no other
-// implementation's query reads as one of them; any other implementation answers CL_INVALID_VALUE.
+// implementation's query reads as one of them; an implementation that does not know one answers
+// CL_INVALID_VALUE, as for any unknown query.
 #pragma once
 
 // clGetContextInfo, a cl_ulong: how many Vulkan compute pipelines (vkCreateComputePipelines) the
