@@ -216,8 +216,15 @@ Expected<const vulkan::Pipeline*> LaunchableKernel::pipelineFor(const std::array
   key.insert(key.end(), enqueued.begin(), enqueued.end());
   key.push_back(linearSubgroups);
   key.insert(key.end(), localCounts.begin(), localCounts.end());
-  std::lock_guard lock(pipelinesMutex_);
-  if (auto it = pipelines_.find(key); it != pipelines_.end()) return it->second.get();
+  PipelineSlot* slot = nullptr;
+  {
+    std::lock_guard lock(pipelinesMutex_);
+    std::unique_ptr<PipelineSlot>& found = pipelines_[key];
+    if (!found) found = std::make_unique<PipelineSlot>();
+    slot = found.get();
+  }
+  std::lock_guard lock(slot->mutex);
+  if (slot->pipeline) return slot->pipeline.get();
 
   vulkan::PipelineDesc desc;
   desc.spirv = spirv_;
@@ -246,10 +253,8 @@ Expected<const vulkan::Pipeline*> LaunchableKernel::pipelineFor(const std::array
   Expected<vulkan::Pipeline> pipeline = vulkan::Pipeline::create(device_, desc);
   if (!pipeline) return pipeline.error().withContext("kernel '" + reflection_->name + "'");
   if (desc.captureStatistics) printStatistics(reflection_->name, *pipeline, local);
-  auto stored = std::make_unique<vulkan::Pipeline>(std::move(*pipeline));
-  const vulkan::Pipeline* result = stored.get();
-  pipelines_.emplace(std::move(key), std::move(stored));
-  return result;
+  slot->pipeline = std::make_unique<vulkan::Pipeline>(std::move(*pipeline));
+  return slot->pipeline.get();
 }
 
 Expected<std::shared_ptr<vulkan::Buffer>> createGlobalVariables(vulkan::Device& device,

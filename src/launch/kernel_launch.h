@@ -94,10 +94,17 @@ class LaunchableKernel {
   std::shared_ptr<const Translation> translation_;
   const KernelReflection* reflection_;
   std::vector<uint32_t> spirv_;  // the kernel's own module (kernelModule)
-  // Several threads may launch the same kernel (the runtime's command queues); pipelines are
-  // created under the lock and never removed, so the pointers handed out stay valid.
+  // One shape's pipeline, created by the first launch that needs it; later launches of that shape
+  // wait on `mutex` while it compiles, launches of other shapes do not.
+  struct PipelineSlot {
+    std::mutex mutex;
+    std::unique_ptr<vulkan::Pipeline> pipeline;
+  };
+  // Several threads may launch the same kernel (the runtime's command queues, and every cl_kernel
+  // of a program's kernel name shares one launcher); slots are never removed, so the pointers
+  // handed out stay valid.
   std::mutex pipelinesMutex_;
-  std::map<std::vector<uint32_t>, std::unique_ptr<vulkan::Pipeline>> pipelines_;
+  std::map<std::vector<uint32_t>, std::unique_ptr<PipelineSlot>> pipelines_;
 };
 
 }  // namespace cl2vk::launch

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "cl2vk/cl_ext_cl2vk.h"
+
 namespace cl2vk::runtime {
 
 bool loggingEnabled() {
@@ -68,6 +70,11 @@ cl_int Context::getInfo(cl_context_info param, const InfoOut& out) {
       return out.array(handles);
     }
     case CL_CONTEXT_PROPERTIES: return out.array(properties_);
+    case CL_CONTEXT_PIPELINES_CREATED_CL2VK: {
+      cl_ulong pipelines = 0;
+      for (const auto& [device, vulkan] : vulkanDevices_) pipelines += vulkan->pipelinesCreated();
+      return out.scalar<cl_ulong>(pipelines);
+    }
     default: return CL_INVALID_VALUE;
   }
 }

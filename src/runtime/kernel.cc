@@ -105,16 +105,7 @@ size_t Kernel::localArgumentBytes() const {
 }
 
 Expected<launch::LaunchableKernel*> Kernel::launcher(Device& device) {
-  std::lock_guard lock(mutex_);
-  if (auto found = launchers_.find(&device); found != launchers_.end()) return found->second.get();
-  std::shared_ptr<const Translation> translation = program_->translation(&device);
-  if (!translation) return Error("the program is not built for " + device.info().name);
-  Expected<std::unique_ptr<launch::LaunchableKernel>> created =
-      launch::LaunchableKernel::create(program_->context().vulkanDevice(device), translation, reflection_.name);
-  if (!created) return created.error();
-  launch::LaunchableKernel* result = created->get();
-  launchers_.emplace(&device, std::move(*created));
-  return result;
+  return program_->launcher(device, reflection_.name);
 }
 
 cl_int Kernel::getInfo(cl_kernel_info param, const InfoOut& out) {

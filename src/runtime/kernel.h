@@ -1,8 +1,8 @@
-// cl_kernel: one kernel of a built program, its argument values as clSetKernelArg gave them, and a
-// launcher (launch::LaunchableKernel: pipelines per work-group shape) per device, made on first use.
+// cl_kernel: one kernel of a built program and its argument values as clSetKernelArg gave them. Its
+// launcher (launch::LaunchableKernel: pipelines per work-group shape) on each device is the
+// program's, shared by every cl_kernel of the same name (Program::launcher).
 #pragma once
 
-#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -43,7 +43,7 @@ class Kernel : public Object<Kernel, _cl_kernel> {
   size_t localArgumentBytes() const;
   std::shared_ptr<Kernel> clone(cl_int* error);
 
-  // The launcher for `device` (the program must be built for it).
+  // The program's launcher of this kernel for `device` (the program must be built for it).
   Expected<launch::LaunchableKernel*> launcher(Device& device);
 
   cl_int getInfo(cl_kernel_info param, const InfoOut& out);
@@ -60,7 +60,6 @@ class Kernel : public Object<Kernel, _cl_kernel> {
   KernelReflection reflection_;  // from one device's translation; arguments do not vary by device
   mutable std::mutex mutex_;
   std::vector<ArgumentValue> arguments_;
-  std::map<Device*, std::unique_ptr<launch::LaunchableKernel>> launchers_;
 };
 
 }  // namespace cl2vk::runtime

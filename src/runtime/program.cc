@@ -266,6 +266,29 @@ std::shared_ptr<const Translation> Program::translation(Device* device) const {
   return found == builds_.end() ? nullptr : found->second.translation;
 }
 
+Expected<launch::LaunchableKernel*> Program::launcher(Device& device, const std::string& name) {
+  std::shared_ptr<const Translation> translation;
+  {
+    std::lock_guard lock(mutex_);
+    auto found = builds_.find(&device);
+    if (found == builds_.end() || !found->second.translation)
+      return Error("the program is not built for " + device.info().name);
+    if (auto known = found->second.launchers.find(name); known != found->second.launchers.end())
+      return known->second.get();
+    translation = found->second.translation;
+  }
+  // Splitting the kernel's module out of a large program takes a while, so it runs outside the
+  // lock; when two threads race, the first launcher stored wins. The other is dropped before it
+  // made any pipeline (a launcher makes them on its first launch).
+  Expected<std::unique_ptr<launch::LaunchableKernel>> created =
+      launch::LaunchableKernel::create(context_->vulkanDevice(device), translation, name);
+  if (!created) return created.error();
+  std::lock_guard lock(mutex_);
+  DeviceBuild& build = builds_.at(&device);  // a build is reset, never removed
+  if (build.translation != translation) return Error("the program was built again while kernel '" + name + "' ran");
+  return build.launchers.emplace(name, std::move(*created)).first->second.get();
+}
+
 std::shared_ptr<const Translation> Program::anyTranslation() const {
   std::lock_guard lock(mutex_);
   for (const auto& [device, build] : builds_) {

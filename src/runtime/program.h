@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cl2vk/translator.h"
+#include "launch/kernel_launch.h"
 #include "runtime/context.h"
 #include "runtime/object.h"
 #include "runtime/source_compiler.h"
@@ -52,6 +53,12 @@ class Program : public Object<Program, _cl_program> {
   bool uniformWorkGroups(Device* device) const;
   // The buffer of the program-scope variables on `device`; null when the program has none.
   std::shared_ptr<vulkan::Buffer> globalVariables(Device* device) const;
+  // The launcher of kernel `name` on `device` (the program must be built for it), created on first
+  // use and shared by every cl_kernel of that name, so that each pipeline (one per work-group shape
+  // and __local sizes, launch::LaunchableKernel) is compiled once per program: CLBlast creates a
+  // cl_kernel for every call. The pointer stays valid while a kernel of the program lives (a
+  // program with kernels cannot be built again).
+  Expected<launch::LaunchableKernel*> launcher(Device& device, const std::string& name);
   // What the IL says of a kernel's arguments in llvm-spirv's "kernel_arg_type.<kernel>.<list>"
   // strings: `what` "kernel_arg_type" gives the OpenCL C type names ("float*", "int4"),
   // "kernel_arg_type_qual" the qualifiers ("restrict const"); empty when the IL has none.
@@ -75,6 +82,10 @@ class Program : public Object<Program, _cl_program> {
     bool denormsAreZero = false;
     std::shared_ptr<const Translation> translation;
     std::shared_ptr<vulkan::Buffer> globalVariables;
+    // By kernel name; dropped with the build (a rebuild, the program's end). Pipelines released
+    // after exit began are left to the process (vulkan/process_exit.h): CLBlast's cached programs
+    // go when libclblast is finalized.
+    std::map<std::string, std::unique_ptr<launch::LaunchableKernel>> launchers;
   };
   // Translates il_ for `device` into `build`; false (with the log) on failure.
   bool translateFor(Device& device, DeviceBuild& build);

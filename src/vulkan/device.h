@@ -5,6 +5,8 @@
 
 #include <volk.h>
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -64,8 +66,12 @@ class Device {
   // tried and could not, why.
   bool holdsClocks() const { return clockHold_ != nullptr; }
   const std::string& clockHoldProblem() const { return clockHoldProblem_; }
+  // How many compute pipelines were created on this device (Pipeline::create): the runtime's
+  // count of pipeline compiles, which sharing pipelines between kernels is meant to keep low.
+  uint64_t pipelinesCreated() const { return pipelinesCreated_.load(std::memory_order_relaxed); }
 
  private:
+  friend class Pipeline;  // counts what it creates
   Device() = default;
 
   std::unique_ptr<Instance> instance_;
@@ -78,6 +84,7 @@ class Device {
   std::unique_ptr<Queue> queue_;
   std::unique_ptr<ClockHold> clockHold_;
   std::string clockHoldProblem_;
+  std::atomic<uint64_t> pipelinesCreated_{0};
 };
 
 }  // namespace cl2vk::vulkan

@@ -109,6 +109,7 @@ Expected<Pipeline> Pipeline::create(Device& device, const PipelineDesc& desc) {
   VkResult result = vk.vkCreateComputePipelines(handle, VK_NULL_HANDLE, 1, &pipelineInfo, nullptr, &pipeline.pipeline_);
   vk.vkDestroyShaderModule(handle, module, nullptr);
   CL2VK_TRY(check(result, "vkCreateComputePipelines"));
+  device.pipelinesCreated_.fetch_add(1, std::memory_order_relaxed);
   return pipeline;
 }
 

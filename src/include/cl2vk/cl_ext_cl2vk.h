@@ -1,0 +1,11 @@
+// cl2vk's own OpenCL queries, for tests and diagnosis (docs/runtime.md, "Environment").
+// Their values lie far above the 16-bit ranges the Khronos registry gives vendors, so that no other
+// implementation's query reads as one of them; an implementation that does not know one answers
+// CL_INVALID_VALUE, as for any unknown query.
+#pragma once
+
+// clGetContextInfo, a cl_ulong: how many Vulkan compute pipelines (vkCreateComputePipelines) the
+// context has created on all its devices so far. Counts the pipelines of kernels, which a program
+// compiles once per kernel name and work-group shape, and the loop-limit probe's one pipeline when
+// the context opened a CPU device (docs/runtime.md, "Loop limit").
+#define CL_CONTEXT_PIPELINES_CREATED_CL2VK 0x7C2F0001
