@@ -61,6 +61,9 @@ void printHelp() {
       "                        char and short in buffers are read and written through 32-bit words.\n"
       "  --no-int64            Translate for a device without shaderInt64: long, size_t and\n"
       "                        pointer arithmetic on pairs of 32-bit words (lower-int64).\n"
+      "  --no-float16, --no-float64  Translate for a device without shaderFloat16 / shaderFloat64:\n"
+      "                        half is moved and converted as its bits; half or double arithmetic\n"
+      "                        is refused naming kernel and instruction.\n"
       "  --subgroup-scans=native|shuffle-up  Subgroup scans as OpGroupNonUniform* scans (default)\n"
       "                        or as shuffle-up steps (faster on NVIDIA; needs shuffle-relative\n"
       "                        subgroup operations).\n"
@@ -139,6 +142,10 @@ std::optional<Options> parseArguments(int argc, char** argv, int& exitCode) {
       options.target.storage16 = false;
     } else if (arg == "--no-int64") {
       options.target.int64 = false;
+    } else if (arg == "--no-float16") {
+      options.target.float16 = false;
+    } else if (arg == "--no-float64") {
+      options.target.float64 = false;
     } else if (arg.starts_with("--subgroup-scans=")) {
       std::string_view scans = arg.substr(17);
       if (scans != "native" && scans != "shuffle-up")

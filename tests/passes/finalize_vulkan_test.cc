@@ -184,6 +184,34 @@ TEST(FinalizeVulkanTest, ContractionOffBecomesNoContractionOnFloatArithmetic) {
       Target{}, SPV_ENV_VULKAN_1_2);
 }
 
+// OpenCL C's signed overflow is undefined, and llvm-spirv says so with NoSignedWrap: kept for
+// SPIR-V 1.4 and later on the arithmetic it may decorate (the driver's compiler counts a strided
+// loop's trips with it), dropped for Vulkan 1.1's SPIR-V 1.3.
+TEST(FinalizeVulkanTest, WrapDecorationsStayOnArithmeticFromSpirv14) {
+  std::string body = R"(
+       %next = OpIAdd %uint %n %uint_1
+    %shifted = OpShiftLeftLogical %uint %next %uint_2
+               OpStore %out %shifted Aligned 4
+)";
+  std::string wraps = "OpDecorate %next NoSignedWrap\nOpDecorate %shifted NoUnsignedWrap\n";
+  std::string vulkanHeader = R"(
+               OpCapability Shader
+               OpCapability Int64
+               OpCapability PhysicalStorageBufferAddresses
+               OpMemoryModel PhysicalStorageBuffer64 GLSL450
+               OpEntryPoint GLCompute %k "k" %args
+               OpSource OpenCL_C 200000
+               OpName %k "k"
+)";
+  test::expectPassOutput("finalize-vulkan", kernel(openclHeader(), body, "", wraps),
+                         kernel(vulkanHeader, body, "", wraps), Target{}, SPV_ENV_VULKAN_1_2);
+  Target vulkan11;
+  vulkan11.vulkanEnv = SPV_ENV_VULKAN_1_1;
+  test::PassRun run = test::runPass("finalize-vulkan", kernel(openclHeader(), body, "", wraps), vulkan11);
+  ASSERT_TRUE(run.module) << run.error;
+  EXPECT_EQ(run.text().find("Wrap"), std::string::npos) << run.text();
+}
+
 // A device that can keep float denormals (shaderDenormPreserveFloat32) is told to for every kernel
 // that computes in float: OpenCL's CL_FP_DENORM, which NVIDIA's driver would otherwise not honour.
 TEST(FinalizeVulkanTest, FloatKernelsKeepDenormalsWhereTheDeviceCan) {

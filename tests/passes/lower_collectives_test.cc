@@ -337,6 +337,19 @@ TEST(LowerCollectivesTest, LongSubgroupOperationsNeedExtendedTypes) {
       << "the subgroup's slice of Workgroup memory";
 }
 
+// Without extended types a char collective goes through Workgroup memory as its zero-extended
+// word (the translation fuzzer's find: a bit cast of the char to a uint, which is not valid).
+TEST(LowerCollectivesTest, CharCollectivesWithoutExtendedTypesStoreWords) {
+  std::string types = "      %uchar = OpTypeInt 8 0\n";
+  std::string collective = "%narrow = OpUConvert %uchar %x\n%r = OpGroupUMax %uchar %uint_2 Reduce %narrow";
+  PassContext context = gpuLike();
+  context.target.subgroupExtendedTypes = false;
+  std::string text = lowered(kernelWith(collective, types), context);
+  EXPECT_EQ(count(text, "OpBitcast"), 0u) << text;
+  EXPECT_GE(count(text, "OpUConvert %uint"), 1u) << text;
+  EXPECT_NE(text.find("OpUConvert %uchar"), std::string::npos) << "the result read back as a char\n" << text;
+}
+
 // Work-group collectives carry two paths, chosen per dispatch by the kLinearSubgroups
 // specialization constant: the subgroup path (two barriers for reduce and scans) and the
 // Workgroup-memory path for shapes whose subgroups are not laid out linearly (a tree or a

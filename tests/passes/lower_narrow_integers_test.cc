@@ -46,6 +46,19 @@ const char* const kByteKernel = R"(
                OpFunctionEnd
 )";
 
+// A char's NoSignedWrap promises nothing about the 32-bit value it is computed in (65535 * 65535,
+// a ushort -1 squared, overflows an int): the widened arithmetic is a new instruction, and the
+// decoration goes with the old one, so finalize-vulkan, which keeps wrap decorations, gets none.
+TEST(LowerNarrowIntegersTest, WrapDecorationsOfNarrowArithmeticGo) {
+  std::string decorated = kByteKernel;
+  std::string stride = "OpDecorate %_ptr_PhysicalStorageBuffer_uchar ArrayStride 1\n";
+  decorated.replace(decorated.find(stride), stride.size(), stride + "OpDecorate %sum NoSignedWrap\n");
+  test::PassRun run = test::runPass("lower-narrow-integers", decorated, withoutNarrowTypes());
+  ASSERT_TRUE(run.module) << run.error;
+  EXPECT_EQ(run.text().find("NoSignedWrap"), std::string::npos) << run.text();
+  EXPECT_NE(decorated.find("NoSignedWrap"), std::string::npos);
+}
+
 // The pointer becomes its address; the byte is read from the word that holds it, the sum is
 // masked to 8 bits, the signed comparison sign-extends both sides, and the store clears and sets
 // the byte's bits in the word atomically, so that a neighbour's store to the same word survives.

@@ -4,7 +4,8 @@
 #
 #   tools/device/run-gpu-tests.sh STEP...
 #
-# Steps: icd (the whole icd_tests suite through the ICD), icd-no-int64 (its sub-group and
+# Steps: icd (the whole icd_tests suite through the ICD), kernels (the whole kernel_tests suite),
+# icd-no-int64 (its sub-group and
 # collective tests with 64-bit integers emulated), kernels-no-int64 and kernels-no-8-16
 # (kernel_tests' emulation, collective and integer tests with CL2VK_DEVICE_LACKS naming the
 # features), bench:ARGS (cl2vk-bench with ARGS,
@@ -54,6 +55,7 @@ for step in "$@"; do
   log=$OUT/${step%%:*}.log
   case $step in
     icd) .device/icd/icd_tests > "$log" 2>&1 ;;
+    kernels) .device/gpu/kernel_tests > "$log" 2>&1 ;;
     icd-no-int64)
       CL2VK_DEVICE_LACKS=int64 .device/icd/icd_tests --gtest_filter='SubgroupExtensions.*:*Collective*' > "$log" 2>&1 ;;
     kernels-no-int64)

@@ -101,9 +101,9 @@ std::vector<uint32_t> CollectiveLowering::toWords(uint32_t type, uint32_t value)
     return {at().value(spv::Op::OpCompositeExtract, uint_, {Operand::id(pair), Operand::literal(0)}),
             at().value(spv::Op::OpCompositeExtract, uint_, {Operand::id(pair), Operand::literal(1)})};
   }
-  if (width == 16) {
+  if (width < 32) {  // char, short and half: their bits, zero-extended
     uint32_t bits = def->opcode() == spv::Op::OpTypeFloat
-                        ? at().valueOfIds(spv::Op::OpBitcast, ir::typeInt(module_, 16), {value})
+                        ? at().valueOfIds(spv::Op::OpBitcast, ir::typeInt(module_, width), {value})
                         : value;
     return {at().valueOfIds(spv::Op::OpUConvert, uint_, {bits})};
   }
@@ -120,8 +120,8 @@ uint32_t CollectiveLowering::fromWords(uint32_t type, const std::vector<uint32_t
         at().valueOfIds(spv::Op::OpCompositeConstruct, ir::typeVector(module_, uint_, 2), {words[0], words[1]});
     return at().valueOfIds(spv::Op::OpBitcast, type, {pair});
   }
-  if (width == 16) {
-    uint32_t bits = at().valueOfIds(spv::Op::OpUConvert, ir::typeInt(module_, 16), {words[0]});
+  if (width < 32) {
+    uint32_t bits = at().valueOfIds(spv::Op::OpUConvert, ir::typeInt(module_, width), {words[0]});
     return def->opcode() == spv::Op::OpTypeFloat ? at().valueOfIds(spv::Op::OpBitcast, type, {bits}) : bits;
   }
   return type == uint_ ? words[0] : at().valueOfIds(spv::Op::OpBitcast, type, {words[0]});

@@ -303,6 +303,26 @@ class Finalizer {
     }
   }
 
+  // NoSignedWrap and NoUnsignedWrap (SPIR-V 1.4) tell the driver's compiler what OpenCL C's
+  // undefined signed overflow told LLVM: without them NVIDIA's cannot count a `while (i < n)
+  // i += stride;` loop's trips, and a strided loop of loads runs unrolled by nothing (CLBlast's
+  // dot product). Kept where the decorated value is still an instruction they may decorate.
+  bool keepsWrapDecoration(const Instruction& decoration) const {
+    auto kind = static_cast<spv::Decoration>(decoration.wordOperand(1));
+    if (kind != spv::Decoration::NoSignedWrap && kind != spv::Decoration::NoUnsignedWrap) return false;
+    if (spirvVersionFor(context_.target.vulkanEnv) < 0x00010400) return false;
+    const Instruction* target = module_.def(decoration.idOperand(0));
+    if (!target) return false;
+    switch (target->opcode()) {
+      case spv::Op::OpIAdd:
+      case spv::Op::OpISub:
+      case spv::Op::OpIMul:
+      case spv::Op::OpShiftLeftLogical:
+      case spv::Op::OpSNegate: return true;
+      default: return false;
+    }
+  }
+
   void removeDecorationsVulkanRejects() {
     std::vector<Instruction*> dropped;
     for (Instruction& inst : module_.section(Section::kAnnotation)) {
@@ -310,7 +330,8 @@ class Finalizer {
         case spv::Op::OpDecorate:
         case spv::Op::OpDecorateId:
         case spv::Op::OpDecorateString:
-          if (!keepsDecoration(static_cast<spv::Decoration>(inst.wordOperand(1)))) dropped.push_back(&inst);
+          if (!keepsDecoration(static_cast<spv::Decoration>(inst.wordOperand(1))) && !keepsWrapDecoration(inst))
+            dropped.push_back(&inst);
           break;
         case spv::Op::OpMemberDecorate:
         case spv::Op::OpMemberDecorateString:
