@@ -2,13 +2,15 @@
 # Builds the translator's libFuzzer target (CL2VK_FUZZ, in build-fuzz/) and runs it.
 #
 #   tools/fuzz/run-fuzz.sh SECONDS     fuzz for SECONDS, growing fuzz-corpus/grown/ (git-ignored)
-#   tools/fuzz/run-fuzz.sh --ci        a bounded pass for CI: the seeds, then 4000 mutations from
-#                                      a fixed random seed (about a minute), in a corpus that is
-#                                      thrown away. The seed fixes the mutations but not the path:
-#                                      libFuzzer's corpus order follows the file system's and the
-#                                      coverage it keeps differs between machines, so CI can meet
-#                                      an input that a local --ci pass did not (it did: the
-#                                      vstore_half regression). Run the long mode before a stop.
+#   tools/fuzz/run-fuzz.sh --ci        a bounded pass for CI: the seeds, then 4000 mutations of
+#                                      them from a fixed random seed, without coverage feedback
+#                                      (no counters, value profile or comparison tracing), so that
+#                                      every machine tries the same inputs: a coverage-guided pass
+#                                      keeps what its own coverage finds new, which differed
+#                                      between machines, and CI met inputs that a local --ci pass
+#                                      had not (the vstore_half regression, an undefined ulong).
+#                                      The long mode, coverage-guided, is what finds new bugs: run
+#                                      it before a stop and add what it finds to regressions/.
 #
 # Seeds: the built corpus ($CL2VK_CORPUS_DIR, else build/spirv/ from the ordinary build, whose
 # corpus.txt lists the modules) and tests/fuzz/regressions/. A crash, sanitizer report, leak or
@@ -21,7 +23,7 @@ ci=0
 bound=()
 if [ "${1:-}" = "--ci" ]; then
   ci=1
-  bound=(-seed=1 -runs=4000)
+  bound=(-seed=1 -runs=4000 -use_counters=0 -use_value_profile=0 -use_cmp=0 -entropic=0 -reduce_inputs=0)
   shift
 elif [[ "${1:-}" =~ ^[0-9]+$ ]]; then
   bound=(-max_total_time="$1")

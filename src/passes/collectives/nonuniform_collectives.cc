@@ -64,6 +64,18 @@ Status CollectiveLowering::lowerNonUniform(Instruction* inst) {
   if (constantValue(module_, inst->idOperand(0)) != kSubgroup)
     return fail(*inst, "a cl_khr_subgroup_* instruction must have the constant Subgroup scope");
   spv::Op op = inst->opcode();
+  // What the OpenCL environment's validation lets through and Vulkan's does not.
+  if (movesValues(op) || combineOf(op)) {
+    size_t valueAt = movesValues(op) ? 1 : 2;
+    if (inst->operands().size() <= valueAt || ir::typeOf(module_, inst->idOperand(valueAt)) != inst->typeId())
+      return fail(*inst, "the value must have the result's type (SPIR-V requires it)");
+  }
+  if (op == O::OpGroupNonUniformBallotBitCount) {
+    auto kind = static_cast<spv::GroupOperation>(inst->wordOperand(1));
+    if (kind != spv::GroupOperation::Reduce && kind != spv::GroupOperation::InclusiveScan &&
+        kind != spv::GroupOperation::ExclusiveScan)
+      return fail(*inst, "a ballot's bit count is a Reduce, InclusiveScan or ExclusiveScan");
+  }
   Builder b = Builder::before(module_, inst);
   uint32_t value = 0;
   if (op == O::OpGroupNonUniformElect) return okStatus();
