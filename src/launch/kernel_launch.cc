@@ -121,6 +121,7 @@ Target targetFor(const vulkan::DeviceInfo& info) {
   target.maxPushConstantsSize = info.limits.maxPushConstantsSize;
   target.maxWorkGroupInvocations = info.limits.maxComputeWorkGroupInvocations;
   target.loopIterationLimit = info.loopIterationLimit;
+  target.loopExitPhis = info.driverId == VK_DRIVER_ID_GOOGLE_SWIFTSHADER;
   return target;
 }
 
