@@ -72,6 +72,8 @@ void printHelp() {
       "  --loop-exit-phis      Translate for a SIMD driver that keeps a value of a loop read after\n"
       "                        it only in a phi of the loop's merge (SwiftShader, which the runtime\n"
       "                        detects): such values go through merge phis its optimizer keeps.\n"
+      "  --no-pointer-phis     Translate for a driver that cannot run a phi of buffer pointers\n"
+      "                        (SwiftShader): such phis merge the addresses as uvec2 instead.\n"
       "  --stats               Print a one-line summary of the result to stderr, and per kernel\n"
       "                        the collectives rewritten, barriers added and bytes of scratch.\n"
       "  --round-trip          Run no pass: read, (validate) and write the module as it is.\n"
@@ -156,6 +158,8 @@ std::optional<Options> parseArguments(int argc, char** argv, int& exitCode) {
       options.target.loopIterationLimit = static_cast<uint32_t>(std::stoul(value));
     } else if (arg == "--loop-exit-phis") {
       options.target.loopExitPhis = true;
+    } else if (arg == "--no-pointer-phis") {
+      options.target.pointerPhis = false;
     } else if (arg == "--stats") {
       options.stats = true;
     } else if (arg.starts_with("--reflect=")) {

@@ -122,6 +122,7 @@ Target targetFor(const vulkan::DeviceInfo& info) {
   target.maxWorkGroupInvocations = info.limits.maxComputeWorkGroupInvocations;
   target.loopIterationLimit = info.loopIterationLimit;
   target.loopExitPhis = info.driverId == VK_DRIVER_ID_GOOGLE_SWIFTSHADER;
+  target.pointerPhis = info.driverId != VK_DRIVER_ID_GOOGLE_SWIFTSHADER;
   return target;
 }
 

@@ -64,6 +64,10 @@ struct Target {
   // reads such values through merge phis that have a second, never-taken incoming edge
   // (docs/decisions.md, "Loop-closed SSA").
   bool loopExitPhis = false;
+  // The driver runs an OpPhi of PhysicalStorageBuffer pointers. SwiftShader (5.0) crashes on a
+  // load through one, and runs the same phi of the addresses as uvec2, which lower-pointer-phis
+  // makes where this is off.
+  bool pointerPhis = true;
 };
 
 }  // namespace cl2vk
