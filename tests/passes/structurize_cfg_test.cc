@@ -677,7 +677,7 @@ TEST(StructurizeCfgTest, LlvmSpirvLoopControlStaysWithItsLoop) {
 )"));
 }
 
-// --- Loop-closed SSA for SIMD drivers (Target::loopExitPhis, SwiftShader) ------------------------
+// --- Loop-closed SSA for SIMD drivers (Target::loopExitPhis: SwiftShader, llvmpipe) -------------
 
 Target simdLoopTarget() {
   Target target;
@@ -851,6 +851,68 @@ TEST(StructurizeCfgTest, BreakInsideAnIfReadsItsValuesThroughMergePhisThatStay) 
                    OpBranch %exit
            %exit = OpLabel
               %r = OpIMul %uint %d %32
+                   OpReturnValue %r
+                   OpFunctionEnd
+)"));
+}
+
+// An endless loop left only from inside nested ifs: no test both dominates the continue target
+// and decides whether to come to it, so the continue target branches on a phi of what each edge
+// into it knows (the `if`s' conditions, negated where their false side comes to it).
+TEST(StructurizeCfgTest, LoopLeftFromNestedIfsBranchesOnWhatItsEdgesKnow) {
+  EXPECT_EQ(structurized(R"(
+          %f = OpFunction %uint None %fnf
+          %x = OpFunctionParameter %uint
+          %y = OpFunctionParameter %uint
+      %entry = OpLabel
+      %limit = OpUMod %uint %x %uint_10
+               OpBranch %header
+     %header = OpLabel
+          %j = OpPhi %uint %uint_0 %entry %next %latch
+          %v = OpIMul %uint %j %uint_3
+        %big = OpUGreaterThan %bool %v %limit
+               OpBranchConditional %big %inner %latch
+      %inner = OpLabel
+        %odd = OpBitwiseAnd %uint %j %uint_1
+       %even = OpIEqual %bool %odd %uint_0
+               OpBranchConditional %even %exit %latch
+      %latch = OpLabel
+       %next = OpIAdd %uint %j %uint_1
+               OpBranch %header
+       %exit = OpLabel
+          %r = OpIAdd %uint %v %y
+               OpReturnValue %r
+               OpFunctionEnd
+)",
+                         simdLoopTarget()),
+            canonical(R"(
+              %f = OpFunction %uint None %fnf
+              %x = OpFunctionParameter %uint
+              %y = OpFunctionParameter %uint
+          %entry = OpLabel
+          %limit = OpUMod %uint %x %uint_10
+                   OpBranch %header
+         %header = OpLabel
+              %j = OpPhi %uint %uint_0 %entry %next %latch
+                   OpLoopMerge %exit %latch None
+                   OpBranch %30
+             %30 = OpLabel
+              %v = OpIMul %uint %j %uint_3
+            %big = OpUGreaterThan %bool %v %limit
+             %32 = OpLogicalNot %bool %big
+                   OpBranchConditional %big %inner %latch
+          %inner = OpLabel
+            %odd = OpBitwiseAnd %uint %j %uint_1
+           %even = OpIEqual %bool %odd %uint_0
+             %33 = OpLogicalNot %bool %even
+                   OpBranchConditional %even %exit %latch
+          %latch = OpLabel
+             %34 = OpPhi %bool %32 %30 %33 %inner
+           %next = OpIAdd %uint %j %uint_1
+                   OpBranchConditional %34 %header %exit
+           %exit = OpLabel
+             %31 = OpPhi %uint %v %inner %35 %latch
+              %r = OpIAdd %uint %31 %y
                    OpReturnValue %r
                    OpFunctionEnd
 )"));

@@ -59,10 +59,10 @@ struct Target {
   uint32_t loopIterationLimit = 0;
   // The driver runs a loop while any invocation of a SIMD batch is still in it and recomputes the
   // body for those that left (their loads then give 0), so a value of the loop read after it is
-  // right only when it comes through a phi in the loop's merge, which the driver's own SPIRV-Tools
-  // optimization folds when the phi has one incoming value (SwiftShader). structurize-cfg then
-  // reads such values through merge phis that have a second, never-taken incoming edge
-  // (docs/decisions.md, "Loop-closed SSA").
+  // right only when it comes through a phi in the loop's merge (SwiftShader, llvmpipe), which
+  // SwiftShader's own SPIRV-Tools optimization folds when the phi has one incoming value.
+  // structurize-cfg then reads such values through merge phis that have a second, never-taken
+  // incoming edge (docs/decisions.md, "Loop-closed SSA").
   bool loopExitPhis = false;
   // The driver runs an OpPhi of PhysicalStorageBuffer pointers. SwiftShader (5.0) crashes on a
   // load through one, and runs the same phi of the addresses as uvec2, which lower-pointer-phis

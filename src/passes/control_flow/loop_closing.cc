@@ -1,28 +1,32 @@
 // structurize-cfg, the end of step (4) for SIMD drivers (Target::loopExitPhis): loop-closed SSA
-// whose phis survive the driver's own SPIRV-Tools optimization.
+// whose phis survive the driver's own optimization.
 //
-// SwiftShader runs a loop for all the invocations of a SIMD batch while any of them is still in it,
-// and computes the body for every invocation, the ones that already left included (their loads
-// give 0, their stores are masked off). An SSA value of the loop read after it therefore holds the
-// last pass's value for every invocation; only a phi in the loop's merge, stored under the mask of
-// the invocations that take each edge to it, keeps each invocation's own value from the pass in
-// which it left. So every value of a loop read after it is read through a phi in the merge
-// (innermost loops first, so that the phi of an inner merge, itself in the outer loop, is closed
-// again at the outer merge).
+// SwiftShader and llvmpipe run a loop for all the invocations of a SIMD batch while any of them is
+// still in it, and compute the body for every invocation, the ones that already left included
+// (their loads give 0, their stores are masked off). An SSA value of the loop read after it
+// therefore holds the last pass's value for every invocation; only a phi in the loop's merge,
+// stored under the mask of the invocations that take each edge to it, keeps each invocation's own
+// value from the pass in which it left. So every value of a loop read after it is read through a
+// phi in the merge (innermost loops first, so that the phi of an inner merge, itself in the outer
+// loop, is closed again at the outer merge).
 //
 // Such a phi has one incoming value, and SwiftShader's SPIRV-Tools passes (simplify-instructions'
 // redundant-phi rule) fold it before its SIMD emitter sees it. A second incoming edge that no
 // invocation takes keeps it: the continue target, which branches back to the header, branches on a
-// condition that is known there instead, to the header or to the merge, and the merge's phis take
-// OpUndef on that edge. The condition is that of a block that dominates the continue target and
-// has one side that cannot come back to it within the pass (a rotated loop's latch test, a top-
-// tested loop's exit test, the `if` around a `break`): every invocation in the continue target
-// took the other side. The loop's Unroll hint goes too: SPIRV-Tools' full unroll (2023.1) leaves
-// the merge's phis naming the removed blocks, and the passes after it crash on that.
+// condition true there instead, to the header or to the merge, and the merge's phis take OpUndef on
+// that edge. The condition comes from the loop's own tests (KnownTrue): the nearest one that
+// dominates the continue target with one side that cannot come back to it within the pass (a
+// rotated loop's latch test, a top-tested loop's exit test, the `if` around a `break`), else what
+// each edge into the continue target knows (an endless loop left from inside nested `if`s). The
+// loop's Unroll hint goes too: SPIRV-Tools' full unroll (2023.1) leaves the merge's phis naming
+// the removed blocks, and the passes after it crash on that.
+#include <iterator>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
+#include "ir/types.h"
 #include "passes/control_flow/structurizer.h"
 
 namespace cl2vk::structurize {
@@ -42,6 +46,107 @@ Instruction* loopMergeOf(Block& header) {
   return nullptr;
 }
 
+// The block's merge instruction, or null.
+Instruction* mergeOf(Block& block) {
+  auto& insts = block.instructions();
+  if (insts.size() < 2) return nullptr;
+  Instruction& inst = *std::prev(insts.end(), 2);
+  return inst.opcode() == spv::Op::OpSelectionMerge || inst.opcode() == spv::Op::OpLoopMerge ? &inst : nullptr;
+}
+
+// A boolean that is true in every invocation reaching a block of one pass of a loop, from the
+// loop's own tests (a condition inside a nested loop is one of that loop's values, read after
+// it): the nearest test dominating the block from which only one side comes to it, as that side
+// reads it; else, from each predecessor, the test's value on its edge or what is known at the
+// predecessor's entry, met in a phi. No invocation that reaches the block sees it false, so a
+// branch on it that leaves the loop is never taken. 0 when the pass reaches the block past no test.
+class KnownTrue {
+ public:
+  KnownTrue(Module& module, const Cfg& cfg, Block* header, Block* merge)
+      : module_(module), cfg_(cfg), header_(header), merge_(merge), loop_(cfg.innermostLoop(header)) {}
+
+  // A condition and whether it is true (else false) in every invocation reaching `block`: the
+  // dominating test's condition as it is, where one fits, so that no negation is needed.
+  std::pair<uint32_t, bool> condition(Block* block) {
+    if (Block* test = dominatingTest(block)) {
+      return {test->terminator()->idOperand(0), reaches(target(test, 1), block)};
+    }
+    return {at(block), true};
+  }
+
+  uint32_t at(Block* block) {
+    if (block == header_) return 0;
+    if (auto it = known_.find(block); it != known_.end()) return it->second;
+    if (Block* test = dominatingTest(block)) return known_[block] = side(test, reaches(target(test, 1), block));
+    std::vector<Operand> incoming;
+    for (Block* pred : cfg_.predecessors(block)) {
+      uint32_t value = 0;
+      if (isTest(pred)) {
+        value = side(pred, target(pred, 1) == block);
+      } else if (cfg_.innermostLoop(pred) == loop_ && pred->terminator()->opcode() == spv::Op::OpBranch) {
+        value = at(pred);
+      }
+      if (!value) return known_[block] = 0;
+      incoming.push_back(Operand::id(value));
+      incoming.push_back(Operand::id(pred->id()));
+    }
+    if (incoming.size() == 2) return known_[block] = incoming[0].words[0];
+    uint32_t phi = module_.takeId();
+    module_.insertAfter(&block->instructions().front(),
+                        Instruction(spv::Op::OpPhi, ir::typeBool(module_), phi, std::move(incoming)));
+    return known_[block] = phi;
+  }
+
+ private:
+  Block* dominatingTest(Block* block) const {
+    for (Block* test = cfg_.immediateDominator(block); test; test = cfg_.immediateDominator(test)) {
+      if (isTest(test) && reaches(target(test, 1), block) != reaches(target(test, 2), block)) return test;
+      if (test == header_) break;
+    }
+    return nullptr;
+  }
+  bool isTest(Block* block) const {
+    Instruction* branch = block->terminator();
+    return cfg_.innermostLoop(block) == loop_ && branch->opcode() == spv::Op::OpBranchConditional &&
+           branch->idOperand(1) != branch->idOperand(2);
+  }
+  Block* target(Block* test, size_t operand) const { return blockOf(module_, test->terminator()->idOperand(operand)); }
+  // Whether `from` comes to `to` within one pass (not through the header or the merge).
+  bool reaches(Block* from, Block* to) const {
+    std::unordered_set<const Block*> seen = {header_, merge_};
+    std::vector<Block*> stack = {from};
+    while (!stack.empty()) {
+      Block* block = stack.back();
+      stack.pop_back();
+      if (block == to) return true;
+      if (!seen.insert(block).second) continue;
+      for (Block* next : cfg_.successors(block)) stack.push_back(next);
+    }
+    return false;
+  }
+  // The test's condition as its true side (`onTrue`) or its false side reads it.
+  uint32_t side(Block* test, bool onTrue) {
+    uint32_t condition = test->terminator()->idOperand(0);
+    if (onTrue) return condition;
+    uint32_t& negated = negated_[test];
+    if (!negated) {
+      Instruction* at = test->terminator();
+      if (Instruction* merge = mergeOf(*test)) at = merge;
+      negated = module_.takeId();
+      module_.insertBefore(
+          at, Instruction(spv::Op::OpLogicalNot, ir::typeBool(module_), negated, {Operand::id(condition)}));
+    }
+    return negated;
+  }
+
+  Module& module_;
+  const Cfg& cfg_;
+  Block* header_;
+  Block* merge_;
+  int loop_;
+  std::unordered_map<const Block*, uint32_t> known_;
+  std::unordered_map<const Block*, uint32_t> negated_;
+};
 }  // namespace
 
 void FunctionStructurizer::closeLoops() {
@@ -128,38 +233,6 @@ bool FunctionStructurizer::keepMergePhis(int index, const std::unordered_set<con
   Block* latch = loops_[index].continueTarget;
   Instruction* back = latch->terminator();
   if (latch == header || back->opcode() != spv::Op::OpBranch || back->idOperand(0) != header->id()) return false;
-  // Whether `from` comes to the continue target within one pass (not through the header or merge).
-  auto reachesLatch = [&](Block* from) {
-    std::unordered_set<const Block*> seen = {header, merge};
-    std::vector<Block*> stack = {from};
-    while (!stack.empty()) {
-      Block* block = stack.back();
-      stack.pop_back();
-      if (block == latch) return true;
-      if (!seen.insert(block).second) continue;
-      for (Block* target : cfg_->successors(block)) stack.push_back(target);
-    }
-    return false;
-  };
-  // The nearest block of this loop itself (a condition inside a nested loop is one of that loop's
-  // values, read after it) that dominates the continue target and decides whether to come to it.
-  int loop = cfg_->innermostLoop(header);
-  Instruction* test = nullptr;
-  bool stayOnTrue = false;
-  for (Block* block = cfg_->immediateDominator(latch); block; block = cfg_->immediateDominator(block)) {
-    Instruction* branch = block->terminator();
-    if (cfg_->innermostLoop(block) == loop && branch->opcode() == spv::Op::OpBranchConditional) {
-      bool onTrue = reachesLatch(blockOf(module_, branch->idOperand(1)));
-      bool onFalse = reachesLatch(blockOf(module_, branch->idOperand(2)));
-      if (onTrue != onFalse) {
-        test = branch;
-        stayOnTrue = onTrue;
-        break;
-      }
-    }
-    if (block == header) break;
-  }
-  if (!test) return false;
   // The merge's dominator becomes the nearest common dominator of its own and the continue
   // target; a logical pointer of the loop read after it (it has no phi) must still dominate it.
   Block* mergeDominator = cfg_->immediateDominator(merge);
@@ -180,7 +253,8 @@ bool FunctionStructurizer::keepMergePhis(int index, const std::unordered_set<con
       }
     }
   }
-  uint32_t condition = test->idOperand(0);
+  auto [condition, stayOnTrue] = KnownTrue(module_, *cfg_, header, merge).condition(latch);
+  if (!condition) return false;
   Block* onTrue = stayOnTrue ? header : merge;
   Block* onFalse = stayOnTrue ? merge : header;
   module_.update(back, Instruction(spv::Op::OpBranchConditional, 0, 0,
