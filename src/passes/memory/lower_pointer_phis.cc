@@ -1,5 +1,6 @@
 #include "passes/memory/lower_pointer_phis.h"
 
+#include <iterator>
 #include <map>
 #include <unordered_map>
 #include <utility>
