@@ -72,6 +72,12 @@ void printHelp() {
       "                        and conversions) on one that keeps them (emulate-denormal-flush).\n"
       "  --loop-iteration-limit=<n>  Translate for a driver that ends loops after <n> loop-header\n"
       "                        executions per invocation (lavapipe: 65536): exceeding it is reported.\n"
+      "  --loop-exit-phis      Translate for a SIMD driver that keeps a value of a loop read after\n"
+      "                        it only in a phi of the loop's merge (SwiftShader, llvmpipe; the\n"
+      "                        runtime detects them): such values go through merge phis that\n"
+      "                        SwiftShader's optimizer keeps.\n"
+      "  --no-pointer-phis     Translate for a driver that cannot run a phi of buffer pointers\n"
+      "                        (SwiftShader): such phis merge the addresses as uvec2 instead.\n"
       "  --stats               Print a one-line summary of the result to stderr, and per kernel\n"
       "                        the collectives rewritten, barriers added and bytes of scratch.\n"
       "  --round-trip          Run no pass: read, (validate) and write the module as it is.\n"
@@ -158,6 +164,10 @@ std::optional<Options> parseArguments(int argc, char** argv, int& exitCode) {
       if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos || value.size() > 9)
         return usageError("--loop-iteration-limit needs a number, not '" + value + "'");
       options.target.loopIterationLimit = static_cast<uint32_t>(std::stoul(value));
+    } else if (arg == "--loop-exit-phis") {
+      options.target.loopExitPhis = true;
+    } else if (arg == "--no-pointer-phis") {
+      options.target.pointerPhis = false;
     } else if (arg == "--stats") {
       options.stats = true;
     } else if (arg.starts_with("--reflect=")) {

@@ -58,3 +58,21 @@ kernel void first_over_threshold(global const int* matrix, global int* out, int 
   }
   out[row] = found;
 }
+
+// An endless loop left only from inside nested ifs: each work-item leaves at its own pass, and
+// reads after the loop the value it loaded in that pass (a SIMD driver that recomputes the body
+// for items that left must keep it in a merge phi; no block of the loop both dominates its
+// continue target and decides whether to leave, so the phi's second edge comes from elsewhere).
+kernel void nested_breaks(global const int* in, global int* out) {
+  int i = get_global_id(0);
+  int j = 0;
+  int v;
+  for (;;) {
+    v = in[j] * 3 + i % 5;
+    if (v > i) {
+      if (in[j + 1] % 4 == 0) break;
+    }
+    ++j;
+  }
+  out[i] = v * 1000 + j;
+}

@@ -121,6 +121,10 @@ Target targetFor(const vulkan::DeviceInfo& info) {
   target.maxPushConstantsSize = info.limits.maxPushConstantsSize;
   target.maxWorkGroupInvocations = info.limits.maxComputeWorkGroupInvocations;
   target.loopIterationLimit = info.loopIterationLimit;
+  // Both CPU drivers run loops for a SIMD batch of invocations (frontend_kernels_test's
+  // NestedBreaksKeepEachItemsLastValue gets wrong values on both without merge phis).
+  target.loopExitPhis = info.driverId == VK_DRIVER_ID_GOOGLE_SWIFTSHADER || info.driverId == VK_DRIVER_ID_MESA_LLVMPIPE;
+  target.pointerPhis = info.driverId != VK_DRIVER_ID_GOOGLE_SWIFTSHADER;
   return target;
 }
 

@@ -17,6 +17,7 @@
 #include "passes/interface/lower_global_variables.h"
 #include "passes/interface/lower_kernel_interface.h"
 #include "passes/interface/lower_printf.h"
+#include "passes/memory/lower_pointer_phis.h"
 #include "passes/memory/lower_pointers.h"
 #include "passes/memory/lower_synchronization.h"
 #include "passes/memory/promote_variables.h"
@@ -94,6 +95,9 @@ const std::vector<PassInfo>& registeredPasses() {
        withTarget<lowerInt64>},
       {"structurize-cfg", "Turn unstructured control flow into SPIR-V structured control flow (merges, continues).",
        withTarget<structurizeControlFlow>},
+      {"lower-pointer-phis",
+       "Where the driver cannot (SwiftShader), phis of buffer pointers become phis of their addresses as uvec2.",
+       withTarget<lowerPointerPhis>},
       {"emulate-denormal-flush",
        "Test-only (Target::emulateFloat32DenormalFlush): float arithmetic flushes denormals as NVIDIA's FTZ does.",
        withTarget<emulateDenormalFlush>},

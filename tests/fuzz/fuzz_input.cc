@@ -19,7 +19,7 @@ constexpr std::array<spv_target_env, 4> kVulkanEnvironments{SPV_ENV_VULKAN_1_2, 
 
 // Selector byte 0: bits 0-1 the Vulkan version, bits 2-4 the subgroup sizes, bit 5 no subgroup
 // arithmetic, bit 6 no extended subgroup types, bit 7 a small device without 8-bit integers,
-// 64-bit integers or doubles (as SwiftShader).
+// 64-bit integers or doubles, loop-closing phis and no pointer phis (as SwiftShader).
 void applyDeviceByte(uint8_t bits, Target& target) {
   target.vulkanEnv = kVulkanEnvironments[bits & 3];
   SubgroupSizes sizes = kSubgroupSizes[(bits >> 2) & 7];
@@ -27,12 +27,15 @@ void applyDeviceByte(uint8_t bits, Target& target) {
   target.maxSubgroupSize = sizes.max;
   target.subgroupArithmetic = !(bits & 0x20);
   target.subgroupExtendedTypes = !(bits & 0x40);
-  if (bits & 0x80) target.int8 = target.int64 = target.float64 = target.storage8 = false;
+  if (bits & 0x80) {
+    target.int8 = target.int64 = target.float64 = target.storage8 = target.pointerPhis = false;
+    target.loopExitPhis = true;
+  }
 }
 
 // Selector byte 1: bit 0 no 16-bit integers, bit 1 no half floats, bit 2 no 16-bit storage,
 // bit 3 256 bytes of push constants instead of 128, bits 4-5 the work-group invocation limit,
-// bit 6 subgroup scans in shuffle-up steps.
+// bit 6 subgroup scans in shuffle-up steps, bit 7 loop-closing phis (as llvmpipe).
 void applyLimitsByte(uint8_t bits, Target& target) {
   constexpr std::array<uint32_t, 4> kMaxInvocations{1024, 128, 256, 2048};
   if (bits & 1) target.int16 = false;
@@ -41,6 +44,7 @@ void applyLimitsByte(uint8_t bits, Target& target) {
   target.maxPushConstantsSize = (bits & 8) ? 256 : 128;
   target.maxWorkGroupInvocations = kMaxInvocations[(bits >> 4) & 3];
   target.shuffleScans = bits & 0x40;
+  if (bits & 0x80) target.loopExitPhis = true;
 }
 
 }  // namespace

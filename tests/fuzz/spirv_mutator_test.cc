@@ -115,7 +115,17 @@ TEST(FuzzInputTest, TrailingBytesChooseTheTarget) {
   EXPECT_FALSE(selected.target.int64);
   EXPECT_FALSE(selected.target.float64);
   EXPECT_TRUE(selected.target.int16);
+  EXPECT_TRUE(selected.target.loopExitPhis);
+  EXPECT_FALSE(selected.target.pointerPhis);
   EXPECT_EQ(selected.target.maxPushConstantsSize, 256u);
+  EXPECT_FALSE(plain.target.loopExitPhis);
+
+  bytes[bytes.size() - 2] = 0x02;  // Vulkan 1.3 alone
+  bytes.back() = 0x80;             // loop-closing phis (as llvmpipe)
+  FuzzInput llvmpipe = decodeFuzzInput(bytes);
+  EXPECT_TRUE(llvmpipe.target.loopExitPhis);
+  EXPECT_TRUE(llvmpipe.target.pointerPhis);
+  EXPECT_TRUE(llvmpipe.target.int64);
 }
 
 }  // namespace

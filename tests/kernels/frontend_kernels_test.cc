@@ -209,6 +209,28 @@ TEST_P(FrontEndKernels, AnnotatedVariableKeepsItsValue) {
   for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], 2 * in[i]) << i;
 }
 
+// An endless loop left from inside nested ifs, its loaded value read after it: items leave at
+// different passes and each keeps the value of its own last pass.
+TEST_P(FrontEndKernels, NestedBreaksKeepEachItemsLastValue) {
+  auto k = kernel("loop_exits", "nested_breaks");
+  ASSERT_TRUE(k);
+  const int n = 96;
+  std::vector<int> in(n + 8);
+  for (int j = 0; j < n + 8; ++j) in[j] = j;
+  auto din = buffer(in), dout = buffer(std::vector<int>(n, 0));
+  run(*k, range1d(n, 32), {KernelArg::buffer(din), KernelArg::buffer(dout)});
+  auto out = read<int>(dout, n);
+  for (int i = 0; i < n; ++i) {
+    int j = 0, v;
+    for (;;) {
+      v = in[j] * 3 + i % 5;
+      if (v > i && in[j + 1] % 4 == 0) break;
+      ++j;
+    }
+    ASSERT_EQ(out[i], v * 1000 + j) << i;
+  }
+}
+
 // A float4 ternary with a scalar condition (a vector select that SPIR-V 1.2 does not allow as
 // llvm-spirv-15 writes it). Every step is one multiplication or subtraction per component, so the
 // CPU computes the same floats.

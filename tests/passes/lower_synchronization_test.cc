@@ -72,6 +72,25 @@ TEST(LowerSynchronizationTest, GlobalAtomicsGetDeviceScopeAndNameTheMemoryTheyOr
 )"));
 }
 
+// atomic_compare_exchange_strong with memory_order_seq_cst for both outcomes: the exchange that
+// succeeds keeps the order, the one that fails only loads, so its Unequal semantics keep Acquire
+// (SwiftShader's shader compiler aborts on a SequentiallyConsistent Unequal).
+TEST(LowerSynchronizationTest, FailedCompareExchangeKeepsOnlyAcquire) {
+  test::expectPassOutput("lower-synchronization",
+                         kernel(R"(
+        %old = OpAtomicCompareExchange %uint %p %uint_2 %uint_16 %uint_16 %uint_1 %uint_2
+)",
+                                "%uint_16 = OpConstant %uint 16"),
+                         kernel(R"(
+        %old = OpAtomicCompareExchange %uint %p %uint_1 %uint_336 %uint_322 %uint_1 %uint_2
+)",
+                                R"(
+    %uint_16 = OpConstant %uint 16
+   %uint_336 = OpConstant %uint 336
+   %uint_322 = OpConstant %uint 322
+)"));
+}
+
 // An atomic on a private variable (a generic pointer may reach one) has nothing to race with, and
 // Vulkan has no atomics on Function memory: it becomes a load, the operation and a store.
 TEST(LowerSynchronizationTest, PrivateAtomicBecomesLoadOperationAndStore) {

@@ -57,6 +57,17 @@ struct Target {
   // loops (lavapipe: 65536, one budget for all the loops of a batch of invocations); 0 for none.
   // Where there is one, limit-loop-iterations makes running out of it an error.
   uint32_t loopIterationLimit = 0;
+  // The driver runs a loop while any invocation of a SIMD batch is still in it and recomputes the
+  // body for those that left (their loads then give 0), so a value of the loop read after it is
+  // right only when it comes through a phi in the loop's merge (SwiftShader, llvmpipe), which
+  // SwiftShader's own SPIRV-Tools optimization folds when the phi has one incoming value.
+  // structurize-cfg then reads such values through merge phis that have a second, never-taken
+  // incoming edge (docs/decisions.md, "Loop-closed SSA").
+  bool loopExitPhis = false;
+  // The driver runs an OpPhi of PhysicalStorageBuffer pointers. SwiftShader (5.0) crashes on a
+  // load through one, and runs the same phi of the addresses as uvec2, which lower-pointer-phis
+  // makes where this is off.
+  bool pointerPhis = true;
 };
 
 }  // namespace cl2vk

@@ -22,8 +22,9 @@
 // and every value whose definition no longer dominates a use, original phis included) are rebuilt
 // as SSA with Braun et al.'s "Simple and Efficient Construction of Static Single Assignment Form"
 // (CC 2013): a phi where paths meet, OpUndef where a path carries no definition (such paths never
-// read the value). (5) Blocks are laid out in a reverse post-order that puts each merge after its
-// construct.
+// read the value); for SIMD drivers (Target::loopExitPhis) every value of a loop read after it
+// then goes through a phi in the loop's merge (loop_closing.cc). (5) Blocks are laid out in a
+// reverse post-order that puts each merge after its construct.
 //
 // Guarantees: no instruction of the input is duplicated or re-evaluated; every original block runs
 // in exactly the same dynamic order as before, only new blocks (branches on constants, flags and
@@ -32,7 +33,7 @@
 // depends only on the input (no pointer-keyed iteration reaches the output).
 //
 // This file runs the steps, with (1) and (5); (2) is in loop_shapes.cc, (3) in acyclic_regions.cc,
-// (4) in ssa_rebuild.cc, and structurizer.h holds the state they share.
+// (4) in ssa_rebuild.cc and loop_closing.cc, and structurizer.h holds the state they share.
 #include "passes/control_flow/structurize_cfg.h"
 
 #include <algorithm>
@@ -162,6 +163,7 @@ Status FunctionStructurizer::run() {
   for (size_t loop = 0; loop < loops_.size(); ++loop) CL2VK_TRY(structureRegion(static_cast<int>(loop)));
   CL2VK_TRY(rebuildSsa());
   removeTrivialPhis();
+  if (loopExitPhis_) closeLoops();
   layOutBlocks();
   return okStatus();
 }
@@ -278,12 +280,12 @@ std::vector<uint32_t> encodeBody(const ir::Function& function) {
 
 }  // namespace
 
-Expected<PassResult> structurizeControlFlow(ir::Module& module, const Target&) {
+Expected<PassResult> structurizeControlFlow(ir::Module& module, const Target& target) {
   bool changed = false;
   for (ir::Function& function : module.functions()) {
     if (function.isDeclaration()) continue;
     std::vector<uint32_t> before = encodeBody(function);
-    structurize::FunctionStructurizer structurizer(module, function);
+    structurize::FunctionStructurizer structurizer(module, function, target.loopExitPhis);
     CL2VK_TRY(structurizer.run());
     changed = changed || encodeBody(function) != before;
   }

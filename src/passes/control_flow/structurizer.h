@@ -89,7 +89,9 @@ struct RegionGraph {
 
 class FunctionStructurizer {
  public:
-  FunctionStructurizer(Module& module, ir::Function& function) : module_(module), function_(function) {}
+  // `loopExitPhis`: Target::loopExitPhis (loop_closing.cc).
+  FunctionStructurizer(Module& module, ir::Function& function, bool loopExitPhis)
+      : module_(module), function_(function), loopExitPhis_(loopExitPhis) {}
 
   Status run();
 
@@ -103,6 +105,9 @@ class FunctionStructurizer {
   Status emit(int region, RegionGraph& graph, int nextVariable, int node, Block* exitTo);
   Status rebuildSsa();
   void removeTrivialPhis();
+  void closeLoops();
+  bool closeLoop(int loop, const std::unordered_set<const Block*>& inside);
+  bool keepMergePhis(int loop, const std::unordered_set<const Block*>& inside);
   void layOutBlocks();
 
   Block* newBlock(int owner);
@@ -122,6 +127,7 @@ class FunctionStructurizer {
 
   Module& module_;
   ir::Function& function_;
+  bool loopExitPhis_;
   std::unique_ptr<Cfg> cfg_;  // the current analysis; the final one while SSA is rebuilt
   std::vector<PhiRecord> phis_;
   std::deque<Variable> variables_;

@@ -60,9 +60,16 @@ constexpr uint32_t kOrders = kAcquire | kRelease | static_cast<uint32_t>(spv::Me
 // Vulkan allows an atomic load only Acquire ordering and an atomic store only Release; OpenCL C
 // 2.0's atomic_load and atomic_store default to memory_order_seq_cst. Vulkan's memory model reads
 // SequentiallyConsistent as AcquireRelease, and the half of it a load or a store can take part in
-// is Acquire or Release, so that is what they keep.
-uint64_t orderVulkanAllows(spv::Op opcode, uint64_t semantics) {
-  uint32_t allowed = opcode == spv::Op::OpAtomicLoad ? kAcquire : opcode == spv::Op::OpAtomicStore ? kRelease : 0;
+// is Acquire or Release, so that is what they keep. A compare-exchange that fails only loads, so
+// its Unequal semantics (operand 3) keep Acquire too: SPIR-V forbids Release there, and SwiftShader
+// 5.0's shader compiler aborts ("Infinite-weight Variable ... has no register assigned") on a
+// SequentiallyConsistent Unequal, which OpenCL C 2.0's atomic_compare_exchange_strong gives.
+uint64_t orderVulkanAllows(spv::Op opcode, int operand, uint64_t semantics) {
+  bool failedExchange =
+      (opcode == spv::Op::OpAtomicCompareExchange || opcode == spv::Op::OpAtomicCompareExchangeWeak) && operand == 3;
+  uint32_t allowed = opcode == spv::Op::OpAtomicLoad || failedExchange ? kAcquire
+                     : opcode == spv::Op::OpAtomicStore                ? kRelease
+                                                                       : 0;
   if (!allowed || !(semantics & kOrders)) return semantics;
   return (semantics & ~uint64_t{kOrders}) | allowed;
 }
@@ -192,7 +199,7 @@ Expected<bool> lowerSync(Module& module, Instruction& inst) {
       return Error(module.describe(inst) + ": the memory semantics are not a constant, which Vulkan requires");
     uint64_t wanted = *semantics;
     if (wanted & kCrossWorkgroupMemory) wanted = (wanted & ~uint64_t{kCrossWorkgroupMemory}) | kUniformMemory;
-    wanted = orderVulkanAllows(inst.opcode(), wanted);
+    wanted = orderVulkanAllows(inst.opcode(), index, wanted);
     // OpenCL C 2.0's atomics carry their order and name no memory (llvm-spirv writes
     // memory_order_seq_cst as SequentiallyConsistent alone), where OpenCL orders global and local
     // memory both; Vulkan orders only the memory the semantics name, so both are named.

@@ -3,7 +3,9 @@
 // UniformMemory, which covers PhysicalStorageBuffer memory in Vulkan; CrossDevice scope becomes
 // Device. An atomic on global memory runs at Device scope whatever scope the front end wrote
 // (llvm-spirv gives OpenCL 1.x atomic_add on a __global int Workgroup scope, which a GPU may
-// implement as atomic only within one work-group).
+// implement as atomic only within one work-group). An atomic load keeps Acquire ordering at most,
+// an atomic store Release, and a compare-exchange's Unequal semantics Acquire (what fails only
+// loads).
 #pragma once
 
 #include "passes/pass.h"
