@@ -83,6 +83,7 @@ Expected<Buffer> Buffer::allocate(Device& device, VkDeviceSize size, const Memor
   allocateInfo.allocationSize = requirements.size;
   allocateInfo.memoryTypeIndex = *type;
   CL2VK_TRY(check(vk.vkAllocateMemory(handle, &allocateInfo, nullptr, &buffer.memory_), "vkAllocateMemory"));
+  device.memoryAllocations_.fetch_add(1, std::memory_order_relaxed);
   CL2VK_TRY(check(vk.vkBindBufferMemory(handle, buffer.buffer_, buffer.memory_, 0), "vkBindBufferMemory"));
 
   if (request.deviceAddress) {

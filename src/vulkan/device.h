@@ -69,9 +69,13 @@ class Device {
   // How many compute pipelines were created on this device (Pipeline::create): the runtime's
   // count of pipeline compiles, which sharing pipelines between kernels is meant to keep low.
   uint64_t pipelinesCreated() const { return pipelinesCreated_.load(std::memory_order_relaxed); }
+  // How many device memory allocations (vkAllocateMemory) buffers made on this device, staging
+  // buffers included: what recycling buffers is meant to keep low.
+  uint64_t memoryAllocations() const { return memoryAllocations_.load(std::memory_order_relaxed); }
 
  private:
   friend class Pipeline;  // counts what it creates
+  friend class Buffer;    // counts what it allocates
   Device() = default;
 
   std::unique_ptr<Instance> instance_;
@@ -85,6 +89,7 @@ class Device {
   std::unique_ptr<ClockHold> clockHold_;
   std::string clockHoldProblem_;
   std::atomic<uint64_t> pipelinesCreated_{0};
+  std::atomic<uint64_t> memoryAllocations_{0};
 };
 
 }  // namespace cl2vk::vulkan
