@@ -75,6 +75,11 @@ cl_int Context::getInfo(cl_context_info param, const InfoOut& out) {
       for (const auto& [device, vulkan] : vulkanDevices_) pipelines += vulkan->pipelinesCreated();
       return out.scalar<cl_ulong>(pipelines);
     }
+    case CL_CONTEXT_MEMORY_ALLOCATIONS_CL2VK: {
+      cl_ulong allocations = 0;
+      for (const auto& [device, vulkan] : vulkanDevices_) allocations += vulkan->memoryAllocations();
+      return out.scalar<cl_ulong>(allocations);
+    }
     default: return CL_INVALID_VALUE;
   }
 }

@@ -50,20 +50,33 @@ Expected<Buffer> Buffer::createStaging(Device& device, VkDeviceSize size, VkBuff
 
 Expected<Buffer> Buffer::allocate(Device& device, VkDeviceSize size, const MemoryRequest& request) {
   if (size == 0) return Error("cannot create a buffer of 0 bytes");
-  const VolkDeviceTable& vk = device.vk();
-  VkDevice handle = device.handle();
+  BufferShape shape;
+  shape.usage = request.usage;
+  shape.required = request.required;
+  shape.preferred = request.preferred;
+  shape.deviceAddress = request.deviceAddress;
+  shape.capacity = BufferCache::capacityFor(size);
   Buffer buffer(device);
   buffer.size_ = size;
+  if (std::optional<BufferAllocation> kept = device.bufferCache().take(shape)) {
+    buffer.allocation_ = *kept;
+    buffer.recyclable_ = true;
+    return buffer;
+  }
 
+  const VolkDeviceTable& vk = device.vk();
+  VkDevice handle = device.handle();
+  BufferAllocation& allocation = buffer.allocation_;
+  allocation.shape = shape;
   VkBufferCreateInfo bufferInfo{};
   bufferInfo.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
-  bufferInfo.size = size;
+  bufferInfo.size = shape.capacity;
   bufferInfo.usage = request.usage;
   bufferInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  CL2VK_TRY(check(vk.vkCreateBuffer(handle, &bufferInfo, nullptr, &buffer.buffer_), "vkCreateBuffer"));
+  CL2VK_TRY(check(vk.vkCreateBuffer(handle, &bufferInfo, nullptr, &allocation.buffer), "vkCreateBuffer"));
 
   VkMemoryRequirements requirements{};
-  vk.vkGetBufferMemoryRequirements(handle, buffer.buffer_, &requirements);
+  vk.vkGetBufferMemoryRequirements(handle, allocation.buffer, &requirements);
   const VkPhysicalDeviceMemoryProperties& memory = device.memoryProperties();
   std::optional<uint32_t> type =
       findMemoryType(memory, requirements.memoryTypeBits, request.required, request.preferred);
@@ -72,7 +85,7 @@ Expected<Buffer> Buffer::allocate(Device& device, VkDeviceSize size, const Memor
                  (request.required ? " in host-visible memory" : ""));
   }
   VkMemoryPropertyFlags typeFlags = memory.memoryTypes[*type].propertyFlags;
-  buffer.hostCoherent_ = (typeFlags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0;
+  allocation.hostCoherent = (typeFlags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0;
 
   VkMemoryAllocateFlagsInfo flagsInfo{};
   flagsInfo.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO;
@@ -82,40 +95,43 @@ Expected<Buffer> Buffer::allocate(Device& device, VkDeviceSize size, const Memor
   allocateInfo.pNext = request.deviceAddress ? &flagsInfo : nullptr;
   allocateInfo.allocationSize = requirements.size;
   allocateInfo.memoryTypeIndex = *type;
-  CL2VK_TRY(check(vk.vkAllocateMemory(handle, &allocateInfo, nullptr, &buffer.memory_), "vkAllocateMemory"));
-  CL2VK_TRY(check(vk.vkBindBufferMemory(handle, buffer.buffer_, buffer.memory_, 0), "vkBindBufferMemory"));
+  VkResult allocated = vk.vkAllocateMemory(handle, &allocateInfo, nullptr, &allocation.memory);
+  if (allocated == VK_ERROR_OUT_OF_DEVICE_MEMORY || allocated == VK_ERROR_OUT_OF_HOST_MEMORY) {
+    // The memory the cache holds may be what is missing: give it all back and try once more.
+    device.bufferCache().clear();
+    allocated = vk.vkAllocateMemory(handle, &allocateInfo, nullptr, &allocation.memory);
+  }
+  CL2VK_TRY(check(allocated, "vkAllocateMemory"));
+  allocation.memorySize = requirements.size;
+  device.memoryAllocations_.fetch_add(1, std::memory_order_relaxed);
+  CL2VK_TRY(check(vk.vkBindBufferMemory(handle, allocation.buffer, allocation.memory, 0), "vkBindBufferMemory"));
 
   if (request.deviceAddress) {
     VkBufferDeviceAddressInfo addressInfo{};
     addressInfo.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO;
-    addressInfo.buffer = buffer.buffer_;
-    buffer.address_ = vk.vkGetBufferDeviceAddress(handle, &addressInfo);
+    addressInfo.buffer = allocation.buffer;
+    allocation.address = vk.vkGetBufferDeviceAddress(handle, &addressInfo);
   }
   if (request.required & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
-    CL2VK_TRY(check(vk.vkMapMemory(handle, buffer.memory_, 0, VK_WHOLE_SIZE, 0, &buffer.mapped_), "vkMapMemory"));
+    CL2VK_TRY(check(vk.vkMapMemory(handle, allocation.memory, 0, VK_WHOLE_SIZE, 0, &allocation.mapped), "vkMapMemory"));
   }
+  buffer.recyclable_ = true;
   return buffer;
 }
 
 Buffer::Buffer(Buffer&& other) noexcept
     : device_(other.device_),
-      buffer_(std::exchange(other.buffer_, VK_NULL_HANDLE)),
-      memory_(std::exchange(other.memory_, VK_NULL_HANDLE)),
+      allocation_(std::exchange(other.allocation_, {})),
       size_(std::exchange(other.size_, 0)),
-      address_(std::exchange(other.address_, 0)),
-      mapped_(std::exchange(other.mapped_, nullptr)),
-      hostCoherent_(other.hostCoherent_) {}
+      recyclable_(std::exchange(other.recyclable_, false)) {}
 
 Buffer& Buffer::operator=(Buffer&& other) noexcept {
   if (this != &other) {
     release();
     device_ = other.device_;
-    buffer_ = std::exchange(other.buffer_, VK_NULL_HANDLE);
-    memory_ = std::exchange(other.memory_, VK_NULL_HANDLE);
+    allocation_ = std::exchange(other.allocation_, {});
     size_ = std::exchange(other.size_, 0);
-    address_ = std::exchange(other.address_, 0);
-    mapped_ = std::exchange(other.mapped_, nullptr);
-    hostCoherent_ = other.hostCoherent_;
+    recyclable_ = std::exchange(other.recyclable_, false);
   }
   return *this;
 }
@@ -124,13 +140,17 @@ Buffer::~Buffer() { release(); }
 
 void Buffer::release() {
   if (device_ == nullptr || processIsExiting()) return;
-  const VolkDeviceTable& vk = device_->vk();
-  // Freeing the memory unmaps it; the buffer goes first, as it is bound to the memory.
-  if (buffer_ != VK_NULL_HANDLE) vk.vkDestroyBuffer(device_->handle(), buffer_, nullptr);
-  if (memory_ != VK_NULL_HANDLE) vk.vkFreeMemory(device_->handle(), memory_, nullptr);
-  buffer_ = VK_NULL_HANDLE;
-  memory_ = VK_NULL_HANDLE;
-  mapped_ = nullptr;
+  // A lost device's memory is not worth keeping, and a half-made buffer cannot be reused.
+  if (recyclable_ && !device_->lost()) {
+    device_->bufferCache().keep(allocation_);
+  } else {
+    const VolkDeviceTable& vk = device_->vk();
+    // Freeing the memory unmaps it; the buffer goes first, as it is bound to the memory.
+    if (allocation_.buffer != VK_NULL_HANDLE) vk.vkDestroyBuffer(device_->handle(), allocation_.buffer, nullptr);
+    if (allocation_.memory != VK_NULL_HANDLE) vk.vkFreeMemory(device_->handle(), allocation_.memory, nullptr);
+  }
+  allocation_ = {};
+  recyclable_ = false;
 }
 
 Status Buffer::checkRange(VkDeviceSize offset, VkDeviceSize length) const {
@@ -147,11 +167,11 @@ Status Buffer::upload(std::span<const std::byte> bytes, VkDeviceSize offset) {
   Expected<Buffer> staging = createStaging(*device_, bytes.size(), VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
   if (!staging) return staging.error().withContext("uploading to a buffer");
   const VolkDeviceTable& vk = device_->vk();
-  std::memcpy(staging->mapped_, bytes.data(), bytes.size());
-  if (!staging->hostCoherent_) {
+  std::memcpy(staging->allocation_.mapped, bytes.data(), bytes.size());
+  if (!staging->allocation_.hostCoherent) {
     VkMappedMemoryRange range{};
     range.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE;
-    range.memory = staging->memory_;
+    range.memory = staging->allocation_.memory;
     range.size = VK_WHOLE_SIZE;
     CL2VK_TRY(check(vk.vkFlushMappedMemoryRanges(device_->handle(), 1, &range), "vkFlushMappedMemoryRanges"));
   }
@@ -159,7 +179,7 @@ Status Buffer::upload(std::span<const std::byte> bytes, VkDeviceSize offset) {
   return device_->queue().submitAndWait([&](VkCommandBuffer commands) {
     waitForEarlierWrites(vk, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
     VkBufferCopy region{0, offset, bytes.size()};
-    vk.vkCmdCopyBuffer(commands, staging->buffer_, buffer_, 1, &region);
+    vk.vkCmdCopyBuffer(commands, staging->allocation_.buffer, allocation_.buffer, 1, &region);
   });
 }
 
@@ -172,24 +192,24 @@ Status Buffer::download(std::span<std::byte> bytes, VkDeviceSize offset) {
   CL2VK_TRY(device_->queue().submitAndWait([&](VkCommandBuffer commands) {
     waitForEarlierWrites(vk, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
     VkBufferCopy region{offset, 0, bytes.size()};
-    vk.vkCmdCopyBuffer(commands, buffer_, staging->buffer_, 1, &region);
+    vk.vkCmdCopyBuffer(commands, allocation_.buffer, staging->allocation_.buffer, 1, &region);
     makeWritesVisibleToHost(vk, commands);
   }));
-  if (!staging->hostCoherent_) {
+  if (!staging->allocation_.hostCoherent) {
     VkMappedMemoryRange range{};
     range.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE;
-    range.memory = staging->memory_;
+    range.memory = staging->allocation_.memory;
     range.size = VK_WHOLE_SIZE;
     CL2VK_TRY(check(vk.vkInvalidateMappedMemoryRanges(device_->handle(), 1, &range), "vkInvalidateMappedMemoryRanges"));
   }
-  std::memcpy(bytes.data(), staging->mapped_, bytes.size());
+  std::memcpy(bytes.data(), staging->allocation_.mapped, bytes.size());
   return okStatus();
 }
 
 Status Buffer::copyFrom(const Buffer& source, VkDeviceSize sourceOffset, VkDeviceSize offset, VkDeviceSize size) {
   CL2VK_TRY(source.checkRange(sourceOffset, size));
   CL2VK_TRY(checkRange(offset, size));
-  if (source.buffer_ == buffer_ && sourceOffset < offset + size && offset < sourceOffset + size)
+  if (source.allocation_.buffer == allocation_.buffer && sourceOffset < offset + size && offset < sourceOffset + size)
     return Error("the source and destination ranges of a copy overlap");
   if (size == 0) return okStatus();
   const VolkDeviceTable& vk = device_->vk();
@@ -197,7 +217,7 @@ Status Buffer::copyFrom(const Buffer& source, VkDeviceSize sourceOffset, VkDevic
     waitForEarlierWrites(vk, commands, VK_PIPELINE_STAGE_TRANSFER_BIT,
                          VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
     VkBufferCopy region{sourceOffset, offset, size};
-    vk.vkCmdCopyBuffer(commands, source.buffer_, buffer_, 1, &region);
+    vk.vkCmdCopyBuffer(commands, source.allocation_.buffer, allocation_.buffer, 1, &region);
   });
 }
 
@@ -208,7 +228,7 @@ Status Buffer::fill(uint32_t pattern, VkDeviceSize offset, VkDeviceSize size) {
   const VolkDeviceTable& vk = device_->vk();
   return device_->queue().submitAndWait([&](VkCommandBuffer commands) {
     waitForEarlierWrites(vk, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-    vk.vkCmdFillBuffer(commands, buffer_, offset, size, pattern);
+    vk.vkCmdFillBuffer(commands, allocation_.buffer, offset, size, pattern);
   });
 }
 

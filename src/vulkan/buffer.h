@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cl2vk/expected.h"
+#include "vulkan/buffer_cache.h"
 
 namespace cl2vk::vulkan {
 
@@ -18,7 +19,8 @@ class Device;
 class Buffer {
  public:
   // `size` bytes (> 0) of DEVICE_LOCAL memory when the device has such a type, with storage,
-  // transfer and shader-device-address usage. The contents start undefined.
+  // transfer and shader-device-address usage. The contents start undefined: the memory may be a
+  // released buffer's, recycled through the device's BufferCache (as are staging buffers).
   static Expected<Buffer> create(Device& device, VkDeviceSize size);
 
   Buffer(Buffer&& other) noexcept;
@@ -28,9 +30,9 @@ class Buffer {
   ~Buffer();
 
   VkDeviceSize size() const { return size_; }
-  VkBuffer handle() const { return buffer_; }
+  VkBuffer handle() const { return allocation_.buffer; }
   // What a kernel's pointer argument holds (a PhysicalStorageBuffer64 address).
-  VkDeviceAddress deviceAddress() const { return address_; }
+  VkDeviceAddress deviceAddress() const { return allocation_.address; }
 
   // Copies `bytes` to the buffer at `offset`, through a staging buffer; blocks until done.
   Status upload(std::span<const std::byte> bytes, VkDeviceSize offset = 0);
@@ -65,18 +67,17 @@ class Buffer {
   };
   static Expected<Buffer> allocate(Device& device, VkDeviceSize size, const MemoryRequest& request);
   explicit Buffer(Device& device) : device_(&device) {}
+  // Hands the allocation to the device's cache, or frees it.
   void release();
   Status checkRange(VkDeviceSize offset, VkDeviceSize length) const;
   // A staging buffer mapped for the host, with its memory's coherence.
   static Expected<Buffer> createStaging(Device& device, VkDeviceSize size, VkBufferUsageFlags usage);
 
   Device* device_ = nullptr;
-  VkBuffer buffer_ = VK_NULL_HANDLE;
-  VkDeviceMemory memory_ = VK_NULL_HANDLE;
+  BufferAllocation allocation_;  // its VkBuffer may be larger than size_ (BufferCache::capacityFor)
   VkDeviceSize size_ = 0;
-  VkDeviceAddress address_ = 0;
-  void* mapped_ = nullptr;  // Staging buffers only.
-  bool hostCoherent_ = false;
+  // Whether the allocation is whole (bound, and mapped where asked), so that it may be recycled.
+  bool recyclable_ = false;
 };
 
 }  // namespace cl2vk::vulkan

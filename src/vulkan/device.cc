@@ -72,6 +72,7 @@ Expected<std::unique_ptr<Device>> Device::open(const DeviceOptions& options) {
   CL2VK_TRY(check(vkCreateDevice(device->physicalDevice_, &createInfo, nullptr, &device->device_), "vkCreateDevice"));
   volkLoadDeviceTable(&device->vk_, device->device_);
   vkGetPhysicalDeviceMemoryProperties(device->physicalDevice_, &device->memoryProperties_);
+  device->bufferCache_ = std::make_unique<BufferCache>(device->vk_, device->device_);
 
   Expected<std::unique_ptr<Queue>> queue =
       Queue::create(device->vk_, device->device_, *family, families[*family].timestampValidBits);
@@ -105,10 +106,13 @@ Device::~Device() {
     (void)queue_.release();
     (void)instance_.release();
     (void)clockHold_.release();
+    (void)bufferCache_.release();
     return;
   }
   if (device_ != VK_NULL_HANDLE) {
     vk_.vkDeviceWaitIdle(device_);
+    // Every Buffer is gone by now (they must not outlive the Device); what they left is freed here.
+    if (bufferCache_) bufferCache_->clear();
     queue_.reset();
     vk_.vkDestroyDevice(device_, nullptr);
   }

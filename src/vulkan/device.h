@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cl2vk/expected.h"
+#include "vulkan/buffer_cache.h"
 #include "vulkan/device_info.h"
 #include "vulkan/gpu_clocks.h"
 #include "vulkan/instance.h"
@@ -69,9 +70,16 @@ class Device {
   // How many compute pipelines were created on this device (Pipeline::create): the runtime's
   // count of pipeline compiles, which sharing pipelines between kernels is meant to keep low.
   uint64_t pipelinesCreated() const { return pipelinesCreated_.load(std::memory_order_relaxed); }
+  // How many device memory allocations (vkAllocateMemory) buffers made on this device, staging
+  // buffers included: what recycling buffers is meant to keep low.
+  uint64_t memoryAllocations() const { return memoryAllocations_.load(std::memory_order_relaxed); }
+  // The allocations released buffers left for reuse (buffer_cache.h): Buffer takes and keeps
+  // them; tests read how many are kept.
+  BufferCache& bufferCache() { return *bufferCache_; }
 
  private:
   friend class Pipeline;  // counts what it creates
+  friend class Buffer;    // counts what it allocates
   Device() = default;
 
   std::unique_ptr<Instance> instance_;
@@ -82,9 +90,11 @@ class Device {
   VolkDeviceTable vk_{};
   VkPhysicalDeviceMemoryProperties memoryProperties_{};
   std::unique_ptr<Queue> queue_;
+  std::unique_ptr<BufferCache> bufferCache_;
   std::unique_ptr<ClockHold> clockHold_;
   std::string clockHoldProblem_;
   std::atomic<uint64_t> pipelinesCreated_{0};
+  std::atomic<uint64_t> memoryAllocations_{0};
 };
 
 }  // namespace cl2vk::vulkan

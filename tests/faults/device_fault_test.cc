@@ -9,6 +9,7 @@
 #include <chrono>
 #include <numeric>
 
+#include "cl2vk/cl_ext_cl2vk.h"
 #include "icd/icd_test_util.h"
 
 namespace cl2vk::test {
@@ -166,7 +167,8 @@ TEST_F(DeviceFault, OutOfDeviceMemoryFailsTheAllocationAndTheNextOneWorks) {
   std::unique_ptr<Tenant> tenant = newTenant();
   ASSERT_TRUE(tenant->kernel.get());
 
-  layer_.failAllocations(0, 1);
+  // Two failures: after the first the runtime empties its buffer cache and tries once more.
+  layer_.failAllocations(0, 2);
   cl_int status = CL_SUCCESS;
   Buffer refused(clCreateBuffer(tenant->context, CL_MEM_READ_WRITE, 1 << 20, nullptr, &status));
   EXPECT_EQ(refused.get(), nullptr);
@@ -179,7 +181,7 @@ TEST_F(DeviceFault, OutOfDeviceMemoryFailsTheAllocationAndTheNextOneWorks) {
   Buffer buffer(clCreateBuffer(tenant->context, CL_MEM_READ_WRITE, kItems * sizeof(cl_int), nullptr, &status));
   ASSERT_CL_SUCCESS(status);
   std::vector<cl_int> x = inputs();
-  layer_.failAllocations(0, 1);
+  layer_.failAllocations(0, 2);
   Event write;
   EXPECT_CL_ERROR(CL_OUT_OF_RESOURCES, clEnqueueWriteBuffer(tenant->queue, buffer, CL_TRUE, 0, kItems * sizeof(cl_int),
                                                             x.data(), 0, nullptr, write.put()));
@@ -199,6 +201,38 @@ TEST_F(DeviceFault, OutOfDeviceMemoryFailsTheAllocationAndTheNextOneWorks) {
   ASSERT_TRUE(program.get());
   Kernel kernel = createKernel(program, "affine");
   EXPECT_EQ(runAffine(context_, queue_, kernel, -2), affineOnTheCpu(x, -2));
+}
+
+// An allocation that fails for want of memory empties the buffer cache, which may hold what is
+// missing (docs/runtime.md, "Memory"), and is tried once more: the application sees no error, and
+// the buffers released before it are allocated anew afterwards.
+TEST_F(DeviceFault, OutOfDeviceMemoryEmptiesTheBufferCacheAndRetries) {
+  std::unique_ptr<Tenant> tenant = newTenant();
+  ASSERT_TRUE(tenant->kernel.get());
+  auto allocations = [&] {
+    cl_ulong count = 0;
+    EXPECT_CL_SUCCESS(
+        clGetContextInfo(tenant->context, CL_CONTEXT_MEMORY_ALLOCATIONS_CL2VK, sizeof count, &count, nullptr));
+    return count;
+  };
+  cl_int status = CL_SUCCESS;
+  clReleaseMemObject(clCreateBuffer(tenant->context, CL_MEM_READ_WRITE, 4096, nullptr, &status));
+  ASSERT_CL_SUCCESS(status);
+  const cl_ulong before = allocations();
+  clReleaseMemObject(clCreateBuffer(tenant->context, CL_MEM_READ_WRITE, 4096, nullptr, &status));
+  ASSERT_CL_SUCCESS(status);
+  EXPECT_EQ(allocations(), before) << "the released buffer's memory is reused";
+
+  layer_.failAllocations(0, 1);
+  Buffer large(clCreateBuffer(tenant->context, CL_MEM_READ_WRITE, 1 << 20, nullptr, &status));
+  EXPECT_CL_SUCCESS(status);
+  EXPECT_EQ(allocations(), before + 1) << "the retry's allocation";
+  clReleaseMemObject(clCreateBuffer(tenant->context, CL_MEM_READ_WRITE, 4096, nullptr, &status));
+  ASSERT_CL_SUCCESS(status);
+  EXPECT_EQ(allocations(), before + 2) << "the cache was emptied: the 4096-byte buffer is allocated anew";
+
+  std::vector<cl_int> x = inputs();
+  EXPECT_EQ(runAffine(tenant->context, tenant->queue, tenant->kernel, 5), affineOnTheCpu(x, 5));
 }
 
 // A device lost while a kernel runs fails that context's commands (CL_OUT_OF_RESOURCES) and every

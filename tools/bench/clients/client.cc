@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "cl2vk/cl_ext_cl2vk.h"
+
 namespace cl2vk::clients {
 namespace {
 
@@ -46,6 +48,16 @@ std::string escaped(const std::string& text) {
     }
   }
   return out;
+}
+
+// The context's Vulkan memory allocations so far, or -1 where the implementation does not say.
+double memoryAllocations(cl_command_queue queue) {
+  cl_context context = nullptr;
+  cl_ulong count = 0;
+  if (clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof context, &context, nullptr) != CL_SUCCESS ||
+      clGetContextInfo(context, CL_CONTEXT_MEMORY_ALLOCATIONS_CL2VK, sizeof count, &count, nullptr) != CL_SUCCESS)
+    return -1;
+  return static_cast<double>(count);
 }
 
 double wallClock() {
@@ -182,6 +194,7 @@ Timing timeCalls(cl_command_queue queue, int runs, const Call& call) {
   timing.warmupSeconds = std::chrono::duration<double>(Clock::now() - start).count();
   if (!timing.error.empty()) return timing;
   timing.startEpoch = wallClock();
+  double allocationsBefore = memoryAllocations(queue);
   for (int run = 0; run < runs; ++run) {
     start = Clock::now();
     timing.error = call();
@@ -190,6 +203,9 @@ Timing timeCalls(cl_command_queue queue, int runs, const Call& call) {
     timing.seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
   }
   timing.endEpoch = wallClock();
+  double allocationsAfter = memoryAllocations(queue);
+  if (allocationsBefore >= 0 && allocationsAfter >= 0 && runs > 0)
+    timing.allocationsPerCall = (allocationsAfter - allocationsBefore) / runs;
   return timing;
 }
 
@@ -207,10 +223,11 @@ int Result::report() const {
       "CLIENT-RESULT {\"client\":\"%s\",\"bench\":\"%s\",\"shape\":\"%s\",\"variant\":\"%s\","
       "\"platform\":\"%s\",\"device\":\"%s\",\"metric\":\"%s\",\"value\":%.6g,"
       "\"median_s\":%.9g,\"best_s\":%.9g,\"warmup_s\":%.6g,\"seconds\":[%s],"
-      "\"t_start\":%.3f,\"t_end\":%.3f,\"verified\":%s,\"check\":\"%s\",\"error\":\"%s\"}\n",
+      "\"t_start\":%.3f,\"t_end\":%.3f,\"allocations_per_call\":%.6g,\"verified\":%s,\"check\":\"%s\",\"error\":\"%s\"}"
+      "\n",
       escaped(client).c_str(), escaped(bench).c_str(), escaped(shape).c_str(), escaped(variant).c_str(),
       escaped(platform).c_str(), escaped(device).c_str(), metric.c_str(), value, median, timing.best(),
-      timing.warmupSeconds, runs.c_str(), timing.startEpoch, timing.endEpoch,
+      timing.warmupSeconds, runs.c_str(), timing.startEpoch, timing.endEpoch, timing.allocationsPerCall,
       verified && error.empty() ? "true" : "false", escaped(check).c_str(), escaped(error).c_str());
   std::fflush(stdout);
   return verified && error.empty() ? 0 : 1;

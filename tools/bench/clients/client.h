@@ -78,7 +78,10 @@ struct Timing {
   double startEpoch = 0;        // wall clock (seconds since 1970) around the timed calls, to find
   double endEpoch = 0;          // the GPU clock samples taken meanwhile
   double warmupSeconds = 0;     // the warm-up call, kernel builds included
-  std::string error;            // the first failing call, if any
+  // Vulkan memory allocations per timed call (CL_CONTEXT_MEMORY_ALLOCATIONS_CL2VK); negative
+  // where the implementation does not report them (any but cl2vk).
+  double allocationsPerCall = -1;
+  std::string error;  // the first failing call, if any
   double median() const;
   double best() const;
 };
