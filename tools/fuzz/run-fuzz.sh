@@ -2,15 +2,15 @@
 # Builds the translator's libFuzzer target (CL2VK_FUZZ, in build-fuzz/) and runs it.
 #
 #   tools/fuzz/run-fuzz.sh SECONDS     fuzz for SECONDS, growing fuzz-corpus/grown/ (git-ignored)
-#   tools/fuzz/run-fuzz.sh --ci        a bounded pass for CI: the seeds, then 4000 mutations of
-#                                      them from a fixed random seed, without coverage feedback
-#                                      (no counters, value profile or comparison tracing), so that
-#                                      every machine tries the same inputs: a coverage-guided pass
-#                                      keeps what its own coverage finds new, which differed
-#                                      between machines, and CI met inputs that a local --ci pass
-#                                      had not (the vstore_half regression, an undefined ulong).
-#                                      The long mode, coverage-guided, is what finds new bugs: run
-#                                      it before a stop and add what it finds to regressions/.
+#   tools/fuzz/run-fuzz.sh --ci        the CI pass: every seed, then 16 structure-aware mutants of
+#                                      each (translate_fuzzer_replay --mutants=16 --seed=1, about
+#                                      3,700 inputs, 5 minutes on one core). The inputs depend on
+#                                      the seeds alone, so CI and a developer try the same ones; a
+#                                      libFuzzer pass follows the coverage it meets, which differed
+#                                      between machines, and CI met inputs that a local pass had
+#                                      not (the vstore_half regression, an undefined ulong). The
+#                                      long mode, coverage-guided, is what finds new bugs: run it
+#                                      before a stop and add what it finds to regressions/.
 #
 # Seeds: the built corpus ($CL2VK_CORPUS_DIR, else build/spirv/ from the ordinary build, whose
 # corpus.txt lists the modules) and tests/fuzz/regressions/. A crash, sanitizer report, leak or
@@ -23,7 +23,6 @@ ci=0
 bound=()
 if [ "${1:-}" = "--ci" ]; then
   ci=1
-  bound=(-seed=1 -runs=4000 -use_counters=0 -use_value_profile=0 -use_cmp=0 -entropic=0 -reduce_inputs=0)
   shift
 elif [[ "${1:-}" =~ ^[0-9]+$ ]]; then
   bound=(-max_total_time="$1")
@@ -51,22 +50,7 @@ if [ ! -f build-fuzz/build.ninja ]; then
     -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-O1 -gline-tables-only" \
     -DCMAKE_CXX_FLAGS_DEBUG="-O1 -gline-tables-only" "${launcher[@]}"
 fi
-cmake --build build-fuzz --target translate_fuzzer
-
-if [ "$ci" = 1 ]; then
-  work=$(mktemp -d)
-  trap 'rm -rf "$work"' EXIT
-  grown="$work/grown"
-  artifacts="build-fuzz/artifacts"
-else
-  grown="fuzz-corpus/grown"
-  artifacts="fuzz-corpus/artifacts"
-  work="fuzz-corpus"
-fi
-seeds="$work/seeds"
-mkdir -p "$grown" "$seeds" "$artifacts"
-xargs -a "$corpus_list" cp -t "$seeds"
-find tests/fuzz/regressions -type f ! -name ".*" -exec cp -t "$seeds" {} +
+cmake --build build-fuzz --target translate_fuzzer translate_fuzzer_replay
 
 # Stack traces with file and line when a symbolizer is installed (llvm-15's, else the default one).
 for symbolizer in llvm-symbolizer-15 llvm-symbolizer; do
@@ -75,6 +59,20 @@ for symbolizer in llvm-symbolizer-15 llvm-symbolizer; do
     break
   fi
 done
+
+if [ "$ci" = 1 ]; then
+  # A failing mutant is left in build-fuzz/artifacts/mutant.bin; the replay names its seed first.
+  mkdir -p build-fuzz/artifacts
+  exec build-fuzz/tests/fuzz/translate_fuzzer_replay --mutants=16 --seed=1 \
+    --artifact=build-fuzz/artifacts/mutant.bin tests/fuzz/regressions "--list=$corpus_list"
+fi
+
+grown="fuzz-corpus/grown"
+artifacts="fuzz-corpus/artifacts"
+seeds="fuzz-corpus/seeds"
+mkdir -p "$grown" "$seeds" "$artifacts"
+xargs -a "$corpus_list" cp -t "$seeds"
+find tests/fuzz/regressions -type f ! -name ".*" -exec cp -t "$seeds" {} +
 
 # 64 KiB holds the largest corpus module (about 50 KiB). Leaks are checked at every input.
 build-fuzz/tests/fuzz/translate_fuzzer -max_len=65536 -timeout=60 -rss_limit_mb=2048 \
