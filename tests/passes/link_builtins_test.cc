@@ -9,6 +9,8 @@
 namespace cl2vk {
 namespace {
 
+using test::count;
+
 // A function `f` whose body is `body` (ending in %r, returned), over float, float4, half and
 // double parameters %x, %y, %v, %w, %h, %d, %e.
 std::string moduleWith(const std::string& result, const std::string& body) {
@@ -50,12 +52,6 @@ std::string moduleWith(const std::string& result, const std::string& body) {
                OpReturnValue %r
                OpFunctionEnd
 )";
-}
-
-size_t count(const std::string& text, const std::string& what) {
-  size_t n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
 }
 
 TEST(LinkBuiltins, NativeFormsAndWidthsTheLibraryLacksStayForLowerOpenclStd) {

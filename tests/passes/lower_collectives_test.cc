@@ -10,6 +10,8 @@
 namespace cl2vk {
 namespace {
 
+using test::count;
+
 // A kernel whose body is `%r = <collective>` on a uint parameter, in Kernel SPIR-V.
 std::string kernelWith(const std::string& collective, const std::string& extra = "") {
   return R"(
@@ -139,12 +141,6 @@ std::string lowered(const std::string& source, PassContext context = lavapipeLik
   Expected<PassResult> result = lowerCollectives(*module, context);
   EXPECT_TRUE(result.ok()) << result.error().message();
   return test::disassemble(*module);
-}
-
-size_t count(const std::string& text, const std::string& what) {
-  size_t n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
 }
 
 TEST(LowerCollectivesTest, SubgroupReduceBecomesOneNonUniformInstruction) {

@@ -243,19 +243,14 @@ TEST(LowerInt64Test, AClusteredReduceStaysInItsCluster) {
   test::PassRun run = test::runPass("lower-int64", module, target);
   ASSERT_TRUE(run.module) << run.error;
   std::string text = run.text();
-  auto count = [&](const std::string& needle) {
-    size_t found = 0;
-    for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++found;
-    return found;
-  };
-  EXPECT_EQ(count("OpTypeInt 64"), 0u) << text;
-  EXPECT_EQ(count("OpGroupNonUniformIAdd %uint %uint_3 ClusteredReduce"), 3u) << text;
-  EXPECT_EQ(count("OpGroupNonUniformUMax"), 0u) << text;
+  EXPECT_EQ(test::count(text, "OpTypeInt 64"), 0u) << text;
+  EXPECT_EQ(test::count(text, "OpGroupNonUniformIAdd %uint %uint_3 ClusteredReduce"), 3u) << text;
+  EXPECT_EQ(test::count(text, "OpGroupNonUniformUMax"), 0u) << text;
   // Both words of each of the 8 lanes; per lane, its cluster compared with this lane's and the
   // high words' equality in the 64-bit comparison.
-  EXPECT_EQ(count("OpGroupNonUniformBroadcast %uint %uint_3"), 16u) << text;
-  EXPECT_EQ(count("OpNot %uint"), 1u) << text;
-  EXPECT_EQ(count("OpIEqual %bool"), 16u) << text;
+  EXPECT_EQ(test::count(text, "OpGroupNonUniformBroadcast %uint %uint_3"), 16u) << text;
+  EXPECT_EQ(test::count(text, "OpNot %uint"), 1u) << text;
+  EXPECT_EQ(test::count(text, "OpIEqual %bool"), 16u) << text;
 }
 
 TEST(LowerInt64Test, ABitwiseSubgroupReduceRunsWordByWord) {

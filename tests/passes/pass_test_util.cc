@@ -78,4 +78,10 @@ PassRun expectPassOutput(const std::string& pass, const std::string& before, con
   return run;
 }
 
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
 }  // namespace cl2vk::test

@@ -36,4 +36,7 @@ PassRun runPass(const std::string& pass, const std::string& before, const Target
 PassRun expectPassOutput(const std::string& pass, const std::string& before, const std::string& after,
                          const Target& target = {}, std::optional<spv_target_env> validFor = std::nullopt);
 
+// How many times `what` occurs in `text` (overlapping occurrences counted).
+size_t count(const std::string& text, const std::string& what);
+
 }  // namespace cl2vk::test
