@@ -184,6 +184,24 @@ TEST(FinalizeVulkanTest, ContractionOffBecomesNoContractionOnFloatArithmetic) {
       Target{}, SPV_ENV_VULKAN_1_2);
 }
 
+// A __generic pointer that no pass could give an address space (here an undefined one, which
+// promote-variables makes of a pointer variable read before any store) is refused by name instead
+// of reaching Vulkan, which has no generic pointers (a translation fuzzer's find).
+TEST(FinalizeVulkanTest, AGenericPointerLeftIsRefusedNamingItsUser) {
+  std::string body = R"(
+          %v = OpLoad %uint %undefined Aligned 4
+               OpStore %out %v Aligned 4
+)";
+  test::PassRun run = test::runPass(
+      "finalize-vulkan",
+      kernel(openclHeader("OpCapability GenericPointer\n"), body,
+             "%_ptr_Generic_uint = OpTypePointer Generic %uint\n%undefined = OpUndef %_ptr_Generic_uint\n"),
+      Target{});
+  EXPECT_FALSE(run.module);
+  EXPECT_NE(run.error.find("OpLoad"), std::string::npos) << run.error;
+  EXPECT_NE(run.error.find("__generic pointer whose address space cl2vk cannot tell"), std::string::npos) << run.error;
+}
+
 // OpenCL C's signed overflow is undefined, and llvm-spirv says so with NoSignedWrap: kept for
 // SPIR-V 1.4 and later on the arithmetic it may decorate (the driver's compiler counts a strided
 // loop's trips with it), dropped for Vulkan 1.1's SPIR-V 1.3.

@@ -176,6 +176,17 @@ class Finalizer {
     return okStatus();
   }
 
+  bool usesGenericPointer(const Instruction& inst) const {
+    for (const ir::Operand& operand : inst.operands()) {
+      if (!operand.isId()) continue;
+      const Instruction* type = module_.def(ir::typeOf(module_, operand.words[0]));
+      if (type && type->opcode() == spv::Op::OpTypePointer &&
+          static_cast<spv::StorageClass>(type->wordOperand(0)) == spv::StorageClass::Generic)
+        return true;
+    }
+    return false;
+  }
+
   Status rejectWhatIsStillOpenCL() {
     for (Function& function : module_.functions()) {
       if (function.isDeclaration()) {
@@ -197,6 +208,10 @@ class Finalizer {
           if (ir::isGroupCollective(inst.opcode()))
             return Error("kernel '" + module_.functionName(function) + "': " + module_.describe(inst) +
                          ": work-group and sub-group collectives are not supported yet");
+          if (usesGenericPointer(inst))
+            return Error("kernel '" + module_.functionName(function) + "': " + module_.describe(inst) +
+                         ": uses a __generic pointer whose address space cl2vk cannot tell (an undefined "
+                         "pointer, or one no cast from a named address space reaches)");
           if (inst.opcode() == spv::Op::OpExtInst) {
             const Instruction* set = module_.def(inst.idOperand(0));
             std::string setName = set ? set->stringOperand(0) : "";
