@@ -103,7 +103,7 @@ class Finalizer {
   Finalizer(Module& module, PassContext& context) : module_(module), context_(context) {}
 
   Status run() {
-    CL2VK_TRY(rejectWhatIsStillOpenCL());
+    CL2VK_TRY(rejectWhatIsStillOpenCL(module_));
     CL2VK_TRY(materializeNullBufferPointers());
     flattenDecorationGroups();
     bool contractionOff = rewriteExecutionModes();
@@ -173,67 +173,6 @@ class Finalizer {
       for (Instruction* inst : folded) CL2VK_TRY(module_.remove(inst));
       CL2VK_TRY(module_.remove(null));
     }
-    return okStatus();
-  }
-
-  bool usesGenericPointer(const Instruction& inst) const {
-    for (const ir::Operand& operand : inst.operands()) {
-      if (!operand.isId()) continue;
-      const Instruction* type = module_.def(ir::typeOf(module_, operand.words[0]));
-      if (type && type->opcode() == spv::Op::OpTypePointer &&
-          static_cast<spv::StorageClass>(type->wordOperand(0)) == spv::StorageClass::Generic)
-        return true;
-    }
-    return false;
-  }
-
-  Status rejectWhatIsStillOpenCL() {
-    for (Function& function : module_.functions()) {
-      if (function.isDeclaration()) {
-        for (const ir::Use& use : module_.uses(function.id())) {
-          if (use.user->opcode() != spv::Op::OpFunctionCall) continue;
-          std::string name = ir::linkageName(module_, function.id());
-          std::string what =
-              ir::isCollectiveBuiltinName(name)
-                  ? "the collective builtin '" + std::string(ir::demangledBaseName(name)) + "' is not supported yet"
-                  : "calls '" + (name.empty() ? module_.functionName(function) : name) +
-                        "', which is not defined in the module (linking is not supported)";
-          return Error("kernel '" + module_.functionName(*use.user->function()) + "': " + module_.describe(*use.user) +
-                       ": " + what);
-        }
-        continue;
-      }
-      for (Block& block : function.blocks()) {
-        for (Instruction& inst : block.instructions()) {
-          if (ir::isGroupCollective(inst.opcode()))
-            return Error("kernel '" + module_.functionName(function) + "': " + module_.describe(inst) +
-                         ": work-group and sub-group collectives are not supported yet");
-          if (usesGenericPointer(inst))
-            return Error("kernel '" + module_.functionName(function) + "': " + module_.describe(inst) +
-                         ": uses a __generic pointer whose address space cl2vk cannot tell (an undefined "
-                         "pointer, or one no cast from a named address space reaches)");
-          if (inst.opcode() == spv::Op::OpExtInst) {
-            const Instruction* set = module_.def(inst.idOperand(0));
-            std::string setName = set ? set->stringOperand(0) : "";
-            if (setName != "GLSL.std.450" && !setName.starts_with("NonSemantic."))
-              return Error("kernel '" + module_.functionName(function) + "': " + module_.describe(inst) +
-                           ": extended instruction set '" + setName + "' is not supported in Vulkan");
-          }
-        }
-      }
-    }
-    // Extended instruction sets nobody uses any more (OpenCL.std once lowered) go.
-    std::vector<Instruction*> imports;
-    for (Instruction& inst : module_.section(Section::kExtInstImport)) {
-      if (!module_.isUsed(inst.resultId())) imports.push_back(&inst);
-    }
-    for (Instruction* inst : imports) CL2VK_TRY(module_.remove(inst));
-    // Declarations nobody calls (imports llvm-spirv keeps) go.
-    std::vector<Function*> declarations;
-    for (Function& function : module_.functions()) {
-      if (function.isDeclaration()) declarations.push_back(&function);
-    }
-    for (Function* declaration : declarations) CL2VK_TRY(module_.removeFunction(declaration));
     return okStatus();
   }
 

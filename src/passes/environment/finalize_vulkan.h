@@ -14,6 +14,12 @@ namespace cl2vk {
 
 Expected<PassResult> finalizeVulkanModule(ir::Module& module, PassContext& context);
 
+// finalize-vulkan's check that nothing OpenCL-only is left (an imported function, a collective not
+// lowered, an extended instruction set other than GLSL.std.450, a __generic pointer), naming the
+// kernel and the instruction; removes the imports and declarations nothing uses
+// (finalize_opencl_leftovers.cc).
+Status rejectWhatIsStillOpenCL(ir::Module& module);
+
 // The SPIR-V version word a Vulkan target environment uses (vulkan1.1: 1.3, 1.2: 1.5, 1.3: 1.6).
 uint32_t spirvVersionFor(spv_target_env env);
 

@@ -1,0 +1,80 @@
+// finalize-vulkan's first step (finalize_vulkan.h): what is still OpenCL-only after the lowerings
+// is an error naming the kernel and the instruction, and what nothing uses of it goes.
+#include "ir/collectives.h"
+#include "ir/opcode_classes.h"
+#include "ir/types.h"
+#include "passes/environment/finalize_vulkan.h"
+
+namespace cl2vk {
+namespace {
+
+using ir::Block;
+using ir::Function;
+using ir::Instruction;
+using ir::Module;
+using ir::Section;
+
+bool usesGenericPointer(const Module& module, const Instruction& inst) {
+  for (const ir::Operand& operand : inst.operands()) {
+    if (!operand.isId()) continue;
+    const Instruction* type = module.def(ir::typeOf(module, operand.words[0]));
+    if (type && type->opcode() == spv::Op::OpTypePointer &&
+        static_cast<spv::StorageClass>(type->wordOperand(0)) == spv::StorageClass::Generic)
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Status rejectWhatIsStillOpenCL(Module& module) {
+  for (Function& function : module.functions()) {
+    if (function.isDeclaration()) {
+      for (const ir::Use& use : module.uses(function.id())) {
+        if (use.user->opcode() != spv::Op::OpFunctionCall) continue;
+        std::string name = ir::linkageName(module, function.id());
+        std::string what =
+            ir::isCollectiveBuiltinName(name)
+                ? "the collective builtin '" + std::string(ir::demangledBaseName(name)) + "' is not supported yet"
+                : "calls '" + (name.empty() ? module.functionName(function) : name) +
+                      "', which is not defined in the module (linking is not supported)";
+        return Error("kernel '" + module.functionName(*use.user->function()) + "': " + module.describe(*use.user) +
+                     ": " + what);
+      }
+      continue;
+    }
+    for (Block& block : function.blocks()) {
+      for (Instruction& inst : block.instructions()) {
+        if (ir::isGroupCollective(inst.opcode()))
+          return Error("kernel '" + module.functionName(function) + "': " + module.describe(inst) +
+                       ": work-group and sub-group collectives are not supported yet");
+        if (usesGenericPointer(module, inst))
+          return Error("kernel '" + module.functionName(function) + "': " + module.describe(inst) +
+                       ": uses a __generic pointer whose address space cl2vk cannot tell (an undefined "
+                       "pointer, or one no cast from a named address space reaches)");
+        if (inst.opcode() == spv::Op::OpExtInst) {
+          const Instruction* set = module.def(inst.idOperand(0));
+          std::string setName = set ? set->stringOperand(0) : "";
+          if (setName != "GLSL.std.450" && !setName.starts_with("NonSemantic."))
+            return Error("kernel '" + module.functionName(function) + "': " + module.describe(inst) +
+                         ": extended instruction set '" + setName + "' is not supported in Vulkan");
+        }
+      }
+    }
+  }
+  // Extended instruction sets nobody uses any more (OpenCL.std once lowered) go.
+  std::vector<Instruction*> imports;
+  for (Instruction& inst : module.section(Section::kExtInstImport)) {
+    if (!module.isUsed(inst.resultId())) imports.push_back(&inst);
+  }
+  for (Instruction* inst : imports) CL2VK_TRY(module.remove(inst));
+  // Declarations nobody calls (imports llvm-spirv keeps) go.
+  std::vector<Function*> declarations;
+  for (Function& function : module.functions()) {
+    if (function.isDeclaration()) declarations.push_back(&function);
+  }
+  for (Function* declaration : declarations) CL2VK_TRY(module.removeFunction(declaration));
+  return okStatus();
+}
+
+}  // namespace cl2vk
