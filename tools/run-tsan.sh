@@ -2,10 +2,10 @@
 # The runtime's multi-threaded tests under ThreadSanitizer: builds libcl2vk_icd.so and icd_tests
 # with -DCL2VK_SANITIZE=thread (build-tsan/) and runs the tests that use the runtime from several
 # threads or hand work between the application's and the queues' threads (stress, events, queues,
-# object lifetimes, pipelines shared by kernels of one program, recycled buffer memory). Any report fails the test. Not
-# part of tools/run-tests.sh, which would then pass CI's 20-minute budget; docs/RELIABILITY.md
-# gives the results. Extra arguments go to ctest (for example -R 'Icd' to run every ICD test under
-# ThreadSanitizer).
+# object lifetimes, pipelines shared by kernels of one program, recycled buffer memory). Any report
+# fails the test. Not part of tools/run-tests.sh, which would then pass CI's 20-minute budget;
+# docs/RELIABILITY.md gives the results. Extra arguments go to ctest (for example -R 'Icd' to run
+# every ICD test under ThreadSanitizer).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
