@@ -144,10 +144,7 @@ void Buffer::release() {
   if (recyclable_ && !device_->lost()) {
     device_->bufferCache().keep(allocation_);
   } else {
-    const VolkDeviceTable& vk = device_->vk();
-    // Freeing the memory unmaps it; the buffer goes first, as it is bound to the memory.
-    if (allocation_.buffer != VK_NULL_HANDLE) vk.vkDestroyBuffer(device_->handle(), allocation_.buffer, nullptr);
-    if (allocation_.memory != VK_NULL_HANDLE) vk.vkFreeMemory(device_->handle(), allocation_.memory, nullptr);
+    device_->bufferCache().free(allocation_);
   }
   allocation_ = {};
   recyclable_ = false;

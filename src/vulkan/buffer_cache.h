@@ -70,9 +70,10 @@ class BufferCache {
   size_t kept() const;
   VkDeviceSize keptBytes() const;
 
- private:
+  // Destroys `allocation`'s buffer and frees its memory, keeping nothing.
   void free(const BufferAllocation& allocation) const;
 
+ private:
   const VolkDeviceTable& vk_;
   VkDevice device_;
   mutable std::mutex mutex_;
