@@ -278,6 +278,30 @@ Expected<std::shared_ptr<vulkan::Buffer>> createGlobalVariables(vulkan::Device& 
 
 Expected<std::vector<vulkan::GpuTime>> LaunchableKernel::launch(const NDRange& range, std::span<const KernelArg> args,
                                                                 uint64_t globalVariables) {
+  Expected<PreparedLaunch> prepared = prepare(range, args, globalVariables);
+  if (!prepared) return prepared.error();
+  Expected<std::vector<vulkan::GpuTime>> times = vulkan::dispatchAll(device_, prepared->dispatches());
+  if (times) CL2VK_TRY(prepared->finish());
+  return times;
+}
+
+std::vector<vulkan::Dispatch> PreparedLaunch::dispatches() const {
+  std::vector<vulkan::Dispatch> dispatches;
+  for (const Part& part : parts_)
+    dispatches.push_back(vulkan::Dispatch{part.pipeline, part.pushConstants, part.groups});
+  return dispatches;
+}
+
+const std::string& PreparedLaunch::kernelName() const { return kernel_->reflection().name; }
+
+Status PreparedLaunch::finish() {
+  if (printfBuffer_) CL2VK_TRY(printRecords(*printfBuffer_, kernel_->translation_->reflection.printfFormats));
+  if (loopLimitFlag_) CL2VK_TRY(checkLoopLimit(*loopLimitFlag_, kernel_->device_.info(), kernel_->reflection_->name));
+  return okStatus();
+}
+
+Expected<PreparedLaunch> LaunchableKernel::prepare(const NDRange& range, std::span<const KernelArg> args,
+                                                   uint64_t globalVariables) {
   CL2VK_TRY(checkArguments(args));
   if (reflection_->globalVariablesOffset && globalVariables == 0)
     return Error("kernel '" + reflection_->name + "' uses program-scope variables: it needs their buffer");
@@ -404,9 +428,8 @@ Expected<std::vector<vulkan::GpuTime>> LaunchableKernel::launch(const NDRange& r
     regions = std::move(next);
   }
 
-  std::vector<std::vector<std::byte>> pushes;
-  std::vector<vulkan::Dispatch> dispatches;
-  pushes.reserve(regions.size());
+  PreparedLaunch prepared;
+  prepared.kernel_ = this;
   for (const Region& region : regions) {
     Expected<const vulkan::Pipeline*> pipeline = pipelineFor(region.local, local, localCounts);
     if (!pipeline) return pipeline.error();
@@ -420,13 +443,12 @@ Expected<std::vector<vulkan::GpuTime>> LaunchableKernel::launch(const NDRange& r
       }
       put32(bytes, DispatchInfoLayout::kWorkDim, range.dimensions);
     }
-    pushes.push_back(std::move(bytes));
-    dispatches.push_back(vulkan::Dispatch{*pipeline, pushes.back(), region.groups});
+    prepared.parts_.push_back(PreparedLaunch::Part{*pipeline, std::move(bytes), region.groups});
   }
-  Expected<std::vector<vulkan::GpuTime>> times = vulkan::dispatchAll(device_, dispatches);
-  if (times && printfBuffer) CL2VK_TRY(printRecords(*printfBuffer, translation_->reflection.printfFormats));
-  if (times && loopLimitFlag) CL2VK_TRY(checkLoopLimit(*loopLimitFlag, device_.info(), reflection_->name));
-  return times;
+  prepared.argumentBuffer_ = std::move(argumentBuffer);
+  prepared.printfBuffer_ = std::move(printfBuffer);
+  prepared.loopLimitFlag_ = std::move(loopLimitFlag);
+  return prepared;
 }
 
 }  // namespace cl2vk::launch

@@ -64,6 +64,33 @@ struct KernelArg {
 Expected<std::shared_ptr<vulkan::Buffer>> createGlobalVariables(vulkan::Device& device,
                                                                 const GlobalVariablesLayout& layout);
 
+class LaunchableKernel;
+
+// A launch made ready to record: its dispatches, and the buffers that must live until they have
+// run (the argument block when it is not in the push constants, printf's buffer, the loop-limit
+// flag). LaunchableKernel::prepare makes one; the caller records dispatches() in a submission,
+// which may hold other launches' too (the runtime's batches, queue.h), and calls finish() once it
+// has completed. launch() is the three in a row.
+class PreparedLaunch {
+ public:
+  std::vector<vulkan::Dispatch> dispatches() const;
+  const std::string& kernelName() const;
+  // After the dispatches have run: writes the kernel's printf output to stdout and fails when a
+  // loop ran past the device's loop limit (both take a transfer of their own).
+  Status finish();
+
+ private:
+  friend class LaunchableKernel;
+  struct Part {
+    const vulkan::Pipeline* pipeline;
+    std::vector<std::byte> pushConstants;
+    std::array<uint32_t, 3> groups;
+  };
+  const LaunchableKernel* kernel_ = nullptr;
+  std::vector<Part> parts_;
+  std::optional<vulkan::Buffer> argumentBuffer_, printfBuffer_, loopLimitFlag_;
+};
+
 class LaunchableKernel {
  public:
   static Expected<std::unique_ptr<LaunchableKernel>> create(vulkan::Device& device,
@@ -79,6 +106,8 @@ class LaunchableKernel {
   // uses program-scope variables needs the address of their buffer (createGlobalVariables).
   Expected<std::vector<vulkan::GpuTime>> launch(const NDRange& range, std::span<const KernelArg> args,
                                                 uint64_t globalVariables = 0);
+  // Everything of launch() up to recording: checks, pipelines, push constants, buffers.
+  Expected<PreparedLaunch> prepare(const NDRange& range, std::span<const KernelArg> args, uint64_t globalVariables = 0);
 
  private:
   LaunchableKernel(vulkan::Device& device, std::shared_ptr<const Translation> translation,
@@ -89,6 +118,7 @@ class LaunchableKernel {
                                                 const std::array<uint32_t, 3>& enqueued,
                                                 const std::vector<uint32_t>& localCounts);
   Status checkArguments(std::span<const KernelArg> args) const;
+  friend class PreparedLaunch;
 
   vulkan::Device& device_;
   std::shared_ptr<const Translation> translation_;

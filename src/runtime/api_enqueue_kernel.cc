@@ -1,6 +1,7 @@
 // The OpenCL entry points that enqueue kernels (section 5.10 of the OpenCL 3.0 API specification).
 // clEnqueueNDRangeKernel checks its arguments on the caller's thread (the error codes of the
-// specification) and queues the launch for the queue's worker (queue.h). No device runs native
+// specification) and queues the launch for the queue's worker (queue.h), which may batch it with
+// the launches next to it. No device runs native
 // kernels (clEnqueueNativeKernel is in api_unsupported.cc).
 #include "runtime/api_util.h"
 #include "runtime/kernel.h"
@@ -106,27 +107,21 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_
   }
   std::vector<ArgumentValue> arguments = found->arguments();
   std::shared_ptr<cl2vk::vulkan::Buffer> globals = found->program().globalVariables(&device);
-  auto work = [found, &device, range, arguments = std::move(arguments), globals, empty]() -> CommandOutcome {
-    if (empty) return CommandOutcome{};
+  auto work = [found, &device, range, arguments = std::move(arguments), globals, empty]() -> PreparedKernel {
+    if (empty) return PreparedKernel{};
     std::string what = "kernel '" + found->name() + "'";
     Expected<cl2vk::launch::LaunchableKernel*> launcher = found->launcher(device);
-    if (!launcher) return commandFailure(what, launcher.error());
+    if (!launcher) return PreparedKernel{commandFailure(what, launcher.error()), std::nullopt};
     Expected<std::vector<cl2vk::launch::KernelArg>> args = launchArguments(arguments, device);
-    if (!args) return commandFailure(what, args.error(), CL_MEM_OBJECT_ALLOCATION_FAILURE);
-    Expected<std::vector<cl2vk::vulkan::GpuTime>> times =
-        (*launcher)->launch(range, *args, globals ? globals->deviceAddress() : 0);
-    if (!times) return commandFailure(what, times.error());
-    CommandOutcome outcome;
-    double total = 0;
-    bool timed = true;
-    for (const cl2vk::vulkan::GpuTime& time : *times) {
-      timed &= time.nanoseconds.has_value();
-      total += time.nanoseconds.value_or(0);
-    }
-    if (timed) outcome.deviceNanoseconds = total;
-    return outcome;
+    if (!args)
+      return PreparedKernel{commandFailure(what, args.error(), CL_MEM_OBJECT_ALLOCATION_FAILURE), std::nullopt};
+    Expected<cl2vk::launch::PreparedLaunch> prepared =
+        (*launcher)->prepare(range, *args, globals ? globals->deviceAddress() : 0);
+    if (!prepared) return PreparedKernel{commandFailure(what, prepared.error()), std::nullopt};
+    return PreparedKernel{CommandOutcome{}, std::move(*prepared)};
   };
-  return submit(enqueue, CL_COMMAND_NDRANGE_KERNEL, work, false, event);
+  returnEvent(enqueue.queue->enqueueKernel(std::move(enqueue.waitList), std::move(work)), event);
+  return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,

@@ -82,8 +82,11 @@ CL_API_ENTRY cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue comma
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clFlush(cl_command_queue command_queue) {
-  // Commands start as soon as they are enqueued and their events allow.
-  return CommandQueue::find(command_queue) ? CL_SUCCESS : CL_INVALID_COMMAND_QUEUE;
+  std::shared_ptr<CommandQueue> found = CommandQueue::find(command_queue);
+  if (!found) return CL_INVALID_COMMAND_QUEUE;
+  // Batched launches start (queue.h); other commands start as soon as their events allow.
+  found->flush();
+  return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clFinish(cl_command_queue command_queue) {

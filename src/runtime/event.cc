@@ -39,7 +39,7 @@ std::vector<Event::Callback> Event::takeReleasedCallbacks(cl_int status) {
 
 void Event::setStatus(cl_int status) { complete(status, std::nullopt); }
 
-void Event::complete(cl_int status, std::optional<double> deviceNanoseconds) {
+void Event::complete(cl_int status, std::optional<double> deviceNanoseconds, std::optional<uint64_t> startedAt) {
   std::vector<Callback> released;
   {
     std::lock_guard lock(mutex_);
@@ -47,6 +47,7 @@ void Event::complete(cl_int status, std::optional<double> deviceNanoseconds) {
     uint64_t now = hostNanoseconds();
     if (status <= CL_SUBMITTED && status_ > CL_SUBMITTED) submitted_ = now;
     if (status <= CL_RUNNING && status_ > CL_RUNNING) started_ = now;
+    if (startedAt) started_ = std::clamp(*startedAt, started_, now);
     if (status <= CL_COMPLETE) {
       // The device's measure where there is one, never past the host's clock, so that the next
       // command's START is not before this one's END.
@@ -71,10 +72,12 @@ void Event::addCallback(cl_int triggerStatus, EventCallback callback, void* user
   {
     std::lock_guard lock(mutex_);
     current = status_;
-    if (!(current < 0 || current <= triggerStatus)) {
-      callbacks_.push_back(Callback{triggerStatus, callback, userData});
-      return;
-    }
+    if (!(current < 0 || current <= triggerStatus)) callbacks_.push_back(Callback{triggerStatus, callback, userData});
+  }
+  if (!(current < 0 || current <= triggerStatus)) {
+    // Someone waits for the command now: it must start, batched launches included.
+    if (queue_) queue_->flush();
+    return;
   }
   // The status was reached already: the callback runs now, as the specification allows.
   callback(this, current < 0 ? current : triggerStatus, userData);
@@ -85,7 +88,12 @@ cl_int Event::getInfo(cl_event_info param, const InfoOut& out) {
     case CL_EVENT_COMMAND_QUEUE: return out.scalar<cl_command_queue>(queue_ ? queue_->handle() : nullptr);
     case CL_EVENT_CONTEXT: return out.scalar<cl_context>(context_->handle());
     case CL_EVENT_COMMAND_TYPE: return out.scalar<cl_command_type>(type_);
-    case CL_EVENT_COMMAND_EXECUTION_STATUS: return out.scalar<cl_int>(status());
+    case CL_EVENT_COMMAND_EXECUTION_STATUS: {
+      cl_int current = status();
+      // A program polling for completion gets its batched launches started.
+      if (current > CL_COMPLETE && queue_) queue_->flush();
+      return out.scalar<cl_int>(current);
+    }
     case CL_EVENT_REFERENCE_COUNT: return out.scalar<cl_uint>(referenceCount());
     default: return CL_INVALID_VALUE;
   }

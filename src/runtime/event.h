@@ -35,13 +35,17 @@ class Event : public Object<Event, _cl_event> {
   // records the profiling time of that step and runs the callbacks it releases. A completed or
   // failed event does not change again.
   void setStatus(cl_int status);
-  // Completion with the device's own measure of the command: END is START plus `deviceNanoseconds`.
-  void complete(cl_int status, std::optional<double> deviceNanoseconds);
+  // Completion with the device's own measure of the command: END is START plus `deviceNanoseconds`;
+  // `startedAt` (host nanoseconds) moves START later, to where the device started it in a
+  // submission of several commands.
+  void complete(cl_int status, std::optional<double> deviceNanoseconds,
+                std::optional<uint64_t> startedAt = std::nullopt);
   // Blocks until the event is complete or failed; returns the final status. A command's event
   // runs its queue's commands up to it on this thread when the queue's worker is idle.
   cl_int wait();
   // The command's place in its queue (CommandQueue::waitFor); 0 for a user event.
   void setTicket(uint64_t ticket) { ticket_ = ticket; }
+  uint64_t ticket() const { return ticket_; }
 
   void addCallback(cl_int triggerStatus, EventCallback callback, void* userData);
 

@@ -74,8 +74,8 @@ Expected<std::unique_ptr<Device>> Device::open(const DeviceOptions& options) {
   vkGetPhysicalDeviceMemoryProperties(device->physicalDevice_, &device->memoryProperties_);
   device->bufferCache_ = std::make_unique<BufferCache>(device->vk_, device->device_);
 
-  Expected<std::unique_ptr<Queue>> queue =
-      Queue::create(device->vk_, device->device_, *family, families[*family].timestampValidBits);
+  Expected<std::unique_ptr<Queue>> queue = Queue::create(device->vk_, device->device_, *family,
+                                                         families[*family].timestampValidBits, pollFencesOn(info.type));
   if (!queue) return queue.error();
   device->queue_ = std::move(*queue);
   // Only CPU devices are probed: GPU start-up stays as it was, and the drivers known to end loops

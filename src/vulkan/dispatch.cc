@@ -100,6 +100,7 @@ Expected<std::vector<GpuTime>> dispatchAll(Device& device, std::span<const Dispa
   for (size_t i = 0; i < dispatches.size(); ++i) {
     uint64_t elapsed = (ticks[2 * i + 1] - ticks[2 * i]) & mask;
     times[i].nanoseconds = static_cast<double>(elapsed) * period;
+    times[i].startNanoseconds = static_cast<double>((ticks[2 * i] - ticks[0]) & mask) * period;
   }
   return times;
 }

@@ -20,6 +20,8 @@ class Pipeline;
 // queue writes no timestamps.
 struct GpuTime {
   std::optional<double> nanoseconds;
+  // When it started, after the start of the submission's first dispatch.
+  std::optional<double> startNanoseconds;
 
   std::string toString() const;  // "12.345 us", or "unavailable".
 };

@@ -1,6 +1,10 @@
 #include "vulkan/queue.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <string>
+#include <thread>
 
 #include "vulkan/vk_result.h"
 
@@ -8,12 +12,21 @@ namespace cl2vk::vulkan {
 namespace {
 
 constexpr uint64_t kSubmitTimeoutNs = 120'000'000'000;
+constexpr std::chrono::microseconds kPollTime{2000};
 
 }  // namespace
 
+bool pollFencesOn(VkPhysicalDeviceType type) {
+  const char* choice = std::getenv("CL2VK_WAIT");
+  if (choice && std::string(choice) == "poll") return true;
+  if (choice && std::string(choice) == "sleep") return false;
+  return type != VK_PHYSICAL_DEVICE_TYPE_CPU;
+}
+
 Expected<std::unique_ptr<Queue>> Queue::create(const VolkDeviceTable& table, VkDevice device, uint32_t family,
-                                               uint32_t timestampValidBits) {
+                                               uint32_t timestampValidBits, bool pollFences) {
   std::unique_ptr<Queue> queue(new Queue(table, device));
+  queue->pollFences_ = pollFences;
   queue->family_ = family;
   queue->timestampValidBits_ = timestampValidBits;
   table.vkGetDeviceQueue(device, family, 0, &queue->queue_);
@@ -85,7 +98,13 @@ Status Queue::submitLocked(const std::function<void(VkCommandBuffer)>& record) {
   VkResult submitted = vk_.vkQueueSubmit(queue_, 1, &submitInfo, fence_);
   if (submitted == VK_ERROR_DEVICE_LOST) lost_.store(true, std::memory_order_release);
   CL2VK_TRY(check(submitted, "vkQueueSubmit"));
-  VkResult result = vk_.vkWaitForFences(device_, 1, &fence_, VK_TRUE, kSubmitTimeoutNs);
+  VkResult result = VK_NOT_READY;
+  if (pollFences_) {
+    auto until = std::chrono::steady_clock::now() + kPollTime;
+    while ((result = vk_.vkGetFenceStatus(device_, fence_)) == VK_NOT_READY && std::chrono::steady_clock::now() < until)
+      std::this_thread::yield();
+  }
+  if (result == VK_NOT_READY) result = vk_.vkWaitForFences(device_, 1, &fence_, VK_TRUE, kSubmitTimeoutNs);
   if (result == VK_ERROR_DEVICE_LOST) lost_.store(true, std::memory_order_release);
   if (result == VK_TIMEOUT) {
     hung_ = true;

@@ -199,6 +199,43 @@ TEST(PromoteVariablesTest, ASpilledParameterBecomesTheValuesStoredToIt) {
                          Target{}, SPV_ENV_OPENCL_2_2);
 }
 
+// As clang writes a `volatile int` local at -O2: lifetime markers through a pointer cast (clang's
+// is to a byte pointer; Int8 would need a capability here) and
+// volatile accesses. The markers and the cast go and the value lives in SSA (private memory has
+// no observer but its own work-item).
+TEST(PromoteVariablesTest, AVolatileLocalWithLifetimeMarkersBecomesAValue) {
+  test::expectPassOutput("promote-variables", promoteModule(R"(
+          %k = OpFunction %void None %fn
+          %x = OpFunctionParameter %uint
+          %c = OpFunctionParameter %bool
+          %p = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+      %entry = OpLabel
+        %tid = OpVariable %_ptr_Function_uint Function
+      %bytes = OpBitcast %_ptr_Function__arr_uint_uint_4 %tid
+               OpLifetimeStart %bytes 4
+               OpStore %tid %x Volatile|Aligned 4
+         %t0 = OpLoad %uint %tid Volatile|Aligned 4
+         %t1 = OpLoad %uint %tid Volatile|Aligned 4
+        %sum = OpIAdd %uint %t0 %t1
+               OpStore %p %sum Aligned 4
+               OpLifetimeStop %bytes 4
+               OpReturn
+               OpFunctionEnd
+)"),
+                         promoteModule(R"(
+          %k = OpFunction %void None %fn
+          %x = OpFunctionParameter %uint
+          %c = OpFunctionParameter %bool
+          %p = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+      %entry = OpLabel
+        %sum = OpIAdd %uint %x %x
+               OpStore %p %sum Aligned 4
+               OpReturn
+               OpFunctionEnd
+)"),
+                         Target{}, SPV_ENV_OPENCL_2_2);
+}
+
 // The header's phi takes 0 from the entry and the incremented value from the body; the load after
 // the loop reads the phi too.
 TEST(PromoteVariablesTest, ALoopCounterBecomesAPhiInTheLoopHeader) {

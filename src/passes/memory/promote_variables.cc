@@ -68,6 +68,33 @@ void unwrapVec3Views(Module& module, Function& function) {
   }
 }
 
+// clang marks a variable's lifetime through a byte pointer cast from it (OpBitcast, then
+// OpLifetimeStart/Stop). The markers only say when the memory is needed, which SSA values do not
+// ask; they and the casts go, so that such a variable can be promoted. At -O2 the variables left
+// for this pass are the `volatile` locals (LLVM promotes every other), and a volatile private
+// variable has no observer but its own work-item: it may live in a register like any other
+// (CLBlast's GEMM keeps its thread index in one).
+void dropLifetimeCasts(Module& module, Function& function) {
+  std::vector<Instruction*> dead;
+  for (Instruction& inst : function.blocks().front().instructions()) {
+    if (inst.opcode() != spv::Op::OpVariable) continue;
+    for (const ir::Use& use : module.uses(inst.resultId())) {
+      if (use.user->opcode() != spv::Op::OpBitcast) continue;
+      std::vector<Instruction*> markers;
+      bool onlyMarkers = true;
+      for (const ir::Use& marker : module.uses(use.user->resultId())) {
+        spv::Op op = marker.user->opcode();
+        onlyMarkers &= op == spv::Op::OpLifetimeStart || op == spv::Op::OpLifetimeStop;
+        markers.push_back(marker.user);
+      }
+      if (!onlyMarkers) continue;
+      dead.insert(dead.end(), markers.begin(), markers.end());
+      dead.push_back(use.user);
+    }
+  }
+  for (Instruction* inst : dead) (void)module.remove(inst);
+}
+
 // Whether every use of `variable` loads or stores it whole (names, decorations and lifetime
 // markers aside), so that it can live in SSA values.
 bool isPromotable(const Module& module, const Instruction& variable) {
@@ -305,6 +332,7 @@ Expected<PassResult> promoteVariables(Module& module, const Target&) {
   for (Function& function : module.functions()) {
     if (function.isDeclaration()) continue;
     unwrapVec3Views(module, function);
+    dropLifetimeCasts(module, function);
     std::vector<Instruction*> variables;
     for (Instruction& inst : function.blocks().front().instructions()) {
       if (inst.opcode() == spv::Op::OpVariable && isPromotable(module, inst)) variables.push_back(&inst);
