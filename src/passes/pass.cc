@@ -17,6 +17,7 @@
 #include "passes/interface/lower_global_variables.h"
 #include "passes/interface/lower_kernel_interface.h"
 #include "passes/interface/lower_printf.h"
+#include "passes/memory/combine_vector_loads.h"
 #include "passes/memory/lower_pointer_phis.h"
 #include "passes/memory/lower_pointers.h"
 #include "passes/memory/lower_synchronization.h"
@@ -98,6 +99,9 @@ const std::vector<PassInfo>& registeredPasses() {
       {"lower-pointer-phis",
        "Where the driver cannot (SwiftShader), phis of buffer pointers become phis of their addresses as uvec2.",
        withTarget<lowerPointerPhis>},
+      {"combine-vector-loads",
+       "Loads of single components of one __local or __private vector become one vector load and extracts.",
+       withTarget<combineVectorLoads>},
       {"emulate-denormal-flush",
        "Test-only (Target::emulateFloat32DenormalFlush): float arithmetic flushes denormals as NVIDIA's FTZ does.",
        withTarget<emulateDenormalFlush>},
