@@ -12,6 +12,14 @@ VkDeviceSize BufferCache::capacityFor(VkDeviceSize size) {
   return (size + step - 1) / step * step;
 }
 
+BufferCache::Limits BufferCache::limitsFor(VkPhysicalDeviceType type, VkDeviceSize deviceLocalHeapBytes) {
+  if (type == VK_PHYSICAL_DEVICE_TYPE_CPU) return Limits{};
+  Limits limits;
+  limits.maxKeptBytes = std::clamp(deviceLocalHeapBytes / 16, kMaxKeptBytes, VkDeviceSize{1} << 30);
+  limits.largestKept = std::max(kLargestKept, limits.maxKeptBytes / 4);
+  return limits;
+}
+
 std::optional<BufferAllocation> BufferCache::take(const BufferShape& shape) {
   std::lock_guard lock(mutex_);
   for (auto it = kept_.rbegin(); it != kept_.rend(); ++it) {
@@ -25,7 +33,7 @@ std::optional<BufferAllocation> BufferCache::take(const BufferShape& shape) {
 }
 
 void BufferCache::keep(const BufferAllocation& allocation) {
-  if (allocation.shape.capacity > kLargestKept) {
+  if (allocation.shape.capacity > limits_.largestKept) {
     free(allocation);
     return;
   }
@@ -36,7 +44,7 @@ void BufferCache::keep(const BufferAllocation& allocation) {
     std::lock_guard lock(mutex_);
     kept_.push_back(allocation);
     keptBytes_ += allocation.memorySize;
-    while (kept_.size() > kMaxKept || keptBytes_ > kMaxKeptBytes) {
+    while (kept_.size() > kMaxKept || keptBytes_ > limits_.maxKeptBytes) {
       evicted.push_back(kept_.front());
       keptBytes_ -= kept_.front().memorySize;
       kept_.pop_front();

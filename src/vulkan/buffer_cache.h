@@ -3,8 +3,8 @@
 // NVIDIA caps how many allocations may live at once), while OpenCL clients create and release a
 // small buffer on every call (CLBlast's temporaries) and every transfer needs a staging buffer:
 // with the memory recycled, such calls allocate nothing. The cache is bounded, never holds large
-// buffers, is emptied when an allocation fails (Buffer retries once) and before the device is
-// destroyed (docs/runtime.md, "Memory"). Thread-safe.
+// buffers (how large depends on the device: below), is emptied when an allocation fails (Buffer retries once) and
+// before the device is destroyed (docs/runtime.md, "Memory"). Thread-safe.
 #pragma once
 
 #include <volk.h>
@@ -39,20 +39,32 @@ struct BufferAllocation {
 
 class BufferCache {
  public:
-  // At most this many allocations and bytes are kept; the oldest go first. Allocations above
-  // kLargestKept bytes are freed at once: their allocation cost is small next to their use, and
-  // keeping them would hold memory the application may need.
+  // At most this many allocations and maxKeptBytes() bytes are kept; the oldest go first.
+  // Allocations above largestKept() bytes are freed at once: keeping them would hold memory the
+  // application may need. The defaults are for CPU devices (lavapipe, SwiftShader), where an
+  // allocation is a malloc; limitsFor gives a GPU more.
   static constexpr size_t kMaxKept = 64;
   static constexpr VkDeviceSize kMaxKeptBytes = VkDeviceSize{64} << 20;
   static constexpr VkDeviceSize kLargestKept = VkDeviceSize{4} << 20;
 
+  struct Limits {
+    VkDeviceSize maxKeptBytes = kMaxKeptBytes;
+    VkDeviceSize largestKept = kLargestKept;
+  };
+  // A GPU keeps up to 1/16 of its largest device-local heap, between 64 MiB and 1 GiB, and
+  // buffers up to a quarter of that: on NVIDIA's driver a 64 MiB allocation and its release took
+  // about as long as a 4096^3 SGEMM (CLBlast allocates its padded copies on every call; measured
+  // on the H100, docs/PERFORMANCE.md). Other devices get the defaults.
+  static Limits limitsFor(VkPhysicalDeviceType type, VkDeviceSize deviceLocalHeapBytes);
+
   // The VkBuffer size a buffer of `size` bytes gets: up to kLargestKept, `size` rounded up to a
   // multiple of a quarter of its power of two and of 256 bytes (at most 25% or 255 bytes more), so
-  // that transfers and buffers of nearby sizes share allocations; above it, `size` itself.
+  // that transfers and buffers of nearby sizes share allocations; above it, `size` itself (a
+  // larger buffer is reused only for the same size).
   static VkDeviceSize capacityFor(VkDeviceSize size);
 
   // `vk` must outlive the cache (the Device owns both).
-  BufferCache(const VolkDeviceTable& vk, VkDevice device) : vk_(vk), device_(device) {}
+  BufferCache(const VolkDeviceTable& vk, VkDevice device, Limits limits) : vk_(vk), device_(device), limits_(limits) {}
   // Frees nothing: the Device calls clear() before destroying the VkDevice, and leaves the cache
   // alone when the process is exiting (process_exit.h).
   ~BufferCache() = default;
@@ -69,6 +81,7 @@ class BufferCache {
 
   size_t kept() const;
   VkDeviceSize keptBytes() const;
+  const Limits& limits() const { return limits_; }
 
   // Destroys `allocation`'s buffer and frees its memory, keeping nothing.
   void free(const BufferAllocation& allocation) const;
@@ -76,6 +89,7 @@ class BufferCache {
  private:
   const VolkDeviceTable& vk_;
   VkDevice device_;
+  Limits limits_;
   mutable std::mutex mutex_;
   std::deque<BufferAllocation> kept_;  // oldest first
   VkDeviceSize keptBytes_ = 0;

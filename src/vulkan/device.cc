@@ -72,7 +72,13 @@ Expected<std::unique_ptr<Device>> Device::open(const DeviceOptions& options) {
   CL2VK_TRY(check(vkCreateDevice(device->physicalDevice_, &createInfo, nullptr, &device->device_), "vkCreateDevice"));
   volkLoadDeviceTable(&device->vk_, device->device_);
   vkGetPhysicalDeviceMemoryProperties(device->physicalDevice_, &device->memoryProperties_);
-  device->bufferCache_ = std::make_unique<BufferCache>(device->vk_, device->device_);
+  VkDeviceSize deviceLocalHeap = 0;
+  for (uint32_t i = 0; i < device->memoryProperties_.memoryHeapCount; ++i) {
+    const VkMemoryHeap& heap = device->memoryProperties_.memoryHeaps[i];
+    if (heap.flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) deviceLocalHeap = std::max(deviceLocalHeap, heap.size);
+  }
+  device->bufferCache_ =
+      std::make_unique<BufferCache>(device->vk_, device->device_, BufferCache::limitsFor(info.type, deviceLocalHeap));
 
   Expected<std::unique_ptr<Queue>> queue = Queue::create(device->vk_, device->device_, *family,
                                                          families[*family].timestampValidBits, pollFencesOn(info.type));

@@ -46,6 +46,24 @@ class BufferCacheTest : public ::testing::Test {
   std::unique_ptr<Device> device_;
 };
 
+// A CPU device keeps the defaults; a GPU 1/16 of its device-local heap within [64 MiB, 1 GiB], and
+// buffers up to a quarter of that (an 80 GB H100: 1 GiB, buffers up to 256 MiB).
+TEST(BufferCacheLimits, FollowTheDeviceLocalHeapOnGpus) {
+  constexpr VkDeviceSize kMiB = VkDeviceSize{1} << 20;
+  BufferCache::Limits cpu = BufferCache::limitsFor(VK_PHYSICAL_DEVICE_TYPE_CPU, 64 * 1024 * kMiB);
+  EXPECT_EQ(cpu.maxKeptBytes, BufferCache::kMaxKeptBytes);
+  EXPECT_EQ(cpu.largestKept, BufferCache::kLargestKept);
+  BufferCache::Limits h100 = BufferCache::limitsFor(VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU, 81559 * kMiB);
+  EXPECT_EQ(h100.maxKeptBytes, 1024 * kMiB);
+  EXPECT_EQ(h100.largestKept, 256 * kMiB);
+  BufferCache::Limits small = BufferCache::limitsFor(VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU, 4096 * kMiB);
+  EXPECT_EQ(small.maxKeptBytes, 256 * kMiB);
+  EXPECT_EQ(small.largestKept, 64 * kMiB);
+  BufferCache::Limits tiny = BufferCache::limitsFor(VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU, 256 * kMiB);
+  EXPECT_EQ(tiny.maxKeptBytes, BufferCache::kMaxKeptBytes);
+  EXPECT_EQ(tiny.largestKept, 16 * kMiB);
+}
+
 TEST_F(BufferCacheTest, SizeClassesRoundUpByAQuarterAtMost) {
   EXPECT_EQ(BufferCache::capacityFor(1), 256u);
   EXPECT_EQ(BufferCache::capacityFor(256), 256u);
