@@ -16,8 +16,8 @@ namespace {
 using namespace std::chrono_literals;
 
 constexpr const char* kIncrementSource = R"(
-kernel void increment(global int* values) { values[get_global_id(0)] += 1; }
-kernel void twice(global int* values) { values[get_global_id(0)] *= 2; }
+kernel void increment(global uint* values) { values[get_global_id(0)] += 1; }
+kernel void twice(global uint* values) { values[get_global_id(0)] *= 2; }
 )";
 
 class IcdBatching : public IcdTest {
@@ -29,7 +29,7 @@ class IcdBatching : public IcdTest {
     ASSERT_TRUE(program_.get());
     increment_ = createKernel(program_, "increment");
     twice_ = createKernel(program_, "twice");
-    values_ = bufferOf(std::vector<cl_int>(kCount, 0));
+    values_ = bufferOf(std::vector<cl_uint>(kCount, 0));
     setArgs(increment_, values_);
     setArgs(twice_, values_);
   }
@@ -60,14 +60,14 @@ class IcdBatching : public IcdTest {
 // More launches than one submission takes (64), never flushed: clFinish runs them all, in order
 // ((0 + 1) * 2 + 1 ... differs from any other order).
 TEST_F(IcdBatching, ManyLaunchesRunInTheOrderTheyWereEnqueued) {
-  cl_int expected = 0;
+  cl_uint expected = 0;  // wraps modulo 2^32, as the kernels' uint arithmetic does
   for (int i = 0; i < 150; ++i) {
     bool doubling = i % 3 == 2;
     ASSERT_CL_SUCCESS(launch(doubling ? twice_ : increment_));
     expected = doubling ? expected * 2 : expected + 1;
   }
   ASSERT_CL_SUCCESS(clFinish(queue_));
-  EXPECT_EQ(read<cl_int>(values_, kCount), std::vector<cl_int>(kCount, expected));
+  EXPECT_EQ(read<cl_uint>(values_, kCount), std::vector<cl_uint>(kCount, expected));
 }
 
 // Each launch waits for the previous one's event (as CLBlast chains its kernels): the chain
@@ -94,9 +94,9 @@ TEST_F(IcdBatching, ChainedLaunchesCompleteWithTimesInOrder) {
     previousEnd = ended;
   }
   // ((((0+1)*2+1)*2 ...: five increments and five doublings, alternating.
-  cl_int expected = 0;
+  cl_uint expected = 0;
   for (size_t i = 0; i < events.size(); ++i) expected = i % 2 ? expected * 2 : expected + 1;
-  EXPECT_EQ(read<cl_int>(values_, kCount), std::vector<cl_int>(kCount, expected));
+  EXPECT_EQ(read<cl_uint>(values_, kCount), std::vector<cl_uint>(kCount, expected));
 }
 
 // A program that polls its event (and never flushes) sees it complete.
@@ -147,7 +147,7 @@ TEST_F(IcdBatching, ALaunchNobodyAsksForStartsAfterTheBatchDelay) {
 // A command that is not a launch (a blocking read) runs after the launches before it.
 TEST_F(IcdBatching, AReadAfterLaunchesSeesTheirWrites) {
   for (int i = 0; i < 5; ++i) ASSERT_CL_SUCCESS(launch(increment_));
-  EXPECT_EQ(read<cl_int>(values_, kCount), std::vector<cl_int>(kCount, 5));
+  EXPECT_EQ(read<cl_uint>(values_, kCount), std::vector<cl_uint>(kCount, 5));
 }
 
 // Launches on two queues, each waiting for the other's previous launch: neither queue's batch
@@ -165,7 +165,7 @@ TEST_F(IcdBatching, LaunchesWaitingAcrossQueuesFinish) {
   }
   cl_event last = events.back().get();
   ASSERT_CL_SUCCESS(clWaitForEvents(1, &last));
-  EXPECT_EQ(read<cl_int>(values_, kCount), std::vector<cl_int>(kCount, static_cast<cl_int>(events.size())));
+  EXPECT_EQ(read<cl_uint>(values_, kCount), std::vector<cl_uint>(kCount, static_cast<cl_uint>(events.size())));
 }
 
 }  // namespace
