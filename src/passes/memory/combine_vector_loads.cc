@@ -35,6 +35,7 @@ std::optional<uint32_t> indexedType(const Module& module, uint32_t pointee, cons
   uint32_t type = pointee;
   for (size_t i = first; i < last; ++i) {
     const Instruction* def = module.def(type);
+    if (def == nullptr) return std::nullopt;
     switch (def->opcode()) {
       case spv::Op::OpTypeArray:
       case spv::Op::OpTypeRuntimeArray:
@@ -43,6 +44,7 @@ std::optional<uint32_t> indexedType(const Module& module, uint32_t pointee, cons
       case spv::Op::OpTypeStruct: {
         const Instruction* member = module.def(chain.idOperand(i));
         if (member == nullptr || member->opcode() != spv::Op::OpConstant) return std::nullopt;
+        if (member->wordOperand(0) >= def->numOperands()) return std::nullopt;
         type = def->idOperand(member->wordOperand(0));
         break;
       }
@@ -84,13 +86,17 @@ std::optional<std::pair<VectorKey, ComponentLoad>> componentLoad(const Module& m
   if (!storage || !combinable(*storage)) return std::nullopt;
   const Instruction* component = module.def(chain->idOperand(chain->numOperands() - 1));
   if (component == nullptr || component->opcode() != spv::Op::OpConstant) return std::nullopt;
+  // A 64-bit index's high word must be zero too.
+  if (component->numOperands() > 1 && component->wordOperand(1) != 0) return std::nullopt;
   uint32_t basePointer = ir::typeOf(module, chain->idOperand(0));
   const Instruction* baseType = module.def(basePointer);
   if (baseType == nullptr || baseType->opcode() != spv::Op::OpTypePointer) return std::nullopt;
   std::optional<uint32_t> vector = indexedType(module, baseType->idOperand(1), *chain, 1, chain->numOperands() - 1);
   if (!vector) return std::nullopt;
   const Instruction* vectorType = module.def(*vector);
-  if (vectorType->opcode() != spv::Op::OpTypeVector || vectorType->idOperand(0) != load.typeId()) return std::nullopt;
+  if (vectorType == nullptr || vectorType->opcode() != spv::Op::OpTypeVector ||
+      vectorType->idOperand(0) != load.typeId())
+    return std::nullopt;
   uint32_t index = component->wordOperand(0);
   if (index >= vectorType->wordOperand(1)) return std::nullopt;
   VectorKey key{*storage, {}, *vector};
