@@ -81,7 +81,6 @@ class BufferCache {
 
   size_t kept() const;
   VkDeviceSize keptBytes() const;
-  const Limits& limits() const { return limits_; }
 
   // Destroys `allocation`'s buffer and frees its memory, keeping nothing.
   void free(const BufferAllocation& allocation) const;

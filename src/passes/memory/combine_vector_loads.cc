@@ -77,7 +77,7 @@ std::optional<std::pair<VectorKey, ComponentLoad>> componentLoad(const Module& m
   // A volatile (or otherwise qualified beyond alignment) load stays as it is.
   if (load.numOperands() > 1 && (load.wordOperand(1) & ~static_cast<uint32_t>(spv::MemoryAccessMask::Aligned)) != 0)
     return std::nullopt;
-  Instruction* chain = const_cast<Instruction*>(module.def(load.idOperand(0)));
+  Instruction* chain = module.def(load.idOperand(0));
   if (chain == nullptr ||
       (chain->opcode() != spv::Op::OpAccessChain && chain->opcode() != spv::Op::OpInBoundsAccessChain) ||
       chain->numOperands() < 2)
