@@ -72,6 +72,9 @@ void printHelp() {
       "                        and conversions) on one that keeps them (emulate-denormal-flush).\n"
       "  --loop-iteration-limit=<n>  Translate for a driver that ends loops after <n> loop-header\n"
       "                        executions per invocation (lavapipe: 65536): exceeding it is reported.\n"
+      "  --loop-unroll=<n>     Run <n> iterations per pass of the main loop unroll-loops makes of a\n"
+      "                        loop whose coming iterations can be counted ahead (default 4;\n"
+      "                        1 unrolls nothing; at most 16).\n"
       "  --loop-exit-phis      Translate for a SIMD driver that keeps a value of a loop read after\n"
       "                        it only in a phi of the loop's merge (SwiftShader, llvmpipe; the\n"
       "                        runtime detects them): such values go through merge phis that\n"
@@ -92,6 +95,11 @@ void printHelp() {
       "whole pipeline in the order listed):\n");
   for (const cl2vk::PassDescription& pass : cl2vk::passes())
     std::printf("  --%-36s %s\n", pass.name.c_str(), pass.summary.c_str());
+}
+
+// A decimal number that fits uint32_t with room to spare (at most nine digits).
+bool isSmallNumber(const std::string& value) {
+  return !value.empty() && value.find_first_not_of("0123456789") == std::string::npos && value.size() <= 9;
 }
 
 bool isPass(std::string_view name) {
@@ -161,9 +169,13 @@ std::optional<Options> parseArguments(int argc, char** argv, int& exitCode) {
       options.target.emulateFloat32DenormalFlush = true;
     } else if (arg.starts_with("--loop-iteration-limit=")) {
       std::string value(arg.substr(23));
-      if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos || value.size() > 9)
-        return usageError("--loop-iteration-limit needs a number, not '" + value + "'");
+      if (!isSmallNumber(value)) return usageError("--loop-iteration-limit needs a number, not '" + value + "'");
       options.target.loopIterationLimit = static_cast<uint32_t>(std::stoul(value));
+    } else if (arg.starts_with("--loop-unroll=")) {
+      std::string value(arg.substr(14));
+      if (!isSmallNumber(value) || std::stoul(value) == 0 || std::stoul(value) > 16)
+        return usageError("--loop-unroll needs a count from 1 to 16, not '" + value + "'");
+      options.target.loopUnroll = static_cast<uint32_t>(std::stoul(value));
     } else if (arg == "--loop-exit-phis") {
       options.target.loopExitPhis = true;
     } else if (arg == "--no-pointer-phis") {

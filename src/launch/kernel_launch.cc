@@ -37,6 +37,16 @@ bool shuffleScansFor(const vulkan::DeviceInfo& info) {
   return info.vendorId == kNvidia;
 }
 
+// Target::loopUnroll from CL2VK_LOOP_UNROLL (1 to 16; 1 unrolls nothing), else the default.
+uint32_t loopUnrollCount() {
+  const char* choice = std::getenv("CL2VK_LOOP_UNROLL");
+  uint32_t count = Target{}.loopUnroll;
+  if (!choice) return count;
+  char* end = nullptr;
+  unsigned long chosen = std::strtoul(choice, &end, 10);
+  return end != choice && *end == '\0' && chosen >= 1 && chosen <= 16 ? static_cast<uint32_t>(chosen) : count;
+}
+
 void printStatistics(const std::string& kernel, const vulkan::Pipeline& pipeline,
                      const std::array<uint32_t, 3>& local) {
   Expected<std::vector<std::string>> statistics = pipeline.statistics();
@@ -121,6 +131,7 @@ Target targetFor(const vulkan::DeviceInfo& info) {
   target.maxPushConstantsSize = info.limits.maxPushConstantsSize;
   target.maxWorkGroupInvocations = info.limits.maxComputeWorkGroupInvocations;
   target.loopIterationLimit = info.loopIterationLimit;
+  target.loopUnroll = loopUnrollCount();
   // Both CPU drivers run loops for a SIMD batch of invocations (frontend_kernels_test's
   // NestedBreaksKeepEachItemsLastValue gets wrong values on both without merge phis).
   target.loopExitPhis = info.driverId == VK_DRIVER_ID_GOOGLE_SWIFTSHADER || info.driverId == VK_DRIVER_ID_MESA_LLVMPIPE;

@@ -3,6 +3,7 @@
 #include "passes/collectives/lower_collectives.h"
 #include "passes/control_flow/limit_loop_iterations.h"
 #include "passes/control_flow/structurize_cfg.h"
+#include "passes/control_flow/unroll_loops.h"
 #include "passes/environment/check_supported.h"
 #include "passes/environment/drop_optimization_hints.h"
 #include "passes/environment/emulate_denormal_flush.h"
@@ -74,6 +75,9 @@ const std::vector<PassInfo>& registeredPasses() {
       {"lower-kernel-instructions",
        "Kernel-only classification instructions and non-32-bit OpBitCount, with Shader ones.",
        withTarget<lowerKernelInstructions>},
+      {"unroll-loops",
+       "Innermost loops whose coming iterations can be counted ahead run four of them per pass, loads together.",
+       withTarget<unrollLoops>},
       {"limit-loop-iterations",
        "Where the driver ends loops after a budget of iterations, running out of it becomes a reported error.",
        withTarget<limitLoopIterations>},
