@@ -5,6 +5,7 @@
 #   tools/device/run-gpu-tests.sh STEP...
 #
 # Steps: icd (the whole icd_tests suite through the ICD), kernels (the whole kernel_tests suite),
+# kernels:FILTER (the kernel_tests that the gtest filter FILTER selects),
 # icd-no-int64 (its sub-group and
 # collective tests with 64-bit integers emulated), kernels-no-int64 and kernels-no-8-16
 # (kernel_tests' emulation, collective and integer tests with CL2VK_DEVICE_LACKS naming the
@@ -56,6 +57,7 @@ for step in "$@"; do
   case $step in
     icd) .device/icd/icd_tests > "$log" 2>&1 ;;
     kernels) .device/gpu/kernel_tests > "$log" 2>&1 ;;
+    kernels:*) .device/gpu/kernel_tests --gtest_filter="${step#kernels:}" > "$log" 2>&1 ;;
     icd-no-int64)
       CL2VK_DEVICE_LACKS=int64 .device/icd/icd_tests --gtest_filter='SubgroupExtensions.*:*Collective*' > "$log" 2>&1 ;;
     kernels-no-int64)
