@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "analysis/cfg.h"
-#include "ir/opcode_classes.h"
 #include "passes/control_flow/structurizer.h"
 
 namespace cl2vk {
@@ -252,7 +251,7 @@ class Unroller {
     createBlocks();
     for (Instruction* phi : loop_.phis) headerValue_[phi->resultId()] = module_.takeId();
     for (uint32_t k = 0; k < loop_.count; ++k) numberCopy(k);
-    emitCopies();
+    for (uint32_t k = 0; k < loop_.count; ++k) emitCopy(k);
     copyDecorations();
     emitLatch();
     emitHeader();
@@ -318,67 +317,12 @@ class Unroller {
     copyBlocks_.resize(loop_.count);
     for (uint32_t k = 0; k < loop_.count; ++k) {
       for (Block* block : loop_.blocks) {
-        // A straight-line body's copies share one block, where its loads go first.
-        if (k == 0 || !loadsFirst()) last = newBlock(last);
+        last = newBlock(last);
         copyBlocks_[k][block] = last;
         copies_[k][block->id()] = last->id();
       }
     }
     latch_ = newBlock(loop_.latch);
-  }
-
-  // Whether the copies are one block whose loads may all go first: a body of one block that
-  // writes no memory, so that no load moves past a store (or an atomic) that it could see.
-  bool loadsFirst() const {
-    if (loop_.blocks.size() != 1) return false;
-    for (const Instruction& inst : loop_.header->instructions()) {
-      spv::Op opcode = inst.opcode();
-      if (opcode == spv::Op::OpStore || opcode == spv::Op::OpCopyMemory || opcode == spv::Op::OpCopyMemorySized ||
-          ir::isAtomic(opcode))
-        return false;
-    }
-    return true;
-  }
-
-  // The body's loads and what they need from it (their addresses, and through the header's phis
-  // the next values those come from): the first part of each copy when its loads go first.
-  std::unordered_set<uint32_t> feedsLoads() const {
-    std::unordered_set<uint32_t> needed;
-    std::vector<uint32_t> pending;
-    for (const Instruction& inst : loop_.header->instructions()) {
-      if (inst.opcode() == spv::Op::OpLoad) pending.push_back(inst.resultId());
-    }
-    while (!pending.empty()) {
-      uint32_t id = pending.back();
-      pending.pop_back();
-      const Instruction* def = module_.def(id);
-      if (!def || def->block() != loop_.header || !needed.insert(id).second) continue;
-      if (def->opcode() == spv::Op::OpPhi) {
-        pending.push_back(incomingFrom(*def, loop_.latch));
-        continue;
-      }
-      for (const Operand& operand : def->operands()) {
-        if (operand.isId()) pending.push_back(operand.words[0]);
-      }
-    }
-    return needed;
-  }
-
-  // Copy k of the body's instructions, the latch's branch left out.
-  std::vector<std::pair<const Instruction*, Instruction>> clonedBody(uint32_t k, const Block& block) const {
-    std::vector<std::pair<const Instruction*, Instruction>> cloned;
-    for (const Instruction& inst : block.instructions()) {
-      spv::Op opcode = inst.opcode();
-      if (opcode == spv::Op::OpLabel || opcode == spv::Op::OpLoopMerge) continue;
-      if (&block == loop_.header && opcode == spv::Op::OpPhi) continue;
-      if (&block == loop_.latch && &inst == &block.instructions().back()) continue;
-      std::vector<Operand> operands = inst.operands();
-      for (Operand& operand : operands) {
-        if (operand.isId()) operand.words[0] = inCopy(k, operand.words[0]);
-      }
-      cloned.emplace_back(&inst, Instruction(opcode, inst.typeId(), inCopy(k, inst.resultId()), std::move(operands)));
-    }
-    return cloned;
   }
 
   // Fresh ids for copy k; its header phis read the new header's phis (copy 0) or the previous
@@ -399,33 +343,24 @@ class Unroller {
 
   // Within a pass every iteration but the last is known to continue; the last copy's latch goes
   // to the new latch, which tests as the loop did.
-  void emitCopies() {
-    if (loadsFirst()) {
-      // The loads of all the copies, with what they need, then the rest of each copy: the
-      // driver's compiler (NVIDIA's) did not move a copy's loads above the previous copy's
-      // arithmetic by itself (a grid-stride dot product ran 10 % slower than so written).
-      std::unordered_set<uint32_t> early = feedsLoads();
-      Block* copy = copyBlocks_[0].at(loop_.header);
-      std::vector<std::vector<std::pair<const Instruction*, Instruction>>> bodies;
-      for (uint32_t k = 0; k < loop_.count; ++k) bodies.push_back(clonedBody(k, *loop_.header));
-      for (bool first : {true, false}) {
-        for (auto& body : bodies) {
-          for (auto& [original, clone] : body) {
-            if (early.contains(original->resultId()) == first) module_.append(copy->instructions(), std::move(clone));
-          }
-        }
-      }
-      module_.append(copy->instructions(), Instruction(spv::Op::OpBranch, 0, 0, {Operand::id(latch_->id())}));
-      return;
-    }
-    for (uint32_t k = 0; k < loop_.count; ++k) {
-      for (Block* block : loop_.blocks) {
-        Block* copy = copyBlocks_[k].at(block);
-        for (auto& [original, clone] : clonedBody(k, *block)) module_.append(copy->instructions(), std::move(clone));
-        if (block == loop_.latch) {
+  void emitCopy(uint32_t k) {
+    for (Block* block : loop_.blocks) {
+      Block* copy = copyBlocks_[k].at(block);
+      for (Instruction& inst : block->instructions()) {
+        spv::Op opcode = inst.opcode();
+        if (opcode == spv::Op::OpLabel || opcode == spv::Op::OpLoopMerge) continue;
+        if (block == loop_.header && opcode == spv::Op::OpPhi) continue;
+        if (block == loop_.latch && &inst == block->terminator()) {
           Block* next = k + 1 < loop_.count ? copyBlocks_[k + 1].at(loop_.header) : latch_;
           module_.append(copy->instructions(), Instruction(spv::Op::OpBranch, 0, 0, {Operand::id(next->id())}));
+          continue;
         }
+        std::vector<Operand> operands = inst.operands();
+        for (Operand& operand : operands) {
+          if (operand.isId()) operand.words[0] = inCopy(k, operand.words[0]);
+        }
+        module_.append(copy->instructions(),
+                       Instruction(opcode, inst.typeId(), inCopy(k, inst.resultId()), std::move(operands)));
       }
     }
   }
