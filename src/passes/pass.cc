@@ -76,7 +76,7 @@ const std::vector<PassInfo>& registeredPasses() {
        "Kernel-only classification instructions and non-32-bit OpBitCount, with Shader ones.",
        withTarget<lowerKernelInstructions>},
       {"unroll-loops",
-       "Innermost loops whose coming iterations can be counted ahead run four of them per pass, loads together.",
+       "Innermost loops whose coming iterations can be counted ahead run several per pass, their loads together.",
        withTarget<unrollLoops>},
       {"limit-loop-iterations",
        "Where the driver ends loops after a budget of iterations, running out of it becomes a reported error.",

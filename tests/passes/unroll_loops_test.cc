@@ -145,9 +145,13 @@ size_t loadsAfter(const std::string& pass, const std::string& before, const Targ
   return test::count(run.text(), "OpLoad %uint");
 }
 
-// The default count is four: four copies of the body besides the original.
-TEST(UnrollLoopsTest, TheDefaultRunsFourIterationsPerPass) {
-  EXPECT_EQ(loadsAfter("unroll-loops", gridStride(kLoadAndAdd), Target{}), 5u);
+// By default a small body runs eight iterations per pass (eight copies besides the original), a
+// body of more than 16 instructions four.
+TEST(UnrollLoopsTest, TheDefaultCountFollowsTheBodysSize) {
+  EXPECT_EQ(loadsAfter("unroll-loops", gridStride(kLoadAndAdd), Target{}), 9u);
+  std::string larger = kLoadAndAdd;
+  for (int i = 0; i < 12; ++i) larger += "         %pad" + std::to_string(i) + " = OpIAdd %uint %v %uint_2\n";
+  EXPECT_EQ(loadsAfter("unroll-loops", gridStride(larger), Target{}), 5u);
 }
 
 // `#pragma unroll 3` (PartialCount 3 in the header's OpLoopMerge) chooses the count; `#pragma

@@ -57,9 +57,10 @@ struct Target {
   // loops (lavapipe: 65536, one budget for all the loops of a batch of invocations); 0 for none.
   // Where there is one, limit-loop-iterations makes running out of it an error.
   uint32_t loopIterationLimit = 0;
-  // How many iterations of a loop whose coming iterations can be counted ahead (a grid-stride loop
-  // of loads) run per pass of the main loop unroll-loops makes; below 2, no loop is unrolled.
-  uint32_t loopUnroll = 4;
+  // How many iterations of a loop whose coming iterations can be counted ahead (a grid-stride
+  // loop of loads) run per pass of the loop unroll-loops makes of it: this many for a body of up
+  // to 16 instructions, half as many (at least 2) for a larger one; below 2, none is unrolled.
+  uint32_t loopUnroll = 8;
   // The driver runs a loop while any invocation of a SIMD batch is still in it and recomputes the
   // body for those that left (their loads then give 0), so a value of the loop read after it is
   // right only when it comes through a phi in the loop's merge (SwiftShader, llvmpipe), which

@@ -19,6 +19,7 @@ using ir::Instruction;
 using ir::Module;
 using ir::Operand;
 
+constexpr size_t kSmallBodyInstructions = 16;
 constexpr size_t kMaxBodyInstructions = 64;
 constexpr size_t kMaxSliceInstructions = 16;
 constexpr uint32_t kMaxCount = 16;
@@ -117,15 +118,15 @@ uint32_t incomingFrom(const Instruction& phi, const Block* block) {
   return 0;
 }
 
-// The iterations per pass that an OpLoopMerge in the header asks for: none for DontUnroll, its
-// PartialCount where it gives one, else `count`.
-std::optional<uint32_t> requestedCount(const Block& header, uint32_t count) {
+// The iterations per pass that an OpLoopMerge in the header asks for: 1 for DontUnroll (none),
+// its PartialCount, or nothing when it asks for neither (or there is none).
+std::optional<uint32_t> requestedCount(const Block& header) {
   for (const Instruction& inst : header.instructions()) {
     if (inst.opcode() != spv::Op::OpLoopMerge || inst.numOperands() < 3) continue;
     uint32_t control = inst.wordOperand(2);
-    if (control & static_cast<uint32_t>(spv::LoopControlMask::DontUnroll)) return std::nullopt;
+    if (control & static_cast<uint32_t>(spv::LoopControlMask::DontUnroll)) return 1;
     constexpr uint32_t kPartialCount = static_cast<uint32_t>(spv::LoopControlMask::PartialCount);
-    if (!(control & kPartialCount)) return count;
+    if (!(control & kPartialCount)) return std::nullopt;
     // The controls' literals follow the mask in the order of their bits.
     size_t literal = 3;
     for (uint32_t bit = 1; bit < kPartialCount; bit <<= 1) {
@@ -136,12 +137,10 @@ std::optional<uint32_t> requestedCount(const Block& header, uint32_t count) {
                                         static_cast<uint32_t>(spv::LoopControlMask::PeelCount);
       if (control & bit & kWithLiteral) ++literal;
     }
-    if (literal >= inst.numOperands()) return count;
-    uint32_t partial = inst.wordOperand(literal);
-    if (partial < 2) return std::nullopt;
-    return std::min(partial, kMaxCount);
+    if (literal >= inst.numOperands()) return std::nullopt;
+    return std::min(inst.wordOperand(literal), kMaxCount);
   }
-  return count;
+  return std::nullopt;
 }
 
 // Whether the latch's condition depends, through slice instructions only, on the header's phis
@@ -188,9 +187,6 @@ std::optional<CountableLoop> countableLoop(const Module& module, const Cfg& cfg,
   result.exit = loop.exits[0].second;
   result.blocks = loop.blocks;
   result.inside.insert(loop.blocks.begin(), loop.blocks.end());
-  std::optional<uint32_t> requested = requestedCount(*loop.header, count);
-  if (!requested) return std::nullopt;
-  result.count = *requested;
 
   size_t bodyInstructions = 0;
   bool readsBuffers = false;
@@ -214,6 +210,10 @@ std::optional<CountableLoop> countableLoop(const Module& module, const Cfg& cfg,
       return std::nullopt;
   }
   if (!readsBuffers || bodyInstructions > kMaxBodyInstructions) return std::nullopt;
+  // A larger body gets half the copies: more of them bought nothing the driver could overlap.
+  std::optional<uint32_t> requested = requestedCount(*loop.header);
+  result.count = requested ? *requested : bodyInstructions <= kSmallBodyInstructions ? count : std::max(count / 2, 2u);
+  if (result.count < 2) return std::nullopt;
 
   const Instruction& branch = *result.latch->terminator();
   if (branch.opcode() != spv::Op::OpBranchConditional || branch.numOperands() < 3) return std::nullopt;
