@@ -232,8 +232,8 @@ std::optional<CountableLoop> countableLoop(const Module& module, const Cfg& cfg,
 //
 //   header:  phis of the header's values, from outside and from the latch;
 //            the slice evaluated for iterations 1 .. count-1: all of them run?
-//            yes -> copy 0 -> ... -> copy count-1 -\
-//            no  -> the original body, once ---------> latch
+//            yes -> copy 0 -> ... -> copy count-1 -> latch
+//            no  -> the original body, once ------> latch
 //   latch:   phis of the next values, of the last test and of the values used after the loop;
 //            that test -> header, or -> the original exit
 //
