@@ -37,7 +37,7 @@ struct CountableLoop {
   bool continuesWhenTrue = true;
   // The header phis that the condition depends on, directly or through their next values.
   std::unordered_set<uint32_t> slicePhis;
-  uint32_t count = 0;  // iterations per pass of the main loop
+  uint32_t count = 0;  // iterations per pass
 };
 
 bool isScalarIntegerOrBool(const Module& module, uint32_t type) {
@@ -210,7 +210,7 @@ std::optional<CountableLoop> countableLoop(const Module& module, const Cfg& cfg,
       return std::nullopt;
   }
   if (!readsBuffers || bodyInstructions > kMaxBodyInstructions) return std::nullopt;
-  // A larger body gets half the copies: more of them bought nothing the driver could overlap.
+  // A larger body gets half as many copies, which keeps a pass within about 256 instructions.
   std::optional<uint32_t> requested = requestedCount(*loop.header);
   result.count = requested ? *requested : bodyInstructions <= kSmallBodyInstructions ? count : std::max(count / 2, 2u);
   if (result.count < 2) return std::nullopt;
