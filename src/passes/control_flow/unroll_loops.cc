@@ -238,8 +238,8 @@ std::optional<CountableLoop> countableLoop(const Module& module, const Cfg& cfg,
 //            that test -> header, or -> the original exit
 //
 // The loop keeps the shape of the loop it was, a rotated loop left from its latch alone, with an
-// if/else in its body. (Two loops in a row, a main one and one for the rest, ran wrong on lavapipe
-// when part of a SIMD batch skipped both: a rest of two or more iterations stopped after one.)
+// if/else in its body. (Two loops in a row, a main one and one for the rest, ran wrong on lavapipe:
+// docs/RELIABILITY.md, "Known wrong answers".)
 class Unroller {
  public:
   Unroller(Module& module, ir::Function& function, const CountableLoop& loop)
@@ -444,7 +444,8 @@ class Unroller {
       }
       incoming.push_back(Operand::id(nextValue_.at(phi->resultId())));
       incoming.push_back(Operand::id(latch_->id()));
-      emitPhiInHeader(phi->typeId(), headerValue_.at(phi->resultId()), std::move(incoming));
+      module_.append(header_->instructions(),
+                     Instruction(spv::Op::OpPhi, phi->typeId(), headerValue_.at(phi->resultId()), std::move(incoming)));
     }
     // Iteration 0 runs (the header was reached); iterations 1 .. count-1 run if each test before
     // them continues.
@@ -468,11 +469,6 @@ class Unroller {
                    Instruction(spv::Op::OpBranchConditional, 0, 0,
                                {Operand::id(allRun), Operand::id(copyBlocks_[0].at(loop_.header)->id()),
                                 Operand::id(loop_.header->id())}));
-  }
-
-  // Phis go before everything else in the header, in the order they are made.
-  void emitPhiInHeader(uint32_t type, uint32_t result, std::vector<Operand> incoming) {
-    module_.append(header_->instructions(), Instruction(spv::Op::OpPhi, type, result, std::move(incoming)));
   }
 
   // The original body runs one iteration as the pass's other branch: its header's phis read the
