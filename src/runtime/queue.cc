@@ -14,6 +14,10 @@ namespace {
 constexpr std::chrono::microseconds kBatchDelay{200};
 // The most launches one submission takes.
 constexpr size_t kMaxBatch = 64;
+// How long after a submission the worker starts watching its fence, when no other thread does.
+constexpr std::chrono::microseconds kCompletionDelay{kBatchDelay};
+// The most submissions of one queue in flight at once.
+constexpr size_t kMaxInFlight = 4;
 
 }  // namespace
 
@@ -27,6 +31,7 @@ CommandQueue::CommandQueue(std::shared_ptr<Context> context, Device& device, cl_
   vulkan::Device& vulkanDevice = context_->vulkanDevice(device_);
   executor_->owner = this;
   executor_->device = &vulkanDevice;
+  executor_->timed = (properties & CL_QUEUE_PROFILING_ENABLE) != 0;
   // Under validation every command is checked after it.
   if (vulkanDevice.validationEnabled()) executor_->validated = &vulkanDevice;
   // Detached: the worker may be the thread that drops the queue's last reference (through a
@@ -61,6 +66,26 @@ void conclude(Event& event, CommandOutcome outcome, std::optional<uint64_t> star
   event.complete(outcome.status == CL_SUCCESS ? CL_COMPLETE : outcome.status, outcome.deviceNanoseconds, startedAt);
 }
 
+// Whether every event of `waitList` is complete or failed, or a command of the queue `owner`:
+// such a command was enqueued earlier and has been submitted or completed, and the device runs
+// a queue's submissions in order.
+bool dependenciesReady(const std::vector<std::shared_ptr<Event>>& waitList, const void* owner) {
+  return std::all_of(waitList.begin(), waitList.end(), [&](const std::shared_ptr<Event>& event) {
+    return event->queue().get() == owner || event->status() <= CL_COMPLETE;
+  });
+}
+
+// Whether one of the events of `waitList` failed; with `blocking`, after waiting for those that
+// are not the queue `owner`'s (whose commands, earlier than the one that waits, are in order).
+bool dependencyFailed(const std::vector<std::shared_ptr<Event>>& waitList, const void* owner, bool blocking) {
+  bool failed = false;
+  for (const std::shared_ptr<Event>& dependency : waitList) {
+    bool ours = dependency->queue().get() == owner;
+    failed |= (blocking && !ours ? dependency->wait() : dependency->status()) < 0;
+  }
+  return failed;
+}
+
 }  // namespace
 
 CommandQueue::~CommandQueue() {
@@ -77,7 +102,8 @@ std::shared_ptr<Event> CommandQueue::enqueue(cl_command_type type, std::vector<s
   {
     std::lock_guard lock(executor_->mutex);
     event->setTicket(++executor_->enqueued);
-    // It starts at once, and so do the launches before it.
+    // It starts as soon as the device has finished what is before it, and so do the launches
+    // before it.
     executor_->flushed = executor_->enqueued;
     executor_->commands.push_back(Command{event, std::move(waitList), std::move(work), {}, {}});
   }
@@ -87,30 +113,34 @@ std::shared_ptr<Event> CommandQueue::enqueue(cl_command_type type, std::vector<s
 
 std::shared_ptr<Event> CommandQueue::enqueueKernel(std::vector<std::shared_ptr<Event>> waitList, KernelWork work) {
   auto event = std::shared_ptr<Event>(new Event(context_, shared(), CL_COMMAND_NDRANGE_KERNEL));
-  bool wake;
-  {
-    std::lock_guard lock(executor_->mutex);
-    event->setTicket(++executor_->enqueued);
-    // The worker learns of a first pending command (to time its batch) and of a full batch.
-    wake = executor_->commands.empty();
-    if (executor_->enqueued - executor_->finished >= kMaxBatch) {
-      executor_->flushed = executor_->enqueued;
-      wake = true;
-    }
-    executor_->commands.push_back(
-        Command{event, std::move(waitList), {}, std::move(work), std::chrono::steady_clock::now()});
+  std::unique_lock lock(executor_->mutex);
+  event->setTicket(++executor_->enqueued);
+  // The worker learns of a first pending command (to time its batch) and of a full batch.
+  bool wake = executor_->commands.empty();
+  if (executor_->commands.size() + 1 >= kMaxBatch) {
+    executor_->flushed = executor_->enqueued;
+    wake = true;
   }
-  if (wake) executor_->changed.notify_all();
+  executor_->commands.push_back(
+      Command{event, std::move(waitList), {}, std::move(work), std::chrono::steady_clock::now()});
+  if (canStart(*executor_, Starter::kMover)) {
+    startNext(*executor_, lock);
+  } else if (wake) {
+    lock.unlock();
+    executor_->changed.notify_all();
+  }
   return event;
 }
 
 void CommandQueue::flush() {
-  {
-    std::lock_guard lock(executor_->mutex);
-    if (executor_->flushed == executor_->enqueued) return;
-    executor_->flushed = executor_->enqueued;
+  std::unique_lock lock(executor_->mutex);
+  executor_->flushed = executor_->enqueued;
+  if (canStart(*executor_, Starter::kMover)) {
+    startNext(*executor_, lock);
+  } else {
+    lock.unlock();
+    executor_->changed.notify_all();
   }
-  executor_->changed.notify_all();
 }
 
 void CommandQueue::finish() {
@@ -123,93 +153,157 @@ void CommandQueue::finish() {
 }
 
 void CommandQueue::waitFor(uint64_t ticket) {
-  std::unique_lock lock(executor_->mutex);
-  executor_->flushed = std::max(executor_->flushed, ticket);
-  while (executor_->finished < ticket) {
-    if (!executor_->running && !executor_->commands.empty()) {
-      runNext(*executor_, lock);
+  Executor& executor = *executor_;
+  std::unique_lock lock(executor.mutex);
+  executor.flushed = std::max(executor.flushed, ticket);
+  ++executor.waiters;
+  while (executor.finished < ticket) {
+    // Only what it waits for: a later command may wait for another queue that waits for this one.
+    if (canStart(executor, Starter::kWaiter) && executor.commands.front().event->ticket() <= ticket) {
+      startNext(executor, lock);
+    } else if (!executor.inFlight.empty() && !executor.inFlight.front()->claimed) {
+      completeOldest(executor, lock, false, std::nullopt);
     } else {
-      executor_->changed.wait(lock);
+      executor.changed.wait(lock);
     }
   }
+  // The worker completes what is left on the device when nobody waits.
+  if (--executor.waiters == 0 && !executor.inFlight.empty()) executor.changed.notify_all();
+}
+
+bool CommandQueue::canStart(Executor& executor, Starter starter) {
+  if (executor.starting || executor.commands.empty()) return false;
+  const Command& front = executor.commands.front();
+  if (!front.kernel) return starter != Starter::kMover && executor.inFlight.empty();
+  if (executor.inFlight.size() >= kMaxInFlight) return false;
+  if (starter == Starter::kMover && !dependenciesReady(front.waitList, executor.owner)) return false;
+  return executor.closed || front.event->ticket() <= executor.flushed || executor.inFlight.empty() ||
+         std::chrono::steady_clock::now() >= front.enqueuedAt + kBatchDelay;
 }
 
 void CommandQueue::run(std::shared_ptr<Executor> executor) {
   std::unique_lock lock(executor->mutex);
   for (;;) {
-    if (executor->commands.empty()) {
-      if (executor->closed) return;
-      executor->changed.wait(lock);
+    if (canStart(*executor, Starter::kWorker)) {
+      startNext(*executor, lock);
       continue;
     }
-    if (executor->running) {
-      executor->changed.wait(lock);
-      continue;
+    auto now = std::chrono::steady_clock::now();
+    auto wakeAt = std::chrono::steady_clock::time_point::max();
+    bool queuedLaunch = !executor->commands.empty() && executor->commands.front().kernel;
+    // (Once due, a launch waits only for a thread that is starting commands or for a submission
+    // to finish, and both notify.)
+    if (queuedLaunch && !executor->starting && executor->inFlight.size() < kMaxInFlight)
+      wakeAt = executor->commands.front().enqueuedAt + kBatchDelay;
+    if (!executor->inFlight.empty() && !executor->inFlight.front()->claimed && executor->waiters == 0) {
+      // Not at once: a thread that waits for the submission usually comes first, and watches the
+      // fence better (a second thread asleep on the same fence delays it on NVIDIA's driver).
+      auto completeAt = executor->inFlight.front()->submittedTime + kCompletionDelay;
+      if (now >= completeAt) {
+        // Until the device finishes or the next launch is due, whichever is first.
+        completeOldest(*executor, lock, true, wakeAt > now ? std::optional(wakeAt) : std::nullopt);
+        continue;
+      }
+      wakeAt = std::min(wakeAt, completeAt);
     }
-    const Command& front = executor->commands.front();
-    auto due = front.enqueuedAt + kBatchDelay;
-    if (executor->closed || !front.kernel || front.event->ticket() <= executor->flushed ||
-        std::chrono::steady_clock::now() >= due) {
-      runNext(*executor, lock);
+    if (executor->closed && executor->commands.empty() && executor->inFlight.empty()) return;
+    if (wakeAt != std::chrono::steady_clock::time_point::max()) {
+      executor->changed.wait_until(lock, wakeAt);
     } else {
-      executor->changed.wait_until(lock, due);
+      executor->changed.wait(lock);
     }
   }
 }
 
-void CommandQueue::runNext(Executor& executor, std::unique_lock<std::mutex>& lock) {
+void CommandQueue::startNext(Executor& executor, std::unique_lock<std::mutex>& lock) {
   std::vector<Command> batch;
   batch.push_back(std::move(executor.commands.front()));
   executor.commands.pop_front();
   if (batch.front().kernel) {
-    // The launches after it join its submission: those asked for with it, or all of them when the
-    // batch delay ran out; never one that must wait for another queue's command or a user event.
+    // The launches after it join its submission: those asked for with it, or all of them when it
+    // was not asked for; never one that must wait for another queue's command or a user event.
     uint64_t last = batch.front().event->ticket() <= executor.flushed ? executor.flushed : UINT64_MAX;
     while (!executor.commands.empty() && batch.size() < kMaxBatch) {
       const Command& next = executor.commands.front();
-      if (!next.kernel || next.event->ticket() > last) break;
-      bool ready = std::all_of(next.waitList.begin(), next.waitList.end(), [&](const std::shared_ptr<Event>& event) {
-        return event->queue().get() == executor.owner || event->status() <= CL_COMPLETE;
-      });
-      if (!ready) break;
+      if (!next.kernel || next.event->ticket() > last || !dependenciesReady(next.waitList, executor.owner)) break;
       batch.push_back(std::move(executor.commands.front()));
       executor.commands.pop_front();
     }
   }
-  executor.running = true;
+  executor.starting = true;
   lock.unlock();
 
+  std::shared_ptr<InFlight> submitted;
+  size_t ran = 0;
   if (batch.front().kernel) {
-    runLaunches(executor, batch);
+    submitted = submitLaunches(executor, std::move(batch));
   } else {
     runOne(executor, batch.front());
+    ran = 1;
   }
-  size_t count = batch.size();
   // Dropped outside the lock: a command may hold the last reference to its queue.
   batch.clear();
 
   lock.lock();
-  executor.running = false;
-  executor.finished += count;
+  executor.starting = false;
+  executor.finished += ran;
+  if (submitted) executor.inFlight.push_back(std::move(submitted));
+  lock.unlock();
   executor.changed.notify_all();
+  lock.lock();
 }
 
-namespace {
-
-// Waits for the events `command` waits for (or, with `blocking` false, only looks at them: they
-// are complete or earlier commands of this queue's batch); false when one of them failed.
-bool dependenciesSucceeded(const std::vector<std::shared_ptr<Event>>& waitList, bool blocking) {
-  bool failed = false;
-  for (const std::shared_ptr<Event>& dependency : waitList)
-    failed |= (blocking ? dependency->wait() : dependency->status()) < 0;
-  return !failed;
+void CommandQueue::completeOldest(Executor& executor, std::unique_lock<std::mutex>& lock, bool sleep,
+                                  std::optional<std::chrono::steady_clock::time_point> deadline) {
+  std::shared_ptr<InFlight> oldest = executor.inFlight.front();
+  // Copies, so that this thread's wait outlives another thread's completing the batch: the
+  // submission, and the context that owns its device.
+  std::optional<vulkan::SubmittedDispatches> submission = oldest->submission;
+  std::shared_ptr<Context> context = oldest->commands.front().event->queue()->sharedContext();
+  lock.unlock();
+  Status waited = okStatus();
+  bool finished = true;
+  if (submission) {
+    Expected<bool> done = submission->wait(deadline, sleep);
+    if (done) {
+      finished = *done;  // false: the deadline came first
+    } else {
+      waited = done.error();
+    }
+  }
+  bool mine = false;
+  if (finished) {
+    lock.lock();
+    // Another thread may have seen the fence first.
+    mine = !oldest->claimed && !executor.inFlight.empty() && executor.inFlight.front() == oldest;
+    oldest->claimed = true;
+    lock.unlock();
+  }
+  size_t count = 0;
+  if (mine) {
+    complete(executor, *oldest, waited);
+    count = oldest->commands.size();
+    // The device's objects go before the commands: a command may hold the last reference to its
+    // queue, and through its event to the context that owns the device.
+    oldest->launches.clear();
+    oldest->submission.reset();
+    oldest->commands.clear();
+  }
+  // Dropped outside the lock, for the same reason.
+  submission.reset();
+  oldest.reset();
+  context.reset();
+  lock.lock();
+  if (mine) {
+    executor.inFlight.pop_front();
+    executor.finished += count;
+    executor.changed.notify_all();
+  }
 }
-
-}  // namespace
 
 void CommandQueue::runOne(Executor& executor, Command& command) {
   Event& event = *command.event;
-  if (!dependenciesSucceeded(command.waitList, true)) {
+  if (dependencyFailed(command.waitList, executor.owner, true)) {
     event.setStatus(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
     return;
   }
@@ -221,69 +315,102 @@ void CommandQueue::runOne(Executor& executor, Command& command) {
   conclude(event, std::move(outcome));
 }
 
-void CommandQueue::runLaunches(Executor& executor, std::vector<Command>& batch) {
+std::shared_ptr<CommandQueue::InFlight> CommandQueue::submitLaunches(Executor& executor, std::vector<Command> batch) {
+  auto submitted = std::make_shared<InFlight>();
+  InFlight& in = *submitted;
   // Prepared in order; a launch whose preparation fails fails alone, and so do the launches of the
   // batch that wait for its event.
-  std::vector<Command*> recorded;
-  std::vector<launch::PreparedLaunch> launches;
   for (size_t i = 0; i < batch.size(); ++i) {
     Command& command = batch[i];
     Event& event = *command.event;
-    if (!dependenciesSucceeded(command.waitList, i == 0)) {
-      event.setStatus(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    if (dependencyFailed(command.waitList, executor.owner, i == 0)) {
+      in.settled.push_back(CommandOutcome{CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, std::nullopt, ""});
       continue;
     }
     event.setStatus(CL_SUBMITTED);
     event.setStatus(CL_RUNNING);
     PreparedKernel prepared = command.kernel();
     if (prepared.failure.status != CL_SUCCESS) {
-      conclude(event, std::move(prepared.failure));
+      in.settled.push_back(std::move(prepared.failure));
     } else if (!prepared.launch) {
-      conclude(event, CommandOutcome{});
+      in.settled.push_back(CommandOutcome{});
     } else {
-      recorded.push_back(&command);
-      launches.push_back(std::move(*prepared.launch));
+      in.settled.push_back(std::nullopt);
+      in.launches.push_back(std::move(*prepared.launch));
     }
   }
-  if (recorded.empty()) return;
+  in.commands = std::move(batch);
+  if (in.launches.empty()) return submitted;
 
   std::vector<vulkan::Dispatch> dispatches;
-  std::vector<size_t> firstDispatch;
-  for (const launch::PreparedLaunch& prepared : launches) {
-    firstDispatch.push_back(dispatches.size());
+  for (const launch::PreparedLaunch& prepared : in.launches) {
+    in.firstDispatch.push_back(dispatches.size());
     for (const vulkan::Dispatch& dispatch : prepared.dispatches()) dispatches.push_back(dispatch);
   }
-  firstDispatch.push_back(dispatches.size());
-  uint64_t submittedAt = hostNanoseconds();
-  Expected<std::vector<vulkan::GpuTime>> times = vulkan::dispatchAll(*executor.device, dispatches);
-  std::optional<std::string> invalid = validationFailure(executor.validated);
-  for (size_t k = 0; k < recorded.size(); ++k) {
-    Event& event = *recorded[k]->event;
-    std::string what = "kernel '" + launches[k].kernelName() + "'";
-    if (!times) {
-      conclude(event, CommandOutcome{CL_OUT_OF_RESOURCES, std::nullopt, what + ": " + times.error().message()});
+  in.firstDispatch.push_back(dispatches.size());
+  in.submittedAt = hostNanoseconds();
+  in.submittedTime = std::chrono::steady_clock::now();
+  Expected<vulkan::SubmittedDispatches> submission =
+      vulkan::submitDispatches(*executor.device, dispatches, executor.timed);
+  if (submission) {
+    in.submission = std::move(*submission);
+  } else {
+    in.failure = submission.error().message();
+  }
+  if (std::optional<std::string> invalid = validationFailure(executor.validated)) in.failure = *invalid;
+  return submitted;
+}
+
+void CommandQueue::complete(Executor& executor, InFlight& batch, const Status& waited) {
+  std::string failure = batch.failure;
+  if (failure.empty() && !waited) failure = waited.error().message();
+  Expected<std::vector<vulkan::GpuTime>> times = std::vector<vulkan::GpuTime>{};
+  if (failure.empty() && batch.submission) times = batch.submission->times();
+  if (failure.empty() && !times) failure = times.error().message();
+  if (std::optional<std::string> invalid = validationFailure(executor.validated)) failure = *invalid;
+
+  size_t k = 0;  // the recorded launch
+  for (size_t i = 0; i < batch.commands.size(); ++i) {
+    Command& command = batch.commands[i];
+    Event& event = *command.event;
+    if (batch.settled[i]) {
+      if (batch.settled[i]->status == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) {
+        event.setStatus(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+      } else {
+        conclude(event, std::move(*batch.settled[i]));
+      }
       continue;
     }
-    if (invalid) {
-      conclude(event, CommandOutcome{CL_OUT_OF_RESOURCES, std::nullopt, *invalid});
+    launch::PreparedLaunch& launch = batch.launches[k];
+    size_t first = batch.firstDispatch[k], end = batch.firstDispatch[k + 1];
+    ++k;
+    std::string what = "kernel '" + launch.kernelName() + "'";
+    if (!failure.empty()) {
+      bool validation = failure.starts_with("the Vulkan validation layer");
+      conclude(event, CommandOutcome{CL_OUT_OF_RESOURCES, std::nullopt, validation ? failure : what + ": " + failure});
       continue;
     }
-    Status finished = launches[k].finish();
+    // A command of this queue it waits for failed after this one was submitted.
+    if (dependencyFailed(command.waitList, executor.owner, false)) {
+      event.setStatus(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+      continue;
+    }
+    Status finished = launch.finish();
     if (!finished) {
       conclude(event, CommandOutcome{CL_OUT_OF_RESOURCES, std::nullopt, what + ": " + finished.error().message()});
       continue;
     }
     CommandOutcome outcome;
-    double total = 0;
-    bool timed = true;
-    for (size_t d = firstDispatch[k]; d < firstDispatch[k + 1]; ++d) {
-      timed &= (*times)[d].nanoseconds.has_value();
-      total += (*times)[d].nanoseconds.value_or(0);
-    }
     std::optional<uint64_t> startedAt;
-    if (timed) {
+    if (executor.timed && end > first && (*times)[first].nanoseconds) {
+      double total = 0;
+      for (size_t d = first; d < end; ++d) total += (*times)[d].nanoseconds.value_or(0);
       outcome.deviceNanoseconds = total;
-      startedAt = submittedAt + static_cast<uint64_t>((*times)[firstDispatch[k]].startNanoseconds.value_or(0));
+      // The device started it after its submission, and after the queue's previous launch ended
+      // (a submission made while the device was busy waits for it).
+      startedAt = std::max(batch.submittedAt + static_cast<uint64_t>((*times)[first].startNanoseconds.value_or(0)),
+                           executor.lastEnded);
+      executor.lastEnded = *startedAt + static_cast<uint64_t>(total);
     }
     conclude(event, std::move(outcome), startedAt);
   }

@@ -1,19 +1,24 @@
 // cl_command_queue: commands run in the order they were enqueued, each once the events it waits
-// for are complete. A worker thread of the queue's own runs them: it records and submits each
-// command to the Vulkan device's queue, waits for it and completes the command's event; so the
-// application's thread never blocks on the device unless it asks to, and a command waiting for a
-// user event does not stop the application from setting it. A thread that does ask to wait
-// (clFinish, a blocking command, clWaitForEvents) runs the queued commands it waits for itself
-// when the worker is not already running one, which saves two thread hand-overs per
-// enqueue-and-wait. An out-of-order queue runs in order, which the specification allows.
+// for are complete. An out-of-order queue runs in order, which the specification allows.
 //
-// Kernel launches are batched: consecutive launches go to the device in one submission, with one
-// wait (a round trip costs tens of microseconds on a GPU, more than many kernels take; libraries
-// such as clFFT and CLBlast enqueue several kernels per call). A launch therefore does not start
-// when it is enqueued but when something asks for it: clFlush, clFinish, a blocking command, a
-// wait for an event, a query of an event's status, an event callback, any command that is not a
-// launch, 64 launches queued, or kBatchDelay after it was enqueued (so that a program that never
-// flushes still progresses, as the specification does not require of it).
+// Kernel launches are submitted to the device without waiting for them, so that the host records
+// the next launches while the device runs the earlier ones, as a native driver does:
+// - A launch enqueued while the queue has nothing on the device starts at once, on the enqueuing
+//   thread (when the events it waits for are complete), so that the device starts while the
+//   program enqueues the rest of its work.
+// - Launches enqueued while the device is busy gather and go in one submission, with one fence (a
+//   submission costs microseconds of host time; libraries such as clFFT and CLBlast enqueue
+//   several kernels per call): when something asks for them (clFlush, clFinish, a blocking
+//   command, a wait for an event, a query of an event's status, an event callback), when any
+//   command that is not a launch is enqueued, at 64 launches, when the device has finished the
+//   earlier submissions, or kBatchDelay after the first was enqueued (so that a program that never
+//   flushes still progresses, as the specification does not require of it).
+// - Each submission's commands complete, in order, once its fence signals: a thread that waits
+//   (clFinish, a blocking command, clWaitForEvents) watches the fence itself, which saves two
+//   thread hand-overs per enqueue-and-wait; otherwise the queue's worker thread does, so that
+//   event callbacks and status queries see the commands finish without anyone waiting.
+// Every other command (transfers, fills, maps, markers) runs alone once the device has finished
+// everything before it, on the worker thread or on a thread that waits for it.
 #pragma once
 
 #include <chrono>
@@ -29,6 +34,7 @@
 #include "runtime/context.h"
 #include "runtime/event.h"
 #include "runtime/object.h"
+#include "vulkan/dispatch.h"
 
 namespace cl2vk::runtime {
 
@@ -84,25 +90,55 @@ class CommandQueue : public Object<CommandQueue, _cl_command_queue> {
     KernelWork kernel;  // a launch, which may share a submission
     std::chrono::steady_clock::time_point enqueuedAt;
   };
+  // Launches submitted together, which the device may still be running, and what completing
+  // their events takes.
+  struct InFlight {
+    std::vector<Command> commands;
+    // Per command: its outcome when it was settled without running (a failed preparation or
+    // dependency, nothing to run); none for the launches recorded in the submission.
+    std::vector<std::optional<CommandOutcome>> settled;
+    std::vector<launch::PreparedLaunch> launches;  // the recorded ones, in order
+    std::vector<size_t> firstDispatch;             // per recorded launch, and one past the end
+    std::optional<vulkan::SubmittedDispatches> submission;
+    std::string failure;       // why the submission failed, or what the validation layer said of it
+    uint64_t submittedAt = 0;  // host ns, for profiling
+    std::chrono::steady_clock::time_point submittedTime;
+    bool claimed = false;  // a thread is completing its events
+  };
   // Shared with the worker thread, which outlives the queue object until its commands are done.
   struct Executor {
     std::mutex mutex;
     std::condition_variable changed;
-    std::deque<Command> commands;
+    std::deque<Command> commands;                    // not started yet
+    std::deque<std::shared_ptr<InFlight>> inFlight;  // submitted, oldest first
     bool closed = false;
-    bool running = false;  // some thread is running a command
+    bool starting = false;  // a thread is submitting launches or running a command
+    size_t waiters = 0;     // threads in waitFor
     uint64_t enqueued = 0, finished = 0;
     uint64_t flushed = 0;                 // the commands up to this ticket start without waiting for a batch
     const CommandQueue* owner = nullptr;  // identity only: whose events are in order with ours
     vulkan::Device* device = nullptr;
     vulkan::Device* validated = nullptr;  // the Vulkan device, when its validation layer is on
+    bool timed = false;                   // the queue profiles: its launches write timestamps
+    uint64_t lastEnded = 0;               // the profiled END of the last launch completed (host ns)
   };
+  // How a thread may start commands: a waiting thread may block on the first command's
+  // dependencies (user events, other queues) and run commands that are not launches; a thread
+  // that only keeps things moving (enqueue, clFlush) does neither.
+  enum class Starter { kWaiter, kWorker, kMover };
   static void run(std::shared_ptr<Executor> executor);
-  // Takes the first queued command (and the launches that may share its submission) and runs
-  // it, with `lock` released meanwhile.
-  static void runNext(Executor& executor, std::unique_lock<std::mutex>& lock);
+  // Whether `starter` may start the first queued command now.
+  static bool canStart(Executor& executor, Starter starter);
+  // Takes the first queued command (and the launches that may share its submission) and submits
+  // or runs it, with `lock` released meanwhile.
+  static void startNext(Executor& executor, std::unique_lock<std::mutex>& lock);
+  // Waits for the oldest submission (until `deadline`, sleeping at once with `sleep`) and
+  // completes its commands, unless another thread does first.
+  static void completeOldest(Executor& executor, std::unique_lock<std::mutex>& lock, bool sleep,
+                             std::optional<std::chrono::steady_clock::time_point> deadline);
   static void runOne(Executor& executor, Command& command);
-  static void runLaunches(Executor& executor, std::vector<Command>& batch);
+  static std::shared_ptr<InFlight> submitLaunches(Executor& executor, std::vector<Command> batch);
+  static void complete(Executor& executor, InFlight& batch, const Status& waited);
 
   std::shared_ptr<Context> context_;
   Device& device_;

@@ -187,7 +187,10 @@ Status Buffer::download(std::span<std::byte> bytes, VkDeviceSize offset) {
   if (!staging) return staging.error().withContext("downloading from a buffer");
   const VolkDeviceTable& vk = device_->vk();
   CL2VK_TRY(device_->queue().submitAndWait([&](VkCommandBuffer commands) {
-    waitForEarlierWrites(vk, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+    // The copy reads this buffer and writes the staging buffer, whose recycled memory an earlier
+    // submission (of any thread) may have written last.
+    waitForEarlierWrites(vk, commands, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
     VkBufferCopy region{offset, 0, bytes.size()};
     vk.vkCmdCopyBuffer(commands, allocation_.buffer, staging->allocation_.buffer, 1, &region);
     makeWritesVisibleToHost(vk, commands);

@@ -50,20 +50,26 @@ Expected<GpuTime> dispatch(Device& device, const Pipeline& pipeline, std::span<c
 }
 
 Expected<std::vector<GpuTime>> dispatchAll(Device& device, std::span<const Dispatch> dispatches) {
+  Expected<SubmittedDispatches> submitted = submitDispatches(device, dispatches, true);
+  if (!submitted) return submitted.error();
+  Expected<bool> finished = submitted->wait();
+  if (!finished) return finished.error();
+  return submitted->times();
+}
+
+Expected<SubmittedDispatches> submitDispatches(Device& device, std::span<const Dispatch> dispatches, bool timed) {
   for (size_t i = 0; i < dispatches.size(); ++i) CL2VK_TRY(checkDispatch(device, dispatches[i], i));
-  if (dispatches.empty()) return std::vector<GpuTime>{};
+  SubmittedDispatches submitted;
+  submitted.device_ = &device;
+  submitted.count_ = dispatches.size();
+  submitted.timed_ = timed && device.queue().timestampValidBits() > 0;
+  if (dispatches.empty()) return submitted;
 
   const VolkDeviceTable& vk = device.vk();
-  Queue& queue = device.queue();
-  bool timed = queue.timestampValidBits() > 0;
-  uint32_t queryCount = static_cast<uint32_t>(2 * dispatches.size());
-  VkQueryPool timestamps = VK_NULL_HANDLE;
-  std::vector<uint64_t> ticks(queryCount);
-
-  CL2VK_TRY(queue.submitAndWait(
-      [&](VkCommandBuffer commands) {
-        if (timed) timestamps = queue.timestampPool(queryCount);
-        if (timestamps != VK_NULL_HANDLE) vk.vkCmdResetQueryPool(commands, timestamps, 0, queryCount);
+  uint32_t queryCount = submitted.timed_ ? static_cast<uint32_t>(2 * dispatches.size()) : 0;
+  Expected<std::shared_ptr<Submission>> submission = device.queue().submit(
+      [&](VkCommandBuffer commands, VkQueryPool timestamps) {
+        submitted.timed_ = timestamps != VK_NULL_HANDLE;
         for (uint32_t i = 0; i < dispatches.size(); ++i) {
           const Dispatch& d = dispatches[i];
           // Uploads and earlier dispatches (this submission's or not) come before this dispatch.
@@ -83,21 +89,28 @@ Expected<std::vector<GpuTime>> dispatchAll(Device& device, std::span<const Dispa
           }
         }
       },
-      [&]() -> Status {
-        if (timestamps == VK_NULL_HANDLE) return okStatus();
-        return check(
-            vk.vkGetQueryPoolResults(device.handle(), timestamps, 0, queryCount, ticks.size() * sizeof(uint64_t),
-                                     ticks.data(), sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
-            "vkGetQueryPoolResults");
-      }));
+      queryCount);
+  if (!submission) return submission.error();
+  submitted.submission_ = std::move(*submission);
+  return submitted;
+}
 
-  std::vector<GpuTime> times(dispatches.size());
-  if (timestamps == VK_NULL_HANDLE) return times;
+Expected<bool> SubmittedDispatches::wait(std::optional<std::chrono::steady_clock::time_point> deadline,
+                                         bool sleep) const {
+  if (!submission_) return true;
+  return submission_->wait(deadline, sleep);
+}
+
+Expected<std::vector<GpuTime>> SubmittedDispatches::times() const {
+  std::vector<GpuTime> times(count_);
+  if (!timed_ || count_ == 0) return times;
+  std::vector<uint64_t> ticks(2 * count_);
+  CL2VK_TRY(submission_->readTimestamps(ticks));
   // Timestamps wrap at timestampValidBits; the masked difference survives one wrap.
-  uint32_t bits = queue.timestampValidBits();
+  uint32_t bits = device_->queue().timestampValidBits();
   uint64_t mask = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
-  double period = device.info().limits.timestampPeriod;
-  for (size_t i = 0; i < dispatches.size(); ++i) {
+  double period = device_->info().limits.timestampPeriod;
+  for (size_t i = 0; i < count_; ++i) {
     uint64_t elapsed = (ticks[2 * i + 1] - ticks[2 * i]) & mask;
     times[i].nanoseconds = static_cast<double>(elapsed) * period;
     times[i].startNanoseconds = static_cast<double>((ticks[2 * i] - ticks[0]) & mask) * period;

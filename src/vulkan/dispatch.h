@@ -2,8 +2,10 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -15,6 +17,7 @@ namespace cl2vk::vulkan {
 
 class Device;
 class Pipeline;
+class Submission;
 
 // The time the device spent between a dispatch's start and end timestamps; no value when the
 // queue writes no timestamps.
@@ -40,6 +43,28 @@ Expected<GpuTime> dispatch(Device& device, const Pipeline& pipeline, std::span<c
 // Runs `dispatches` in order in one submission, each one seeing the writes of those before it
 // (OpenCL's in-order queue), and waits; one time per dispatch.
 Expected<std::vector<GpuTime>> dispatchAll(Device& device, std::span<const Dispatch> dispatches);
+
+// Dispatches submitted together, which the device may still be running.
+class SubmittedDispatches {
+ public:
+  // Waits for the device to finish them (Submission::wait).
+  Expected<bool> wait(std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt,
+                      bool sleep = false) const;
+  // One time per dispatch, once they have finished; no values when they were submitted untimed
+  // or the queue writes no timestamps.
+  Expected<std::vector<GpuTime>> times() const;
+
+ private:
+  friend Expected<SubmittedDispatches> submitDispatches(Device&, std::span<const Dispatch>, bool);
+  Device* device_ = nullptr;
+  std::shared_ptr<Submission> submission_;
+  size_t count_ = 0;
+  bool timed_ = false;
+};
+
+// Submits `dispatches` as dispatchAll does, without waiting; `timed` writes a start and an end
+// timestamp around each (what dispatchAll measures).
+Expected<SubmittedDispatches> submitDispatches(Device& device, std::span<const Dispatch> dispatches, bool timed);
 
 // The bytes of `value`, for push constants: a struct laid out as the kernel's push-constant block.
 template <typename T>

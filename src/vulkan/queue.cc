@@ -1,7 +1,6 @@
 #include "vulkan/queue.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdlib>
 #include <string>
 #include <thread>
@@ -11,7 +10,7 @@
 namespace cl2vk::vulkan {
 namespace {
 
-constexpr uint64_t kSubmitTimeoutNs = 120'000'000'000;
+constexpr std::chrono::seconds kHangTimeout{120};
 constexpr std::chrono::microseconds kPollTime{2000};
 
 }  // namespace
@@ -36,81 +35,161 @@ Expected<std::unique_ptr<Queue>> Queue::create(const VolkDeviceTable& table, VkD
   poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
   poolInfo.queueFamilyIndex = family;
   CL2VK_TRY(check(table.vkCreateCommandPool(device, &poolInfo, nullptr, &queue->commandPool_), "vkCreateCommandPool"));
-  VkCommandBufferAllocateInfo allocateInfo{};
-  allocateInfo.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
-  allocateInfo.commandPool = queue->commandPool_;
-  allocateInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  allocateInfo.commandBufferCount = 1;
-  CL2VK_TRY(
-      check(table.vkAllocateCommandBuffers(device, &allocateInfo, &queue->commands_), "vkAllocateCommandBuffers"));
-  VkFenceCreateInfo fenceInfo{};
-  fenceInfo.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
-  CL2VK_TRY(check(table.vkCreateFence(device, &fenceInfo, nullptr, &queue->fence_), "vkCreateFence"));
   return queue;
 }
 
 Queue::~Queue() {
-  // After a hang the command buffer may still run: its pool, fence and queries are left alone.
+  // After a hang a command buffer may still run: the pool, fences and queries are left alone.
   if (hung_) return;
-  if (timestamps_ != VK_NULL_HANDLE) vk_.vkDestroyQueryPool(device_, timestamps_, nullptr);
-  if (fence_ != VK_NULL_HANDLE) vk_.vkDestroyFence(device_, fence_, nullptr);
+  for (const std::unique_ptr<Submission::Slot>& slot : slots_) destroySlot(*slot);
   if (commandPool_ != VK_NULL_HANDLE) vk_.vkDestroyCommandPool(device_, commandPool_, nullptr);
 }
 
-VkQueryPool Queue::timestampPool(uint32_t count) {
-  if (count <= timestampCapacity_) return timestamps_;
-  if (timestamps_ != VK_NULL_HANDLE) vk_.vkDestroyQueryPool(device_, timestamps_, nullptr);
-  timestamps_ = VK_NULL_HANDLE;
-  timestampCapacity_ = 0;
-  VkQueryPoolCreateInfo info{};
-  info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
-  info.queryType = VK_QUERY_TYPE_TIMESTAMP;
-  info.queryCount = std::max<uint32_t>(count, 64);
-  if (vk_.vkCreateQueryPool(device_, &info, nullptr, &timestamps_) != VK_SUCCESS) return VK_NULL_HANDLE;
-  timestampCapacity_ = info.queryCount;
-  return timestamps_;
+void Queue::destroySlot(Submission::Slot& slot) {
+  if (slot.timestamps != VK_NULL_HANDLE) vk_.vkDestroyQueryPool(device_, slot.timestamps, nullptr);
+  if (slot.fence != VK_NULL_HANDLE) vk_.vkDestroyFence(device_, slot.fence, nullptr);
+  if (slot.commands != VK_NULL_HANDLE) vk_.vkFreeCommandBuffers(device_, commandPool_, 1, &slot.commands);
 }
 
-Status Queue::submitAndWait(const std::function<void(VkCommandBuffer)>& record,
-                            const std::function<Status()>& completed) {
+Expected<Submission::Slot*> Queue::takeSlot() {
+  if (!free_.empty()) {
+    Submission::Slot* slot = free_.back();
+    free_.pop_back();
+    return slot;
+  }
+  auto slot = std::make_unique<Submission::Slot>();
+  VkCommandBufferAllocateInfo allocateInfo{};
+  allocateInfo.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
+  allocateInfo.commandPool = commandPool_;
+  allocateInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  allocateInfo.commandBufferCount = 1;
+  VkFenceCreateInfo fenceInfo{};
+  fenceInfo.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
+  Status made =
+      check(vk_.vkAllocateCommandBuffers(device_, &allocateInfo, &slot->commands), "vkAllocateCommandBuffers");
+  if (made) made = check(vk_.vkCreateFence(device_, &fenceInfo, nullptr, &slot->fence), "vkCreateFence");
+  if (!made) {
+    destroySlot(*slot);
+    return made.error();
+  }
+  slots_.push_back(std::move(slot));
+  return slots_.back().get();
+}
+
+void Queue::releaseSlot(Submission::Slot* slot) {
   std::lock_guard lock(mutex_);
-  CL2VK_TRY(submitLocked(record));
-  return completed ? completed() : okStatus();
+  free_.push_back(slot);
 }
 
-Status Queue::submitLocked(const std::function<void(VkCommandBuffer)>& record) {
+Expected<std::shared_ptr<Submission>> Queue::submit(const std::function<void(VkCommandBuffer, VkQueryPool)>& record,
+                                                    uint32_t timestamps) {
   if (hung_) return Error("an earlier submission never finished; the device cannot take more work");
   if (lost())
     return Error("the Vulkan device was lost (VK_ERROR_DEVICE_LOST) in an earlier submission; it runs nothing more");
+  std::lock_guard lock(mutex_);
+  Expected<Submission::Slot*> taken = takeSlot();
+  if (!taken) return taken.error();
+  Submission::Slot& slot = **taken;
+  // Until it is submitted, the slot goes back to the free list on every way out.
+  bool submitted = false;
+  struct GiveBack {
+    Queue& queue;
+    Submission::Slot* slot;
+    const bool& submitted;
+    ~GiveBack() {
+      if (!submitted) queue.free_.push_back(slot);
+    }
+  } giveBack{*this, &slot, submitted};
+
+  VkQueryPool pool = VK_NULL_HANDLE;
+  if (timestamps > 0 && timestampValidBits_ > 0) {
+    if (slot.timestampCapacity < timestamps) {
+      if (slot.timestamps != VK_NULL_HANDLE) vk_.vkDestroyQueryPool(device_, slot.timestamps, nullptr);
+      slot.timestamps = VK_NULL_HANDLE;
+      slot.timestampCapacity = 0;
+      VkQueryPoolCreateInfo info{};
+      info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
+      info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+      info.queryCount = std::max<uint32_t>(timestamps, 64);
+      if (vk_.vkCreateQueryPool(device_, &info, nullptr, &slot.timestamps) == VK_SUCCESS)
+        slot.timestampCapacity = info.queryCount;
+    }
+    pool = slot.timestamps;
+  }
+
   VkCommandBufferBeginInfo beginInfo{};
   beginInfo.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
   beginInfo.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   // Beginning resets the buffer (the pool allows it): its last submission has finished.
-  CL2VK_TRY(check(vk_.vkBeginCommandBuffer(commands_, &beginInfo), "vkBeginCommandBuffer"));
-  record(commands_);
-  CL2VK_TRY(check(vk_.vkEndCommandBuffer(commands_), "vkEndCommandBuffer"));
-  CL2VK_TRY(check(vk_.vkResetFences(device_, 1, &fence_), "vkResetFences"));
+  CL2VK_TRY(check(vk_.vkBeginCommandBuffer(slot.commands, &beginInfo), "vkBeginCommandBuffer"));
+  if (pool != VK_NULL_HANDLE) vk_.vkCmdResetQueryPool(slot.commands, pool, 0, timestamps);
+  record(slot.commands, pool);
+  CL2VK_TRY(check(vk_.vkEndCommandBuffer(slot.commands), "vkEndCommandBuffer"));
+  CL2VK_TRY(check(vk_.vkResetFences(device_, 1, &slot.fence), "vkResetFences"));
 
   VkSubmitInfo submitInfo{};
   submitInfo.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
   submitInfo.commandBufferCount = 1;
-  submitInfo.pCommandBuffers = &commands_;
-  VkResult submitted = vk_.vkQueueSubmit(queue_, 1, &submitInfo, fence_);
-  if (submitted == VK_ERROR_DEVICE_LOST) lost_.store(true, std::memory_order_release);
-  CL2VK_TRY(check(submitted, "vkQueueSubmit"));
+  submitInfo.pCommandBuffers = &slot.commands;
+  VkResult result = vk_.vkQueueSubmit(queue_, 1, &submitInfo, slot.fence);
+  if (result == VK_ERROR_DEVICE_LOST) lost_.store(true, std::memory_order_release);
+  CL2VK_TRY(check(result, "vkQueueSubmit"));
+  submitted = true;
+  return std::shared_ptr<Submission>(new Submission(*this, &slot));
+}
+
+Status Queue::submitAndWait(const std::function<void(VkCommandBuffer)>& record,
+                            const std::function<Status()>& completed) {
+  Expected<std::shared_ptr<Submission>> submission =
+      submit([&](VkCommandBuffer commands, VkQueryPool) { record(commands); });
+  if (!submission) return submission.error();
+  Expected<bool> finished = (*submission)->wait();
+  if (!finished) return finished.error();
+  return completed ? completed() : okStatus();
+}
+
+Submission::~Submission() {
+  if (!finished_ && !queue_.hung_ && !queue_.lost()) (void)wait();
+  // A hung submission may still run: its slot is never used again.
+  if (queue_.hung_ && !finished_) return;
+  queue_.releaseSlot(slot_);
+}
+
+Expected<bool> Submission::wait(std::optional<std::chrono::steady_clock::time_point> deadline, bool sleep) const {
+  if (finished_.load(std::memory_order_acquire)) return true;
+  const VolkDeviceTable& vk = queue_.vk_;
+  auto hangsAt = submittedAt_ + kHangTimeout;
+  auto until = deadline ? std::min(*deadline, hangsAt) : hangsAt;
   VkResult result = VK_NOT_READY;
-  if (pollFences_) {
-    auto until = std::chrono::steady_clock::now() + kPollTime;
-    while ((result = vk_.vkGetFenceStatus(device_, fence_)) == VK_NOT_READY && std::chrono::steady_clock::now() < until)
+  if (queue_.pollFences_ && !sleep) {
+    auto pollUntil = std::min(std::chrono::steady_clock::now() + kPollTime, until);
+    while ((result = vk.vkGetFenceStatus(queue_.device_, slot_->fence)) == VK_NOT_READY &&
+           std::chrono::steady_clock::now() < pollUntil)
       std::this_thread::yield();
   }
-  if (result == VK_NOT_READY) result = vk_.vkWaitForFences(device_, 1, &fence_, VK_TRUE, kSubmitTimeoutNs);
-  if (result == VK_ERROR_DEVICE_LOST) lost_.store(true, std::memory_order_release);
+  if (result == VK_NOT_READY) {
+    auto left = std::chrono::duration_cast<std::chrono::nanoseconds>(until - std::chrono::steady_clock::now());
+    result = vk.vkWaitForFences(queue_.device_, 1, &slot_->fence, VK_TRUE,
+                                static_cast<uint64_t>(std::max<int64_t>(left.count(), 0)));
+  }
+  if (result == VK_ERROR_DEVICE_LOST) queue_.lost_.store(true, std::memory_order_release);
   if (result == VK_TIMEOUT) {
-    hung_ = true;
+    if (until < hangsAt) return false;
+    queue_.hung_ = true;
     return Error("a submission did not finish within 120 s (VK_TIMEOUT); the kernel may not terminate");
   }
-  return check(result, "vkWaitForFences");
+  CL2VK_TRY(check(result, "vkWaitForFences"));
+  finished_.store(true, std::memory_order_release);
+  return true;
+}
+
+Status Submission::readTimestamps(std::span<uint64_t> ticks) const {
+  if (slot_->timestamps == VK_NULL_HANDLE || ticks.size() > slot_->timestampCapacity)
+    return Error("the submission wrote no timestamps");
+  return check(queue_.vk_.vkGetQueryPoolResults(queue_.device_, slot_->timestamps, 0,
+                                                static_cast<uint32_t>(ticks.size()), ticks.size_bytes(), ticks.data(),
+                                                sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+               "vkGetQueryPoolResults");
 }
 
 }  // namespace cl2vk::vulkan

@@ -1,21 +1,32 @@
-// The device's one compute queue: records a command buffer, submits it and waits for its fence.
-// Every transfer and dispatch is one such blocking submission. Several threads may submit at once
-// (the OpenCL runtime's command queues share the device's queue); submissions are serialised.
-// On a GPU the wait polls the fence for up to 2 ms before it sleeps in vkWaitForFences: a sleeping
+// The device's one compute queue. Each submission records into a command buffer of its own and
+// signals a fence of its own, so that several may be in flight at once: the OpenCL runtime submits
+// a batch of launches without waiting for it and records the next while the device runs it. A
+// submission waits for nothing before it: its commands start with a barrier on every earlier
+// write (barriers.h), which orders them after the earlier submissions. Transfers still submit and
+// wait (submitAndWait). Several threads may submit at once (the OpenCL runtime's command queues
+// share the device's queue): recording and vkQueueSubmit are serialised, waits are not.
+//
+// On a GPU a wait polls the fence for up to 2 ms before it sleeps in vkWaitForFences: a sleeping
 // wait wakes tens of microseconds after the device is done (measured on NVIDIA's driver: a tiny
 // kernel's enqueue-and-finish took 60 us against 24 us through NVIDIA's OpenCL), which is more
 // than many kernels take. On a CPU device (lavapipe, SwiftShader) the wait sleeps at once: polling
 // would take a core from the threads that run the kernel. CL2VK_WAIT=poll or sleep overrides.
 // Once a submission or its wait reports VK_ERROR_DEVICE_LOST, the queue is lost for good: every
-// later submission fails at once, as Vulkan requires (a lost device only takes destruction).
+// later submission fails at once, as Vulkan requires (a lost device only takes destruction). A
+// submission that has not finished 120 s after it was submitted is taken to hang: its wait fails
+// and nothing more is submitted.
 #pragma once
 
 #include <volk.h>
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <span>
+#include <vector>
 
 #include "cl2vk/expected.h"
 
@@ -23,6 +34,43 @@ namespace cl2vk::vulkan {
 
 // Whether a queue of a device of `type` polls its fences (above).
 bool pollFencesOn(VkPhysicalDeviceType type);
+
+class Queue;
+
+// One submitted command buffer. Any thread may wait for it, several at once. Destroying it waits
+// for the device to finish it (unless the queue hangs or is lost), then hands its command buffer,
+// fence and queries back to the queue.
+class Submission {
+ public:
+  ~Submission();
+  Submission(const Submission&) = delete;
+  Submission& operator=(const Submission&) = delete;
+
+  // Waits until the device has finished the submission: true; or until `deadline` passes first:
+  // false. `sleep` waits in vkWaitForFences at once even where the queue polls (a thread that only
+  // keeps things moving in the background). An error when the device is lost or the submission
+  // hangs.
+  Expected<bool> wait(std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt,
+                      bool sleep = false) const;
+  // The timestamps the submission wrote (queries 0 to `count` - 1 of its pool), once it has finished.
+  Status readTimestamps(std::span<uint64_t> ticks) const;
+
+ private:
+  friend class Queue;
+  // A command buffer, the fence its submission signals and its timestamp queries.
+  struct Slot {
+    VkCommandBuffer commands = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;
+    VkQueryPool timestamps = VK_NULL_HANDLE;
+    uint32_t timestampCapacity = 0;
+  };
+  Submission(Queue& queue, Slot* slot) : queue_(queue), slot_(slot) {}
+
+  Queue& queue_;
+  Slot* slot_;
+  std::chrono::steady_clock::time_point submittedAt_ = std::chrono::steady_clock::now();
+  mutable std::atomic<bool> finished_ = false;
+};
 
 class Queue {
  public:
@@ -37,37 +85,41 @@ class Queue {
   // 0 when the family writes no timestamps.
   uint32_t timestampValidBits() const { return timestampValidBits_; }
 
-  // Records with `record` into the queue's command buffer, submits it and waits until the device
-  // has finished it (or 120 s have passed: an error, not a hang), then runs `completed`, still
-  // holding the queue, to read what the submission wrote (timestamps). The command buffer and
-  // fence are reused from one submission to the next: submissions are serialised anyway.
+  // Records with `record` into a command buffer and submits it; returns without waiting. With
+  // `timestamps` > 0, `record` gets a query pool of at least that many timestamp queries, reset
+  // before `record` runs (null where the queue writes no timestamps or the pool cannot be made).
+  Expected<std::shared_ptr<Submission>> submit(const std::function<void(VkCommandBuffer, VkQueryPool)>& record,
+                                               uint32_t timestamps = 0);
+
+  // submit(), then waits until the device has finished (or 120 s have passed: an error, not a
+  // hang), then runs `completed` to read what the submission wrote.
   Status submitAndWait(const std::function<void(VkCommandBuffer)>& record,
                        const std::function<Status()>& completed = nullptr);
-
-  // A timestamp query pool of at least `count` queries, kept and grown as needed. Only for use
-  // inside submitAndWait's callbacks, which hold the queue; null when it cannot be created.
-  VkQueryPool timestampPool(uint32_t count);
 
   // Whether a submission reported VK_ERROR_DEVICE_LOST.
   bool lost() const { return lost_.load(std::memory_order_acquire); }
 
  private:
+  friend class Submission;
   Queue(const VolkDeviceTable& table, VkDevice device) : vk_(table), device_(device) {}
-  Status submitLocked(const std::function<void(VkCommandBuffer)>& record);
+  // A free slot, or a new one; under mutex_.
+  Expected<Submission::Slot*> takeSlot();
+  void releaseSlot(Submission::Slot* slot);
+  void destroySlot(Submission::Slot& slot);
 
   const VolkDeviceTable& vk_;
   VkDevice device_;
   VkQueue queue_ = VK_NULL_HANDLE;
   VkCommandPool commandPool_ = VK_NULL_HANDLE;
-  VkCommandBuffer commands_ = VK_NULL_HANDLE;
-  VkFence fence_ = VK_NULL_HANDLE;
-  VkQueryPool timestamps_ = VK_NULL_HANDLE;
-  uint32_t timestampCapacity_ = 0;
+  // Every slot made, and those not in flight; a slot is made when a submission finds none free.
+  std::vector<std::unique_ptr<Submission::Slot>> slots_;
+  std::vector<Submission::Slot*> free_;
   // Set when a submission did not finish in time: its command buffer may still run, so nothing
   // may be submitted (or freed) after it.
-  bool hung_ = false;
+  std::atomic<bool> hung_ = false;
   std::atomic<bool> lost_ = false;
-  // Guards everything above, which Vulkan requires to be externally synchronised.
+  // Guards the pool, the slots and the VkQueue, which Vulkan requires to be externally
+  // synchronised.
   std::mutex mutex_;
   uint32_t family_ = 0;
   bool pollFences_ = false;

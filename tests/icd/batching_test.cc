@@ -1,7 +1,8 @@
-// Batched launches (src/runtime/queue.h): consecutive kernel launches share one submission and
-// start only when something asks for them, or after the batch delay. These tests check that
-// whatever asks (a finish, a wait, a status query, a callback, a non-launch command, nobody at
-// all) gets every launch run, in order, with its own event and profiling times.
+// Launches submitted without waiting and batched (src/runtime/queue.h): a launch on an idle queue
+// starts at once; launches enqueued while the device is busy share one submission and start when
+// something asks for them, when the device is done, or after the batch delay. These tests check
+// that whatever asks (a finish, a wait, a status query, a callback, a non-launch command, nobody
+// at all) gets every launch run, in order, with its own event and profiling times.
 
 #include <chrono>
 #include <condition_variable>
@@ -70,8 +71,9 @@ TEST_F(IcdBatching, ManyLaunchesRunInTheOrderTheyWereEnqueued) {
   EXPECT_EQ(read<cl_uint>(values_, kCount), std::vector<cl_uint>(kCount, expected));
 }
 
-// Each launch waits for the previous one's event (as CLBlast chains its kernels): the chain
-// shares a submission, every event completes, and the profiling times follow the chain.
+// Each launch waits for the previous one's event (as CLBlast chains its kernels): the first
+// starts at once, the rest share a submission made while it runs, every event completes, and the
+// profiling times follow the chain across the two submissions.
 TEST_F(IcdBatching, ChainedLaunchesCompleteWithTimesInOrder) {
   std::vector<Event> events(10);
   for (size_t i = 0; i < events.size(); ++i) {
@@ -131,17 +133,37 @@ TEST_F(IcdBatching, ACallbackGetsTheLaunchRun) {
   EXPECT_TRUE(seen.changed.wait_for(lock, 10s, [&] { return seen.status == CL_COMPLETE; }));
 }
 
-// Nobody asks: the launch still starts, after the batch delay (200 us), not when it is waited for
-// 300 ms later. START is when it began running on the host's clock.
-TEST_F(IcdBatching, ALaunchNobodyAsksForStartsAfterTheBatchDelay) {
+// Nobody asks: the launches still start (the first at once on an idle queue, the second when the
+// device has finished the first or after the batch delay, 200 us), not when they are waited for
+// 300 ms later. START is when each began running on the host's clock.
+TEST_F(IcdBatching, LaunchesNobodyAsksForStartWithoutAWait) {
+  Event first, second;
+  ASSERT_CL_SUCCESS(launch(increment_, 0, nullptr, first.put()));
+  ASSERT_CL_SUCCESS(launch(increment_, 0, nullptr, second.put()));
+  std::this_thread::sleep_for(300ms);
+  cl_event handle = second.get();
+  ASSERT_CL_SUCCESS(clWaitForEvents(1, &handle));
+  for (cl_event event : {first.get(), second.get()}) {
+    cl_ulong queued = profilingTime(event, CL_PROFILING_COMMAND_QUEUED);
+    cl_ulong started = profilingTime(event, CL_PROFILING_COMMAND_START);
+    EXPECT_LT(started - queued, 150'000'000u) << "a launch waited " << (started - queued) / 1000 << " us to start";
+  }
+}
+
+// A launch enqueued while the queue has nothing on the device is submitted before
+// clEnqueueNDRangeKernel returns, so that the device starts while the program goes on. (SUBMIT is
+// on the host timer's clock.)
+TEST_F(IcdBatching, ALaunchOnAnIdleQueueIsSubmittedBeforeTheEnqueueReturns) {
+  ASSERT_CL_SUCCESS(launch(increment_));  // compiles the pipeline
+  ASSERT_CL_SUCCESS(clFinish(queue_));
   Event event;
   ASSERT_CL_SUCCESS(launch(increment_, 0, nullptr, event.put()));
-  std::this_thread::sleep_for(300ms);
-  cl_event handle = event.get();
-  ASSERT_CL_SUCCESS(clWaitForEvents(1, &handle));
-  cl_ulong queued = profilingTime(event, CL_PROFILING_COMMAND_QUEUED);
-  cl_ulong started = profilingTime(event, CL_PROFILING_COMMAND_START);
-  EXPECT_LT(started - queued, 150'000'000u) << "the launch waited " << (started - queued) / 1000 << " us to start";
+  cl_ulong returned = 0;
+  ASSERT_CL_SUCCESS(clGetHostTimer(device_, &returned));
+  ASSERT_CL_SUCCESS(clFinish(queue_));
+  cl_ulong submitted = profilingTime(event, CL_PROFILING_COMMAND_SUBMIT);
+  EXPECT_LE(submitted, returned) << "submitted " << (submitted - returned) / 1000 << " us after the enqueue returned";
+  EXPECT_EQ(read<cl_uint>(values_, kCount), std::vector<cl_uint>(kCount, 2));
 }
 
 // A command that is not a launch (a blocking read) runs after the launches before it.

@@ -2,9 +2,11 @@
 // device addresses in push constants, sized by specialization constants, checked against the CPU.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "test_util.h"
@@ -144,6 +146,60 @@ TEST_F(ExecutorDispatchTest, DispatchesInOneSubmissionSeeEachOthersWrites) {
   Expected<std::vector<int32_t>> result = out.downloadValues<int32_t>(kCount);
   ASSERT_TRUE(result.ok()) << result.error().message();
   for (uint32_t i = 0; i < kCount; ++i) ASSERT_EQ((*result)[i], -(5 * source[i] - 2) + 3) << "at " << i;
+}
+
+// Submissions made without waiting run in submission order, each after the writes of those
+// before it; they may be waited for in any order, by several threads at once, and a wait whose
+// deadline has passed reports whether the submission finished instead of failing.
+TEST_F(ExecutorDispatchTest, SubmissionsInFlightRunInOrderAndMayBeWaitedForInAnyOrder) {
+  Expected<Pipeline> pipeline = affinePipeline(64);
+  ASSERT_TRUE(pipeline.ok()) << pipeline.error().message();
+  constexpr uint32_t kCount = 1 << 16, kChain = 6;
+  std::vector<int32_t> source = inputs(kCount);
+  // buffers[k + 1] = 3 * buffers[k] + k, one submission per step, none waited for.
+  std::vector<Buffer> buffers;
+  buffers.push_back(makeBuffer(source));
+  for (uint32_t k = 0; k < kChain; ++k) buffers.push_back(makeBuffer(std::vector<int32_t>(kCount, kUntouched)));
+  std::vector<AffineArguments> args;
+  for (uint32_t k = 0; k < kChain; ++k)
+    args.push_back({buffers[k].deviceAddress(), buffers[k + 1].deviceAddress(), 3, static_cast<int32_t>(k), kCount, 0});
+  std::vector<SubmittedDispatches> submitted;
+  for (uint32_t k = 0; k < kChain; ++k) {
+    Dispatch step{&*pipeline, bytesOf(args[k]), {kCount / 64, 1, 1}};
+    Expected<SubmittedDispatches> one = submitDispatches(*device_, std::span<const Dispatch>(&step, 1), k % 2 == 0);
+    ASSERT_TRUE(one.ok()) << one.error().message();
+    submitted.push_back(std::move(*one));
+  }
+  Expected<bool> early = submitted.front().wait(std::chrono::steady_clock::now() - std::chrono::seconds(1));
+  ASSERT_TRUE(early.ok()) << early.error().message();
+
+  // The middle one from two threads at once, then the last, then the rest.
+  auto finishes = [&](size_t k) {
+    Expected<bool> finished = submitted[k].wait();
+    return finished.ok() && *finished;
+  };
+  std::thread helper([&] { EXPECT_TRUE(finishes(kChain / 2)); });
+  EXPECT_TRUE(finishes(kChain / 2));
+  helper.join();
+  for (size_t k = kChain; k-- > 0;) {
+    Expected<bool> finished = submitted[k].wait();
+    ASSERT_TRUE(finished.ok()) << finished.error().message();
+    EXPECT_TRUE(*finished) << "submission " << k;
+    Expected<std::vector<GpuTime>> times = submitted[k].times();
+    ASSERT_TRUE(times.ok()) << times.error().message();
+    ASSERT_EQ(times->size(), 1u);
+    // Timed submissions have their times; the others none.
+    EXPECT_EQ((*times)[0].nanoseconds.has_value(), k % 2 == 0) << "submission " << k;
+  }
+  Expected<bool> late = submitted.front().wait(std::chrono::steady_clock::now() - std::chrono::seconds(1));
+  EXPECT_TRUE(late.ok() && *late) << "a finished submission reports so past its deadline";
+
+  std::vector<int32_t> expected = source;
+  for (uint32_t k = 0; k < kChain; ++k)
+    for (int32_t& value : expected) value = static_cast<int32_t>(3u * static_cast<uint32_t>(value) + k);
+  Expected<std::vector<int32_t>> result = buffers.back().downloadValues<int32_t>(kCount);
+  ASSERT_TRUE(result.ok()) << result.error().message();
+  for (uint32_t i = 0; i < kCount; ++i) ASSERT_EQ((*result)[i], expected[i]) << "at " << i;
 }
 
 TEST_F(ExecutorDispatchTest, WrongPushConstantSizeIsAnError) {
