@@ -319,12 +319,18 @@ std::shared_ptr<CommandQueue::InFlight> CommandQueue::submitLaunches(Executor& e
   auto submitted = std::make_shared<InFlight>();
   InFlight& in = *submitted;
   // Prepared in order; a launch whose preparation fails fails alone, and so do the launches of the
-  // batch that wait for its event.
+  // batch that wait for its event (which completes with the batch).
+  std::vector<const Event*> failed;
   for (size_t i = 0; i < batch.size(); ++i) {
     Command& command = batch[i];
     Event& event = *command.event;
-    if (dependencyFailed(command.waitList, executor.owner, i == 0)) {
+    bool waitsForFailed =
+        std::any_of(command.waitList.begin(), command.waitList.end(), [&](const std::shared_ptr<Event>& dependency) {
+          return std::find(failed.begin(), failed.end(), dependency.get()) != failed.end();
+        });
+    if (waitsForFailed || dependencyFailed(command.waitList, executor.owner, i == 0)) {
       in.settled.push_back(CommandOutcome{CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, std::nullopt, ""});
+      failed.push_back(&event);
       continue;
     }
     event.setStatus(CL_SUBMITTED);
@@ -332,6 +338,7 @@ std::shared_ptr<CommandQueue::InFlight> CommandQueue::submitLaunches(Executor& e
     PreparedKernel prepared = command.kernel();
     if (prepared.failure.status != CL_SUCCESS) {
       in.settled.push_back(std::move(prepared.failure));
+      failed.push_back(&event);
     } else if (!prepared.launch) {
       in.settled.push_back(CommandOutcome{});
     } else {
@@ -357,7 +364,7 @@ std::shared_ptr<CommandQueue::InFlight> CommandQueue::submitLaunches(Executor& e
   } else {
     in.failure = submission.error().message();
   }
-  if (std::optional<std::string> invalid = validationFailure(executor.validated)) in.failure = *invalid;
+  in.invalid = validationFailure(executor.validated);
   return submitted;
 }
 
@@ -367,7 +374,8 @@ void CommandQueue::complete(Executor& executor, InFlight& batch, const Status& w
   Expected<std::vector<vulkan::GpuTime>> times = std::vector<vulkan::GpuTime>{};
   if (failure.empty() && batch.submission) times = batch.submission->times();
   if (failure.empty() && !times) failure = times.error().message();
-  if (std::optional<std::string> invalid = validationFailure(executor.validated)) failure = *invalid;
+  std::optional<std::string> invalid = batch.invalid;
+  if (std::optional<std::string> later = validationFailure(executor.validated)) invalid = later;
 
   size_t k = 0;  // the recorded launch
   for (size_t i = 0; i < batch.commands.size(); ++i) {
@@ -385,9 +393,8 @@ void CommandQueue::complete(Executor& executor, InFlight& batch, const Status& w
     size_t first = batch.firstDispatch[k], end = batch.firstDispatch[k + 1];
     ++k;
     std::string what = "kernel '" + launch.kernelName() + "'";
-    if (!failure.empty()) {
-      bool validation = failure.starts_with("the Vulkan validation layer");
-      conclude(event, CommandOutcome{CL_OUT_OF_RESOURCES, std::nullopt, validation ? failure : what + ": " + failure});
+    if (invalid || !failure.empty()) {
+      conclude(event, CommandOutcome{CL_OUT_OF_RESOURCES, std::nullopt, invalid ? *invalid : what + ": " + failure});
       continue;
     }
     // A command of this queue it waits for failed after this one was submitted.

@@ -100,8 +100,9 @@ class CommandQueue : public Object<CommandQueue, _cl_command_queue> {
     std::vector<launch::PreparedLaunch> launches;  // the recorded ones, in order
     std::vector<size_t> firstDispatch;             // per recorded launch, and one past the end
     std::optional<vulkan::SubmittedDispatches> submission;
-    std::string failure;       // why the submission failed, or what the validation layer said of it
-    uint64_t submittedAt = 0;  // host ns, for profiling
+    std::string failure;                 // why the submission failed
+    std::optional<std::string> invalid;  // what the validation layer said of it
+    uint64_t submittedAt = 0;            // host ns, for profiling
     std::chrono::steady_clock::time_point submittedTime;
     bool claimed = false;  // a thread is completing its events
   };
