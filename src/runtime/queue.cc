@@ -198,7 +198,7 @@ void CommandQueue::run(std::shared_ptr<Executor> executor) {
     if (!executor->inFlight.empty() && !executor->inFlight.front()->claimed && executor->waiters == 0) {
       // Not at once: a thread that waits for the submission usually comes first, and watches the
       // fence better (a second thread asleep on the same fence delays it on NVIDIA's driver).
-      auto completeAt = executor->inFlight.front()->submittedTime + kCompletionDelay;
+      auto completeAt = executor->inFlight.front()->submittedAt + kCompletionDelay;
       if (now >= completeAt) {
         // Until the device finishes or the next launch is due, whichever is first.
         completeOldest(*executor, lock, true, wakeAt > now ? std::optional(wakeAt) : std::nullopt);
@@ -355,8 +355,7 @@ std::shared_ptr<CommandQueue::InFlight> CommandQueue::submitLaunches(Executor& e
     for (const vulkan::Dispatch& dispatch : prepared.dispatches()) dispatches.push_back(dispatch);
   }
   in.firstDispatch.push_back(dispatches.size());
-  in.submittedAt = hostNanoseconds();
-  in.submittedTime = std::chrono::steady_clock::now();
+  in.submittedAt = std::chrono::steady_clock::now();
   Expected<vulkan::SubmittedDispatches> submission =
       vulkan::submitDispatches(*executor.device, dispatches, executor.timed);
   if (submission) {
@@ -415,7 +414,9 @@ void CommandQueue::complete(Executor& executor, InFlight& batch, const Status& w
       outcome.deviceNanoseconds = total;
       // The device started it after its submission, and after the queue's previous launch ended
       // (a submission made while the device was busy waits for it).
-      startedAt = std::max(batch.submittedAt + static_cast<uint64_t>((*times)[first].startNanoseconds.value_or(0)),
+      uint64_t submittedAt =
+          std::chrono::duration_cast<std::chrono::nanoseconds>(batch.submittedAt.time_since_epoch()).count();
+      startedAt = std::max(submittedAt + static_cast<uint64_t>((*times)[first].startNanoseconds.value_or(0)),
                            executor.lastEnded);
       executor.lastEnded = *startedAt + static_cast<uint64_t>(total);
     }

@@ -100,11 +100,10 @@ class CommandQueue : public Object<CommandQueue, _cl_command_queue> {
     std::vector<launch::PreparedLaunch> launches;  // the recorded ones, in order
     std::vector<size_t> firstDispatch;             // per recorded launch, and one past the end
     std::optional<vulkan::SubmittedDispatches> submission;
-    std::string failure;                 // why the submission failed
-    std::optional<std::string> invalid;  // what the validation layer said of it
-    uint64_t submittedAt = 0;            // host ns, for profiling
-    std::chrono::steady_clock::time_point submittedTime;
-    bool claimed = false;  // a thread is completing its events
+    std::string failure;                                // why the submission failed
+    std::optional<std::string> invalid;                 // what the validation layer said of it
+    std::chrono::steady_clock::time_point submittedAt;  // the profiling clock (hostNanoseconds)
+    bool claimed = false;                               // a thread is completing its events
   };
   // Shared with the worker thread, which outlives the queue object until its commands are done.
   struct Executor {

@@ -62,13 +62,13 @@ Expected<SubmittedDispatches> submitDispatches(Device& device, std::span<const D
   SubmittedDispatches submitted;
   submitted.device_ = &device;
   submitted.count_ = dispatches.size();
-  submitted.timed_ = timed && device.queue().timestampValidBits() > 0;
   if (dispatches.empty()) return submitted;
 
   const VolkDeviceTable& vk = device.vk();
-  uint32_t queryCount = submitted.timed_ ? static_cast<uint32_t>(2 * dispatches.size()) : 0;
+  uint32_t queryCount = timed ? static_cast<uint32_t>(2 * dispatches.size()) : 0;
   Expected<std::shared_ptr<Submission>> submission = device.queue().submit(
       [&](VkCommandBuffer commands, VkQueryPool timestamps) {
+        // None when untimed, or where the queue writes no timestamps.
         submitted.timed_ = timestamps != VK_NULL_HANDLE;
         for (uint32_t i = 0; i < dispatches.size(); ++i) {
           const Dispatch& d = dispatches[i];

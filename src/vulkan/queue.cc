@@ -138,14 +138,13 @@ Expected<std::shared_ptr<Submission>> Queue::submit(const std::function<void(VkC
   return std::shared_ptr<Submission>(new Submission(*this, &slot));
 }
 
-Status Queue::submitAndWait(const std::function<void(VkCommandBuffer)>& record,
-                            const std::function<Status()>& completed) {
+Status Queue::submitAndWait(const std::function<void(VkCommandBuffer)>& record) {
   Expected<std::shared_ptr<Submission>> submission =
       submit([&](VkCommandBuffer commands, VkQueryPool) { record(commands); });
   if (!submission) return submission.error();
   Expected<bool> finished = (*submission)->wait();
   if (!finished) return finished.error();
-  return completed ? completed() : okStatus();
+  return okStatus();
 }
 
 Submission::~Submission() {

@@ -92,9 +92,8 @@ class Queue {
                                                uint32_t timestamps = 0);
 
   // submit(), then waits until the device has finished (or 120 s have passed: an error, not a
-  // hang), then runs `completed` to read what the submission wrote.
-  Status submitAndWait(const std::function<void(VkCommandBuffer)>& record,
-                       const std::function<Status()>& completed = nullptr);
+  // hang).
+  Status submitAndWait(const std::function<void(VkCommandBuffer)>& record);
 
   // Whether a submission reported VK_ERROR_DEVICE_LOST.
   bool lost() const { return lost_.load(std::memory_order_acquire); }
