@@ -16,6 +16,8 @@ constexpr std::chrono::microseconds kBatchDelay{200};
 constexpr size_t kMaxBatch = 64;
 // How long after a submission the worker starts watching its fence, when no other thread does.
 constexpr std::chrono::microseconds kCompletionDelay{kBatchDelay};
+// How often the worker looks at that fence again until it signals.
+constexpr std::chrono::microseconds kLookInterval{500};
 // The most submissions of one queue in flight at once.
 constexpr size_t kMaxInFlight = 4;
 
@@ -197,11 +199,14 @@ void CommandQueue::run(std::shared_ptr<Executor> executor) {
       wakeAt = executor->commands.front().enqueuedAt + kBatchDelay;
     if (!executor->inFlight.empty() && !executor->inFlight.front()->claimed && executor->waiters == 0) {
       // Not at once: a thread that waits for the submission usually comes first, and watches the
-      // fence better (a second thread asleep on the same fence delays it on NVIDIA's driver).
-      auto completeAt = executor->inFlight.front()->submittedAt + kCompletionDelay;
+      // fence better (a second thread asleep on the same fence delays it on NVIDIA's driver). The
+      // worker only looks at the fence, every kLookInterval, and never sleeps on it: asleep in
+      // the driver it would hold the context (completeOldest) past the program's own release of
+      // it, and could destroy the device while the process exits.
+      auto completeAt = std::max(executor->inFlight.front()->submittedAt + kCompletionDelay, executor->nextLook);
       if (now >= completeAt) {
-        // Until the device finishes or the next launch is due, whichever is first.
-        completeOldest(*executor, lock, true, wakeAt > now ? std::optional(wakeAt) : std::nullopt);
+        executor->nextLook = now + kLookInterval;
+        completeOldest(*executor, lock, true, now);
         continue;
       }
       wakeAt = std::min(wakeAt, completeAt);

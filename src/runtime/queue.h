@@ -118,9 +118,10 @@ class CommandQueue : public Object<CommandQueue, _cl_command_queue> {
     uint64_t flushed = 0;                 // the commands up to this ticket start without waiting for a batch
     const CommandQueue* owner = nullptr;  // identity only: whose events are in order with ours
     vulkan::Device* device = nullptr;
-    vulkan::Device* validated = nullptr;  // the Vulkan device, when its validation layer is on
-    bool timed = false;                   // the queue profiles: its launches write timestamps
-    uint64_t lastEnded = 0;               // the profiled END of the last launch completed (host ns)
+    vulkan::Device* validated = nullptr;             // the Vulkan device, when its validation layer is on
+    bool timed = false;                              // the queue profiles: its launches write timestamps
+    uint64_t lastEnded = 0;                          // the profiled END of the last launch completed (host ns)
+    std::chrono::steady_clock::time_point nextLook;  // when the worker may look at a fence again
   };
   // How a thread may start commands: a waiting thread may block on the first command's
   // dependencies (user events, other queues) and run commands that are not launches; a thread
