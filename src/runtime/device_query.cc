@@ -14,6 +14,10 @@
 namespace cl2vk::runtime {
 namespace {
 
+// CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED for a device that has passed no official conformance
+// submission: the earliest date of the required vYYYY-MM-DD-XX form.
+constexpr const char* kNoConformanceVersionPassed = "v0000-01-01-00";
+
 std::string vendorName(uint32_t vendorId) {
   switch (vendorId) {
     case 0x10DE: return "NVIDIA Corporation";
@@ -98,7 +102,8 @@ cl_int Device::getInfo(cl_device_info param, const InfoOut& out) {
       for (cl_uint minor = 0; minor <= 4; ++minor) ils.push_back(nameVersion("SPIR-V", CL_MAKE_VERSION(1, minor, 0)));
       return out.array(ils);
     }
-    case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED: return out.string("v0000-00-00-00");
+    // The value must have the vYYYY-MM-DD-XX form with a real month and day (the CTS checks it).
+    case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED: return out.string(kNoConformanceVersionPassed);
     case CL_DEVICE_PLATFORM: return out.scalar<cl_platform_id>(&platform_);
     case CL_DEVICE_PARENT_DEVICE: return out.scalar<cl_device_id>(nullptr);
     case CL_DEVICE_REFERENCE_COUNT: return out.scalar<cl_uint>(1);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -67,6 +68,13 @@ TEST_F(IcdDevice, ReportsOpenCL30AndEveryOpenCLCVersion) {
   EXPECT_EQ(deviceInfo<cl_bool>(device_, CL_DEVICE_AVAILABLE), CL_TRUE);
   EXPECT_EQ(deviceInfo<cl_bool>(device_, CL_DEVICE_COMPILER_AVAILABLE), CL_TRUE);
   EXPECT_FALSE(deviceString(device_, CL_DEVICE_NAME).empty());
+}
+
+TEST_F(IcdDevice, LatestConformanceVersionHasTheDatedForm) {
+  // vYYYY-MM-DD-XX with a real month and day, as the OpenCL 3.0 specification gives it.
+  std::string version = deviceString(device_, CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED);
+  EXPECT_TRUE(std::regex_match(version, std::regex(R"(v\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])-\d{2})")))
+      << "CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED is \"" << version << "\"";
 }
 
 TEST_F(IcdDevice, ReportsSpirvAndCollectives) {
