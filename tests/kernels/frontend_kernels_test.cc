@@ -26,6 +26,34 @@ std::vector<int> randomInts(size_t n, uint32_t seed, int low, int high) {
   return values;
 }
 
+// OpenCL's values beyond the last dimension (1 for sizes and group counts, 0 for ids and the
+// offset), for an index known only at run time and for constant ones, in a 2D NDRange whose two
+// dimensions have other values.
+TEST_P(FrontEndKernels, WorkItemFunctionsBeyondTheThirdDimension) {
+  auto k = kernel("work_item_dimensions", "dimensions_beyond_three");
+  ASSERT_TRUE(k);
+  launch::NDRange range;
+  range.dimensions = 2;
+  range.globalSize = {6, 4, 1};
+  range.globalOffset = {2, 3, 0};
+  range.localSize = std::array<uint32_t, 3>{3, 2, 1};
+  const std::array<uint32_t, 8> expected = {1, 0, 1, 0, 1, 0, 0, 1};
+  for (uint32_t dim : {3u, 4u, 1000u, 0xffffffffu}) {
+    auto out = buffer(std::vector<uint32_t>(24 * 24, 0xdeadbeef));
+    run(*k, range, {KernelArg::buffer(out), KernelArg::value(dim)});
+    auto o = read<uint32_t>(out, 24 * 24);
+    for (uint32_t item = 0; item < 24; ++item) {
+      for (uint32_t i = 0; i < 24; ++i) {
+        ASSERT_EQ(o[item * 24 + i], expected[i % 8]) << "function " << i % 8 << " at "
+                                                     << (i < 8    ? dim
+                                                         : i < 16 ? 3
+                                                                  : 7)
+                                                     << ", work-item " << item;
+      }
+    }
+  }
+}
+
 // The n-body kernel's float3 accumulator, the case that made cl2vk refuse the -O2 module. Each
 // component is within 1e-4 of the sum of the magnitudes of its terms (rsqrt is within a few ulp,
 // and the terms are added in the same order, possibly contracted into fma).

@@ -370,6 +370,71 @@ TEST(RepairLlvmSpirvTest, FunctionVariableInALoopMovesToTheEntryBlock) {
 
 // The n-body shape again, as a property: every use in the repaired function follows its
 // definition, so the validator that refused the input accepts the output.
+// get_global_size(4) and get_local_id(i), as llvm-spirv-15 writes them: component 4 of the
+// builtin's vector (which the validator refuses) and an unchecked run-time component. The first
+// becomes OpenCL's value (1 for a size), the second is read only below 3, and is 0 (an id) above.
+TEST(RepairLlvmSpirvTest, WorkItemDimensionsBeyondThreeGetOpenCLsValue) {
+  auto workItems = [](const std::string& constants, const std::string& code, const std::string& size) {
+    return R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k" %global_size %local_id
+               OpName %k "k"
+               OpDecorate %global_size BuiltIn GlobalSize
+               OpDecorate %local_id BuiltIn LocalInvocationId
+       %void = OpTypeVoid
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+      %ulong = OpTypeInt 64 0
+    %v3ulong = OpTypeVector %ulong 3
+%_ptr_Input_v3ulong = OpTypePointer Input %v3ulong
+%_ptr_CrossWorkgroup_ulong = OpTypePointer CrossWorkgroup %ulong
+         %fn = OpTypeFunction %void %uint %_ptr_CrossWorkgroup_ulong
+%global_size = OpVariable %_ptr_Input_v3ulong Input
+   %local_id = OpVariable %_ptr_Input_v3ulong Input
+)" + constants +
+           R"(
+          %k = OpFunction %void None %fn
+          %i = OpFunctionParameter %uint
+        %out = OpFunctionParameter %_ptr_CrossWorkgroup_ulong
+      %entry = OpLabel
+      %sizes = OpLoad %v3ulong %global_size
+        %ids = OpLoad %v3ulong %local_id
+)" + code + "               OpStore %out " +
+           size + R"(
+               OpStore %out %id
+               OpReturn
+               OpFunctionEnd
+)";
+  };
+  std::string before = workItems("", R"(
+       %size = OpCompositeExtract %ulong %sizes 4
+         %id = OpVectorExtractDynamic %ulong %ids %i
+)",
+                                 "%size");
+  auto module = test::assemble(before);
+  ASSERT_TRUE(module);
+  EXPECT_FALSE(ir::validate(*module, SPV_ENV_UNIVERSAL_1_2).ok()) << "the index 4 should be refused";
+  test::expectPassOutput("repair-llvm-spirv", before,
+                         workItems(R"(
+    %ulong_1 = OpConstant %ulong 1
+    %ulong_0 = OpConstant %ulong 0
+     %uint_3 = OpConstant %uint 3
+     %uint_0 = OpConstant %uint 0
+)",
+                                   R"(
+     %inside = OpULessThan %bool %i %uint_3
+       %safe = OpSelect %uint %inside %i %uint_0
+  %component = OpVectorExtractDynamic %ulong %ids %safe
+         %id = OpSelect %ulong %inside %component %ulong_0
+)",
+                                   "%ulong_1"),
+                         Target{}, SPV_ENV_UNIVERSAL_1_2);
+}
+
 TEST(RepairLlvmSpirvTest, RepairedModuleValidatesWhereTheInputDidNot) {
   std::string before = kernel(kExitBeforeLoop);
   auto module = test::assemble(before);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <queue>
 #include <unordered_map>
 #include <unordered_set>
@@ -10,6 +11,7 @@
 #include "analysis/cfg.h"
 #include "ir/builder.h"
 #include "ir/types.h"
+#include "passes/interface/work_item_builtins.h"
 
 namespace cl2vk {
 namespace {
@@ -233,6 +235,65 @@ Expected<bool> hoistFunctionVariables(ir::Module& module, ir::Function& function
   return !misplaced.empty();
 }
 
+// The value OpenCL's work-item functions give for a dimension index of 3 or more (1 for the
+// sizes, 0 for the ids and the offset), for the builtin variable llvm-spirv reads them from; none
+// for builtins that are not vectors of dimensions.
+std::optional<uint64_t> valueBeyondTheDimensions(spv::BuiltIn builtin) {
+  switch (builtin) {
+    case spv::BuiltIn::GlobalSize:
+    case spv::BuiltIn::WorkgroupSize:
+    case spv::BuiltIn::EnqueuedWorkgroupSize:
+    case spv::BuiltIn::NumWorkgroups: return 1;
+    case spv::BuiltIn::GlobalInvocationId:
+    case spv::BuiltIn::LocalInvocationId:
+    case spv::BuiltIn::WorkgroupId:
+    case spv::BuiltIn::GlobalOffset: return 0;
+    default: return std::nullopt;
+  }
+}
+
+// llvm-spirv-15 translates get_global_size(i) and its kin into a component i of the builtin's
+// three-component vector, which has no value for i >= 3, where OpenCL's functions return 1 (sizes)
+// or 0 (ids, offset): a constant index >= 3 gives an OpCompositeExtract the validator refuses, a
+// run-time one an out-of-bounds OpVectorExtractDynamic. The first becomes OpenCL's value; the
+// second reads component i only when i < 3 and gives OpenCL's value otherwise.
+Expected<bool> defineDimensionsBeyondThree(ir::Module& module, ir::Function& function,
+                                           const std::unordered_map<uint32_t, spv::BuiltIn>& builtins) {
+  constexpr uint64_t kDimensions = 3;
+  // The value beyond the dimensions when `vector` is a load of a dimension builtin.
+  auto beyond = [&](uint32_t vector) -> std::optional<uint64_t> {
+    const Instruction* load = module.def(vector);
+    if (!load || load->opcode() != spv::Op::OpLoad) return std::nullopt;
+    auto builtin = builtins.find(load->idOperand(0));
+    return builtin == builtins.end() ? std::nullopt : valueBeyondTheDimensions(builtin->second);
+  };
+  std::vector<Instruction*> extracts;
+  for (Block& block : function.blocks()) {
+    for (Instruction& inst : block.instructions()) {
+      bool constantIndex = inst.opcode() == spv::Op::OpCompositeExtract && inst.operands().size() == 2 &&
+                           inst.wordOperand(1) >= kDimensions;
+      bool dynamicIndex = inst.opcode() == spv::Op::OpVectorExtractDynamic;
+      if ((constantIndex || dynamicIndex) && beyond(inst.idOperand(0))) extracts.push_back(&inst);
+    }
+  }
+  for (Instruction* extract : extracts) {
+    ir::Builder b = ir::Builder::before(module, extract);
+    uint32_t vector = extract->idOperand(0);
+    uint32_t outside = b.bits(extract->typeId(), *beyond(vector));
+    uint32_t value = outside;
+    if (extract->opcode() == spv::Op::OpVectorExtractDynamic) {
+      uint32_t index = extract->idOperand(1);
+      uint32_t inside = b.compare(spv::Op::OpULessThan, index, b.bits(b.typeOf(index), kDimensions));
+      uint32_t safeIndex = b.select(inside, index, b.bits(b.typeOf(index), 0));
+      uint32_t component = b.op(spv::Op::OpVectorExtractDynamic, extract->typeId(), {vector, safeIndex});
+      value = b.select(inside, component, outside);
+    }
+    module.replaceAllUses(extract->resultId(), value);
+    CL2VK_TRY(module.remove(extract));
+  }
+  return !extracts.empty();
+}
+
 }  // namespace
 
 Expected<PassResult> repairLlvmSpirv(ir::Module& module, const Target&) {
@@ -242,8 +303,12 @@ Expected<PassResult> repairLlvmSpirv(ir::Module& module, const Target&) {
   if (!variables) return variables.error();
   bool changed = *capabilities || *variables;
   changed |= splatSelectConditions(module);
+  const std::unordered_map<uint32_t, spv::BuiltIn> builtins = openclBuiltinVariables(module);
   for (ir::Function& function : module.functions()) {
     if (function.isDeclaration()) continue;
+    Expected<bool> dimensions = defineDimensionsBeyondThree(module, function, builtins);
+    if (!dimensions) return dimensions.error();
+    changed |= *dimensions;
     changed |= orderBlocksAfterDominators(module, function);
     Expected<bool> hoisted = hoistFunctionVariables(module, function);
     if (!hoisted) return hoisted.error();

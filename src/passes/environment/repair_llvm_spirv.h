@@ -24,6 +24,9 @@
 //   variables move to the start of the entry block, where SPIR-V requires every one.
 // - Selects: before SPIR-V 1.4 a select of vectors takes a vector of conditions; llvm-spirv-15
 //   writes a scalar one even when asked for 1.2 (a vector ternary), which is splatted.
+// - Work-item dimensions: get_global_size(i) and its kin become component i of the builtin's
+//   vector, which has no value for i >= 3; OpenCL's value (1 for sizes, 0 for ids and the offset)
+//   is put in its place, for a constant index and, behind a bounds check, a run-time one.
 // Fails only where the module refuses one of these removals (a cl2vk bug).
 #pragma once
 
