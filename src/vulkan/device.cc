@@ -22,6 +22,11 @@ DeviceOptions DeviceOptions::fromEnvironment() {
   }
   if (const char* queue = std::getenv("CL2VK_QUEUE")) options.queue = queue;
   options.clocks = ClockHold::policyFromEnvironment();
+  if (const char* timeout = std::getenv("CL2VK_HANG_TIMEOUT")) {
+    char* end = nullptr;
+    long seconds = std::strtol(timeout, &end, 10);
+    if (end != timeout && *end == '\0' && seconds > 0) options.hangTimeout = std::chrono::seconds(seconds);
+  }
   return options;
 }
 
@@ -80,8 +85,9 @@ Expected<std::unique_ptr<Device>> Device::open(const DeviceOptions& options) {
   device->bufferCache_ =
       std::make_unique<BufferCache>(device->vk_, device->device_, BufferCache::limitsFor(info.type, deviceLocalHeap));
 
-  Expected<std::unique_ptr<Queue>> queue = Queue::create(device->vk_, device->device_, *family,
-                                                         families[*family].timestampValidBits, pollFencesOn(info.type));
+  Expected<std::unique_ptr<Queue>> queue =
+      Queue::create(device->vk_, device->device_, *family, families[*family].timestampValidBits,
+                    pollFencesOn(info.type), options.hangTimeout);
   if (!queue) return queue.error();
   device->queue_ = std::move(*queue);
   // Only CPU devices are probed: GPU start-up stays as it was, and the drivers known to end loops

@@ -6,8 +6,10 @@
 #include <volk.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,8 +33,11 @@ struct DeviceOptions {
   std::string queue;
   // Whether to hold what keeps an NVIDIA GPU at its full clock (gpu_clocks.h).
   ClockPolicy clocks = ClockPolicy::kCudaContext;
+  // How long a submission may run before the queue takes it to hang (queue.h); none: no limit.
+  std::optional<std::chrono::seconds> hangTimeout;
 
-  // CL2VK_DEVICE, CL2VK_VALIDATION (on when "1"), CL2VK_QUEUE and CL2VK_NVIDIA_CLOCKS.
+  // CL2VK_DEVICE, CL2VK_VALIDATION (on when "1"), CL2VK_QUEUE, CL2VK_NVIDIA_CLOCKS and
+  // CL2VK_HANG_TIMEOUT (seconds; unset, 0 or not a number: no limit).
   static DeviceOptions fromEnvironment();
 };
 

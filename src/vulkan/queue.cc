@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -10,7 +11,6 @@
 namespace cl2vk::vulkan {
 namespace {
 
-constexpr std::chrono::seconds kHangTimeout{120};
 constexpr std::chrono::microseconds kPollTime{2000};
 
 }  // namespace
@@ -23,9 +23,11 @@ bool pollFencesOn(VkPhysicalDeviceType type) {
 }
 
 Expected<std::unique_ptr<Queue>> Queue::create(const VolkDeviceTable& table, VkDevice device, uint32_t family,
-                                               uint32_t timestampValidBits, bool pollFences) {
+                                               uint32_t timestampValidBits, bool pollFences,
+                                               std::optional<std::chrono::seconds> hangTimeout) {
   std::unique_ptr<Queue> queue(new Queue(table, device));
   queue->pollFences_ = pollFences;
+  queue->hangTimeout_ = hangTimeout;
   queue->family_ = family;
   queue->timestampValidBits_ = timestampValidBits;
   table.vkGetDeviceQueue(device, family, 0, &queue->queue_);
@@ -157,25 +159,32 @@ Submission::~Submission() {
 Expected<bool> Submission::wait(std::optional<std::chrono::steady_clock::time_point> deadline, bool sleep) const {
   if (finished_.load(std::memory_order_acquire)) return true;
   const VolkDeviceTable& vk = queue_.vk_;
-  auto hangsAt = submittedAt_ + kHangTimeout;
-  auto until = deadline ? std::min(*deadline, hangsAt) : hangsAt;
+  std::optional<std::chrono::steady_clock::time_point> hangsAt;
+  if (queue_.hangTimeout_) hangsAt = submittedAt_ + *queue_.hangTimeout_;
+  std::optional<std::chrono::steady_clock::time_point> until = deadline;
+  if (hangsAt && (!until || *hangsAt < *until)) until = hangsAt;
   VkResult result = VK_NOT_READY;
   if (queue_.pollFences_ && !sleep) {
-    auto pollUntil = std::min(std::chrono::steady_clock::now() + kPollTime, until);
+    auto pollUntil = std::chrono::steady_clock::now() + kPollTime;
+    if (until) pollUntil = std::min(pollUntil, *until);
     while ((result = vk.vkGetFenceStatus(queue_.device_, slot_->fence)) == VK_NOT_READY &&
            std::chrono::steady_clock::now() < pollUntil)
       std::this_thread::yield();
   }
   if (result == VK_NOT_READY) {
-    auto left = std::chrono::duration_cast<std::chrono::nanoseconds>(until - std::chrono::steady_clock::now());
-    result = vk.vkWaitForFences(queue_.device_, 1, &slot_->fence, VK_TRUE,
-                                static_cast<uint64_t>(std::max<int64_t>(left.count(), 0)));
+    uint64_t timeout = UINT64_MAX;
+    if (until) {
+      auto left = std::chrono::duration_cast<std::chrono::nanoseconds>(*until - std::chrono::steady_clock::now());
+      timeout = static_cast<uint64_t>(std::max<int64_t>(left.count(), 0));
+    }
+    result = vk.vkWaitForFences(queue_.device_, 1, &slot_->fence, VK_TRUE, timeout);
   }
   if (result == VK_ERROR_DEVICE_LOST) queue_.lost_.store(true, std::memory_order_release);
   if (result == VK_TIMEOUT) {
-    if (until < hangsAt) return false;
+    if (!hangsAt || until < hangsAt) return false;
     queue_.hung_ = true;
-    return Error("a submission did not finish within 120 s (VK_TIMEOUT); the kernel may not terminate");
+    return Error("a submission did not finish within its time limit (CL2VK_HANG_TIMEOUT, " +
+                 std::to_string(queue_.hangTimeout_->count()) + " s); the kernel may not terminate");
   }
   CL2VK_TRY(check(result, "vkWaitForFences"));
   finished_.store(true, std::memory_order_release);

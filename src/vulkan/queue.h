@@ -13,8 +13,11 @@
 // would take a core from the threads that run the kernel. CL2VK_WAIT=poll or sleep overrides.
 // Once a submission or its wait reports VK_ERROR_DEVICE_LOST, the queue is lost for good: every
 // later submission fails at once, as Vulkan requires (a lost device only takes destruction). A
-// submission that has not finished 120 s after it was submitted is taken to hang: its wait fails
-// and nothing more is submitted.
+// queue created with a hang timeout (DeviceOptions::hangTimeout, CL2VK_HANG_TIMEOUT) takes a
+// submission that has not finished that long after it was submitted to hang: its wait fails and
+// nothing more is submitted. Without one a wait has no limit, as with other OpenCL
+// implementations: llvmpipe compiles a pipeline when it first runs it, which for a large kernel on
+// a loaded machine takes minutes, and a kernel may legitimately run longer than any fixed limit.
 #pragma once
 
 #include <volk.h>
@@ -76,7 +79,8 @@ class Queue {
  public:
   // `table` must outlive the queue (the Device owns both).
   static Expected<std::unique_ptr<Queue>> create(const VolkDeviceTable& table, VkDevice device, uint32_t family,
-                                                 uint32_t timestampValidBits, bool pollFences);
+                                                 uint32_t timestampValidBits, bool pollFences,
+                                                 std::optional<std::chrono::seconds> hangTimeout = std::nullopt);
   ~Queue();
   Queue(const Queue&) = delete;
   Queue& operator=(const Queue&) = delete;
@@ -91,8 +95,8 @@ class Queue {
   Expected<std::shared_ptr<Submission>> submit(const std::function<void(VkCommandBuffer, VkQueryPool)>& record,
                                                uint32_t timestamps = 0);
 
-  // submit(), then waits until the device has finished (or 120 s have passed: an error, not a
-  // hang).
+  // submit(), then waits until the device has finished (or the hang timeout has passed: an
+  // error).
   Status submitAndWait(const std::function<void(VkCommandBuffer)>& record);
 
   // Whether a submission reported VK_ERROR_DEVICE_LOST.
@@ -122,6 +126,8 @@ class Queue {
   std::mutex mutex_;
   uint32_t family_ = 0;
   bool pollFences_ = false;
+  // How long a submission may run before it is taken to hang; none: no limit.
+  std::optional<std::chrono::seconds> hangTimeout_;
   uint32_t timestampValidBits_ = 0;
 };
 
