@@ -96,6 +96,7 @@ std::vector<std::string> DeviceCapabilities::disabledForCompiler() const {
       "cl_khr_depth_images",
       "cl_khr_mipmap_image",
       "cl_khr_mipmap_image_writes",
+      "cl_khr_srgb_image_writes",
       "cl_khr_gl_msaa_sharing",
       "cl_khr_gl_depth_images",
   };
@@ -118,6 +119,8 @@ std::vector<std::string> DeviceCapabilities::disabledForCompiler() const {
 }
 
 std::vector<std::string> DeviceCapabilities::definedForCompiler() const { return subgroupExtensions; }
+
+std::vector<std::string> DeviceCapabilities::undefinedForCompiler() const { return {"__IMAGE_SUPPORT__"}; }
 
 Device::Device(Platform& platform, vulkan::DeviceInfo info)
     : platform_(platform), info_(std::move(info)), target_(launch::targetFor(info_)) {

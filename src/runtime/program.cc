@@ -141,6 +141,7 @@ bool Program::compileSource(const std::vector<Device*>& devices, const BuildOpti
   request.options = options;
   request.headers = headers;
   request.disabledExtensions = devices.front()->capabilities().disabledForCompiler();
+  request.undefinedMacros = devices.front()->capabilities().undefinedForCompiler();
   request.definedExtensions = devices.front()->capabilities().definedForCompiler();
   CompileResult result = runtime::compileSource(request);
   for (Device* device : devices) {

@@ -79,6 +79,7 @@ std::vector<std::string> frontEndArguments(const CompileRequest& request) {
     arguments.insert(arguments.end(), {"-Xclang", "-cl-ext=-" + name});
   }
   for (const std::string& name : request.definedExtensions) arguments.push_back("-D" + name + "=1");
+  for (const std::string& name : request.undefinedMacros) arguments.push_back("-U" + name);
   arguments.insert(arguments.end(), {"-emit-llvm", "-S", kSourceName, "-o", kFrontEndIr});
   return arguments;
 }

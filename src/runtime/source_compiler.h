@@ -58,6 +58,8 @@ struct CompileRequest {
   std::vector<std::string> disabledExtensions;
   // Extension macros defined for the source (-D<name>=1).
   std::vector<std::string> definedExtensions;
+  // Macros clang defines that the device must not have (-U<name>: __IMAGE_SUPPORT__).
+  std::vector<std::string> undefinedMacros;
 };
 
 struct CompileResult {

@@ -210,6 +210,30 @@ TEST_F(IcdProgram, ClStdSelectsTheLanguageVersion) {
   }
 }
 
+// __IMAGE_SUPPORT__ says what CL_DEVICE_IMAGE_SUPPORT says, in every OpenCL C version (clang-15
+// defines it for spir64 whatever the device has).
+TEST_F(IcdProgram, ImageSupportMacroFollowsTheDevice) {
+  constexpr const char* kImageSupport = R"(
+    kernel void image_support(global int* out) {
+    #ifdef __IMAGE_SUPPORT__
+      out[0] = 1;
+    #else
+      out[0] = 0;
+    #endif
+    }
+  )";
+  const int expected = deviceInfo<cl_bool>(device_, CL_DEVICE_IMAGE_SUPPORT) ? 1 : 0;
+  for (const char* options : {"", "-cl-std=CL2.0", "-cl-std=CL3.0"}) {
+    Program program = buildSource(kImageSupport, options);
+    ASSERT_TRUE(program.get()) << options;
+    Kernel kernel = createKernel(program, "image_support");
+    Buffer out = bufferOf(std::vector<int32_t>{-1});
+    setArgs(kernel, out);
+    run1d(kernel, 1);
+    EXPECT_EQ(read<int32_t>(out, 1)[0], expected) << "options \"" << options << "\"";
+  }
+}
+
 TEST_F(IcdProgram, SyntaxErrorFailsTheBuildWithALog) {
   const char* source = "kernel void broken(global int* out) { out[0] = ; }\n";
   cl_int status = CL_SUCCESS;
