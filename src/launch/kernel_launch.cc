@@ -277,13 +277,28 @@ Expected<std::shared_ptr<vulkan::Buffer>> createGlobalVariables(vulkan::Device& 
   if (layout.size == 0) return std::shared_ptr<vulkan::Buffer>();
   Expected<vulkan::Buffer> buffer = vulkan::Buffer::create(device, layout.size);
   if (!buffer) return buffer.error();
-  std::vector<uint8_t> bytes = layout.initialBytes;
-  bytes.resize(layout.size, 0);
+  // Zeros everywhere (the size is a multiple of 8), then the span that the initializers and pointers
+  // set, which alone is built on the host: a large array without an initializer costs no host memory.
+  CL2VK_TRY(buffer->fill(0, 0, layout.size));
+  if (layout.initialBytes.empty() && layout.pointers.empty())
+    return std::make_shared<vulkan::Buffer>(std::move(*buffer));
+  uint32_t begin = layout.size, end = 0;
+  for (const GlobalVariablesLayout::InitialBytes& run : layout.initialBytes) {
+    begin = std::min(begin, run.offset);
+    end = std::max(end, run.offset + static_cast<uint32_t>(run.bytes.size()));
+  }
+  for (const GlobalVariablesLayout::Pointer& pointer : layout.pointers) {
+    begin = std::min(begin, pointer.offset);
+    end = std::max(end, pointer.offset + static_cast<uint32_t>(sizeof(uint64_t)));
+  }
+  std::vector<uint8_t> bytes(end - begin, 0);
+  for (const GlobalVariablesLayout::InitialBytes& run : layout.initialBytes)
+    std::copy(run.bytes.begin(), run.bytes.end(), bytes.begin() + (run.offset - begin));
   for (const GlobalVariablesLayout::Pointer& pointer : layout.pointers) {
     uint64_t address = buffer->deviceAddress() + pointer.addend;
-    std::memcpy(bytes.data() + pointer.offset, &address, sizeof address);
+    std::memcpy(bytes.data() + (pointer.offset - begin), &address, sizeof address);
   }
-  CL2VK_TRY(buffer->upload(std::as_bytes(std::span(bytes))));
+  CL2VK_TRY(buffer->upload(std::as_bytes(std::span(bytes)), begin));
   return std::make_shared<vulkan::Buffer>(std::move(*buffer));
 }
 

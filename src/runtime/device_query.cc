@@ -53,6 +53,14 @@ cl_ulong maxAllocation(const vulkan::DeviceLimits& limits) {
   return std::min(size, largestDeviceHeap(limits));
 }
 
+// The largest program-scope variable, and all of a program's together: they share one buffer
+// whose layout the translator keeps in 32-bit offsets (GlobalVariablesLayout), so at most 2 GiB
+// and no more than one allocation.
+cl_ulong maxGlobalVariables(const vulkan::DeviceLimits& limits) {
+  constexpr cl_ulong kLargestGlobalVariables = cl_ulong{1} << 31;
+  return std::min(kLargestGlobalVariables, maxAllocation(limits));
+}
+
 std::string joinNames(const std::vector<cl_name_version>& list) {
   std::string names;
   for (const cl_name_version& entry : list) names += std::string(names.empty() ? "" : " ") + entry.name;
@@ -175,7 +183,7 @@ cl_int Device::getInfo(cl_device_info param, const InfoOut& out) {
     case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: return out.scalar<cl_uint>(kBaseAddressAlignment);
     // A program's global variables are one buffer: any size one allocation may have.
     case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
-    case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE: return out.scalar<size_t>(maxAllocation(limits));
+    case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE: return out.scalar<size_t>(maxGlobalVariables(limits));
     case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
     case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
     case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT: return out.scalar<cl_uint>(0);

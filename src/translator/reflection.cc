@@ -1,5 +1,6 @@
 #include "cl2vk/reflection.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "support/json.h"
@@ -31,6 +32,12 @@ const char* printfArgumentKindName(PrintfArgument::Kind kind) {
     case PrintfArgument::Kind::kString: return "string";
   }
   return "?";
+}
+
+std::vector<uint8_t> GlobalVariablesLayout::allInitialBytes() const {
+  std::vector<uint8_t> all(size, 0);
+  for (const InitialBytes& run : initialBytes) std::copy(run.bytes.begin(), run.bytes.end(), all.begin() + run.offset);
+  return all;
 }
 
 KernelReflection* ModuleReflection::kernel(const std::string& name) {

@@ -1,9 +1,11 @@
 #include "vulkan/buffer.h"
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "vulkan/barriers.h"
 #include "vulkan/device.h"
@@ -23,6 +25,26 @@ std::optional<uint32_t> findMemoryType(const VkPhysicalDeviceMemoryProperties& m
     }
   }
   return std::nullopt;
+}
+
+// The most bytes one copy or fill region covers: lavapipe keeps a region's size in a signed 32-bit
+// int and overruns memory from 2 GiB on (a 2 GiB program-scope array crashed its queue thread), so
+// larger transfers go as several regions.
+constexpr VkDeviceSize kLargestRegion = VkDeviceSize{1} << 30;
+
+// The regions of a copy of `size` bytes from `sourceOffset` to `offset`, none larger than
+// kLargestRegion.
+std::vector<VkBufferCopy> copyRegions(VkDeviceSize sourceOffset, VkDeviceSize offset, VkDeviceSize size) {
+  std::vector<VkBufferCopy> regions;
+  for (VkDeviceSize done = 0; done < size; done += kLargestRegion)
+    regions.push_back({sourceOffset + done, offset + done, std::min(kLargestRegion, size - done)});
+  return regions;
+}
+
+void copyBuffer(const VolkDeviceTable& vk, VkCommandBuffer commands, VkBuffer source, VkBuffer destination,
+                VkDeviceSize sourceOffset, VkDeviceSize offset, VkDeviceSize size) {
+  std::vector<VkBufferCopy> regions = copyRegions(sourceOffset, offset, size);
+  vk.vkCmdCopyBuffer(commands, source, destination, static_cast<uint32_t>(regions.size()), regions.data());
 }
 
 }  // namespace
@@ -175,8 +197,7 @@ Status Buffer::upload(std::span<const std::byte> bytes, VkDeviceSize offset) {
   // vkQueueSubmit makes the host's writes to the staging buffer visible to the copy.
   return device_->queue().submitAndWait([&](VkCommandBuffer commands) {
     waitForEarlierWrites(vk, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-    VkBufferCopy region{0, offset, bytes.size()};
-    vk.vkCmdCopyBuffer(commands, staging->allocation_.buffer, allocation_.buffer, 1, &region);
+    copyBuffer(vk, commands, staging->allocation_.buffer, allocation_.buffer, 0, offset, bytes.size());
   });
 }
 
@@ -191,8 +212,7 @@ Status Buffer::download(std::span<std::byte> bytes, VkDeviceSize offset) {
     // submission (of any thread) may have written last.
     waitForEarlierWrites(vk, commands, VK_PIPELINE_STAGE_TRANSFER_BIT,
                          VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
-    VkBufferCopy region{offset, 0, bytes.size()};
-    vk.vkCmdCopyBuffer(commands, allocation_.buffer, staging->allocation_.buffer, 1, &region);
+    copyBuffer(vk, commands, allocation_.buffer, staging->allocation_.buffer, offset, 0, bytes.size());
     makeWritesVisibleToHost(vk, commands);
   }));
   if (!staging->allocation_.hostCoherent) {
@@ -216,8 +236,7 @@ Status Buffer::copyFrom(const Buffer& source, VkDeviceSize sourceOffset, VkDevic
   return device_->queue().submitAndWait([&](VkCommandBuffer commands) {
     waitForEarlierWrites(vk, commands, VK_PIPELINE_STAGE_TRANSFER_BIT,
                          VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
-    VkBufferCopy region{sourceOffset, offset, size};
-    vk.vkCmdCopyBuffer(commands, source.allocation_.buffer, allocation_.buffer, 1, &region);
+    copyBuffer(vk, commands, source.allocation_.buffer, allocation_.buffer, sourceOffset, offset, size);
   });
 }
 
@@ -228,7 +247,8 @@ Status Buffer::fill(uint32_t pattern, VkDeviceSize offset, VkDeviceSize size) {
   const VolkDeviceTable& vk = device_->vk();
   return device_->queue().submitAndWait([&](VkCommandBuffer commands) {
     waitForEarlierWrites(vk, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-    vk.vkCmdFillBuffer(commands, allocation_.buffer, offset, size, pattern);
+    for (VkDeviceSize done = 0; done < size; done += kLargestRegion)
+      vk.vkCmdFillBuffer(commands, allocation_.buffer, offset + done, std::min(kLargestRegion, size - done), pattern);
   });
 }
 

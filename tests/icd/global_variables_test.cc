@@ -99,6 +99,37 @@ kernel void count(global int* out) {
   EXPECT_EQ(read<int>(out, 1), std::vector<int>(1, 0));
 }
 
+// A variable as large as the device allows (2 GiB on lavapipe, whose transfers of 2 GiB and more
+// overran memory in one region), without an initializer: it starts zeroed at both ends and keeps
+// what a kernel writes there. Its zeros are filled on the device, not built on the host.
+TEST_F(IcdGlobalVariables, TheLargestVariableStartsZeroedAndKeepsWrites) {
+  const size_t size = deviceInfo<size_t>(device_, CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE);
+  const std::string source = "uchar var[" + std::to_string(size) + "UL];\n" + R"(
+kernel void swap(global uchar* values, ulong at) {
+  size_t i = get_global_id(0);
+  uchar old = var[at + i];
+  var[at + i] = values[i];
+  values[i] = old;
+}
+)";
+  Program program = buildSource(source.c_str(), "-cl-std=CL2.0");
+  ASSERT_TRUE(program);
+  Kernel swap = createKernel(program, "swap");
+  ASSERT_TRUE(swap);
+  constexpr size_t kCount = 64;
+  for (uint64_t at : {uint64_t{0}, uint64_t{size / 2 - kCount / 2}, uint64_t{size - kCount}}) {
+    SCOPED_TRACE("at " + std::to_string(at));
+    std::vector<uint8_t> written(kCount);
+    for (size_t i = 0; i < kCount; ++i) written[i] = static_cast<uint8_t>(at + i * 7 + 1);
+    Buffer values = bufferOf(written);
+    setArgs(swap, values, at);
+    run1d(swap, kCount);
+    EXPECT_EQ(read<uint8_t>(values, kCount), std::vector<uint8_t>(kCount, 0)) << "not zero at first";
+    run1d(swap, kCount);
+    EXPECT_EQ(read<uint8_t>(values, kCount), written) << "what the first launch wrote";
+  }
+}
+
 TEST_F(IcdGlobalVariables, TheDeviceAdvertisesThem) {
   EXPECT_GT(deviceInfo<size_t>(device_, CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE), size_t{64 * 1024});
   std::vector<cl_name_version> features = deviceInfoArray<cl_name_version>(device_, CL_DEVICE_OPENCL_C_FEATURES);

@@ -88,7 +88,7 @@ TEST(LowerGlobalVariablesTest, VariablesBecomeTheBufferAddressPlusTheirOffset) {
   // counter's 5, little-endian; pointer's bytes stay zero and are relocated to the buffer + 0.
   std::vector<uint8_t> expected(16, 0);
   expected[0] = 5;
-  EXPECT_EQ(layout.initialBytes, expected);
+  EXPECT_EQ(layout.allInitialBytes(), expected);
   ASSERT_EQ(layout.pointers.size(), 1u);
   EXPECT_EQ(layout.pointers[0].offset, 8u);
   EXPECT_EQ(layout.pointers[0].addend, 0u);
@@ -125,7 +125,13 @@ TEST(LowerGlobalVariablesTest, CompositeInitializersFollowOpenCLLayout) {
   expected[0] = 5;
   expected[8] = 2;  // 258 = 0x0102
   expected[9] = 1;
-  EXPECT_EQ(layout.initialBytes, expected);
+  EXPECT_EQ(layout.allInitialBytes(), expected);
+  // Only what the constants set is kept: the uint, the ulong after its padding; not the null pair.
+  ASSERT_EQ(layout.initialBytes.size(), 2u);
+  EXPECT_EQ(layout.initialBytes[0].offset, 0u);
+  EXPECT_EQ(layout.initialBytes[0].bytes, (std::vector<uint8_t>{5, 0, 0, 0}));
+  EXPECT_EQ(layout.initialBytes[1].offset, 8u);
+  EXPECT_EQ(layout.initialBytes[1].bytes, (std::vector<uint8_t>{2, 1, 0, 0, 0, 0, 0, 0}));
   // No kernel uses it: none gets the hidden parameter.
   EXPECT_EQ(run.text().find("cl2vk.global_variables"), std::string::npos);
 }

@@ -91,10 +91,20 @@ struct GlobalVariablesLayout {
     uint32_t offset = 0;
     uint64_t addend = 0;
   };
-  uint32_t size = 0;                  // bytes; 0 when the program has none
-  std::vector<Variable> variables;    // in offset order
-  std::vector<uint8_t> initialBytes;  // `size` bytes: the initializers, zeros where there is none
+  // Bytes the initializers set from `offset`: the constants of consecutive members and elements
+  // make one run.
+  struct InitialBytes {
+    uint32_t offset = 0;
+    std::vector<uint8_t> bytes;
+  };
+  uint32_t size = 0;                       // bytes; 0 when the program has none
+  std::vector<Variable> variables;         // in offset order
+  std::vector<InitialBytes> initialBytes;  // in offset order; every other byte starts zero
   std::vector<Pointer> pointers;
+
+  // All `size` initial bytes, zeros where no initializer sets one. Only the runs are kept, since a
+  // large array without an initializer (gigabytes) would otherwise be as large in memory.
+  std::vector<uint8_t> allInitialBytes() const;
 };
 
 // One argument of a printf call as its record holds it (docs/kernel-interface.md, "printf"): each

@@ -45,7 +45,7 @@ class Initializer {
         if (!size) return size.error();
         uint64_t bits = def->wordOperand(0);
         if (def->numOperands() > 1) bits |= uint64_t{def->wordOperand(1)} << 32;
-        std::memcpy(layout_.initialBytes.data() + offset, &bits, size->size);  // little-endian, as the devices are
+        setBytes(offset, bits, size->size);
         return okStatus();
       }
       case spv::Op::OpConstantComposite: return writeComposite(*def, *type, offset);
@@ -71,6 +71,14 @@ class Initializer {
     }
     for (size_t i = 0; i < def.numOperands(); ++i) CL2VK_TRY(write(def.idOperand(i), offset + memberOffsets[i]));
     return okStatus();
+  }
+
+  // The `count` low bytes of `bits`, little-endian as the devices are, at `offset`: appended to the
+  // last run when they follow it, else a run of their own.
+  void setBytes(uint32_t offset, uint64_t bits, uint32_t count) {
+    std::vector<GlobalVariablesLayout::InitialBytes>& runs = layout_.initialBytes;
+    if (runs.empty() || runs.back().offset + runs.back().bytes.size() != offset) runs.push_back({offset, {}});
+    for (uint32_t i = 0; i < count; ++i) runs.back().bytes.push_back(static_cast<uint8_t>(bits >> (8 * i)));
   }
 
   Status writePointer(uint32_t variable, uint64_t addend, uint32_t offset) {
@@ -199,7 +207,6 @@ Expected<PassResult> lowerGlobalVariables(Module& module, PassContext& context) 
     size += type->size;
   }
   layout.size = alignUp(size, 8);
-  layout.initialBytes.assign(layout.size, 0);
   Initializer initializer(module, offsets, layout);
   for (Instruction* variable : variables) {
     if (variable->numOperands() < 2) continue;
