@@ -48,6 +48,24 @@ struct Span {
   size_t begin, end;
 };
 
+// Whether two rectangles of `region` in one buffer share a byte. Each one's rows lie at increasing
+// addresses without overlapping each other (makeLayout's pitch checks), so one walk over both row
+// lists in address order finds any two rows that intersect.
+bool rectanglesOverlap(const size_t* region, const RectLayout& a, const RectLayout& b) {
+  const size_t rows = region[1] * region[2];
+  auto rowStart = [&](const RectLayout& layout, size_t row) { return layout.at(row / region[1], row % region[1]); };
+  for (size_t i = 0, j = 0; i < rows && j < rows;) {
+    size_t aStart = rowStart(a, i), bStart = rowStart(b, j);
+    if (aStart < bStart + region[0] && bStart < aStart + region[0]) return true;
+    if (aStart < bStart) {
+      ++i;
+    } else {
+      ++j;
+    }
+  }
+  return false;
+}
+
 // Downloads bytes [span.begin, span.end) of `memory` on `device`.
 Expected<std::vector<std::byte>> download(Memory& memory, Device& device, Span span) {
   Expected<Memory::Location> location = memory.locate(device);
@@ -151,10 +169,10 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
   Span fromSpan{from.begin(), from.end(region)}, toSpan{to.begin(), to.end(region)};
   if (fromSpan.end > source->size() || toSpan.end > destination->size()) return CL_INVALID_VALUE;
   if (source == destination) {
-    // The specification's overlap rule for one buffer: the same pitches are required, and the
-    // covered spans may not intersect (a conservative reading of it).
-    if (src_row_pitch != dst_row_pitch || src_slice_pitch != dst_slice_pitch) return CL_INVALID_VALUE;
-    if (fromSpan.begin < toSpan.end && toSpan.begin < fromSpan.end) return CL_MEM_COPY_OVERLAP;
+    // Within one buffer the specification refuses pitches that both differ, and rectangles that
+    // share a byte; rectangles whose rows interleave without touching are copied.
+    if (from.rowPitch != to.rowPitch && from.slicePitch != to.slicePitch) return CL_INVALID_VALUE;
+    if (rectanglesOverlap(region, from, to)) return CL_MEM_COPY_OVERLAP;
   }
   const size_t extent[3] = {region[0], region[1], region[2]};
   Device& target = command.queue->device();

@@ -155,6 +155,37 @@ TEST_F(IcdBuffer, CopyBetweenAndWithinBuffers) {
   EXPECT_CL_ERROR(CL_MEM_COPY_OVERLAP, clEnqueueCopyBuffer(queue_, to, to, 0, 100, 200, 0, nullptr, nullptr));
 }
 
+// Rectangles within one buffer whose spans interleave, rows of one between rows of the other, do
+// not overlap: they are copied (the CTS's bufferreadwriterect makes such copies). Rectangles that
+// share a byte are refused, and so are pitches that both differ.
+TEST_F(IcdBuffer, CopyRectWithinABufferBetweenInterleavedRows) {
+  const size_t rowPitch = 32, slicePitch = 32 * 8, size = slicePitch * 3;
+  const std::vector<uint8_t> initial = bytePattern(size, 7);
+  Buffer buffer = bufferOf(initial);
+  // 10 x 4 x 2 bytes from (2, 1, 0) to (16, 2, 1): in slice 1 the destination's rows lie between
+  // the source's, inside the span the source covers.
+  const size_t from[3] = {2, 1, 0}, to[3] = {16, 2, 1}, region[3] = {10, 4, 2};
+  ASSERT_CL_SUCCESS(clEnqueueCopyBufferRect(queue_, buffer, buffer, from, to, region, rowPitch, slicePitch, rowPitch,
+                                            slicePitch, 0, nullptr, nullptr));
+  std::vector<uint8_t> expected = initial;
+  for (size_t z = 0; z < region[2]; ++z)
+    for (size_t y = 0; y < region[1]; ++y)
+      for (size_t x = 0; x < region[0]; ++x)
+        expected[(to[2] + z) * slicePitch + (to[1] + y) * rowPitch + to[0] + x] =
+            initial[(from[2] + z) * slicePitch + (from[1] + y) * rowPitch + from[0] + x];
+  EXPECT_EQ(read<uint8_t>(buffer, size), expected);
+
+  const size_t touching[3] = {11, 2, 0};  // its first row shares byte 11 of the source's second row
+  EXPECT_CL_ERROR(CL_MEM_COPY_OVERLAP, clEnqueueCopyBufferRect(queue_, buffer, buffer, from, touching, region, rowPitch,
+                                                               slicePitch, rowPitch, slicePitch, 0, nullptr, nullptr));
+  const size_t apart[3] = {12, 2, 0};  // the same, one byte further: rows side by side
+  EXPECT_CL_SUCCESS(clEnqueueCopyBufferRect(queue_, buffer, buffer, from, apart, region, rowPitch, slicePitch, rowPitch,
+                                            slicePitch, 0, nullptr, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_VALUE,
+                  clEnqueueCopyBufferRect(queue_, buffer, buffer, from, to, region, rowPitch, slicePitch, rowPitch * 2,
+                                          slicePitch * 2, 0, nullptr, nullptr));
+}
+
 // Every pattern size the specification allows, at an offset that is an odd multiple of it.
 TEST_F(IcdBuffer, FillWithEveryPatternSize) {
   const size_t size = 4096;
