@@ -7,6 +7,7 @@
 #include "cl2vk/spirv.h"
 #include "runtime/api_util.h"
 #include "runtime/program.h"
+#include "runtime/program_binary.h"
 
 using namespace cl2vk::runtime;
 
@@ -87,7 +88,10 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context
     if (candidate && words.empty()) words = std::move(*candidate);
   }
   if (!allValid) return withError<cl_program>(errcode_ret, CL_INVALID_BINARY, nullptr);
-  return publishProgram(Program::fromIL(found, std::move(words), Program::Origin::kBinary), errcode_ret);
+  ReadBinary binary = readBinary(std::move(words));
+  std::shared_ptr<Program> created = Program::fromIL(found, std::move(binary.il), Program::Origin::kBinary);
+  created->loadedBinary(devices, binary.type);
+  return publishProgram(std::move(created), errcode_ret);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainProgram(cl_program program) {

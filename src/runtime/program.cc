@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "launch/kernel_launch.h"
+#include "runtime/program_binary.h"
 
 namespace cl2vk::runtime {
 namespace {
@@ -319,6 +320,16 @@ std::vector<std::string> Program::argumentMetadata(const std::string& what, cons
   return {};
 }
 
+std::vector<uint32_t> Program::binaryFor(Device* device) const {
+  auto found = builds_.find(device);
+  return markedBinary(il_, found == builds_.end() ? CL_PROGRAM_BINARY_TYPE_NONE : found->second.binaryType);
+}
+
+void Program::loadedBinary(const std::vector<Device*>& devices, cl_program_binary_type type) {
+  std::lock_guard lock(mutex_);
+  for (Device* device : devices) builds_[device].binaryType = type;
+}
+
 cl_int Program::getInfo(cl_program_info param, const InfoOut& out) {
   switch (param) {
     case CL_PROGRAM_REFERENCE_COUNT: return out.scalar<cl_uint>(referenceCount());
@@ -336,7 +347,8 @@ cl_int Program::getInfo(cl_program_info param, const InfoOut& out) {
     }
     case CL_PROGRAM_BINARY_SIZES: {
       std::lock_guard lock(mutex_);
-      std::vector<size_t> sizes(context_->devices().size(), il_.size() * 4);
+      std::vector<size_t> sizes;
+      for (Device* device : context_->devices()) sizes.push_back(binaryFor(device).size() * 4);
       return out.array(sizes);
     }
     case CL_PROGRAM_BINARIES: {
@@ -347,7 +359,8 @@ cl_int Program::getInfo(cl_program_info param, const InfoOut& out) {
         if (out.size < count * sizeof(unsigned char*)) return CL_INVALID_VALUE;
         auto** targets = static_cast<unsigned char**>(out.value);
         for (size_t i = 0; i < count; ++i) {
-          if (targets[i] != nullptr && !il_.empty()) std::memcpy(targets[i], il_.data(), il_.size() * 4);
+          std::vector<uint32_t> binary = binaryFor(context_->devices()[i]);
+          if (targets[i] != nullptr && !binary.empty()) std::memcpy(targets[i], binary.data(), binary.size() * 4);
         }
       }
       if (out.sizeReturned != nullptr) *out.sizeReturned = count * sizeof(unsigned char*);

@@ -64,6 +64,9 @@ class Program : public Object<Program, _cl_program> {
   // "kernel_arg_type_qual" the qualifiers ("restrict const"); empty when the IL has none.
   std::vector<std::string> argumentMetadata(const std::string& what, const std::string& kernel) const;
 
+  // clCreateProgramWithBinary: the binary loaded for `devices` is of `type` (program_binary.h).
+  void loadedBinary(const std::vector<Device*>& devices, cl_program_binary_type type);
+
   void attachKernel() { ++attachedKernels_; }
   void detachKernel() { --attachedKernels_; }
 
@@ -87,6 +90,8 @@ class Program : public Object<Program, _cl_program> {
     // go when libclblast is finalized.
     std::map<std::string, std::unique_ptr<launch::LaunchableKernel>> launchers;
   };
+  // CL_PROGRAM_BINARIES for `device`: il_, marked with the build's binary type. Needs mutex_.
+  std::vector<uint32_t> binaryFor(Device* device) const;
   // Translates il_ for `device` into `build`; false (with the log) on failure.
   bool translateFor(Device& device, DeviceBuild& build);
   // Compiles source_ into il_ for `devices`; false on failure, the log in every device's build.

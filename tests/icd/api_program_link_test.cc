@@ -28,6 +28,23 @@ class IcdProgramLink : public IcdTest {
     return program;
   }
 
+  // `program`'s binary for the test's device, loaded into a new program with
+  // clCreateProgramWithBinary, whose type for the device is `type`.
+  Program reloaded(cl_program program, cl_program_binary_type type) {
+    size_t size = 0;
+    EXPECT_CL_SUCCESS(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr));
+    std::vector<unsigned char> binary(size);
+    unsigned char* pointer = binary.data();
+    EXPECT_CL_SUCCESS(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof pointer, &pointer, nullptr));
+    const unsigned char* binaries[] = {binary.data()};
+    cl_int status = CL_INVALID_VALUE, error = CL_SUCCESS;
+    Program copy(clCreateProgramWithBinary(context_, 1, &device_, &size, binaries, &status, &error));
+    EXPECT_CL_SUCCESS(error);
+    EXPECT_CL_SUCCESS(status);
+    EXPECT_EQ(buildInfo<cl_program_binary_type>(copy, device_, CL_PROGRAM_BINARY_TYPE), type);
+    return copy;
+  }
+
   // Runs a kernel `name` of `program` that writes out[i] for i < n, and returns out.
   std::vector<cl_int> runWriter(cl_program program, const std::string& name, size_t n) {
     Kernel kernel = createKernel(program, name);
@@ -130,6 +147,31 @@ TEST_F(IcdProgramLink, BinaryBuildsAgainIntoTheSameKernels) {
   EXPECT_CL_ERROR(CL_INVALID_BINARY, error);
   EXPECT_CL_ERROR(CL_INVALID_BINARY, status);
   EXPECT_EQ(refused.get(), nullptr);
+}
+
+// The binary of a compiled object or a library says what it is: a program made from it reports
+// that type and links as the original does (the CTS's program_binary_type).
+TEST_F(IcdProgramLink, CompiledObjectAndLibraryBinariesKeepTheirType) {
+  Program callee = compiled("int plus_three(int x) { return x + 3; }\n");
+  Program object = reloaded(callee, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+  cl_program libraryInputs[] = {object};
+  cl_int error = CL_SUCCESS;
+  Program library(clLinkProgram(context_, 1, &device_, "-create-library", 1, libraryInputs, nullptr, nullptr, &error));
+  ASSERT_CL_SUCCESS(error) << programBuildLog(library, device_);
+  Program libraryCopy = reloaded(library, CL_PROGRAM_BINARY_TYPE_LIBRARY);
+
+  Program caller = compiled(R"(
+    int plus_three(int x);
+    kernel void use_object(global int* out) { out[get_global_id(0)] = plus_three((int)get_global_id(0)); }
+  )");
+  Program callerCopy = reloaded(caller, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+  cl_program inputs[] = {callerCopy, libraryCopy};
+  Program linked(clLinkProgram(context_, 1, &device_, "", 2, inputs, nullptr, nullptr, &error));
+  ASSERT_CL_SUCCESS(error) << programBuildLog(linked, device_);
+  std::vector<cl_int> out = runWriter(linked, "use_object", 32);
+  for (cl_int i = 0; i < 32; ++i) ASSERT_EQ(out[i], i + 3) << i;
+  // An executable's binary is an executable again.
+  reloaded(linked, CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
 }
 
 // A binary as llvm-spirv-15 --spirv-ext=+all writes it at -O2 (spirv/frontend/hints.cl): its

@@ -34,13 +34,6 @@ std::string programString(cl_program program, cl_program_info name) {
       [&](size_t size, void* value, size_t* ret) { return clGetProgramInfo(program, name, size, value, ret); });
 }
 
-template <typename T>
-T buildInfo(cl_program program, cl_device_id device, cl_program_build_info name) {
-  T value{};
-  EXPECT_CL_SUCCESS(clGetProgramBuildInfo(program, device, name, sizeof(T), &value, nullptr));
-  return value;
-}
-
 TEST_F(IcdProgram, FromCorpusILRunsAndKeepsItsIL) {
   std::vector<uint8_t> il = corpusModule("kernels/vector_add.O2.spv");
   ASSERT_FALSE(il.empty());

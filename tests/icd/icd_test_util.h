@@ -106,6 +106,14 @@ T deviceInfo(cl_device_id device, cl_device_info name) {
 }
 
 template <typename T>
+T buildInfo(cl_program program, cl_device_id device, cl_program_build_info name) {
+  T value{};
+  EXPECT_CL_SUCCESS(clGetProgramBuildInfo(program, device, name, sizeof(T), &value, nullptr))
+      << "program build info 0x" << std::hex << name;
+  return value;
+}
+
+template <typename T>
 std::vector<T> deviceInfoArray(cl_device_id device, cl_device_info name) {
   size_t size = 0;
   EXPECT_CL_SUCCESS(clGetDeviceInfo(device, name, 0, nullptr, &size)) << "device info 0x" << std::hex << name;
