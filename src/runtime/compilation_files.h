@@ -24,6 +24,8 @@ namespace fs = std::filesystem;
 constexpr const char* kSourceName = "program.cl";
 constexpr const char* kOwnDirectory = "cl2vk";
 constexpr const char* kCollectivesHeader = "cl2vk/cl2vk_collectives.h";
+// The #undef of what the device lacks among clang's macros (source_compiler.cc).
+constexpr const char* kDeviceMacrosHeader = "cl2vk/device_macros.h";
 constexpr const char* kFrontEndIr = "cl2vk/front-end.ll";
 constexpr const char* kLlvmIr = "cl2vk/program.ll";
 constexpr const char* kBitcode = "cl2vk/program.bc";

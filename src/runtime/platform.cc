@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <set>
 #include <thread>
 
 #include "launch/kernel_launch.h"
@@ -17,6 +18,67 @@ constexpr const char* kSubgroupExtensions[] = {
     "cl_khr_subgroup_ballot",           "cl_khr_subgroup_non_uniform_arithmetic",
     "cl_khr_subgroup_shuffle",          "cl_khr_subgroup_shuffle_relative",
     "cl_khr_subgroup_clustered_reduce", "cl_khr_subgroup_rotate"};
+
+// The macros of optional extensions and OpenCL C features that clang-15 may define for spir64,
+// predefined or in its opencl-c-base.h: the header defines the sub-group extensions, the 2.0
+// features and, for OpenCL C 3.0, seq_cst and all-devices atomics and read-write images whatever
+// -cl-ext says.
+constexpr const char* kCompilerDefinedMacros[] = {
+    "cl_khr_subgroup_extended_types",
+    "cl_khr_subgroup_non_uniform_vote",
+    "cl_khr_subgroup_ballot",
+    "cl_khr_subgroup_non_uniform_arithmetic",
+    "cl_khr_subgroup_shuffle",
+    "cl_khr_subgroup_shuffle_relative",
+    "cl_khr_subgroup_clustered_reduce",
+    "cl_khr_subgroup_rotate",
+    "cl_khr_subgroups",
+    "cl_khr_extended_bit_ops",
+    "cl_khr_integer_dot_product",
+    "cl_ext_float_atomics",
+    "cl_khr_fp16",
+    "cl_khr_fp64",
+    "cl_khr_int64_base_atomics",
+    "cl_khr_int64_extended_atomics",
+    "cl_khr_3d_image_writes",
+    "cl_khr_depth_images",
+    "cl_khr_mipmap_image",
+    "cl_khr_mipmap_image_writes",
+    "cl_khr_srgb_image_writes",
+    "cl_khr_gl_msaa_sharing",
+    "cl_khr_gl_depth_images",
+    "__opencl_c_images",
+    "__opencl_c_read_write_images",
+    "__opencl_c_3d_image_writes",
+    "__opencl_c_pipes",
+    "__opencl_c_device_enqueue",
+    "__opencl_c_atomic_order_acq_rel",
+    "__opencl_c_atomic_order_seq_cst",
+    "__opencl_c_atomic_scope_device",
+    "__opencl_c_atomic_scope_all_devices",
+    "__opencl_c_generic_address_space",
+    "__opencl_c_program_scope_global_variables",
+    "__opencl_c_work_group_collective_functions",
+    "__opencl_c_subgroups",
+    "__opencl_c_fp64",
+    "__opencl_c_int64",
+    "__opencl_c_integer_dot_product_input_4x8bit",
+    "__opencl_c_integer_dot_product_input_4x8bit_packed",
+    "__opencl_c_ext_fp16_global_atomic_load_store",
+    "__opencl_c_ext_fp16_local_atomic_load_store",
+    "__opencl_c_ext_fp16_global_atomic_add",
+    "__opencl_c_ext_fp16_local_atomic_add",
+    "__opencl_c_ext_fp16_global_atomic_min_max",
+    "__opencl_c_ext_fp16_local_atomic_min_max",
+    "__opencl_c_ext_fp32_global_atomic_add",
+    "__opencl_c_ext_fp32_local_atomic_add",
+    "__opencl_c_ext_fp32_global_atomic_min_max",
+    "__opencl_c_ext_fp32_local_atomic_min_max",
+    "__opencl_c_ext_fp64_global_atomic_add",
+    "__opencl_c_ext_fp64_local_atomic_add",
+    "__opencl_c_ext_fp64_global_atomic_min_max",
+    "__opencl_c_ext_fp64_local_atomic_min_max",
+};
 
 // The cl_khr_subgroup_* extensions a device's Vulkan subgroup operations allow. Clustered
 // reductions without Vulkan's clustered operations are shuffle steps that skip inactive lanes
@@ -120,7 +182,16 @@ std::vector<std::string> DeviceCapabilities::disabledForCompiler() const {
 
 std::vector<std::string> DeviceCapabilities::definedForCompiler() const { return subgroupExtensions; }
 
-std::vector<std::string> DeviceCapabilities::undefinedForCompiler() const { return {"__IMAGE_SUPPORT__"}; }
+std::vector<std::string> DeviceCapabilities::undefinedForCompiler() const {
+  std::set<std::string> reported;
+  for (const cl_name_version& extension : extensions()) reported.insert(extension.name);
+  for (const cl_name_version& feature : openclCFeatures()) reported.insert(feature.name);
+  std::vector<std::string> list = {"__IMAGE_SUPPORT__"};
+  for (const char* name : kCompilerDefinedMacros) {
+    if (!reported.contains(name)) list.push_back(name);
+  }
+  return list;
+}
 
 Device::Device(Platform& platform, vulkan::DeviceInfo info)
     : platform_(platform), info_(std::move(info)), target_(launch::targetFor(info_)) {

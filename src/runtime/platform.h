@@ -41,8 +41,9 @@ struct DeviceCapabilities {
   // The extension macros clang must define for the device (-D<name>=1): the cl_khr_subgroup_*
   // ones, which clang-15's headers define only for OpenCL C 2.0 and later.
   std::vector<std::string> definedForCompiler() const;
-  // The macros clang-15 defines for spir64 whatever -cl-ext says, which this device must not have
-  // (-U<name>): __IMAGE_SUPPORT__, without images.
+  // The macros clang-15 may define for spir64 whatever -cl-ext says, which this device must not
+  // have: __IMAGE_SUPPORT__ without images, and every optional extension and OpenCL C feature it
+  // does not report (CL_DEVICE_EXTENSIONS, CL_DEVICE_OPENCL_C_FEATURES).
   std::vector<std::string> undefinedForCompiler() const;
 };
 

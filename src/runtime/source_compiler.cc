@@ -21,6 +21,14 @@ constexpr std::string_view kEmbeddedCollectivesHeader =
 #include "runtime/embedded_header.inc"
     ;
 
+// What the device lacks, undefined after clang's default header (opencl-c-base.h), which defines
+// macros whatever -cl-ext says; -U would come before it and not hold.
+std::string deviceMacros(const CompileRequest& request) {
+  std::string text;
+  for (const std::string& name : request.undefinedMacros) text += "#undef " + name + "\n";
+  return text;
+}
+
 // A header name must stay inside the compilation's directory and away from cl2vk's own files.
 Status checkHeaderName(const std::string& name) {
   fs::path path(name);
@@ -42,6 +50,7 @@ Status writeInputs(const fs::path& directory, const CompileRequest& request) {
     return Error("cannot create " + (directory / kOwnDirectory).string() + ": " + error.message());
   }
   CL2VK_TRY(writeWholeFile(directory / kCollectivesHeader, kEmbeddedCollectivesHeader));
+  CL2VK_TRY(writeWholeFile(directory / kDeviceMacrosHeader, deviceMacros(request)));
   CL2VK_TRY(writeWholeFile(directory / kSourceName, request.source));
   for (const SourceHeader& header : request.headers) {
     CL2VK_TRY(checkHeaderName(header.name));
@@ -70,7 +79,7 @@ std::vector<std::string> frontEndArguments(const CompileRequest& request) {
   std::vector<std::string> arguments = {
       "-cl-std=" + options.languageVersion, "-target", "spir64", "-O2", "-Xclang", "-disable-llvm-passes",
       // Always: the runtime reflects argument names whether or not the application asked.
-      "-cl-kernel-arg-info", "-include", kCollectivesHeader, "-I."};
+      "-cl-kernel-arg-info", "-include", kDeviceMacrosHeader, "-include", kCollectivesHeader, "-I."};
   for (const std::string& argument : options.clangArguments) {
     arguments.push_back(withAbsoluteIncludeDirectory(argument));
   }
@@ -79,7 +88,6 @@ std::vector<std::string> frontEndArguments(const CompileRequest& request) {
     arguments.insert(arguments.end(), {"-Xclang", "-cl-ext=-" + name});
   }
   for (const std::string& name : request.definedExtensions) arguments.push_back("-D" + name + "=1");
-  for (const std::string& name : request.undefinedMacros) arguments.push_back("-U" + name);
   arguments.insert(arguments.end(), {"-emit-llvm", "-S", kSourceName, "-o", kFrontEndIr});
   return arguments;
 }

@@ -58,7 +58,7 @@ struct CompileRequest {
   std::vector<std::string> disabledExtensions;
   // Extension macros defined for the source (-D<name>=1).
   std::vector<std::string> definedExtensions;
-  // Macros clang defines that the device must not have (-U<name>: __IMAGE_SUPPORT__).
+  // Macros clang defines that the device must not have, #undef'd after clang's own header.
   std::vector<std::string> undefinedMacros;
 };
 

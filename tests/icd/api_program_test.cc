@@ -227,6 +227,62 @@ TEST_F(IcdProgram, ImageSupportMacroFollowsTheDevice) {
   }
 }
 
+// Each optional extension and OpenCL C feature macro is defined in a program exactly when the
+// device reports it (CL_DEVICE_EXTENSIONS, CL_DEVICE_OPENCL_C_FEATURES), in OpenCL C 2.0 and 3.0,
+// although clang-15's own header defines many of them for spir64 whatever the device has.
+TEST_F(IcdProgram, ExtensionAndFeatureMacrosFollowTheDevice) {
+  const std::vector<std::string> names = {"cl_khr_fp16",
+                                          "cl_khr_fp64",
+                                          "cl_khr_subgroups",
+                                          "cl_khr_subgroup_ballot",
+                                          "cl_khr_subgroup_rotate",
+                                          "cl_khr_subgroup_extended_types",
+                                          "cl_khr_extended_bit_ops",
+                                          "cl_khr_integer_dot_product",
+                                          "cl_khr_int64_base_atomics",
+                                          "cl_khr_3d_image_writes",
+                                          "cl_khr_srgb_image_writes",
+                                          "cl_khr_depth_images",
+                                          "__opencl_c_images",
+                                          "__opencl_c_read_write_images",
+                                          "__opencl_c_pipes",
+                                          "__opencl_c_device_enqueue",
+                                          "__opencl_c_atomic_order_seq_cst",
+                                          "__opencl_c_atomic_scope_all_devices",
+                                          "__opencl_c_subgroups",
+                                          "__opencl_c_fp64",
+                                          "__opencl_c_integer_dot_product_input_4x8bit",
+                                          "__opencl_c_ext_fp32_global_atomic_add",
+                                          "__opencl_c_work_group_collective_functions",
+                                          "__opencl_c_generic_address_space"};
+  std::set<std::string> reported;
+  std::istringstream words(deviceString(device_, CL_DEVICE_EXTENSIONS));
+  for (std::string word; words >> word;) reported.insert(word);
+  for (const cl_name_version& feature : deviceInfoArray<cl_name_version>(device_, CL_DEVICE_OPENCL_C_FEATURES))
+    reported.insert(feature.name);
+  std::string source = "kernel void macros(global int* out) {\n";
+  for (size_t i = 0; i < names.size(); ++i) {
+    source += "#ifdef " + names[i] + "\n  out[" + std::to_string(i) + "] = 1;\n#else\n  out[" + std::to_string(i) +
+              "] = 0;\n#endif\n";
+  }
+  source += "}\n";
+  for (const char* options : {"-cl-std=CL2.0", "-cl-std=CL3.0"}) {
+    Program program = buildSource(source, options);
+    ASSERT_TRUE(program.get()) << options;
+    Kernel kernel = createKernel(program, "macros");
+    Buffer out = bufferOf(std::vector<int32_t>(names.size(), -1));
+    setArgs(kernel, out);
+    run1d(kernel, 1);
+    std::vector<int32_t> defined = read<int32_t>(out, names.size());
+    for (size_t i = 0; i < names.size(); ++i) {
+      // Feature macros are OpenCL C 3.0's: in 2.0 one the device reports may be missing.
+      bool optionalIn20 = names[i].starts_with("__opencl_c_") && std::string(options) == "-cl-std=CL2.0";
+      if (optionalIn20 && reported.contains(names[i])) continue;
+      EXPECT_EQ(defined[i], reported.contains(names[i]) ? 1 : 0) << names[i] << " with " << options;
+    }
+  }
+}
+
 TEST_F(IcdProgram, SyntaxErrorFailsTheBuildWithALog) {
   const char* source = "kernel void broken(global int* out) { out[0] = ; }\n";
   cl_int status = CL_SUCCESS;
