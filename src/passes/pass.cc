@@ -15,6 +15,7 @@
 #include "passes/instructions/lower_conversions.h"
 #include "passes/instructions/lower_kernel_instructions.h"
 #include "passes/instructions/lower_opencl_std.h"
+#include "passes/interface/canonicalize_builtin_loads.h"
 #include "passes/interface/lower_global_variables.h"
 #include "passes/interface/lower_kernel_interface.h"
 #include "passes/interface/lower_printf.h"
@@ -57,6 +58,9 @@ const std::vector<PassInfo>& registeredPasses() {
        withTarget<linkBuiltins>},
       {"inline-functions", "Inline every call to a defined function; remove functions no kernel reaches.",
        withTarget<inlineFunctions>},
+      {"canonicalize-builtin-loads",
+       "Reads of work-item builtins through access chains, casts or UniformConstant variables become whole loads.",
+       withTarget<canonicalizeBuiltinLoads>},
       {"promote-variables", "Turn Function variables that are only loaded and stored whole into SSA values.",
        withTarget<promoteVariables>},
       {"lower-printf", "printf calls append records to a hidden buffer that the runtime formats after the kernel.",
