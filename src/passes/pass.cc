@@ -8,6 +8,7 @@
 #include "passes/environment/drop_optimization_hints.h"
 #include "passes/environment/emulate_denormal_flush.h"
 #include "passes/environment/finalize_vulkan.h"
+#include "passes/environment/freeze_spec_constants.h"
 #include "passes/environment/repair_llvm_spirv.h"
 #include "passes/functions/inline_functions.h"
 #include "passes/functions/link_builtins.h"
@@ -49,6 +50,9 @@ const std::vector<PassInfo>& registeredPasses() {
       {"drop-optimization-hints",
        "Drop OptNoneINTEL, expect/assume, INTEL loop controls, alias scopes and INTEL fast-math bits.",
        withTarget<dropOptimizationHints>},
+      {"freeze-spec-constants",
+       "The program's specialization constants become constants with their values; their SpecIds go.",
+       withTarget<freezeSpecConstants>},
       {"resolve-builtin-calls",
        "Calls to imported collective builtins (work_group_reduce_and ...) become OpGroup* instructions.",
        withTarget<resolveBuiltinCalls>},
