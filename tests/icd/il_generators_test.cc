@@ -63,5 +63,27 @@ TEST_F(IcdGenerators, BuiltinsThroughAccessChainsCastsAndHelpers) {
   }
 }
 
+// SPIR-V 1.5's bitcasts between pointers and integers (the CTS's spirv15_ptr_bitcast failed to
+// make a pipeline on lavapipe). A device whose translation targets Vulkan 1.2 or later takes
+// SPIR-V up to 1.6.
+TEST_F(IcdGenerators, Spirv15PointerBitcastsAgreeAndRoundTrip) {
+  if (hasWord(deviceString(device_, CL_DEVICE_IL_VERSION), "SPIR-V_1.5") == false)
+    GTEST_SKIP() << "this device's translation targets Vulkan 1.1, whose SPIR-V 1.3 cannot take SPIR-V 1.5 input";
+  EXPECT_TRUE(hasWord(deviceString(device_, CL_DEVICE_IL_VERSION), "SPIR-V_1.6"));
+  Program program = buildCorpusModule("generators/pointer_bitcasts.spv");
+  ASSERT_TRUE(program.get());
+  Kernel kernel = createKernel(program, "pointer_bitcasts");
+  ASSERT_TRUE(kernel.get());
+  constexpr size_t n = 32;
+  Buffer out = bufferOf(std::vector<cl_ulong>(3 * n, 0));
+  setArgs(kernel, out);
+  run1d(kernel, n, 8);
+  std::vector<cl_ulong> got = read<cl_ulong>(out, 3 * n);
+  for (size_t i = 0; i < n; ++i) {
+    EXPECT_EQ(got[3 * i], got[3 * i + 1]) << "work-item " << i << ": the address as a ulong and as a uint2";
+    EXPECT_EQ(got[3 * i + 2], 1000 + i) << "work-item " << i << ": the store through the rebuilt pointer";
+  }
+}
+
 }  // namespace
 }  // namespace cl2vk::test
