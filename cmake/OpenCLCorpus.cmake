@@ -49,11 +49,18 @@ function(cl2vk_add_opencl_spirv source opt output)
     VERBATIM)
 endfunction()
 
-# cl2vk_add_spirv_assembly(<source.spvasm> <output.spv>)
+# cl2vk_add_spirv_assembly(<source.spvasm> <output.spv>): SPIR-V 1.2, or the version of the
+# file's "; Version: 1.N" line (which cl2vk's own assembler reads too).
 function(cl2vk_add_spirv_assembly source output)
+  file(STRINGS "${source}" version_line REGEX "^; Version: 1\\.[0-9]" LIMIT_COUNT 1)
+  set(version 1.2)
+  if(version_line)
+    # (file(STRINGS) escapes the line's ';', which the list it returns would split on.)
+    string(REGEX REPLACE ".*Version: (1\\.[0-9]).*" "\\1" version "${version_line}")
+  endif()
   add_custom_command(
     OUTPUT "${output}"
-    COMMAND "${CL2VK_SPIRV_AS}" --preserve-numeric-ids --target-env spv1.2 "${source}" -o "${output}"
+    COMMAND "${CL2VK_SPIRV_AS}" --preserve-numeric-ids --target-env spv${version} "${source}" -o "${output}"
     DEPENDS "${source}"
     COMMENT "SPIR-V assembly -> binary: ${source}"
     VERBATIM)

@@ -69,7 +69,8 @@ TEST_P(CorpusTest, HasKernelsAndCollectives) {
 
 std::string testName(const testing::TestParamInfo<std::filesystem::path>& info) {
   std::string dir = info.param.parent_path().filename().string();
-  std::string name = (dir == "kernels" || dir == "unsupported" ? dir + "_" : "") + info.param.filename().string();
+  bool subfolder = dir == "kernels" || dir == "unsupported" || dir == "generators";
+  std::string name = (subfolder ? dir + "_" : "") + info.param.filename().string();
   for (char& c : name) {
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
   }
@@ -81,7 +82,7 @@ INSTANTIATE_TEST_SUITE_P(Corpus, CorpusTest, testing::ValuesIn(test::corpusModul
 TEST(CorpusManifestTest, ListsEverySource) {
   std::vector<std::filesystem::path> modules = test::corpusModules();
   size_t sources = 0, assembly = 0;
-  for (const char* dir : {"cl", "asm", "kernels", "unsupported"}) {
+  for (const char* dir : {"cl", "asm", "kernels", "unsupported", "generators"}) {
     for (const auto& entry : std::filesystem::directory_iterator(test::sourceDir() / "spirv" / dir)) {
       sources += entry.path().extension() == ".cl";
       assembly += entry.path().extension() == ".spvasm";
@@ -102,17 +103,21 @@ TEST(CorpusManifestTest, ListsEverySource) {
 // The hand-written assembly reads through cl2vk's own assembler path to the same module as the
 // spirv-as build of it.
 TEST(CorpusManifestTest, HandWrittenAssemblyMatchesItsBuild) {
-  for (const auto& entry : std::filesystem::directory_iterator(test::sourceDir() / "spirv" / "asm")) {
-    if (entry.path().extension() != ".spvasm") continue;
-    std::ifstream file(entry.path());
-    std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-    auto module = ir::readAssembly(text);
-    ASSERT_TRUE(module.ok()) << entry.path() << ": " << module.error().message();
-    std::vector<uint32_t> built = test::readWords(test::corpusDir() / (entry.path().stem().string() + ".spv"));
-    std::vector<uint32_t> ours = ir::writeBinary(**module);
-    ASSERT_EQ(ours.size(), built.size()) << entry.path();
-    ours[2] = built[2];
-    EXPECT_EQ(ours, built) << entry.path();
+  for (const char* dir : {"asm", "generators"}) {
+    for (const auto& entry : std::filesystem::directory_iterator(test::sourceDir() / "spirv" / dir)) {
+      if (entry.path().extension() != ".spvasm") continue;
+      std::ifstream file(entry.path());
+      std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+      auto module = ir::readAssembly(text);
+      ASSERT_TRUE(module.ok()) << entry.path() << ": " << module.error().message();
+      std::string folder = std::string(dir) == "asm" ? "" : std::string(dir) + "/";
+      std::vector<uint32_t> built =
+          test::readWords(test::corpusDir() / (folder + entry.path().stem().string() + ".spv"));
+      std::vector<uint32_t> ours = ir::writeBinary(**module);
+      ASSERT_EQ(ours.size(), built.size()) << entry.path();
+      ours[2] = built[2];
+      EXPECT_EQ(ours, built) << entry.path();
+    }
   }
 }
 

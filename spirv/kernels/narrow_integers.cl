@@ -201,3 +201,14 @@ kernel void packed_narrow_struct(global PackedNarrow* p) {
   x.s -= 7;
   p[i] = x;
 }
+
+// A char16's element at a run-time index, read and replaced (an OpVectorExtractDynamic and
+// OpVectorInsertDynamic of its char4 parts once lower-wide-vectors has split it).
+kernel void char16_dynamic(global const char16* in, global const int* index, global char* picked, global char16* out) {
+  int i = get_global_id(0);
+  char16 v = in[i];
+  int k = index[i] & 15;
+  picked[i] = v[k];
+  v[(k + 3) & 15] = (char)(i * 7);
+  out[i] = v;
+}

@@ -8,6 +8,7 @@
 #include "passes/environment/drop_optimization_hints.h"
 #include "passes/environment/emulate_denormal_flush.h"
 #include "passes/environment/finalize_vulkan.h"
+#include "passes/environment/freeze_spec_constants.h"
 #include "passes/environment/repair_llvm_spirv.h"
 #include "passes/functions/inline_functions.h"
 #include "passes/functions/link_builtins.h"
@@ -15,6 +16,7 @@
 #include "passes/instructions/lower_conversions.h"
 #include "passes/instructions/lower_kernel_instructions.h"
 #include "passes/instructions/lower_opencl_std.h"
+#include "passes/interface/canonicalize_builtin_loads.h"
 #include "passes/interface/lower_global_variables.h"
 #include "passes/interface/lower_kernel_interface.h"
 #include "passes/interface/lower_printf.h"
@@ -48,6 +50,9 @@ const std::vector<PassInfo>& registeredPasses() {
       {"drop-optimization-hints",
        "Drop OptNoneINTEL, expect/assume, INTEL loop controls, alias scopes and INTEL fast-math bits.",
        withTarget<dropOptimizationHints>},
+      {"freeze-spec-constants",
+       "The program's specialization constants become constants with their values; their SpecIds go.",
+       withTarget<freezeSpecConstants>},
       {"resolve-builtin-calls",
        "Calls to imported collective builtins (work_group_reduce_and ...) become OpGroup* instructions.",
        withTarget<resolveBuiltinCalls>},
@@ -57,6 +62,9 @@ const std::vector<PassInfo>& registeredPasses() {
        withTarget<linkBuiltins>},
       {"inline-functions", "Inline every call to a defined function; remove functions no kernel reaches.",
        withTarget<inlineFunctions>},
+      {"canonicalize-builtin-loads",
+       "Reads of work-item builtins through access chains, casts or UniformConstant variables become whole loads.",
+       withTarget<canonicalizeBuiltinLoads>},
       {"promote-variables", "Turn Function variables that are only loaded and stored whole into SSA values.",
        withTarget<promoteVariables>},
       {"lower-printf", "printf calls append records to a hidden buffer that the runtime formats after the kernel.",

@@ -194,9 +194,11 @@ CL_API_ENTRY cl_int CL_API_CALL clSetProgramReleaseCallback(cl_program program, 
   return Program::find(program) ? CL_INVALID_OPERATION : CL_INVALID_PROGRAM;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program program, cl_uint, size_t, const void*) {
-  // OpenCL C has no specialization constants; IL programs with them are not supported.
-  return Program::find(program) ? CL_INVALID_OPERATION : CL_INVALID_PROGRAM;
+CL_API_ENTRY cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id,
+                                                                   size_t spec_size, const void* spec_value) {
+  std::shared_ptr<Program> found = Program::find(program);
+  if (!found) return CL_INVALID_PROGRAM;
+  return found->setSpecializationConstant(spec_id, std::span(static_cast<const uint8_t*>(spec_value), spec_size));
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id platform) {

@@ -69,6 +69,8 @@ std::string joinNames(const std::vector<cl_name_version>& list) {
 
 }  // namespace
 
+cl_uint Device::newestSpirvMinor() const { return target_.vulkanEnv == SPV_ENV_VULKAN_1_1 ? 4 : 6; }
+
 cl_int Device::getInfo(cl_device_info param, const InfoOut& out) {
   const vulkan::DeviceLimits& limits = info_.limits;
   const uint32_t subgroupSize = std::max<uint32_t>(info_.subgroup.size, 1);
@@ -104,10 +106,16 @@ cl_int Device::getInfo(cl_device_info param, const InfoOut& out) {
     case CL_DEVICE_OPENCL_C_FEATURES: return out.array(capabilities_.openclCFeatures());
     case CL_DEVICE_EXTENSIONS: return out.string(joinNames(capabilities_.extensions()));
     case CL_DEVICE_EXTENSIONS_WITH_VERSION: return out.array(capabilities_.extensions());
-    case CL_DEVICE_IL_VERSION: return out.string("SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4");
+    case CL_DEVICE_IL_VERSION: {
+      std::string versions;
+      for (cl_uint minor = 0; minor <= newestSpirvMinor(); ++minor)
+        versions += (minor ? " SPIR-V_1." : "SPIR-V_1.") + std::to_string(minor);
+      return out.string(versions);
+    }
     case CL_DEVICE_ILS_WITH_VERSION: {
       std::vector<cl_name_version> ils;
-      for (cl_uint minor = 0; minor <= 4; ++minor) ils.push_back(nameVersion("SPIR-V", CL_MAKE_VERSION(1, minor, 0)));
+      for (cl_uint minor = 0; minor <= newestSpirvMinor(); ++minor)
+        ils.push_back(nameVersion("SPIR-V", CL_MAKE_VERSION(1, minor, 0)));
       return out.array(ils);
     }
     // The value must have the vYYYY-MM-DD-XX form with a real month and day (the CTS checks it).

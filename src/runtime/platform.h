@@ -62,6 +62,10 @@ class Device : public _cl_device_id {
   cl_device_type type() const;
   // What translated code may assume on this device.
   const Target& target() const { return target_; }
+  // The newest SPIR-V 1.x its programs' IL may be (CL_DEVICE_IL_VERSION): 1.6, but 1.4 where the
+  // translation is for Vulkan 1.1, whose SPIR-V 1.3 cannot say what 1.5 added (a broadcast from a
+  // lane chosen at run time).
+  cl_uint newestSpirvMinor() const;
   // The largest work-group, in work-items, that the runtime launches.
   size_t maxWorkGroupSize() const { return info_.limits.maxComputeWorkGroupInvocations; }
   // CL_DEVICE_MAX_COMPUTE_UNITS, which programs size their launches by: a CPU driver's threads

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "cl2vk/specialization.h"
+#include "cl2vk/spirv.h"
 #include "launch/kernel_launch.h"
 #include "runtime/program_binary.h"
 
@@ -109,7 +111,10 @@ bool Program::translateFor(Device& device, DeviceBuild& build) {
   target.relaxedMath = build.relaxedMath;
   if (build.denormsAreZero) target.denormPreserveFloat32 = false;
   target.loopIterationLimit = context_->vulkanDevice(device).info().loopIterationLimit;
-  Expected<Translation> translation = hasKernel(il_) ? translate(il_, target) : Translation{};
+  Expected<std::vector<uint32_t>> il = specializations_.empty() ? il_ : specialize(il_, specializations_);
+  Expected<Translation> translation = !il              ? Expected<Translation>(il.error())
+                                      : hasKernel(*il) ? translate(*il, target)
+                                                       : Translation{};
   if (!translation) {
     build.status = CL_BUILD_ERROR;
     build.log +=
@@ -154,6 +159,32 @@ bool Program::compileSource(const std::vector<Device*>& devices, const BuildOpti
   return result.success;
 }
 
+bool Program::checkIL(const std::vector<Device*>& devices) {
+  // What the translator repairs before it validates its input (docs/frontend.md) is no error here.
+  Expected<Translation> repaired = runPasses(il_, {"repair-llvm-spirv", "drop-optimization-hints"}, Target{});
+  Status valid = repaired ? validate(repaired->spirv, universalEnvironment(il_.size() > 1 ? il_[1] : 0))
+                          : Status(repaired.error());
+  if (valid.ok()) return true;
+  for (Device* device : devices) {
+    DeviceBuild& build = builds_[device];
+    build.status = CL_BUILD_ERROR;
+    build.log = "cl2vk: the IL is not valid SPIR-V: " + valid.error().message() + "\n";
+  }
+  return false;
+}
+
+cl_int Program::setSpecializationConstant(uint32_t id, std::span<const uint8_t> value) {
+  if (origin_ != Origin::kIL) return CL_INVALID_PROGRAM;
+  std::lock_guard lock(mutex_);
+  Expected<std::map<uint32_t, uint32_t>> constants = specializationConstants(il_);
+  if (!constants) return CL_INVALID_PROGRAM;
+  auto found = constants->find(id);
+  if (found == constants->end()) return CL_INVALID_SPEC_ID;
+  if (value.data() == nullptr || value.size() != found->second) return CL_INVALID_VALUE;
+  specializations_[id] = std::vector<uint8_t>(value.begin(), value.end());
+  return CL_SUCCESS;
+}
+
 cl_int Program::build(const std::vector<Device*>& devices, const std::string& options) {
   if (attachedKernels_ > 0) return CL_INVALID_OPERATION;
   std::lock_guard lock(mutex_);
@@ -188,7 +219,8 @@ cl_int Program::build(const std::vector<Device*>& devices, const std::string& op
 cl_int Program::compile(const std::vector<Device*>& devices, const std::string& options,
                         const std::vector<SourceHeader>& headers) {
   if (attachedKernels_ > 0) return CL_INVALID_OPERATION;
-  if (origin_ != Origin::kSource) return CL_INVALID_OPERATION;
+  // OpenCL compiles source and IL; a binary is compiled already.
+  if (origin_ != Origin::kSource && origin_ != Origin::kIL) return CL_INVALID_OPERATION;
   std::lock_guard lock(mutex_);
   Expected<BuildOptions> parsed = parseBuildOptions(options);
   for (Device* device : devices) {
@@ -201,7 +233,9 @@ cl_int Program::compile(const std::vector<Device*>& devices, const std::string& 
     }
   }
   if (!parsed) return CL_INVALID_COMPILER_OPTIONS;
-  if (!compileSource(devices, *parsed, headers)) return CL_COMPILE_PROGRAM_FAILURE;
+  // An IL program's headers are ignored, as the specification says; its IL is the compiled object.
+  if (origin_ == Origin::kIL ? !checkIL(devices) : !compileSource(devices, *parsed, headers))
+    return CL_COMPILE_PROGRAM_FAILURE;
   for (Device* device : devices) {
     builds_[device].status = CL_BUILD_SUCCESS;
     builds_[device].binaryType = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;

@@ -1,14 +1,16 @@
 // cl_program: OpenCL C source or OpenCL-flavoured SPIR-V (the IL), built for each device by
 // compiling the source (source_compiler.h) and translating the IL for the device's Target. The
 // program's binary is its IL: clGetProgramInfo(CL_PROGRAM_BINARIES) returns it, and
-// clCreateProgramWithBinary accepts it back. clCompileProgram keeps the compiled IL; clLinkProgram
-// joins IL modules with SPIRV-Tools' linker.
+// clCreateProgramWithBinary accepts it back. clCompileProgram keeps the compiled IL (of source,
+// or the program's own IL once checked); clLinkProgram joins IL modules with SPIRV-Tools' linker.
+// An IL program's specialization constants take the values set for them at each build.
 #pragma once
 
 #include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -45,6 +47,10 @@ class Program : public Object<Program, _cl_program> {
   cl_int build(const std::vector<Device*>& devices, const std::string& options);
   cl_int compile(const std::vector<Device*>& devices, const std::string& options,
                  const std::vector<SourceHeader>& headers);
+
+  // clSetProgramSpecializationConstant: the value a later build gives SpecId `id`. CL_SUCCESS,
+  // CL_INVALID_PROGRAM (not from IL), CL_INVALID_SPEC_ID, CL_INVALID_VALUE (the wrong size).
+  cl_int setSpecializationConstant(uint32_t id, std::span<const uint8_t> value);
 
   // The translation for `device`, when the program is built for it.
   std::shared_ptr<const Translation> translation(Device* device) const;
@@ -94,6 +100,9 @@ class Program : public Object<Program, _cl_program> {
   std::vector<uint32_t> binaryFor(Device* device) const;
   // Translates il_ for `device` into `build`; false (with the log) on failure.
   bool translateFor(Device& device, DeviceBuild& build);
+  // clCompileProgram of an IL program: the IL, as the translator repairs it, must be valid SPIR-V;
+  // false on failure, the log in every device's build.
+  bool checkIL(const std::vector<Device*>& devices);
   // Compiles source_ into il_ for `devices`; false on failure, the log in every device's build.
   bool compileSource(const std::vector<Device*>& devices, const BuildOptions& options,
                      const std::vector<SourceHeader>& headers);
@@ -103,6 +112,8 @@ class Program : public Object<Program, _cl_program> {
   std::string source_;
   mutable std::mutex mutex_;
   std::vector<uint32_t> il_;
+  // clSetProgramSpecializationConstant's values by SpecId, written into the IL at each build.
+  std::map<uint32_t, std::vector<uint8_t>> specializations_;
   std::map<Device*, DeviceBuild> builds_;
   std::atomic<int> attachedKernels_{0};
 };

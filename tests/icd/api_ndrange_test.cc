@@ -221,6 +221,80 @@ TEST_F(IcdNDRange, ILProgramWithOffsetsIn3D) {
       }
 }
 
+// A user's report: a 2D NDRange with a global offset writing where the offset says it must not.
+// Each work-item marks the cell of a 2D image at its global id, the image larger than the range:
+// every cell inside [offset, offset + size) is marked once, with the work-group that marked it,
+// and none outside, for chosen and given local sizes, remainder groups in either dimension, a
+// required work-group size, ids as size_t and as int, at -O2 and -O0, with launches enqueued
+// back to back (batched into one submission) and read only at the end.
+TEST_F(IcdNDRange, TwoDimensionalOffsetsWriteOnlyInsideTheRange) {
+  constexpr const char* kMarks = R"(
+kernel void mark(global int* out, int width) {
+  size_t x = get_global_id(0), y = get_global_id(1);
+  out[y * width + x] += 1 + (int)(get_group_id(0) + 100 * get_group_id(1));
+}
+kernel void mark_int(global int* out, int width) {
+  int x = get_global_id(0), y = get_global_id(1);
+  out[y * width + x] += 1 + (int)(get_group_id(0) + 100 * get_group_id(1));
+}
+__attribute__((reqd_work_group_size(4, 2, 1))) kernel void mark_required(global int* out, int width) {
+  size_t x = get_global_id(0), y = get_global_id(1);
+  out[y * width + x] += 1 + (int)(get_group_id(0) + 100 * get_group_id(1));
+}
+)";
+  constexpr cl_int kWidth = 150, kHeight = 40;
+  struct Launch {
+    const char* kernel;
+    std::array<size_t, 2> offset, global, local;  // local {0, 0}: NULL, the runtime picks
+  };
+  const Launch launches[] = {
+      {"mark", {2, 3}, {8, 4}, {0, 0}},           {"mark", {5, 0}, {130, 5}, {0, 0}},
+      {"mark", {0, 7}, {67, 9}, {8, 4}},          {"mark", {31, 1}, {97, 13}, {16, 4}},
+      {"mark_int", {1, 17}, {33, 17}, {0, 0}},    {"mark_int", {3, 5}, {10, 10}, {3, 3}},
+      {"mark_required", {7, 2}, {12, 6}, {4, 2}},
+  };
+  for (const char* options : {"-cl-std=CL2.0", "-cl-std=CL2.0 -cl-opt-disable"}) {
+    Program program = buildSource(kMarks, options);
+    ASSERT_TRUE(program.get()) << options;
+    std::vector<Buffer> images;
+    for (const Launch& launch : launches) {
+      Kernel kernel = createKernel(program, launch.kernel);
+      images.push_back(bufferOf(std::vector<cl_int>(kWidth * kHeight, 0)));
+      setArgs(kernel, images.back(), kWidth);
+      bool given = launch.local[0] != 0;
+      ASSERT_CL_SUCCESS(clEnqueueNDRangeKernel(queue_, kernel, 2, launch.offset.data(), launch.global.data(),
+                                               given ? launch.local.data() : nullptr, 0, nullptr, nullptr))
+          << launch.kernel;
+    }
+    for (size_t i = 0; i < std::size(launches); ++i) {
+      const Launch& launch = launches[i];
+      std::vector<cl_int> image = read<cl_int>(images[i], kWidth * kHeight);
+      std::array<size_t, 2> local = launch.local;
+      if (local[0] == 0) {
+        // The runtime chooses {L, 1}: L is where the first row's group id first changes.
+        local = {launch.global[0], 1};
+        for (size_t rx = 1; rx < launch.global[0]; ++rx) {
+          if (image[launch.offset[1] * kWidth + launch.offset[0] + rx] != 1) {
+            local[0] = rx;
+            break;
+          }
+        }
+      }
+      for (cl_int y = 0; y < kHeight; ++y) {
+        for (cl_int x = 0; x < kWidth; ++x) {
+          size_t rx = x - launch.offset[0], ry = y - launch.offset[1];
+          bool inside = x >= static_cast<cl_int>(launch.offset[0]) && rx < launch.global[0] &&
+                        y >= static_cast<cl_int>(launch.offset[1]) && ry < launch.global[1];
+          cl_int expected = inside ? 1 + static_cast<cl_int>(rx / local[0] + 100 * (ry / local[1])) : 0;
+          ASSERT_EQ(image[y * kWidth + x], expected)
+              << options << ", " << launch.kernel << " offset " << launch.offset[0] << "," << launch.offset[1]
+              << " global " << launch.global[0] << "x" << launch.global[1] << ": cell (" << x << ", " << y << ")";
+        }
+      }
+    }
+  }
+}
+
 // Since OpenCL 2.1 a global size of 0 is no error: the command does nothing and completes.
 TEST_F(IcdNDRange, EmptyGlobalSizeSucceedsTrivially) {
   Program program = buildSource(kIds, "-cl-std=CL2.0");

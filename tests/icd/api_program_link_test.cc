@@ -1,5 +1,6 @@
 // Separate compilation and linking, program binaries, and building without the compilers, through
-// the ICD loader.
+// the ICD loader. Programs from IL compile too (the CTS's spirv_new linkage tests: clCompileProgram
+// of an IL program used to return CL_INVALID_OPERATION).
 #include "icd/icd_test_util.h"
 #include "test_util.h"
 
@@ -84,6 +85,68 @@ TEST_F(IcdProgramLink, CompiledObjectsLinkIntoOneExecutable) {
 
   std::vector<cl_int> out = runWriter(linked, "use_twice", 100);
   for (cl_int i = 0; i < 100; ++i) ASSERT_EQ(out[i], 2 * i + 1) << i;
+}
+
+// The IL of each compiled object (its binary) made a program with clCreateProgramWithIL, compiled
+// again, and linked: one module exports a function, the other imports it.
+TEST_F(IcdProgramLink, ILProgramsCompileAndLink) {
+  auto ilProgram = [&](const std::string& source) {
+    Program object = compiled(source);
+    size_t size = 0;
+    EXPECT_CL_SUCCESS(clGetProgramInfo(object, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr));
+    std::vector<unsigned char> il(size);
+    unsigned char* pointer = il.data();
+    EXPECT_CL_SUCCESS(clGetProgramInfo(object, CL_PROGRAM_BINARIES, sizeof pointer, &pointer, nullptr));
+    cl_int error = CL_SUCCESS;
+    Program program(clCreateProgramWithIL(context_, il.data(), il.size(), &error));
+    EXPECT_CL_SUCCESS(error);
+    EXPECT_CL_SUCCESS(clCompileProgram(program, 1, &device_, "", 0, nullptr, nullptr, nullptr, nullptr))
+        << programBuildLog(program, device_);
+    return program;
+  };
+  Program exporter = ilProgram("int thrice(int x) { return 3 * x; }\n");
+  Program importer = ilProgram(R"(
+    int thrice(int x);
+    kernel void use_thrice(global int* out) { out[get_global_id(0)] = thrice((int)get_global_id(0)) - 2; }
+  )");
+  cl_program_binary_type type = CL_PROGRAM_BINARY_TYPE_NONE;
+  ASSERT_CL_SUCCESS(clGetProgramBuildInfo(importer, device_, CL_PROGRAM_BINARY_TYPE, sizeof type, &type, nullptr));
+  EXPECT_EQ(type, static_cast<cl_program_binary_type>(CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT));
+  cl_program inputs[] = {exporter, importer};
+  cl_int error = CL_SUCCESS;
+  Program linked(clLinkProgram(context_, 1, &device_, "", 2, inputs, nullptr, nullptr, &error));
+  ASSERT_CL_SUCCESS(error) << programBuildLog(linked, device_);
+  std::vector<cl_int> out = runWriter(linked, "use_thrice", 64);
+  for (cl_int i = 0; i < 64; ++i) ASSERT_EQ(out[i], 3 * i - 2) << i;
+}
+
+// IL that is not valid SPIR-V fails its compilation with the validator's message in the log; a
+// program from a binary is compiled already.
+TEST_F(IcdProgramLink, InvalidILFailsItsCompilationAndABinaryIsNotCompiled) {
+  std::vector<uint32_t> words = readWords(corpusDir() / "kernels" / "vector_add.O2.spv");
+  std::vector<uint32_t> broken = words;
+  for (size_t at = 5; at < broken.size();) {  // the first OpLoad loads from its own result
+    uint32_t count = broken[at] >> 16;
+    if ((broken[at] & 0xFFFF) == 61 /* OpLoad */) {
+      broken[at + 3] = broken[at + 2];
+      break;
+    }
+    at += count;
+  }
+  cl_int error = CL_SUCCESS;
+  Program program(clCreateProgramWithIL(context_, broken.data(), broken.size() * 4, &error));
+  ASSERT_CL_SUCCESS(error);
+  EXPECT_CL_ERROR(CL_COMPILE_PROGRAM_FAILURE,
+                  clCompileProgram(program, 1, &device_, "", 0, nullptr, nullptr, nullptr, nullptr));
+  EXPECT_NE(programBuildLog(program, device_).find("the IL is not valid SPIR-V"), std::string::npos)
+      << programBuildLog(program, device_);
+
+  size_t size = words.size() * 4;
+  const unsigned char* binaries[] = {reinterpret_cast<const unsigned char*>(words.data())};
+  Program binary(clCreateProgramWithBinary(context_, 1, &device_, &size, binaries, nullptr, &error));
+  ASSERT_CL_SUCCESS(error);
+  EXPECT_CL_ERROR(CL_INVALID_OPERATION,
+                  clCompileProgram(binary, 1, &device_, "", 0, nullptr, nullptr, nullptr, nullptr));
 }
 
 TEST_F(IcdProgramLink, UnresolvedFunctionFailsTheLink) {

@@ -2,7 +2,9 @@
 // and LLVM leaves a call to one whose body is too large to inline, which used to reach the
 // translator as a call to a function with no body (docs/clients.md, "CLBlast"). The reproduction
 // (tests/clients/repro/inline_function_not_inlined.cl, a tiled transpose through a __local tile
-// passed to an `inline` helper) builds and transposes as the CPU does, optimized and not.
+// passed to an `inline` helper) builds and transposes as the CPU does, optimized and not. A struct
+// passed by value to a helper that changes its copy leaves the caller's struct as it was (clang
+// -O0 passes the caller's own variable; it used to come back changed).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -45,6 +47,42 @@ TEST_P(IcdInlineFunctions, HelperTheOptimizerKeepsAsACallRuns) {
     }
   }
   EXPECT_EQ(wrong, 0);
+}
+
+TEST_P(IcdInlineFunctions, StructPassedByValueStaysTheCallersWhenTheHelperWritesItsCopy) {
+  Program program = buildSource(R"(
+typedef struct { char tag; int value; short small; long big; } Item;
+__attribute__((noinline)) int twice(Item item) {
+  item.value *= 2;
+  item.big += 1;
+  return item.value + (int)(item.big >> 40);
+}
+kernel void k(global const int* in, global int* out) {
+  size_t i = get_global_id(0);
+  Item item = {(char)i, in[i], (short)(i * 3), (long)i << 40};
+  out[3 * i] = twice(item);
+  out[3 * i + 1] = item.value;
+  out[3 * i + 2] = (int)(item.big >> 40) + item.small;
+}
+)",
+                                GetParam());
+  ASSERT_TRUE(program);
+  Kernel kernel = createKernel(program, "k");
+  ASSERT_TRUE(kernel);
+  constexpr size_t n = 64;
+  std::vector<cl_int> in(n);
+  for (size_t i = 0; i < n; ++i) in[i] = static_cast<cl_int>(i * 7) - 100;
+  Buffer input = bufferOf(in);
+  Buffer out = bufferOf(std::vector<cl_int>(3 * n, -1));
+  setArgs(kernel, input, out);
+  run1d(kernel, n);
+  std::vector<cl_int> result = read<cl_int>(out, 3 * n);
+  for (size_t i = 0; i < n; ++i) {
+    cl_int value = in[i], index = static_cast<cl_int>(i);
+    ASSERT_EQ(result[3 * i], 2 * value + index) << "work-item " << i;
+    ASSERT_EQ(result[3 * i + 1], value) << "work-item " << i << ": the caller's struct changed";
+    ASSERT_EQ(result[3 * i + 2], index + 3 * index) << "work-item " << i;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Options, IcdInlineFunctions, testing::Values("", "-cl-opt-disable", "-cl-std=CL2.0"),

@@ -190,6 +190,19 @@ TEST_P(BasicKernels, KernelBodyLocalArrayReversesEachWorkGroup) {
   for (size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], in[(i / 64) * 64 + 63 - i % 64]) << i;
 }
 
+TEST_P(BasicKernels, KernelScopeLocalStructIsSharedByTheGroup) {
+  auto k = kernel("local_array", "local_struct");
+  ASSERT_TRUE(k);
+  const size_t n = 100, local = 16;  // a remainder group of 4
+  auto dout = buffer(std::vector<uint64_t>(n, 0));
+  run(*k, range1d(n, local), {KernelArg::buffer(dout)});
+  auto out = read<uint64_t>(dout, n);
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t group = i / local, size = std::min(local, n - group * local);
+    ASSERT_EQ(out[i], i + group * 1000000 + size * 1000000000) << i;
+  }
+}
+
 TEST_P(BasicKernels, ProgramScopeConstantTableAndConstantArgument) {
   auto k = kernel("constant_table", "constant_table");
   ASSERT_TRUE(k);

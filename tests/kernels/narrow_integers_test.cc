@@ -337,6 +337,31 @@ TEST_P(NarrowIntegers, LocalAndPrivateArrays) {
   }
 }
 
+TEST_P(NarrowIntegers, Char16ElementsAtRunTimeIndices) {
+  auto k = kernel("narrow_integers", "char16_dynamic");
+  ASSERT_TRUE(k);
+  const size_t n = 64;
+  std::vector<int8_t> in(16 * n);
+  std::vector<int32_t> index(n);
+  std::mt19937 random(16);
+  for (auto& v : in) v = static_cast<int8_t>(random());
+  for (auto& v : index) v = static_cast<int32_t>(random() % 40);
+  auto din = buffer(in), dindex = buffer(index), dpicked = buffer(std::vector<int8_t>(n)),
+       dout = buffer(std::vector<int8_t>(16 * n));
+  run(*k, range1d(n, 16),
+      {KernelArg::buffer(din), KernelArg::buffer(dindex), KernelArg::buffer(dpicked), KernelArg::buffer(dout)});
+  auto picked = read<int8_t>(dpicked, n);
+  auto out = read<int8_t>(dout, 16 * n);
+  for (size_t i = 0; i < n; ++i) {
+    size_t element = index[i] & 15;
+    ASSERT_EQ(picked[i], in[16 * i + element]) << i;
+    for (size_t c = 0; c < 16; ++c) {
+      int8_t expected = c == ((element + 3) & 15) ? static_cast<int8_t>(i * 7) : in[16 * i + c];
+      ASSERT_EQ(out[16 * i + c], expected) << i << "." << c;
+    }
+  }
+}
+
 float halfToFloat(uint16_t h) {
   int exponent = (h >> 10) & 31, fraction = h & 0x3ff;
   float magnitude = exponent == 0 ? std::ldexp(static_cast<float>(fraction), -24)

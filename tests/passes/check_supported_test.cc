@@ -191,6 +191,16 @@ TEST(CheckSupportedTest, AllExtensionsConstructsAreRefusedByName) {
   }
 }
 
+// A module for 32-bit devices (pyopencl ships add-vectors-32.spv next to its 64-bit twin and picks
+// by CL_DEVICE_ADDRESS_BITS) would truncate cl2vk's 64-bit buffer addresses: refused, saying why.
+TEST(CheckSupportedTest, A32BitModuleIsRefusedNamingTheAddressBits) {
+  std::string physical32 = module(kAbsolute);
+  physical32.replace(physical32.find("Physical64"), 10, "Physical32");
+  EXPECT_EQ(test::runPass("check-supported", physical32).text(),
+            "error: the module is for 32-bit devices (the Physical32 addressing model, spir-unknown-unknown); cl2vk's "
+            "devices have 64-bit addresses (CL_DEVICE_ADDRESS_BITS is 64): build it for spir64 (Physical64)");
+}
+
 // An extension cl2vk has no decision for is refused by name rather than left to fail later.
 TEST(CheckSupportedTest, UnknownExtensionIsRefusedByName) {
   EXPECT_EQ(test::runPass("check-supported", module(kAbsolute, "", "OpExtension \"SPV_INTEL_fpga_reg\"")).text(),

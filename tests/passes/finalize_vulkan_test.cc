@@ -202,6 +202,46 @@ TEST(FinalizeVulkanTest, AGenericPointerLeftIsRefusedNamingItsUser) {
   EXPECT_NE(run.error.find("__generic pointer whose address space cl2vk cannot tell"), std::string::npos) << run.error;
 }
 
+// llvm-spirv-15 gives a kernel-scope __local struct LLVM's `undef` initializer, a composite of
+// OpUndef parts, which Vulkan refuses on a Workgroup variable (only OpConstantNull, with an
+// extension): the CTS's non_uniform_work_group kernels ended in an internal error. It goes, and
+// so do the constants nothing uses any more.
+TEST(FinalizeVulkanTest, AnUndefinedInitializerOfAWorkgroupVariableGoes) {
+  std::string body = R"(
+     %member = OpAccessChain %_ptr_Workgroup_uint %shared %uint_1
+               OpStore %member %n
+               OpControlBarrier %uint_2 %uint_2 %uint_264
+         %v = OpLoad %uint %member
+               OpStore %out %v Aligned 4
+)";
+  std::string types = R"(
+   %uint_264 = OpConstant %uint 264
+     %200 = OpTypeStruct %_arr_uint_uint_4 %uint
+%_ptr_Workgroup_shape = OpTypePointer Workgroup %200
+%_ptr_Workgroup_uint = OpTypePointer Workgroup %uint
+)";
+  std::string undefined = R"(
+  %undefArray = OpUndef %_arr_uint_uint_4
+  %undefUint = OpUndef %uint
+  %undefShape = OpConstantComposite %200 %undefArray %undefUint
+)";
+  test::expectPassOutput(
+      "finalize-vulkan",
+      kernel(openclHeader(), body,
+             types + undefined + "%shared = OpVariable %_ptr_Workgroup_shape Workgroup %undefShape\n"),
+      kernel(R"(
+               OpCapability Shader
+               OpCapability Int64
+               OpCapability PhysicalStorageBufferAddresses
+               OpMemoryModel PhysicalStorageBuffer64 GLSL450
+               OpEntryPoint GLCompute %k "k" %args %shared
+               OpSource OpenCL_C 200000
+               OpName %k "k"
+)",
+             body, types + "%shared = OpVariable %_ptr_Workgroup_shape Workgroup\n"),
+      Target{}, SPV_ENV_VULKAN_1_2);
+}
+
 // OpenCL C's signed overflow is undefined, and llvm-spirv says so with NoSignedWrap: kept for
 // SPIR-V 1.4 and later on the arithmetic it may decorate (the driver's compiler counts a strided
 // loop's trips with it), dropped for Vulkan 1.1's SPIR-V 1.3.

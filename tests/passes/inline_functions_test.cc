@@ -356,6 +356,113 @@ TEST(InlineFunctionsTest, AHelpersVariableMovesToTheKernelsEntryBlock) {
                          Target{}, SPV_ENV_OPENCL_2_2);
 }
 
+// A struct passed by value: clang -O0 hands the helper the caller's own variable with the ByVal
+// attribute, and the helper owns a copy. %bump writes its copy: the caller's %s must not change
+// (the kernel reads it after the call), so the inlined body works on a fresh variable that the
+// call site fills from the argument.
+const std::string kByValNames = R"(
+               OpName %pair "pair"
+               OpName %s "s"
+               OpName %bump "bump"
+               OpName %peek "peek"
+               OpName %m "m"
+               OpName %n "n"
+               OpDecorate %m FuncParamAttr ByVal
+               OpDecorate %n FuncParamAttr ByVal
+)";
+const std::string kByValHelpers = R"(
+       %pair = OpTypeStruct %uint %uint
+%_ptr_Function_pair = OpTypePointer Function %pair
+    %fn_pair = OpTypeFunction %uint %_ptr_Function_pair
+       %bump = OpFunction %uint None %fn_pair
+          %m = OpFunctionParameter %_ptr_Function_pair
+         %b0 = OpLabel
+         %mf = OpInBoundsPtrAccessChain %_ptr_Function_uint %m %uint_0 %uint_0
+         %mv = OpLoad %uint %mf Aligned 4
+        %mv2 = OpIMul %uint %mv %uint_2
+               OpStore %mf %mv2 Aligned 4
+               OpReturnValue %mv2
+               OpFunctionEnd
+       %peek = OpFunction %uint None %fn_pair
+          %n = OpFunctionParameter %_ptr_Function_pair
+         %e0 = OpLabel
+         %nf = OpInBoundsPtrAccessChain %_ptr_Function_uint %n %uint_0 %uint_0
+         %nv = OpLoad %uint %nf Aligned 4
+               OpReturnValue %nv
+               OpFunctionEnd
+)";
+
+TEST(InlineFunctionsTest, AByValParameterTheCalleeWritesIsACopyOfTheArgument) {
+  test::expectPassOutput("inline-functions",
+                         kernelModule(kByValHelpers + R"(
+          %k = OpFunction %void None %fn_kernel
+          %p = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+         %k0 = OpLabel
+          %s = OpVariable %_ptr_Function_pair Function
+         %sf = OpInBoundsPtrAccessChain %_ptr_Function_uint %s %uint_0 %uint_0
+               OpStore %sf %uint_2 Aligned 4
+          %r = OpFunctionCall %uint %bump %s
+         %sv = OpLoad %uint %sf Aligned 4
+        %sum = OpIAdd %uint %r %sv
+               OpStore %p %sum Aligned 4
+               OpReturn
+               OpFunctionEnd
+)",
+                                      kByValNames),
+                         kernelModule(R"(
+       %pair = OpTypeStruct %uint %uint
+%_ptr_Function_pair = OpTypePointer Function %pair
+    %fn_pair = OpTypeFunction %uint %_ptr_Function_pair
+          %k = OpFunction %void None %fn_kernel
+          %p = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+         %k0 = OpLabel
+          %s = OpVariable %_ptr_Function_pair Function
+       %copy = OpVariable %_ptr_Function_pair Function
+         %sf = OpInBoundsPtrAccessChain %_ptr_Function_uint %s %uint_0 %uint_0
+               OpStore %sf %uint_2 Aligned 4
+      %whole = OpLoad %pair %s
+               OpStore %copy %whole
+               OpBranch %b0
+         %b0 = OpLabel
+         %mf = OpInBoundsPtrAccessChain %_ptr_Function_uint %copy %uint_0 %uint_0
+         %mv = OpLoad %uint %mf Aligned 4
+        %mv2 = OpIMul %uint %mv %uint_2
+               OpStore %mf %mv2 Aligned 4
+               OpBranch %after
+      %after = OpLabel
+          %r = OpPhi %uint %mv2 %b0
+         %sv = OpLoad %uint %sf Aligned 4
+        %sum = OpIAdd %uint %r %sv
+               OpStore %p %sum Aligned 4
+               OpReturn
+               OpFunctionEnd
+)",
+                                      R"(
+               OpName %pair "pair"
+               OpName %s "s"
+)"),
+                         Target{}, SPV_ENV_OPENCL_2_2);
+}
+
+// A helper that only reads its by-value struct reads the caller's: no copy is needed.
+TEST(InlineFunctionsTest, AByValParameterTheCalleeOnlyReadsIsTheArgumentItself) {
+  test::PassRun run = test::runPass("inline-functions", kernelModule(kByValHelpers + R"(
+          %k = OpFunction %void None %fn_kernel
+          %p = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+         %k0 = OpLabel
+          %s = OpVariable %_ptr_Function_pair Function
+          %r = OpFunctionCall %uint %peek %s
+               OpStore %p %r Aligned 4
+               OpReturn
+               OpFunctionEnd
+)",
+                                                                     kByValNames));
+  ASSERT_TRUE(run.module) << run.error;
+  std::string text = run.text();
+  EXPECT_EQ(test::count(text, "OpVariable"), 1u) << text;
+  EXPECT_NE(text.find("OpInBoundsPtrAccessChain %_ptr_Function_uint %s %uint_0 %uint_0"), std::string::npos) << text;
+}
+
 // An imported function has no body to inline: its call stays. A function no kernel calls goes.
 TEST(InlineFunctionsTest, ImportsStayCalledAndFunctionsNoKernelReachesGo) {
   const std::string external = R"(

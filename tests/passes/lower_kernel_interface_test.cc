@@ -262,6 +262,50 @@ TEST(LowerKernelInterfaceTest, LocalIdBecomesVulkansWidenedTo64Bits) {
 )");
 }
 
+// A builtin variable's decorations that mean nothing to Vulkan go with it: UserSemantic strings
+// (the CTS's spirv14_usersemantic_decoratestring ended in "uses the OpenCL builtin variable other
+// than by loading it") and a decoration group naming it.
+TEST(LowerKernelInterfaceTest, ABuiltinsStringAndGroupDecorationsGoWithIt) {
+  test::PassRun run = test::runPass("lower-kernel-interface", R"(
+; Version: 1.4
+               OpCapability Addresses
+               OpCapability Linkage
+               OpCapability Kernel
+               OpCapability Int64
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k" %gid
+               OpName %k "k"
+               OpDecorate %gid LinkageAttributes "global_id" Import
+               OpDecorate %gid BuiltIn GlobalInvocationId
+               OpDecorateString %gid UserSemantic "FOO"
+               OpDecorateString %gid UserSemantic "FOO? BAR. BAZ!"
+               OpDecorate %group Constant
+      %group = OpDecorationGroup
+               OpGroupDecorate %group %gid
+      %ulong = OpTypeInt 64 0
+    %v3ulong = OpTypeVector %ulong 3
+  %_ptr_Input_v3ulong = OpTypePointer Input %v3ulong
+       %void = OpTypeVoid
+  %_ptr_CrossWorkgroup_ulong = OpTypePointer CrossWorkgroup %ulong
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_ulong
+        %gid = OpVariable %_ptr_Input_v3ulong Input
+          %k = OpFunction %void None %fn
+        %out = OpFunctionParameter %_ptr_CrossWorkgroup_ulong
+      %entry = OpLabel
+        %ids = OpLoad %v3ulong %gid Aligned 32
+         %id = OpCompositeExtract %ulong %ids 0
+               OpStore %out %id Aligned 8
+               OpReturn
+               OpFunctionEnd
+)");
+  ASSERT_TRUE(run.module) << run.error;
+  std::string text = run.text();
+  EXPECT_EQ(text.find("UserSemantic"), std::string::npos) << text;
+  EXPECT_NE(text.find("OpGroupDecorate %1\n"), std::string::npos) << text;  // no target left
+  EXPECT_EQ(text.find("BuiltIn GlobalInvocationId"), std::string::npos) << text;
+  EXPECT_NE(text.find("BuiltIn WorkgroupId"), std::string::npos) << text;
+}
+
 // With more arguments than the push constants hold (a device with 8 bytes of them, here), the push
 // constants hold the address of an argument buffer (the same words, without Block: it is read
 // through a CrossWorkgroup pointer, which lower-pointers makes a buffer address), and the

@@ -239,6 +239,35 @@ TEST(LowerNarrowIntegersTest, VariablesWidenConversionsExtendOrMaskAndBitCastsPa
                          withoutNarrowTypes(), SPV_ENV_VULKAN_1_2);
 }
 
+// An element of a char vector at a run-time index, read and written (the CTS's
+// op_vector_char16_extract and _insert were refused on SwiftShader): the same instructions on the
+// widened vector.
+TEST(LowerNarrowIntegersTest, DynamicExtractAndInsertOnByteVectorsWidenWithTheirVectors) {
+  std::string dynamic = kByteKernel;
+  std::string types = "%uchar_200 = OpConstant %uchar 200\n";
+  dynamic.replace(dynamic.find(types), types.size(), types + R"(
+       %uint = OpTypeInt 32 0
+    %v4uchar = OpTypeVector %uchar 4
+    %uchar_1 = OpConstant %uchar 1
+     %vector = OpConstantComposite %v4uchar %uchar_1 %uchar_200 %uchar_1 %uchar_200
+)");
+  std::string select = "          %r = OpSelect %uchar %lt %sum %a\n";
+  dynamic.replace(dynamic.find(select), select.size(), R"(
+      %index = OpUConvert %uint %a
+    %element = OpVectorExtractDynamic %uchar %vector %index
+    %changed = OpVectorInsertDynamic %v4uchar %vector %sum %index
+       %back = OpCompositeExtract %uchar %changed 1
+         %r0 = OpIAdd %uchar %element %back
+          %r = OpSelect %uchar %lt %r0 %a
+)");
+  test::PassRun run = test::runPass("lower-narrow-integers", dynamic, withoutNarrowTypes());
+  ASSERT_TRUE(run.module) << run.error;
+  std::string text = run.text();
+  EXPECT_NE(text.find("OpVectorExtractDynamic %uint"), std::string::npos) << text;
+  EXPECT_NE(text.find("OpVectorInsertDynamic %v4uint"), std::string::npos) << text;
+  EXPECT_EQ(text.find("uchar"), std::string::npos) << text;
+}
+
 TEST(LowerNarrowIntegersTest, ASpecializationConstantOfEightBitTypeIsRefusedByName) {
   test::PassRun run = test::runPass("lower-narrow-integers", R"(
 ; Version: 1.5

@@ -100,6 +100,25 @@ TEST(LowerPointersTest, GlobalPointersBecomePhysicalStorageBufferPointers) {
                                        "", kBufferPointer, "OpDecorate %_ptr_CrossWorkgroup_uint ArrayStride 4"));
 }
 
+// SPIR-V 1.5's OpBitcast between a pointer and a vector of two 32-bit integers (the CTS's
+// spirv15_ptr_bitcast) is a conversion through a 64-bit integer, as OpConvertPtrToU and
+// OpConvertUToPtr write it.
+TEST(LowerPointersTest, BitcastsBetweenPointersAndIntegersBecomeConversions) {
+  test::expectPassOutput("lower-pointers", computeKernel(R"(
+       %bits = OpBitcast %v2uint %out
+       %back = OpBitcast %_ptr_CrossWorkgroup_uint %bits
+          %r = OpLoad %uint %back Aligned 4
+)"),
+                         computeKernel(R"(
+     %asUint = OpConvertPtrToU %ulong %out
+       %bits = OpBitcast %v2uint %asUint
+     %asLong = OpBitcast %ulong %bits
+       %back = OpConvertUToPtr %_ptr_CrossWorkgroup_uint %asLong
+          %r = OpLoad %uint %back Aligned 4
+)",
+                                       "", kBufferPointer));
+}
+
 // (tile + 1)[x] and tile[1] on a __local uint tile[16]: Workgroup memory has no addresses in
 // Vulkan, so each access gets an access chain from the variable with the indices summed.
 TEST(LowerPointersTest, LocalPointerArithmeticBecomesAccessChainsFromTheVariable) {

@@ -163,6 +163,14 @@ std::optional<Error> findUnknownExtension(const Module& module) {
 }  // namespace
 
 Expected<PassResult> checkSupported(Module& module, const Target& target) {
+  // OpenCL's SPIR-V environment ties the addressing model to CL_DEVICE_ADDRESS_BITS, 64 on every
+  // device cl2vk offers: a 32-bit module's pointers and size_t cannot hold its buffer addresses.
+  for (const Instruction& inst : module.section(ir::Section::kMemoryModel)) {
+    if (inst.wordOperand(0) == static_cast<uint32_t>(spv::AddressingModel::Physical32))
+      return Error(
+          "the module is for 32-bit devices (the Physical32 addressing model, spir-unknown-unknown); cl2vk's devices "
+          "have 64-bit addresses (CL_DEVICE_ADDRESS_BITS is 64): build it for spir64 (Physical64)");
+  }
   for (const Instruction& inst : module.section(ir::Section::kGlobal)) {
     std::string construct = constructOf(inst);
     if (!construct.empty())

@@ -16,8 +16,8 @@ Expected<PassResult> finalizeVulkanModule(ir::Module& module, PassContext& conte
 
 // finalize-vulkan's check that nothing OpenCL-only is left (an imported function, a collective not
 // lowered, an extended instruction set other than GLSL.std.450, a __generic pointer), naming the
-// kernel and the instruction; removes the imports and declarations nothing uses
-// (finalize_opencl_leftovers.cc).
+// kernel and the instruction; removes the imports and declarations nothing uses, and the undefined
+// initializers llvm-spirv-15 gives kernel-scope __local structs (finalize_opencl_leftovers.cc).
 Status rejectWhatIsStillOpenCL(ir::Module& module);
 
 // The SPIR-V version word a Vulkan target environment uses (vulkan1.1: 1.3, 1.2: 1.5, 1.3: 1.6).

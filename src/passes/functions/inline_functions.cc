@@ -61,6 +61,60 @@ Expected<std::vector<Function*>> calleesFirst(Module& module) {
   return order;
 }
 
+bool isByValParameter(const Module& module, uint32_t param) {
+  for (const Instruction* decoration : module.decorations(param)) {
+    if (decoration->opcode() == spv::Op::OpDecorate &&
+        decoration->wordOperand(1) == static_cast<uint32_t>(spv::Decoration::FuncParamAttr) &&
+        decoration->wordOperand(2) == static_cast<uint32_t>(spv::FunctionParameterAttribute::ByVal))
+      return true;
+  }
+  return false;
+}
+
+// Whether `callee` may write to the memory its pointer parameter `param` points to: a store, copy
+// or atomic through any pointer derived from it, or the pointer escaping (passed on, stored,
+// converted, used by an extended instruction). Loads, lifetime markers and comparisons do not write.
+bool mayWriteThrough(const Module& module, uint32_t param) {
+  std::vector<uint32_t> pointers = {param};
+  std::unordered_set<uint32_t> seen = {param};
+  while (!pointers.empty()) {
+    uint32_t pointer = pointers.back();
+    pointers.pop_back();
+    for (const ir::Use& use : module.uses(pointer)) {
+      const Instruction& user = *use.user;
+      switch (user.opcode()) {
+        case spv::Op::OpName:
+        case spv::Op::OpDecorate:
+        case spv::Op::OpLoad:
+        case spv::Op::OpLifetimeStart:
+        case spv::Op::OpLifetimeStop:
+        case spv::Op::OpPtrEqual:
+        case spv::Op::OpPtrNotEqual:
+        case spv::Op::OpPtrDiff: break;
+        case spv::Op::OpCopyMemory:
+        case spv::Op::OpCopyMemorySized:
+          if (use.operandIndex == 0) return true;  // the target; the source is only read
+          break;
+        case spv::Op::OpAccessChain:
+        case spv::Op::OpInBoundsAccessChain:
+        case spv::Op::OpPtrAccessChain:
+        case spv::Op::OpInBoundsPtrAccessChain:
+        case spv::Op::OpBitcast:
+        case spv::Op::OpCopyObject:
+        case spv::Op::OpPtrCastToGeneric:
+        case spv::Op::OpGenericCastToPtr:
+        case spv::Op::OpGenericCastToPtrExplicit:
+        case spv::Op::OpPhi:
+        case spv::Op::OpSelect:
+          if (user.resultId() && seen.insert(user.resultId()).second) pointers.push_back(user.resultId());
+          break;
+        default: return true;  // OpStore (as target or value), atomics, calls, conversions ...
+      }
+    }
+  }
+  return false;
+}
+
 // Copies the callee's body in place of `call`, which must call a defined function.
 Status inlineCall(Module& module, Instruction* call) {
   Function& callee = *module.function(call->idOperand(0));
@@ -73,12 +127,32 @@ Status inlineCall(Module& module, Instruction* call) {
       std::find_if(callerInsts.begin(), callerInsts.end(), [call](const Instruction& i) { return &i == call; });
   Block* after = module.splitBlockBefore(&*std::next(callIt));
 
+  // Function-scope variables must stay in the entry block: they go after the caller's own.
+  Instruction* lastVariable = &caller.blocks().front().instructions().front();
+  for (Instruction& inst : caller.blocks().front().instructions()) {
+    if (inst.opcode() == spv::Op::OpVariable) lastVariable = &inst;
+  }
+
   // Parameters become the call's arguments; everything the callee defines gets a fresh id.
   std::unordered_map<uint32_t, uint32_t> ids;
   size_t argument = 1;
   for (Instruction& inst : callee.header()) {
     if (inst.opcode() != spv::Op::OpFunctionParameter) continue;
     uint32_t value = call->idOperand(argument++);
+    // A struct passed by value arrives as a pointer to the caller's memory (clang passes its own
+    // variable at -O0); the callee owns a copy, so what it writes there must not reach the caller.
+    if (isByValParameter(module, inst.resultId()) && mayWriteThrough(module, inst.resultId())) {
+      uint32_t copy = module.takeId();
+      lastVariable = module.insertAfter(
+          lastVariable, Instruction(spv::Op::OpVariable, inst.typeId(), copy,
+                                    {Operand::enumerant(SPV_OPERAND_TYPE_STORAGE_CLASS,
+                                                        static_cast<uint32_t>(spv::StorageClass::Function))}));
+      ir::Builder before = ir::Builder::before(module, call);
+      uint32_t pointee = module.def(inst.typeId())->idOperand(1);
+      before.add(spv::Op::OpStore, 0,
+                 {Operand::id(copy), Operand::id(before.valueOfIds(spv::Op::OpLoad, pointee, {value}))});
+      value = copy;
+    }
     ids[inst.resultId()] = value;
     // llvm-spirv names the parameters of the kernel function, not those of the entry point that
     // calls it: an unnamed caller parameter takes the name of the one it is passed to.
@@ -100,12 +174,6 @@ Status inlineCall(Module& module, Instruction* call) {
     auto it = ids.find(id);
     return it == ids.end() ? id : it->second;
   };
-
-  // Function-scope variables must stay in the entry block: they go after the caller's own.
-  Instruction* lastVariable = &caller.blocks().front().instructions().front();
-  for (Instruction& inst : caller.blocks().front().instructions()) {
-    if (inst.opcode() == spv::Op::OpVariable) lastVariable = &inst;
-  }
 
   // The copied blocks go between the caller's block and `after`; returns branch to `after`.
   std::vector<std::pair<uint32_t, uint32_t>> returns;  // (value, from block)

@@ -361,7 +361,11 @@ Status removeOpenCLBuiltinVariables(Module& module, const std::unordered_map<uin
   for (const auto& [variable, builtin] : builtins) {
     for (const ir::Use& use : module.uses(variable)) {
       spv::Op op = use.user->opcode();
-      if (op == spv::Op::OpEntryPoint || op == spv::Op::OpName || op == spv::Op::OpDecorate) continue;
+      // Names, decorations (a UserSemantic string, a decoration group's target) and interfaces
+      // go with the variable.
+      if (op == spv::Op::OpEntryPoint || op == spv::Op::OpName || op == spv::Op::OpDecorate ||
+          op == spv::Op::OpDecorateId || op == spv::Op::OpDecorateString || op == spv::Op::OpGroupDecorate)
+        continue;
       return Error(module.describe(*use.user) + " uses the OpenCL builtin variable %" + std::to_string(variable) +
                    " other than by loading it, which is not supported");
     }

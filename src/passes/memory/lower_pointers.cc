@@ -32,6 +32,7 @@ class PointerLowering {
     retypeGlobalPointerTypes();
     for (Function& function : module_.functions()) {
       if (function.isDeclaration()) continue;
+      bitcastsBecomeConversions(function);
       CL2VK_TRY(lowerMemoryCopies(function));
       removeUnusedPointerArithmetic(function);
       SpaceInference spaces(module_, function);
@@ -105,6 +106,36 @@ class PointerLowering {
       std::vector<Operand> operands = inst->operands();
       if (inst->opcode() == spv::Op::OpVariable) operands[0] = storageOperand(space);
       module_.update(inst, Instruction(inst->opcode(), type, inst->resultId(), std::move(operands)));
+    }
+  }
+
+  // SPIR-V 1.5 lets OpBitcast turn a pointer into an integer or a vector of two 32-bit ones, and
+  // back (the CTS's spirv15_ptr_bitcast); that is OpConvertPtrToU / OpConvertUToPtr through a
+  // 64-bit integer, which the rest of the pass reads (and which lavapipe compiles: its pipeline
+  // creation failed on the bitcast of a private pointer).
+  void bitcastsBecomeConversions(Function& function) {
+    std::vector<Instruction*> casts;
+    for (Block& block : function.blocks()) {
+      for (Instruction& inst : block.instructions()) {
+        if (inst.opcode() != spv::Op::OpBitcast) continue;
+        bool toPointer = isPointerValue(module_, inst);
+        bool fromPointer = isPointerValue(module_, *module_.def(inst.idOperand(0)));
+        if (toPointer != fromPointer) casts.push_back(&inst);
+      }
+    }
+    uint32_t ulong = ir::typeInt(module_, 64);
+    for (Instruction* cast : casts) {
+      Builder b = Builder::before(module_, cast);
+      uint32_t source = cast->idOperand(0);
+      Instruction replacement =
+          isPointerValue(module_, *cast)
+              ? Instruction(spv::Op::OpConvertUToPtr, cast->typeId(), cast->resultId(),
+                            {Operand::id(b.typeOf(source) == ulong ? source : b.bitcast(ulong, source))})
+              : Instruction(spv::Op::OpBitcast, cast->typeId(), cast->resultId(),
+                            {Operand::id(b.op(spv::Op::OpConvertPtrToU, ulong, {source}))});
+      if (replacement.opcode() == spv::Op::OpBitcast && cast->typeId() == ulong)
+        replacement = Instruction(spv::Op::OpCopyObject, ulong, cast->resultId(), replacement.operands());
+      module_.update(cast, std::move(replacement));
     }
   }
 

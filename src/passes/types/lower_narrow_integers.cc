@@ -21,6 +21,8 @@ bool keepsOpcode(spv::Op opcode) {
     case spv::Op::OpCompositeExtract:
     case spv::Op::OpCompositeInsert:
     case spv::Op::OpVectorShuffle:
+    case spv::Op::OpVectorExtractDynamic:  // a char16's element at a run-time index (the CTS's
+    case spv::Op::OpVectorInsertDynamic:   // op_vector_char16_extract/insert on SwiftShader)
     case spv::Op::OpCopyObject:
     case spv::Op::OpUndef:
     case spv::Op::OpBitwiseAnd:
