@@ -11,9 +11,9 @@ namespace {
 
 // A kernel `k` writing ulongs through %out, with the builtins %gid (GlobalInvocationId) and %dim
 // (WorkDim) declared in `storage`; `interface` lists the entry point's variables, `body` follows
-// the kernel's label.
+// the kernel's label; `globals` follow the variables.
 std::string module(const std::string& body, const std::string& storage = "Input",
-                   const std::string& interface = " %gid %dim") {
+                   const std::string& interface = " %gid %dim", const std::string& globals = "") {
   return R"(
 ; Version: 1.2
                OpCapability Addresses
@@ -51,7 +51,7 @@ std::string module(const std::string& body, const std::string& storage = "Input"
         %gid = OpVariable %_ptr_v3ulong )" +
          storage + R"(
         %dim = OpVariable %_ptr_uint )" +
-         storage + R"(
+         storage + "\n" + globals + R"(
           %k = OpFunction %void None %fn
         %out = OpFunctionParameter %_ptr_CrossWorkgroup_ulong
       %entry = OpLabel
@@ -104,7 +104,8 @@ TEST(CanonicalizeBuiltinLoadsTest, ComponentsThroughChainsAndCastsBecomeExtracts
 }
 
 // get_global_id(d) for a d known only at run time (here get_work_dim() - 1, the dimension read
-// through a copy of the scalar builtin's pointer): a dynamic extract of the whole vector.
+// through a copy of the scalar builtin's pointer): a dynamic extract of the whole vector, read only
+// below 3 (get_global_id is 0 beyond the dimensions, as OpenCL says).
 TEST(CanonicalizeBuiltinLoadsTest, RunTimeIndexBecomesADynamicExtract) {
   test::expectPassOutput("canonicalize-builtin-loads", module(R"(
        %pdim = OpCopyObject %_ptr_uint %dim
@@ -118,9 +119,13 @@ TEST(CanonicalizeBuiltinLoadsTest, RunTimeIndexBecomesADynamicExtract) {
           %d = OpLoad %uint %dim
        %last = OpISub %uint %d %uint_1
         %ids = OpLoad %v3ulong %gid
-          %v = OpVectorExtractDynamic %ulong %ids %last
+     %inside = OpULessThan %bool %last %uint_3
+       %safe = OpSelect %uint %inside %last %uint_0
+         %id = OpVectorExtractDynamic %ulong %ids %safe
+          %v = OpSelect %ulong %inside %id %ulong_0
                OpStore %out %v Aligned 8
-)"),
+)",
+                                "Input", " %gid %dim", "       %bool = OpTypeBool"),
                          Target{}, SPV_ENV_OPENCL_2_2);
 }
 

@@ -235,23 +235,6 @@ Expected<bool> hoistFunctionVariables(ir::Module& module, ir::Function& function
   return !misplaced.empty();
 }
 
-// The value OpenCL's work-item functions give for a dimension index of 3 or more (1 for the
-// sizes, 0 for the ids and the offset), for the builtin variable llvm-spirv reads them from; none
-// for builtins that are not vectors of dimensions.
-std::optional<uint64_t> valueBeyondTheDimensions(spv::BuiltIn builtin) {
-  switch (builtin) {
-    case spv::BuiltIn::GlobalSize:
-    case spv::BuiltIn::WorkgroupSize:
-    case spv::BuiltIn::EnqueuedWorkgroupSize:
-    case spv::BuiltIn::NumWorkgroups: return 1;
-    case spv::BuiltIn::GlobalInvocationId:
-    case spv::BuiltIn::LocalInvocationId:
-    case spv::BuiltIn::WorkgroupId:
-    case spv::BuiltIn::GlobalOffset: return 0;
-    default: return std::nullopt;
-  }
-}
-
 // llvm-spirv-15 translates get_global_size(i) and its kin into a component i of the builtin's
 // three-component vector, which has no value for i >= 3, where OpenCL's functions return 1 (sizes)
 // or 0 (ids, offset): a constant index >= 3 gives an OpCompositeExtract the validator refuses, a
@@ -260,12 +243,13 @@ std::optional<uint64_t> valueBeyondTheDimensions(spv::BuiltIn builtin) {
 Expected<bool> defineDimensionsBeyondThree(ir::Module& module, ir::Function& function,
                                            const std::unordered_map<uint32_t, spv::BuiltIn>& builtins) {
   constexpr uint64_t kDimensions = 3;
-  // The value beyond the dimensions when `vector` is a load of a dimension builtin.
-  auto beyond = [&](uint32_t vector) -> std::optional<uint64_t> {
+  // The dimension builtin that `vector` is a load of, if it is one.
+  auto dimensionBuiltin = [&](uint32_t vector) -> std::optional<spv::BuiltIn> {
     const Instruction* load = module.def(vector);
     if (!load || load->opcode() != spv::Op::OpLoad) return std::nullopt;
     auto builtin = builtins.find(load->idOperand(0));
-    return builtin == builtins.end() ? std::nullopt : valueBeyondTheDimensions(builtin->second);
+    if (builtin == builtins.end() || !valueBeyondTheDimensions(builtin->second)) return std::nullopt;
+    return builtin->second;
   };
   std::vector<Instruction*> extracts;
   for (Block& block : function.blocks()) {
@@ -273,21 +257,16 @@ Expected<bool> defineDimensionsBeyondThree(ir::Module& module, ir::Function& fun
       bool constantIndex = inst.opcode() == spv::Op::OpCompositeExtract && inst.operands().size() == 2 &&
                            inst.wordOperand(1) >= kDimensions;
       bool dynamicIndex = inst.opcode() == spv::Op::OpVectorExtractDynamic;
-      if ((constantIndex || dynamicIndex) && beyond(inst.idOperand(0))) extracts.push_back(&inst);
+      if ((constantIndex || dynamicIndex) && dimensionBuiltin(inst.idOperand(0))) extracts.push_back(&inst);
     }
   }
   for (Instruction* extract : extracts) {
     ir::Builder b = ir::Builder::before(module, extract);
     uint32_t vector = extract->idOperand(0);
-    uint32_t outside = b.bits(extract->typeId(), *beyond(vector));
-    uint32_t value = outside;
-    if (extract->opcode() == spv::Op::OpVectorExtractDynamic) {
-      uint32_t index = extract->idOperand(1);
-      uint32_t inside = b.compare(spv::Op::OpULessThan, index, b.bits(b.typeOf(index), kDimensions));
-      uint32_t safeIndex = b.select(inside, index, b.bits(b.typeOf(index), 0));
-      uint32_t component = b.op(spv::Op::OpVectorExtractDynamic, extract->typeId(), {vector, safeIndex});
-      value = b.select(inside, component, outside);
-    }
+    spv::BuiltIn builtin = *dimensionBuiltin(vector);
+    uint32_t value = extract->opcode() == spv::Op::OpVectorExtractDynamic
+                         ? workItemDimension(b, builtin, extract->typeId(), vector, extract->idOperand(1))
+                         : b.bits(extract->typeId(), *valueBeyondTheDimensions(builtin));
     module.replaceAllUses(extract->resultId(), value);
     CL2VK_TRY(module.remove(extract));
   }

@@ -8,6 +8,7 @@
 #include "analysis/data_layout.h"
 #include "ir/builder.h"
 #include "ir/types.h"
+#include "passes/interface/work_item_builtins.h"
 
 namespace cl2vk {
 namespace {
@@ -168,14 +169,14 @@ class BuiltinVariable {
     if (load.typeId() != typeAt(place)) return unsupported(load, "a load of another type");
     Builder builder = Builder::before(module_, &load);
     uint32_t value = builder.valueOfIds(spv::Op::OpLoad, type_, {variable_.resultId()});
-    if (!place.whole) {
-      std::optional<uint64_t> index = constantValue(module_, place.index);
-      value = index ? builder.value(spv::Op::OpCompositeExtract, component_,
-                                    {Operand::id(value), Operand::literal(static_cast<uint32_t>(*index))})
-                    : builder.valueOfIds(spv::Op::OpVectorExtractDynamic, component_, {value, place.index});
-    }
+    if (!place.whole) value = workItemDimension(builder, builtin(), component_, value, place.index);
     module_.replaceAllUses(load.resultId(), value);
     return module_.remove(&load);
+  }
+
+  spv::BuiltIn builtin() const {
+    return static_cast<spv::BuiltIn>(
+        module_.findDecoration(variable_.resultId(), spv::Decoration::BuiltIn)->wordOperand(2));
   }
 
   // An Input variable must be in the interface of each entry point that reads it (SPIR-V 1.3 and

@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "analysis/data_layout.h"
 #include "cl2vk/reflection.h"
 #include "ir/types.h"
 
@@ -315,6 +316,35 @@ bool builtinNeedsDispatchInfo(spv::BuiltIn builtin) {
     case spv::BuiltIn::WorkDim: return true;
     default: return false;
   }
+}
+
+std::optional<uint64_t> valueBeyondTheDimensions(spv::BuiltIn builtin) {
+  switch (builtin) {
+    case spv::BuiltIn::GlobalSize:
+    case spv::BuiltIn::WorkgroupSize:
+    case spv::BuiltIn::EnqueuedWorkgroupSize:
+    case spv::BuiltIn::NumWorkgroups: return 1;
+    case spv::BuiltIn::GlobalInvocationId:
+    case spv::BuiltIn::LocalInvocationId:
+    case spv::BuiltIn::WorkgroupId:
+    case spv::BuiltIn::GlobalOffset: return 0;
+    default: return std::nullopt;
+  }
+}
+
+uint32_t workItemDimension(Builder& b, spv::BuiltIn builtin, uint32_t componentType, uint32_t vector, uint32_t index) {
+  constexpr uint64_t kDimensions = 3;
+  std::optional<uint64_t> outsideValue = valueBeyondTheDimensions(builtin);
+  std::optional<uint64_t> constant = constantValue(b.module(), index);
+  if (constant && *constant < kDimensions)
+    return b.value(spv::Op::OpCompositeExtract, componentType,
+                   {ir::Operand::id(vector), ir::Operand::literal(static_cast<uint32_t>(*constant))});
+  uint32_t outside = b.bits(componentType, outsideValue.value_or(0));
+  if (constant) return outside;
+  uint32_t inside = b.compare(spv::Op::OpULessThan, index, b.bits(b.typeOf(index), kDimensions));
+  uint32_t safeIndex = b.select(inside, index, b.bits(b.typeOf(index), 0));
+  uint32_t component = b.op(spv::Op::OpVectorExtractDynamic, componentType, {vector, safeIndex});
+  return b.select(inside, component, outside);
 }
 
 std::unordered_map<uint32_t, spv::BuiltIn> openclBuiltinVariables(const Module& module) {

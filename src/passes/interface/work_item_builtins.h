@@ -5,10 +5,12 @@
 // work-group size specialization constants (docs/kernel-interface.md has the formulas).
 #pragma once
 
+#include <optional>
 #include <unordered_map>
 
 #include "cl2vk/expected.h"
 #include "cl2vk/target.h"
+#include "ir/builder.h"
 #include "ir/module.h"
 #include "passes/interface/word_reader.h"
 
@@ -33,6 +35,17 @@ bool builtinNeedsDispatchInfo(spv::BuiltIn builtin);
 // The BuiltIn-decorated Input variables of a Kernel module (all of them are OpenCL's), with the
 // builtin each stands for. Collect them before lowering adds Vulkan's own.
 std::unordered_map<uint32_t, spv::BuiltIn> openclBuiltinVariables(const ir::Module& module);
+
+// The value OpenCL's work-item functions give for a dimension index of 3 or more (1 for the sizes
+// and group counts, 0 for the ids and the offset); none for a builtin that is not a vector of
+// dimensions.
+std::optional<uint64_t> valueBeyondTheDimensions(spv::BuiltIn builtin);
+
+// Component `index` (a constant or a run-time id) of `vector`, the value of the dimension builtin
+// `builtin`, as OpenCL's work-item functions define it: OpenCL's value beyond the dimensions for a
+// constant index of 3 or more; for a run-time one, the component read only below 3.
+uint32_t workItemDimension(ir::Builder& builder, spv::BuiltIn builtin, uint32_t componentType, uint32_t vector,
+                           uint32_t index);
 
 // Rewrites every load of an OpenCL builtin variable inside `kernel`. `dispatch` reads the push
 // constants; it is only used for builtins that need the dispatch information. The sub-group
