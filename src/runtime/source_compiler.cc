@@ -22,10 +22,16 @@ constexpr std::string_view kEmbeddedCollectivesHeader =
     ;
 
 // What the device lacks, undefined after clang's default header (opencl-c-base.h), which defines
-// macros whatever -cl-ext says; -U would come before it and not hold.
+// macros whatever -cl-ext says; -U would come before it and not hold. Feature macros (__opencl_c_*)
+// only in OpenCL C 3.0, whose optional features they are: clang-15 offers a builtin only while its
+// macros are defined, and OpenCL C 2.0 requires what they stand for there (atomic_load's seq_cst).
 std::string deviceMacros(const CompileRequest& request) {
+  const bool optionalFeatures = request.options.languageVersion == "CL3.0";
   std::string text;
-  for (const std::string& name : request.undefinedMacros) text += "#undef " + name + "\n";
+  for (const std::string& name : request.undefinedMacros) {
+    if (name.starts_with("__opencl_c_") && !optionalFeatures) continue;
+    text += "#undef " + name + "\n";
+  }
   return text;
 }
 
