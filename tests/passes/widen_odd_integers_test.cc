@@ -166,11 +166,11 @@ TEST(WidenOddIntegersTest, ConversionsBetweenOddWidthsExtendThenMask) {
                OpStore %out %sum
 )"),
                          widened(R"(
-     %ushort = OpTypeInt 16 0
    %uchar_15 = OpConstant %uchar 15
     %uchar_4 = OpConstant %uchar 4
 %uint_16777215 = OpConstant %uint 16777215
      %uint_8 = OpConstant %uint 8
+     %ushort = OpTypeInt 16 0
 %ushort_4095 = OpConstant %ushort 4095
    %ushort_4 = OpConstant %ushort 4
 )",
@@ -372,7 +372,7 @@ TEST(WidenOddIntegersTest, AtomicsVectorsInMemoryAndWideIntegersAreRefused) {
           %x = OpAtomicLoad %u4 %p %uint_1 %uint_0
 )"))
                 .text(),
-            "error: kernel 'k': %x = OpAtomicLoad in function 'k': atomics on integers of a width other than 8, 16, "
+            "error: kernel 'k': %17 = OpAtomicLoad in function 'k': atomics on integers of a width other than 8, 16, "
             "32 or 64 bits are not supported");
   EXPECT_EQ(test::runPass("widen-odd-integers", kernel(R"(
        %v2u4 = OpTypeVector %u4 2
@@ -383,10 +383,10 @@ TEST(WidenOddIntegersTest, AtomicsVectorsInMemoryAndWideIntegersAreRefused) {
           %x = OpLoad %v2u4 %p
 )"))
                 .text(),
-            "error: kernel 'k': %x = OpLoad in function 'k': a vector of 4-bit integers loaded from memory (LLVM "
+            "error: kernel 'k': %16 = OpLoad in function 'k': a vector of 4-bit integers loaded from memory (LLVM "
             "packs its bits) is not supported");
   EXPECT_EQ(test::runPass("widen-odd-integers", kernel("%u80 = OpTypeInt 80 0\n", "")).text(),
-            "error: %u80 = OpTypeInt: integers wider than 64 bits are not supported");
+            "error: %9 = OpTypeInt: integers wider than 64 bits are not supported");
 }
 
 }  // namespace
