@@ -123,14 +123,18 @@ void Module::index(Instruction* inst) {
 }
 
 void Module::unindex(Instruction* inst) {
-  if (inst->resultId()) {
-    auto it = defs_.find(inst->resultId());
-    if (it != defs_.end() && it->second == inst) defs_.erase(it);
-  }
   if (inst->typeId()) dropUse(inst->typeId(), inst, Use::kResultType);
   for (size_t i = 0; i < inst->numOperands(); ++i) {
     const Operand& op = inst->operand(i);
     if (op.isId()) dropUse(op.words[0], inst, static_cast<int>(i));
+  }
+  unindexDefinition(inst);
+}
+
+void Module::unindexDefinition(Instruction* inst) {
+  if (inst->resultId()) {
+    auto it = defs_.find(inst->resultId());
+    if (it != defs_.end() && it->second == inst) defs_.erase(it);
   }
   if (inst->opcode() == spv::Op::OpFunction) functionsById_.erase(inst->resultId());
   if (isShareableGlobal(inst->opcode())) {
@@ -175,7 +179,9 @@ Instruction* Module::insertAfter(Instruction* position, Instruction inst) {
 
 Function* Module::addFunction() { return &functions_.emplace_back(); }
 
-Block* Module::addBlock(Function& function, Block* after) {
+Block* Module::addBlock(Function& function, Block* after) { return addBlocks(function, after, 1).front(); }
+
+std::vector<Block*> Module::addBlocks(Function& function, Block* after, size_t count) {
   auto& blocks = function.blocks();
   auto position = blocks.end();
   if (after) {
@@ -183,7 +189,9 @@ Block* Module::addBlock(Function& function, Block* after) {
     assert(position != blocks.end());
     ++position;
   }
-  return &*blocks.emplace(position, &function);
+  std::vector<Block*> added;
+  for (size_t i = 0; i < count; ++i) added.push_back(&*blocks.emplace(position, &function));
+  return added;
 }
 
 Block* Module::splitBlockBefore(Instruction* first) {
@@ -314,7 +322,24 @@ Status Module::removeFunction(Function* function) {
     }
   }
   for (Instruction* annotation : annotations) erase(annotation);
-  for (Instruction* inst : members) unindex(inst);
+  // Each id's uses are filtered once rather than searched once per use: a large function (hashcat's
+  // kernels, once inlined) uses a common type or constant hundreds of thousands of times, and
+  // dropping those one by one took minutes.
+  std::unordered_set<const Instruction*> doomed(members.begin(), members.end());
+  std::unordered_set<uint32_t> referenced;
+  for (Instruction* inst : members) {
+    if (inst->typeId()) referenced.insert(inst->typeId());
+    for (const Operand& op : inst->operands()) {
+      if (op.isId()) referenced.insert(op.words[0]);
+    }
+  }
+  for (uint32_t id : referenced) {
+    auto it = uses_.find(id);
+    if (it == uses_.end()) continue;
+    std::erase_if(it->second, [&](const Use& use) { return doomed.contains(use.user); });
+    if (it->second.empty()) uses_.erase(it);
+  }
+  for (Instruction* inst : members) unindexDefinition(inst);
   functions_.remove_if([function](const Function& f) { return &f == function; });
   return okStatus();
 }

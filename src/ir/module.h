@@ -125,6 +125,9 @@ class Module {
   Function* addFunction();
   // Adds an empty block after `after` (or at the end of `function` when `after` is null).
   Block* addBlock(Function& function, Block* after = nullptr);
+  // Adds `count` empty blocks, in order, where addBlock adds one: finding `after` takes a walk over
+  // the function's blocks, which a caller adding many (the inliner) takes once.
+  std::vector<Block*> addBlocks(Function& function, Block* after, size_t count);
   // Moves `first` and everything after it in its block into a new block after it, with a new
   // OpLabel. The old block is left without a terminator; the caller ends it.
   Block* splitBlockBefore(Instruction* first);
@@ -182,6 +185,8 @@ class Module {
  private:
   void index(Instruction* inst);
   void unindex(Instruction* inst);
+  // unindex without dropping the instruction's uses of other ids (removeFunction drops them all at once).
+  void unindexDefinition(Instruction* inst);
   // Unindexes `inst` and deletes it from its list.
   void erase(Instruction* inst);
   void addUse(uint32_t id, Instruction* user, int operandIndex);

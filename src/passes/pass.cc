@@ -27,6 +27,7 @@
 #include "passes/memory/promote_variables.h"
 #include "passes/types/lower_int64.h"
 #include "passes/types/lower_narrow_integers.h"
+#include "passes/types/widen_odd_integers.h"
 #include "passes/vectors/lower_wide_vectors.h"
 
 namespace cl2vk {
@@ -50,6 +51,9 @@ const std::vector<PassInfo>& registeredPasses() {
       {"drop-optimization-hints",
        "Drop OptNoneINTEL, expect/assume, INTEL loop controls, alias scopes and INTEL fast-math bits.",
        withTarget<dropOptimizationHints>},
+      {"widen-odd-integers",
+       "Integers of odd widths (i2, i4, i24 ...) become the next standard width, keeping their N-bit semantics.",
+       withTarget<widenOddIntegers>},
       {"freeze-spec-constants",
        "The program's specialization constants become constants with their values; their SpecIds go.",
        withTarget<freezeSpecConstants>},

@@ -1,8 +1,10 @@
-// freeze to bitcast and inline definitions kept (llvm_ir_fixups.h): LLVM IR text read line by line,
-// without an LLVM library.
+// freeze to bitcast, inline definitions kept and narrowed switches widened (llvm_ir_fixups.h): LLVM
+// IR text read line by line, without an LLVM library.
 #include "runtime/llvm_ir_fixups.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cstdint>
 #include <optional>
 
 namespace cl2vk::runtime {
@@ -87,6 +89,67 @@ std::optional<std::string> inlineDefinitionAsInternal(std::string_view line) {
   return "define internal " + std::string(line.substr(kInlineDefinition.size()));
 }
 
+// The switches of a function body on integers of odd widths, rewritten one line at a time: the
+// switch line gets a `zext` of its condition before it, and each case line up to the closing
+// bracket its value as the wider type's.
+class SwitchWidening {
+ public:
+  std::optional<std::string> operator()(std::string_view line) {
+    if (width_) return caseLine(line);
+    return switchLine(line);
+  }
+
+ private:
+  // "  switch iN COND, label %d [" (N not 8, 16, 32 or 64) as a zext and a switch on its result.
+  std::optional<std::string> switchLine(std::string_view line) {
+    size_t indent = line.find_first_not_of(" \t");
+    if (indent == std::string_view::npos || !line.substr(indent).starts_with("switch i")) return std::nullopt;
+    std::string_view rest = line.substr(indent + std::string_view("switch i").size());
+    uint32_t width = 0;
+    auto [end, error] = std::from_chars(rest.data(), rest.data() + rest.size(), width);
+    if (error != std::errc() || end == rest.data() + rest.size() || *end != ' ') return std::nullopt;
+    if (width == 8 || width == 16 || width == 32 || width == 64 || width == 0 || width > 64) return std::nullopt;
+    rest.remove_prefix(end - rest.data() + 1);
+    size_t label = findAtTopLevel(rest, ", label ");
+    if (label == std::string_view::npos || !line.ends_with("[")) return std::nullopt;
+    width_ = width;
+    wide_ = width <= 32 ? 32 : 64;
+    std::string indentation(line.substr(0, indent));
+    std::string name = "%cl2vk.switch." + std::to_string(count_++);
+    std::string type = "i" + std::to_string(wide_);
+    return indentation + name + " = zext i" + std::to_string(width) + " " + std::string(rest.substr(0, label)) +
+           " to " + type + "\n" + indentation + "switch " + type + " " + name + std::string(rest.substr(label));
+  }
+
+  // "    iN V, label %l" as "    iW V', label %l", V' the unsigned N-bit value of V (LLVM prints
+  // case values signed, and i1 ones as true and false); the closing bracket ends the switch.
+  std::optional<std::string> caseLine(std::string_view line) {
+    size_t indent = line.find_first_not_of(" \t");
+    std::string prefix = "i" + std::to_string(width_) + " ";
+    if (indent == std::string_view::npos || !line.substr(indent).starts_with(prefix)) {
+      width_ = 0;  // "  ]" (with any metadata after it), or something this rewrite does not know
+      return std::nullopt;
+    }
+    std::string_view rest = line.substr(indent + prefix.size());
+    size_t comma = rest.find(',');
+    std::string_view text = rest.substr(0, comma);
+    int64_t value = 0;
+    if (text == "true" || text == "false") {
+      value = text == "true";
+    } else {
+      auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+      if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+    }
+    uint64_t bits = static_cast<uint64_t>(value) & ((uint64_t{1} << width_) - 1);
+    return std::string(line.substr(0, indent)) + "i" + std::to_string(wide_) + " " + std::to_string(bits) +
+           std::string(rest.substr(comma));
+  }
+
+  uint32_t width_ = 0;  // inside a widened switch's cases: the width of its condition
+  uint32_t wide_ = 0;
+  unsigned count_ = 0;  // names the zext results apart
+};
+
 // `llvmIr` with every line that `rewrite` rewrites replaced.
 template <typename Rewrite>
 std::string rewriteLines(std::string_view llvmIr, Rewrite rewrite) {
@@ -108,5 +171,7 @@ std::string rewriteLines(std::string_view llvmIr, Rewrite rewrite) {
 std::string replaceFreezeWithBitcast(std::string_view llvmIr) { return rewriteLines(llvmIr, freezeAsBitcast); }
 
 std::string keepInlineDefinitions(std::string_view llvmIr) { return rewriteLines(llvmIr, inlineDefinitionAsInternal); }
+
+std::string widenOddWidthSwitches(std::string_view llvmIr) { return rewriteLines(llvmIr, SwitchWidening()); }
 
 }  // namespace cl2vk::runtime

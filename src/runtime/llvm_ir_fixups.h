@@ -23,4 +23,12 @@ std::string replaceFreezeWithBitcast(std::string_view llvmIr);
 // `extern inline` or non-inline definition, already external, is untouched.
 std::string keepInlineDefinitions(std::string_view llvmIr);
 
+// clang-15 -O2 narrows the condition of a switch to the bits its cases need (`switch (x & 3)`
+// becomes `switch i2`, hashcat's kernels have hundreds). llvm-spirv-15 refuses such widths by
+// default ("InvalidBitWidth") and, with SPV_INTEL_arbitrary_precision_integers, which the source
+// compiler enables for the other odd-width instructions, aborts on the switch (its case literals
+// are sized for whole words). Each such switch gets its condition zero-extended to 32 bits (64
+// above 32) and its case values written as the wider type's.
+std::string widenOddWidthSwitches(std::string_view llvmIr);
+
 }  // namespace cl2vk::runtime

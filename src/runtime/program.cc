@@ -259,7 +259,8 @@ std::shared_ptr<Program> Program::link(std::shared_ptr<Context> context, const s
     // SPIRV-Tools' linker cannot read some of what llvm-spirv-15 --spirv-ext=+all writes (the
     // alias-scope declarations), so each input first gets the translator's own input repair. A
     // module that the repair cannot read goes as it is, for the linker to report.
-    Expected<Translation> repaired = runPasses(input->il_, {"repair-llvm-spirv", "drop-optimization-hints"}, Target{});
+    Expected<Translation> repaired =
+        runPasses(input->il_, {"repair-llvm-spirv", "drop-optimization-hints", "widen-odd-integers"}, Target{});
     modules.push_back(repaired ? std::move(repaired->spirv) : input->il_);
   }
   auto program = std::shared_ptr<Program>(new Program(std::move(context), Origin::kLinked));

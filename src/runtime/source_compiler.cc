@@ -111,10 +111,11 @@ Status keepInlineDefinitionsInFile(const fs::path& path) {
   return writeWholeFile(path, keepInlineDefinitions(*llvmIr));
 }
 
-Status replaceFreezeInFile(const fs::path& path) {
+// The optimizer's IR fixed for llvm-spirv-15: freeze and odd-width switches (llvm_ir_fixups.h).
+Status fixOptimizedIrInFile(const fs::path& path) {
   Expected<std::string> llvmIr = readWholeFile(path);
   if (!llvmIr) return llvmIr.error();
-  return writeWholeFile(path, replaceFreezeWithBitcast(*llvmIr));
+  return writeWholeFile(path, widenOddWidthSwitches(replaceFreezeWithBitcast(*llvmIr)));
 }
 
 Expected<std::vector<uint32_t>> readSpirvWords(const fs::path& path) {
@@ -136,21 +137,24 @@ Expected<std::vector<uint32_t>> compileIn(const fs::path& directory, const Compi
   CL2VK_TRY(runTool(tools.clang, frontEndArguments(request), directory, log));
   CL2VK_TRY(keepInlineDefinitionsInFile(directory / kFrontEndIr));
   CL2VK_TRY(runTool(tools.clang, optimizerArguments(request.options), directory, log));
-  CL2VK_TRY(replaceFreezeInFile(directory / kLlvmIr));
+  CL2VK_TRY(fixOptimizedIrInFile(directory / kLlvmIr));
   // Text IR back to bitcode for llvm-spirv; -disable-llvm-passes: assemble only, optimise nothing.
   CL2VK_TRY(runTool(
       tools.clang,
       {"-target", "spir64", "-Xclang", "-disable-llvm-passes", "-c", "-emit-llvm", "-x", "ir", kLlvmIr, "-o", kBitcode},
       directory, log));
-  CL2VK_TRY(
-      runTool(tools.llvmSpirv,
-              // The OpenCL C type names and qualifiers of the arguments, for clGetKernelArgInfo,
-              // travel as OpString "kernel_arg_type.<kernel>.<types>". llvm-spirv writes the
-              // lowest version a module needs: 1.3 only for the cl_khr_subgroup_* functions
-              // (OpGroupNonUniform*), which it cannot write at 1.2 (it asserts).
-              {"--spirv-max-version=1.3", "--spirv-ext=+SPV_KHR_uniform_group_instructions,+SPV_KHR_subgroup_rotate",
-               "--preserve-ocl-kernel-arg-type-metadata-through-string", kBitcode, "-o", kSpirv},
-              directory, log));
+  CL2VK_TRY(runTool(tools.llvmSpirv,
+                    // The OpenCL C type names and qualifiers of the arguments, for clGetKernelArgInfo,
+                    // travel as OpString "kernel_arg_type.<kernel>.<types>". llvm-spirv writes the
+                    // lowest version a module needs: 1.3 only for the cl_khr_subgroup_* functions
+                    // (OpGroupNonUniform*), which it cannot write at 1.2 (it asserts). The integers of
+                    // odd widths that LLVM's narrowing makes (i2, i4, i24 ...) are written as such
+                    // (SPV_INTEL_arbitrary_precision_integers) for the translator to widen.
+                    {"--spirv-max-version=1.3",
+                     "--spirv-ext=+SPV_KHR_uniform_group_instructions,+SPV_KHR_subgroup_rotate,"
+                     "+SPV_INTEL_arbitrary_precision_integers",
+                     "--preserve-ocl-kernel-arg-type-metadata-through-string", kBitcode, "-o", kSpirv},
+                    directory, log));
   return readSpirvWords(directory / kSpirv);
 }
 

@@ -10,6 +10,7 @@
 #include "passes/environment/drop_optimization_hints.h"
 #include "passes/environment/repair_llvm_spirv.h"
 #include "passes/pass.h"
+#include "passes/types/widen_odd_integers.h"
 
 namespace cl2vk {
 
@@ -136,6 +137,10 @@ Expected<ModuleReflection> translateModule(ir::Module& module, const Target& tar
     return repaired.error().withContext("repair-llvm-spirv");
   if (Expected<PassResult> dropped = dropOptimizationHints(module, target); !dropped)
     return dropped.error().withContext("drop-optimization-hints");
+  // SPIRV-Tools' validator refuses OpTypeInt of any width but 8, 16, 32 and 64, even under
+  // ArbitraryPrecisionIntegersINTEL, so the widths clang's narrowing makes are widened first.
+  if (Expected<PassResult> widened = widenOddIntegers(module, target); !widened)
+    return widened.error().withContext("widen-odd-integers");
   completeEntryPointInterfaces(module);
   // SPIR-V's core rules, not an OpenCL profile's: the device decides which extensions it has.
   if (Status valid = ir::validate(module, ir::universalEnvironment(module)); !valid.ok())

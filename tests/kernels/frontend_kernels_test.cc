@@ -285,6 +285,51 @@ TEST_P(FrontEndKernels, VectorSelectMatchesTheCpu) {
   }
 }
 
+// _BitInt(4), (24) and (2): clang-15's odd-width LLVM integers in arithmetic, comparisons,
+// conversions and a 3-byte store, widened by widen-odd-integers, against the same computation on
+// the CPU with the bits cut by hand. Every input, with edge values: -8, -1, 0, 7 as 4-bit values.
+TEST_P(FrontEndKernels, OddWidthIntegersMatchTheCpu) {
+  auto k = kernel("odd_integers", "odd_integers");
+  ASSERT_TRUE(k);
+  const int n = 256;
+  std::vector<int> in = randomInts(2 * n, 23, -100000000, 100000000);
+  for (int i = 0; i < 16; ++i) in[2 * i] = i, in[2 * i + 1] = 15 - i;  // all 4-bit pairs summing to 15
+  in[40] = -8, in[41] = -1;                                            // the overflowing division, avoided
+  const uint8_t kUntouched = 0xab;
+  auto din = buffer(in), dout = buffer(std::vector<int>(8 * n, 0));
+  auto dbytes = buffer(std::vector<uint8_t>(4 * n, kUntouched));
+  run(*k, range1d(n, 32), {KernelArg::buffer(din), KernelArg::buffer(dout), KernelArg::buffer(dbytes)});
+  auto out = read<int>(dout, 8 * n);
+  auto bytes = read<uint8_t>(dbytes, 4 * n);
+  auto low = [](int64_t value, int bits) {
+    return static_cast<int>(static_cast<uint64_t>(value) & ((1ull << bits) - 1));
+  };
+  auto signedLow = [&](int64_t value, int bits) {
+    int v = low(value, bits);
+    return v >= (1 << (bits - 1)) ? v - (1 << bits) : v;
+  };
+  for (int i = 0; i < n; ++i) {
+    int p = in[2 * i], q = in[2 * i + 1];
+    int a = signedLow(p, 4), b = signedLow(q, 4), ua = low(p, 4), ub = low(q, 4);
+    int c = signedLow(p, 24), uc = low(q, 24), d = signedLow(q, 2);
+    int expected[8] = {
+        signedLow(ua + ub, 4),
+        b != 0 && !(a == -8 && b == -1) ? a / b : 99,
+        signedLow(ua * ub, 4),
+        (a < b) + 2 * (ua < ub) + 4 * (a >> 1) + 64 * (ua >> 1),
+        low(int64_t{uc} * 12345, 24),
+        (c >> 3) + signedLow(int64_t{c} * 3, 24),
+        a * 2 + ub * 4,
+        d * 5 + low(d, 2) * 100,
+    };
+    for (int j = 0; j < 8; ++j) ASSERT_EQ(out[8 * i + j], expected[j]) << "item " << i << ", result " << j;
+    int stored = low(int64_t{uc} + c, 24);
+    for (int j = 0; j < 3; ++j)
+      ASSERT_EQ(bytes[4 * i + j], (stored >> (8 * j)) & 0xff) << "item " << i << ", byte " << j;
+    ASSERT_EQ(bytes[4 * i + 3], kUntouched) << "item " << i << ": the 24-bit store wrote a fourth byte";
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Builds, FrontEndKernels,
                          testing::Values("O0", "O1", "O2", "O3", "O0.all", "O1.all", "O2.all", "O3.all"),
                          [](const testing::TestParamInfo<const char*>& info) {

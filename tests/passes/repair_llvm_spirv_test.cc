@@ -368,6 +368,31 @@ TEST(RepairLlvmSpirvTest, FunctionVariableInALoopMovesToTheEntryBlock) {
       SPV_ENV_UNIVERSAL_1_2);
 }
 
+// hashcat's kernels (issue 26): two cases of a switch branch to one block, whose phi LLVM gives an
+// entry for each edge, so llvm-spirv-15 lists the switch's block twice ("OpPhi's number of
+// incoming blocks ... does not match block's predecessor count"); SPIR-V wants one per parent.
+TEST(RepairLlvmSpirvTest, PhiListsEachParentOnce) {
+  auto switching = [](const std::string& phi) {
+    return kernel(R"(
+      %entry = OpLabel
+               OpSwitch %n %other 1 %join 2 %join
+      %other = OpLabel
+               OpBranch %join
+       %join = OpLabel
+)" + phi + R"(
+               OpStore %out %value
+               OpReturn
+)");
+  };
+  test::expectPassOutput(
+      "repair-llvm-spirv", switching("%value = OpPhi %uint %uint_0 %entry %uint_0 %entry %uint_1 %other"),
+      switching("%value = OpPhi %uint %uint_0 %entry %uint_1 %other"), Target{}, SPV_ENV_UNIVERSAL_1_2);
+  auto input = test::assemble(switching("%value = OpPhi %uint %uint_0 %entry %uint_0 %entry %uint_1 %other"));
+  ASSERT_TRUE(input);
+  Status refused = ir::validate(*input, SPV_ENV_UNIVERSAL_1_2);
+  ASSERT_FALSE(refused.ok()) << "SPIRV-Tools now accepts a phi that lists a parent twice";
+}
+
 // The n-body shape again, as a property: every use in the repaired function follows its
 // definition, so the validator that refused the input accepts the output.
 // get_global_size(4) and get_local_id(i), as llvm-spirv-15 writes them: component 4 of the

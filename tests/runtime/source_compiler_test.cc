@@ -399,6 +399,44 @@ kernel void divrem(global int* out, global const int* in, global int4* vout, glo
   EXPECT_EQ(kernelNames(*compiled.translation), (Strings{"divrem"}));
 }
 
+// clang-15 -O2 narrows a switch on `x & 0xf` (the OpenCL-CTS sub-group `ifp` kernel) to an i4 and
+// one on `x & 3` (hashcat's kernels) to an i2, which llvm-spirv-15 refused ("InvalidBitWidth") and
+// on which it aborts under SPV_INTEL_arbitrary_precision_integers; the source compiler widens the
+// switches in the IR. _BitInt(N) reaches the translator as OpTypeInt N, which it widens.
+TEST(SourceCompilerTest, NarrowedSwitchesAndOddWidthIntegersTranslate) {
+  std::string switches = R"(
+kernel void narrowed(global const int* in, global int* out) {
+  int i = get_global_id(0), x = in[i], r;
+  switch (x & 0xf) { case 1: r = 10; break; case 2: r = 20; break; case 3: r = 30; break; case 0: r = 40; break;
+                     default: r = 50; }
+  switch (x & 3) { case 0: r += 1; break; case 1: r += 2; break; case 2: r += 3; break; }
+  out[i] = r;
+}
+)";
+  std::vector<uint8_t> text = test::readFile(test::sourceDir() / "spirv" / "frontend" / "odd_integers.cl");
+  for (const std::string& source : {switches, std::string(text.begin(), text.end())}) {
+    for (const char* options : {"", "-cl-std=CL2.0", "-cl-std=CL3.0", "-cl-opt-disable"}) {
+      SCOPED_TRACE(source.substr(0, 40) + " " + options);
+      Compiled compiled = compileAndTranslate(request(source, options));
+      ASSERT_TRUE(compiled.result.success) << compiled.result.log;
+      EXPECT_TRUE(compiled.translation);
+    }
+  }
+  // The switches reach the translator on 32-bit values zero-extended from the narrowed ones, which
+  // the translator widens; the _BitInt(4) arithmetic as 4-bit.
+  CompileResult narrowed = compileSource(request(switches));
+  ASSERT_TRUE(narrowed.success) << narrowed.log;
+  Expected<std::string> assembly = disassemble(narrowed.spirv);
+  ASSERT_TRUE(assembly) << assembly.error().message();
+  EXPECT_TRUE(contains(*assembly, "%cl2vk_switch_0 = OpUConvert %uint"));
+  EXPECT_TRUE(contains(*assembly, "OpSwitch %cl2vk_switch_0"));
+  CompileResult bitInts = compileSource(request(std::string(text.begin(), text.end())));
+  ASSERT_TRUE(bitInts.success) << bitInts.log;
+  assembly = disassemble(bitInts.spirv);
+  ASSERT_TRUE(assembly) << assembly.error().message();
+  EXPECT_TRUE(contains(*assembly, "OpTypeInt 4 0"));
+}
+
 // llvm-spirv-15 writes the n-body kernel's loop exit ahead of the loop at -O2, which made the
 // runtime refuse clBuildProgram of it; the translator repairs the layout (repair-llvm-spirv) from
 // source as from IL, in every language version and at -cl-opt-disable.

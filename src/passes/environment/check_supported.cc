@@ -61,9 +61,10 @@ std::string constructOf(const Instruction& inst) {
     case spv::Op::OpUDotAccSat:
     case spv::Op::OpSUDotAccSat: return "integer dot products (cl_khr_integer_dot_product)";
     case spv::Op::OpTypeInt: {
-      // _BitInt(N) under SPV_INTEL_arbitrary_precision_integers.
+      // Under SPV_INTEL_arbitrary_precision_integers (clang's narrowed i2, i4 ..., _BitInt(N)):
+      // widen-odd-integers widens up to 64 bits.
       uint32_t width = inst.wordOperand(0);
-      return width == 8 || width == 16 || width == 32 || width == 64 ? "" : std::to_string(width) + "-bit integers";
+      return width <= 64 ? "" : std::to_string(width) + "-bit integers";
     }
     default: return "";
   }
@@ -139,11 +140,12 @@ std::optional<Error> findMissingFloat(const Module& module, const Target& target
 // llvm-spirv-15 can write); any other is refused by name, after the constructs above, whose
 // messages say more.
 constexpr std::string_view kKnownExtensions[] = {
-    "SPV_KHR_uniform_group_instructions",  // the collectives
-    "SPV_KHR_subgroup_rotate",             // sub_group_rotate: shuffles (lower-collectives)
-    "SPV_KHR_no_integer_wrap_decoration",  // decorations finalize-vulkan drops
-    "SPV_KHR_bit_instructions",            // Vulkan's own bit instructions
-    "SPV_INTEL_optnone",                   // the rest: drop-optimization-hints
+    "SPV_KHR_uniform_group_instructions",      // the collectives
+    "SPV_KHR_subgroup_rotate",                 // sub_group_rotate: shuffles (lower-collectives)
+    "SPV_KHR_no_integer_wrap_decoration",      // decorations finalize-vulkan drops
+    "SPV_KHR_bit_instructions",                // Vulkan's own bit instructions
+    "SPV_INTEL_arbitrary_precision_integers",  // odd widths: widen-odd-integers
+    "SPV_INTEL_optnone",                       // the rest: drop-optimization-hints
     "SPV_KHR_expect_assume",
     "SPV_INTEL_unstructured_loop_controls",
     "SPV_INTEL_memory_access_aliasing",

@@ -275,6 +275,37 @@ Expected<bool> defineDimensionsBeyondThree(ir::Module& module, ir::Function& fun
 
 }  // namespace
 
+// LLVM gives a phi one entry per edge, so a block that several cases of one switch branch to has
+// a phi listing that switch's block once for each; llvm-spirv-15 copies them, and SPIR-V allows
+// one entry per parent block. LLVM requires the duplicates to carry the same value, so each phi
+// keeps the first entry of each parent; one whose duplicates differ is left for the validator.
+bool mergeDuplicatePhiParents(ir::Module& module, ir::Function& function) {
+  bool changed = false;
+  for (Block& block : function.blocks()) {
+    for (Instruction& inst : block.instructions()) {
+      if (inst.opcode() != spv::Op::OpPhi) continue;
+      std::unordered_map<uint32_t, uint32_t> valueOfParent;
+      std::vector<ir::Operand> operands;
+      bool duplicate = false, conflicting = false;
+      for (size_t i = 0; i + 1 < inst.numOperands(); i += 2) {
+        uint32_t value = inst.idOperand(i), parent = inst.idOperand(i + 1);
+        auto [known, added] = valueOfParent.emplace(parent, value);
+        if (!added) {
+          duplicate = true;
+          conflicting |= known->second != value;
+          continue;
+        }
+        operands.push_back(inst.operand(i));
+        operands.push_back(inst.operand(i + 1));
+      }
+      if (!duplicate || conflicting) continue;
+      module.update(&inst, Instruction(spv::Op::OpPhi, inst.typeId(), inst.resultId(), std::move(operands)));
+      changed = true;
+    }
+  }
+  return changed;
+}
+
 Expected<PassResult> repairLlvmSpirv(ir::Module& module, const Target&) {
   Expected<bool> capabilities = replaceShaderCapability(module);
   if (!capabilities) return capabilities.error();
@@ -289,6 +320,7 @@ Expected<PassResult> repairLlvmSpirv(ir::Module& module, const Target&) {
     if (!dimensions) return dimensions.error();
     changed |= *dimensions;
     changed |= orderBlocksAfterDominators(module, function);
+    changed |= mergeDuplicatePhiParents(module, function);
     Expected<bool> hoisted = hoistFunctionVariables(module, function);
     if (!hoisted) return hoisted.error();
     changed |= *hoisted;

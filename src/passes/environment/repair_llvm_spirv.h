@@ -27,6 +27,9 @@
 // - Work-item dimensions: get_global_size(i) and its kin become component i of the builtin's
 //   vector, which has no value for i >= 3; OpenCL's value (1 for sizes, 0 for ids and the offset)
 //   is put in its place, for a constant index and, behind a bounds check, a run-time one.
+// - Phis: a block that several cases of one switch branch to gets a phi entry for each case, all
+//   naming the switch's block (LLVM's one entry per edge); SPIR-V allows one entry per parent, so
+//   the first is kept.
 // Fails only where the module refuses one of these removals (a cl2vk bug).
 #pragma once
 

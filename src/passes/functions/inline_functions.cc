@@ -177,10 +177,10 @@ Status inlineCall(Module& module, Instruction* call) {
 
   // The copied blocks go between the caller's block and `after`; returns branch to `after`.
   std::vector<std::pair<uint32_t, uint32_t>> returns;  // (value, from block)
-  Block* insertAfter = callerBlock;
+  std::vector<Block*> copies = module.addBlocks(caller, callerBlock, callee.blocks().size());
+  size_t next = 0;
   for (Block& block : callee.blocks()) {
-    Block* copy = module.addBlock(caller, insertAfter);
-    insertAfter = copy;
+    Block* copy = copies[next++];
     for (Instruction& inst : block.instructions()) {
       std::vector<Operand> operands = inst.operands();
       for (Operand& op : operands) {
