@@ -74,9 +74,11 @@ cl_uint Device::newestSpirvMinor() const { return target_.vulkanEnv == SPV_ENV_V
 cl_int Device::getInfo(cl_device_info param, const InfoOut& out) {
   const vulkan::DeviceLimits& limits = info_.limits;
   const uint32_t subgroupSize = std::max<uint32_t>(info_.subgroup.size, 1);
-  // Float denormals are kept where the kernels can ask for that (Target::denormPreserveFloat32).
-  const cl_device_fp_config singleConfig =
-      CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | (target_.denormPreserveFloat32 ? CL_FP_DENORM : 0);
+  // Asked for only by the queries that need it: on a CPU device it takes a probe (keepsFloatDenormals).
+  auto singleConfig = [this] {
+    return cl_device_fp_config{CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN |
+                               (keepsFloatDenormals() ? cl_device_fp_config{CL_FP_DENORM} : 0)};
+  };
   const cl_device_fp_config doubleConfig = CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM;
   const cl_device_atomic_capabilities atomics = CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
                                                 CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
@@ -171,9 +173,9 @@ cl_int Device::getInfo(cl_device_info param, const InfoOut& out) {
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE: return out.scalar<cl_uint>(capabilities_.fp64 ? 1 : 0);
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF: return out.scalar<cl_uint>(capabilities_.fp16 ? 1 : 0);
-    case CL_DEVICE_SINGLE_FP_CONFIG: return out.scalar<cl_device_fp_config>(singleConfig);
+    case CL_DEVICE_SINGLE_FP_CONFIG: return out.scalar<cl_device_fp_config>(singleConfig());
     case CL_DEVICE_DOUBLE_FP_CONFIG: return out.scalar<cl_device_fp_config>(capabilities_.fp64 ? doubleConfig : 0);
-    case CL_DEVICE_HALF_FP_CONFIG: return out.scalar<cl_device_fp_config>(capabilities_.fp16 ? singleConfig : 0);
+    case CL_DEVICE_HALF_FP_CONFIG: return out.scalar<cl_device_fp_config>(capabilities_.fp16 ? singleConfig() : 0);
 
     // Memory.
     case CL_DEVICE_MAX_MEM_ALLOC_SIZE: return out.scalar<cl_ulong>(maxAllocation(limits));

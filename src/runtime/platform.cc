@@ -7,6 +7,7 @@
 
 #include "launch/kernel_launch.h"
 #include "vulkan/device_selection.h"
+#include "vulkan/float_denormal_probe.h"
 
 namespace cl2vk::runtime {
 namespace {
@@ -262,6 +263,20 @@ cl_uint Device::computeUnits() const {
   if (info_.computeUnits > 0) return info_.computeUnits;
   if (type() == CL_DEVICE_TYPE_CPU) return std::max(1u, std::thread::hardware_concurrency());
   return 1;
+}
+
+bool Device::keepsFloatDenormals() const {
+  std::call_once(denormalsMeasured_, [this] {
+    if (target_.denormPreserveFloat32) {
+      keepsFloatDenormals_ = true;
+    } else if (type() == CL_DEVICE_TYPE_CPU) {
+      // A device that cannot be opened or probed is reported as flushing, which OpenCL allows.
+      Expected<std::unique_ptr<vulkan::Device>> opened = openVulkanDevice();
+      Expected<bool> kept = opened ? vulkan::measureFloat32DenormalsKept(**opened) : Expected<bool>(false);
+      keepsFloatDenormals_ = kept && *kept;
+    }
+  });
+  return keepsFloatDenormals_;
 }
 
 Expected<std::unique_ptr<vulkan::Device>> Device::openVulkanDevice() const {

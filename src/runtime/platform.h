@@ -91,11 +91,18 @@ class Device : public _cl_device_id {
 
   cl_int getInfo(cl_device_info param, const InfoOut& out);
 
+  // Whether the device keeps float denormals (CL_FP_DENORM): where kernels can ask for that
+  // (Target::denormPreserveFloat32), or, on a CPU device, where a probe finds that it does
+  // (vulkan/float_denormal_probe.h; measured on first use, with a Vulkan device of its own).
+  bool keepsFloatDenormals() const;
+
  private:
   Platform& platform_;
   vulkan::DeviceInfo info_;
   DeviceCapabilities capabilities_;
   Target target_;
+  mutable std::once_flag denormalsMeasured_;
+  mutable bool keepsFloatDenormals_ = false;
 };
 
 class Platform : public _cl_platform_id {

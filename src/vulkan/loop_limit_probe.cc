@@ -1,15 +1,9 @@
 #include "vulkan/loop_limit_probe.h"
 
-#include <spirv-tools/libspirv.h>
-
-#include <map>
-#include <mutex>
 #include <vector>
 
-#include "vulkan/buffer.h"
-#include "vulkan/device.h"
 #include "vulkan/dispatch.h"
-#include "vulkan/pipeline.h"
+#include "vulkan/probe_shader.h"
 
 namespace cl2vk::vulkan {
 namespace {
@@ -64,57 +58,17 @@ constexpr const char* kProbeAssembly = R"(
                OpFunctionEnd
 )";
 
-Expected<std::vector<uint32_t>> assembleProbe() {
-  spv_context context = spvContextCreate(SPV_ENV_VULKAN_1_2);
-  spv_binary binary = nullptr;
-  spv_diagnostic diagnostic = nullptr;
-  spv_result_t result =
-      spvTextToBinary(context, kProbeAssembly, std::char_traits<char>::length(kProbeAssembly), &binary, &diagnostic);
-  std::vector<uint32_t> words;
-  std::string why = diagnostic ? diagnostic->error : "";
-  if (result == SPV_SUCCESS) words.assign(binary->code, binary->code + binary->wordCount);
-  spvBinaryDestroy(binary);
-  spvDiagnosticDestroy(diagnostic);
-  spvContextDestroy(context);
-  if (result != SPV_SUCCESS) return Error("the loop-limit probe does not assemble: " + why);
-  return words;
-}
-
-Expected<uint32_t> runProbe(Device& device) {
-  Expected<std::vector<uint32_t>> spirv = assembleProbe();
-  if (!spirv) return spirv.error();
-  PipelineDesc desc;
-  desc.spirv = *spirv;
-  desc.pushConstantSize = 16;
-  Expected<Pipeline> pipeline = Pipeline::create(device, desc);
-  if (!pipeline) return pipeline.error();
-  Expected<Buffer> out = Buffer::create(device, 4);
-  if (!out) return out.error();
-  struct {
-    uint64_t address;
-    uint32_t n, unused;
-  } push{out->deviceAddress(), kLoopLimitProbeIterations, 0};
-  Expected<GpuTime> time = dispatch(device, *pipeline, bytesOf(push), 1);
-  if (!time) return time.error();
-  Expected<std::vector<uint32_t>> ran = out->downloadValues<uint32_t>(1);
-  if (!ran) return ran.error();
-  return (*ran)[0] < kLoopLimitProbeIterations ? (*ran)[0] : 0;
-}
-
 }  // namespace
 
 Expected<uint32_t> measureLoopIterationLimit(Device& device) {
-  // Keyed by the device's UUID and driver version: a context opens a Vulkan device of its own,
-  // and the probe need not run again for each.
-  static std::mutex mutex;
-  static std::map<std::pair<std::array<uint8_t, VK_UUID_SIZE>, uint32_t>, uint32_t> measured;
-  std::lock_guard<std::mutex> lock(mutex);
-  auto key = std::make_pair(device.info().deviceUuid, device.info().driverVersion);
-  if (auto found = measured.find(key); found != measured.end()) return found->second;
-  Expected<uint32_t> limit = runProbe(device);
-  if (!limit) return limit.error().withContext("measuring the loop-iteration limit of " + device.info().name);
-  measured[key] = *limit;
-  return *limit;
+  return measureOncePerDevice(device, "loop-iteration limit", [](Device& probed) -> Expected<uint32_t> {
+    struct {
+      uint32_t n, unused;
+    } push{kLoopLimitProbeIterations, 0};
+    Expected<std::vector<uint32_t>> ran = runProbeShader(probed, "loop-limit", kProbeAssembly, bytesOf(push), 1);
+    if (!ran) return ran.error();
+    return (*ran)[0] < kLoopLimitProbeIterations ? (*ran)[0] : 0;
+  });
 }
 
 }  // namespace cl2vk::vulkan

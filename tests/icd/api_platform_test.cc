@@ -77,6 +77,43 @@ TEST_F(IcdDevice, LatestConformanceVersionHasTheDatedForm) {
       << "CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED is \"" << version << "\"";
 }
 
+// CL_DEVICE_SINGLE_FP_CONFIG's CL_FP_DENORM says what kernels do with float denormals: where it is
+// reported, products, quotients, sums and fused multiply-adds that take or make one are exact;
+// where it is not, they may also be flushed to zero (the CTS's contractions suite expects flushed
+// results from such a device). lavapipe keeps them and says so.
+TEST_F(IcdDevice, SingleFpConfigSaysWhetherDenormalsAreKept) {
+  const bool reported = deviceInfo<cl_device_fp_config>(device_, CL_DEVICE_SINGLE_FP_CONFIG) & CL_FP_DENORM;
+  if (deviceString(device_, CL_DEVICE_NAME).find("llvmpipe") != std::string::npos) {
+    EXPECT_TRUE(reported);
+  }
+  Program program = buildSource(R"(
+    kernel void denormals(global const float* in, global float* out) {
+      out[0] = in[0] * in[1];        // 2^-140 * 2^20: a denormal in
+      out[1] = in[2] * in[3];        // 2^-120 * 2^-20: a denormal out
+      out[2] = in[0] + in[0];        // 2^-139
+      out[3] = in[2] / in[1];        // 2^-140
+      out[4] = fma(in[0], in[1], in[0]);
+    }
+  )");
+  ASSERT_TRUE(program.get());
+  Kernel kernel = createKernel(program, "denormals");
+  Buffer in = bufferOf(std::vector<float>{0x1p-140f, 0x1p+20f, 0x1p-120f, 0x1p-20f});
+  Buffer out = bufferOf(std::vector<float>(5, -1.0f));
+  setArgs(kernel, in, out);
+  run1d(kernel, 1);
+  const std::vector<float> exact = {0x1p-120f, 0x1p-140f, 0x1p-139f, 0x1p-140f, 0x1p-120f + 0x1p-140f};
+  const std::vector<float> flushed = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+  std::vector<float> result = read<float>(out, 5);
+  for (size_t i = 0; i < exact.size(); ++i) {
+    if (reported) {
+      EXPECT_EQ(result[i], exact[i]) << "operation " << i;
+    } else {
+      EXPECT_TRUE(result[i] == exact[i] || result[i] == flushed[i] || (i == 4 && result[i] == 0x1p-120f))
+          << "operation " << i << ": " << result[i];
+    }
+  }
+}
+
 TEST_F(IcdDevice, ReportsSpirvAndCollectives) {
   std::string il = deviceString(device_, CL_DEVICE_IL_VERSION);
   EXPECT_NE(il.find("SPIR-V_1."), std::string::npos) << "CL_DEVICE_IL_VERSION is \"" << il << "\"";
