@@ -81,7 +81,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_
   Device& device = enqueue.queue->device();
   if (!found->program().translation(&device)) return CL_INVALID_PROGRAM_EXECUTABLE;
   if (work_dim < 1 || work_dim > 3) return CL_INVALID_WORK_DIMENSION;
-  if (global_work_size == nullptr) return CL_INVALID_GLOBAL_WORK_SIZE;
+  // Since OpenCL 2.1 a NULL global size, like a zero one, enqueues a launch in which nothing runs.
+  static constexpr size_t kNoWorkItems[3] = {0, 0, 0};
+  if (global_work_size == nullptr) global_work_size = kNoWorkItems;
   if (found->firstUnsetArgument()) return CL_INVALID_KERNEL_ARGS;
   if (cl_int status = checkWorkSizes(*found, device, work_dim, global_work_offset, global_work_size, local_work_size,
                                      found->program().uniformWorkGroups(&device));

@@ -52,10 +52,6 @@ bool validPatternSize(size_t size) {
   return false;
 }
 
-// The host-access flags that forbid what a command does to a buffer from the host.
-bool hostMayRead(const Memory& memory) { return !(memory.flags() & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)); }
-bool hostMayWrite(const Memory& memory) { return !(memory.flags() & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)); }
-
 // clEnqueueReadBuffer (`toHost`) and clEnqueueWriteBuffer.
 cl_int hostTransfer(cl_command_queue command_queue, cl_mem buffer, bool toHost, bool blocking, size_t offset,
                     size_t size, void* ptr, cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
@@ -67,7 +63,7 @@ cl_int hostTransfer(cl_command_queue command_queue, cl_mem buffer, bool toHost, 
   std::shared_ptr<Memory> memory;
   if (cl_int status = findBuffer(buffer, *enqueue.queue, &memory); status != CL_SUCCESS) return status;
   if (ptr == nullptr || size == 0 || !inRange(*memory, offset, size)) return CL_INVALID_VALUE;
-  if (toHost ? !hostMayRead(*memory) : !hostMayWrite(*memory)) return CL_INVALID_OPERATION;
+  if (toHost ? !memory->hostMayRead() : !memory->hostMayWrite()) return CL_INVALID_OPERATION;
   Device& device = enqueue.queue->device();
   auto work = [memory, &device, offset, size, ptr, toHost] {
     const char* what = toHost ? "clEnqueueReadBuffer" : "clEnqueueWriteBuffer";
@@ -166,8 +162,8 @@ CL_API_ENTRY void* CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue
   if ((map_flags & ~kKnown) != 0 || (invalidate && (map_flags & (CL_MAP_READ | CL_MAP_WRITE))) || size == 0 ||
       !inRange(*memory, offset, size))
     return withError<void*>(errcode_ret, CL_INVALID_VALUE, nullptr);
-  if (((map_flags & CL_MAP_READ) && !hostMayRead(*memory)) ||
-      ((map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) && !hostMayWrite(*memory)))
+  if (((map_flags & CL_MAP_READ) && !memory->hostMayRead()) ||
+      ((map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) && !memory->hostMayWrite()))
     return withError<void*>(errcode_ret, CL_INVALID_OPERATION, nullptr);
   void* pointer = memory->beginMap(offset, size, map_flags);
   Device& device = enqueue.queue->device();

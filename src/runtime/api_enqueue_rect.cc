@@ -96,6 +96,7 @@ cl_int hostRect(cl_command_queue command_queue, cl_mem buffer, bool toHost, bool
     return status;
   std::shared_ptr<Memory> memory;
   if (cl_int status = findBuffer(buffer, *command.queue, &memory); status != CL_SUCCESS) return status;
+  if (toHost ? !memory->hostMayRead() : !memory->hostMayWrite()) return CL_INVALID_OPERATION;
   RectLayout device{}, host{};
   if (ptr == nullptr) return CL_INVALID_VALUE;
   if (cl_int status = makeLayout(buffer_origin, region, buffer_row_pitch, buffer_slice_pitch, &device);

@@ -59,6 +59,9 @@ class Memory : public Object<Memory, _cl_mem> {
   Context& context() { return *context_; }
   const std::shared_ptr<Context>& sharedContext() const { return context_; }
   cl_mem_flags flags() const { return flags_; }
+  // Whether the host-access flags let the host read (clEnqueueRead*, a map for reading) or write it.
+  bool hostMayRead() const { return !(flags_ & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)); }
+  bool hostMayWrite() const { return !(flags_ & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)); }
   size_t size() const { return size_; }
   bool isSubBuffer() const { return parent_ != nullptr; }
 

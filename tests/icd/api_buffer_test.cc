@@ -343,6 +343,23 @@ TEST_F(IcdBuffer, HostAccessFlagsRestrictTransfers) {
   cl_int status = CL_SUCCESS;
   EXPECT_EQ(clEnqueueMapBuffer(queue_, noAccess, CL_TRUE, CL_MAP_READ, 0, 64, 0, nullptr, nullptr, &status), nullptr);
   EXPECT_CL_ERROR(CL_INVALID_OPERATION, status);
+
+  // The rectangular transfers obey the same flags.
+  const size_t origin[3] = {0, 0, 0}, region[3] = {sizeof(value), 1, 1};
+  auto readRect = [&](cl_mem buffer) {
+    return clEnqueueReadBufferRect(queue_, buffer, CL_TRUE, origin, origin, region, 0, 0, 0, 0, &value, 0, nullptr,
+                                   nullptr);
+  };
+  auto writeRect = [&](cl_mem buffer) {
+    return clEnqueueWriteBufferRect(queue_, buffer, CL_TRUE, origin, origin, region, 0, 0, 0, 0, &value, 0, nullptr,
+                                    nullptr);
+  };
+  EXPECT_CL_ERROR(CL_INVALID_OPERATION, writeRect(hostReadOnly));
+  EXPECT_CL_SUCCESS(readRect(hostReadOnly));
+  EXPECT_CL_ERROR(CL_INVALID_OPERATION, readRect(hostWriteOnly));
+  EXPECT_CL_SUCCESS(writeRect(hostWriteOnly));
+  EXPECT_CL_ERROR(CL_INVALID_OPERATION, readRect(noAccess));
+  EXPECT_CL_ERROR(CL_INVALID_OPERATION, writeRect(noAccess));
 }
 
 TEST_F(IcdBuffer, InvalidCreationIsRefused) {

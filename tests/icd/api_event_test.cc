@@ -84,6 +84,43 @@ TEST_F(IcdEvent, ProfilingTimesAreInOrder) {
   EXPECT_EQ(read<cl_int>(buffer, n), std::vector<cl_int>(n, 9));
 }
 
+// A launch without work-items (a NULL global size, allowed since OpenCL 2.1) is a command like any
+// other: it waits for its wait list, completes, and its profiling times fall between the device
+// timer's readings around it, as the CTS's profiling_timebase checks.
+TEST_F(IcdEvent, ALaunchWithoutWorkItemsWaitsCompletesAndIsTimed) {
+  Kernel fill = fillKernel();
+  ASSERT_TRUE(fill.get());
+  Buffer buffer = bufferOf(std::vector<cl_int>(16, 5));
+  setArgs(fill, buffer, cl_int{9});
+  cl_int status = CL_SUCCESS;
+  Event gate(clCreateUserEvent(context_, &status));
+  ASSERT_CL_SUCCESS(status);
+  cl_ulong before = 0, afterQueue = 0, afterCompletion = 0, host = 0;
+  ASSERT_CL_SUCCESS(clGetDeviceAndHostTimer(device_, &before, &host));
+  Event launch;
+  ASSERT_CL_SUCCESS(
+      clEnqueueNDRangeKernel(queue_, fill, 1, nullptr, nullptr, nullptr, 1, gate.address(), launch.put()));
+  ASSERT_CL_SUCCESS(clGetDeviceAndHostTimer(device_, &afterQueue, &host));
+  ASSERT_CL_SUCCESS(clFlush(queue_));
+  EXPECT_NE(executionStatus(launch), CL_COMPLETE) << "it ran before its wait list";
+  ASSERT_CL_SUCCESS(clSetUserEventStatus(gate, CL_COMPLETE));
+  wait(launch);
+  ASSERT_CL_SUCCESS(clGetDeviceAndHostTimer(device_, &afterCompletion, &host));
+  cl_ulong queued = 0, submitted = 0, started = 0, ended = 0;
+  ASSERT_CL_SUCCESS(clGetEventProfilingInfo(launch, CL_PROFILING_COMMAND_QUEUED, sizeof queued, &queued, nullptr));
+  ASSERT_CL_SUCCESS(
+      clGetEventProfilingInfo(launch, CL_PROFILING_COMMAND_SUBMIT, sizeof submitted, &submitted, nullptr));
+  ASSERT_CL_SUCCESS(clGetEventProfilingInfo(launch, CL_PROFILING_COMMAND_START, sizeof started, &started, nullptr));
+  ASSERT_CL_SUCCESS(clGetEventProfilingInfo(launch, CL_PROFILING_COMMAND_END, sizeof ended, &ended, nullptr));
+  EXPECT_LT(before, queued);
+  EXPECT_LT(queued, afterQueue);
+  EXPECT_LE(queued, submitted);
+  EXPECT_LE(submitted, started);
+  EXPECT_LE(started, ended);
+  EXPECT_LT(ended, afterCompletion);
+  EXPECT_EQ(read<cl_int>(buffer, 16), std::vector<cl_int>(16, 5)) << "no work-item runs";
+}
+
 TEST_F(IcdEvent, ProfilingNeedsAProfilingQueueAndACommand) {
   cl_int status = CL_SUCCESS;
   Queue plain(clCreateCommandQueueWithProperties(context_, device_, nullptr, &status));
