@@ -567,19 +567,36 @@ TEST(LowerCollectivesTest, ShufflesMoveWords) {
   EXPECT_EQ(count(text, "ShuffleDown %ushort"), 0u) << text;
 }
 
-// OpenCL counts the bits of the sub-group's work-items only; Vulkan all SubgroupSize bits, more
-// than a partial sub-group has. The ballot is masked first.
-TEST(LowerCollectivesTest, BallotCountSeesOnlyTheSubgroupsLanes) {
+// OpenCL counts the bits of get_max_sub_group_size() lanes, a partial sub-group's as a full one's
+// (the CTS's reading); Vulkan all SubgroupSize bits, more where the work-group is smaller than a
+// subgroup. The ballot is masked first, with a mask made of the enqueued work-group size and
+// SubgroupSize alone: no sub-group id or local id (a partial sub-group's own lanes) enters it.
+TEST(LowerCollectivesTest, BallotCountSeesTheLanesBelowTheMaxSubgroupSize) {
   std::string types = "     %v4uint = OpTypeVector %uint 4\n";
-  std::string text =
-      lowered(kernelWith("%bits = OpCompositeConstruct %v4uint %x %x %x %x\n"
-                         "%r = OpGroupNonUniformBallotBitCount %uint %uint_3 Reduce %bits",
-                         types));
-  size_t mask = text.find("OpBitwiseAnd %v4uint");
-  ASSERT_NE(mask, std::string::npos) << text;
-  std::string masked =
-      text.substr(text.rfind('%', mask - 4), text.find(' ', text.rfind('%', mask - 4)) - text.rfind('%', mask - 4));
-  EXPECT_EQ(count(text, "OpGroupNonUniformBallotBitCount %uint %uint_3 Reduce " + masked), 1u) << text;
+  for (bool byRow : {false, true}) {
+    for (std::string kind : {"Reduce", "InclusiveScan"}) {
+      SCOPED_TRACE(kind + (byRow ? ", sub-groups by row" : ""));
+      PassContext context = lavapipeLike();
+      context.target.subgroupsByRow = byRow;
+      std::string text = lowered(kernelWith("%bits = OpCompositeConstruct %v4uint %x %x %x %x\n"
+                                            "%r = OpGroupNonUniformBallotBitCount %uint %uint_3 " +
+                                                kind + " %bits",
+                                            types),
+                                 context);
+      EXPECT_EQ(count(text, "BuiltIn SubgroupId"), 0u) << text;
+      EXPECT_EQ(count(text, "BuiltIn LocalInvocationId"), 0u) << text;
+      size_t mask = text.find("OpBitwiseAnd %v4uint");
+      if (kind == "InclusiveScan") {  // only the lanes up to this one count: nothing to mask
+        EXPECT_EQ(mask, std::string::npos) << text;
+        continue;
+      }
+      ASSERT_NE(mask, std::string::npos) << text;
+      EXPECT_EQ(count(text, "BuiltIn SubgroupSize"), 1u) << text;
+      size_t name = text.rfind('%', mask - 4);
+      std::string masked = text.substr(name, text.find(' ', name) - name);
+      EXPECT_EQ(count(text, "OpGroupNonUniformBallotBitCount %uint %uint_3 Reduce " + masked), 1u) << text;
+    }
+  }
 }
 
 // A device without the operation refuses the instruction by name.

@@ -141,11 +141,12 @@ Status CollectiveLowering::lowerNonUniform(Instruction* inst) {
     bool counts = op == O::OpGroupNonUniformBallotBitCount &&
                   inst->wordOperand(1) == static_cast<uint32_t>(spv::GroupOperation::Reduce);
     if (!counts && op != O::OpGroupNonUniformBallotFindMSB) return okStatus();
-    // OpenCL counts (and finds the highest of) the bits of the sub-group's work-items only;
-    // Vulkan those of SubgroupSize lanes, more than a partial sub-group has.
+    // OpenCL counts (and finds the highest of) the bits of get_max_sub_group_size() lanes, as the
+    // CTS checks, a partial sub-group's included; Vulkan those of SubgroupSize lanes, more where
+    // the work-group is smaller than a subgroup.
     uint32_t operand = counts ? 2 : 1;
     uint32_t masked = b.valueOfIds(O::OpBitwiseAnd, ir::typeOf(module_, inst->idOperand(operand)),
-                                   {inst->idOperand(operand), memberMask(b)});
+                                   {inst->idOperand(operand), maxSubgroupMask(b)});
     std::vector<Operand> operands = inst->operands();
     operands[operand] = Operand::id(masked);
     value = b.value(op, inst->typeId(), operands);
@@ -252,31 +253,14 @@ uint32_t CollectiveLowering::openclMaxSubgroupSize(Builder& b) {
   return minimum(b, enqueued, lanes);
 }
 
-uint32_t CollectiveLowering::memberMask(Builder& b) {
-  uint32_t lanes = b.valueOfIds(O::OpLoad, uint_, {vulkanBuiltinVariable(module_, spv::BuiltIn::SubgroupSize, false)});
-  uint32_t sizes = workgroupSizeConstant(module_);
-  auto size = [&](uint32_t d) {
-    return b.value(O::OpCompositeExtract, uint_, {Operand::id(sizes), Operand::literal(d)});
-  };
-  uint32_t first, invocations;
-  if (target_.subgroupsByRow) {
-    uint32_t ids = b.valueOfIds(O::OpLoad, ir::typeVector(module_, uint_, 3),
-                                {vulkanBuiltinVariable(module_, spv::BuiltIn::LocalInvocationId, true)});
-    uint32_t x = b.value(O::OpCompositeExtract, uint_, {Operand::id(ids), Operand::literal(0)});
-    first = b.valueOfIds(O::OpIMul, uint_, {b.valueOfIds(O::OpUDiv, uint_, {x, lanes}), lanes});
-    invocations = size(0);
-  } else {
-    uint32_t id = b.valueOfIds(O::OpLoad, uint_, {vulkanBuiltinVariable(module_, spv::BuiltIn::SubgroupId, false)});
-    first = b.valueOfIds(O::OpIMul, uint_, {id, lanes});
-    invocations = b.valueOfIds(O::OpIMul, uint_, {b.valueOfIds(O::OpIMul, uint_, {size(0), size(1)}), size(2)});
-  }
-  uint32_t members = minimum(b, b.valueOfIds(O::OpISub, uint_, {invocations, first}), lanes);
+uint32_t CollectiveLowering::maxSubgroupMask(Builder& b) {
+  uint32_t lanes = openclMaxSubgroupSize(b);
   std::vector<uint32_t> words;
   uint32_t boolType = ir::typeBool(module_);
   for (uint32_t i = 0; i < 4; ++i) {
-    // min(members - 32 i, 32) bits, none when members <= 32 i; a shift by 32 is undefined.
-    uint32_t below = b.valueOfIds(O::OpULessThanEqual, boolType, {members, constant32(32 * i)});
-    uint32_t bits = b.valueOfIds(O::OpISub, uint_, {members, constant32(32 * i)});
+    // min(lanes - 32 i, 32) bits, none when lanes <= 32 i; a shift by 32 is undefined.
+    uint32_t below = b.valueOfIds(O::OpULessThanEqual, boolType, {lanes, constant32(32 * i)});
+    uint32_t bits = b.valueOfIds(O::OpISub, uint_, {lanes, constant32(32 * i)});
     uint32_t full = b.valueOfIds(O::OpUGreaterThanEqual, boolType, {bits, constant32(32)});
     uint32_t some = b.valueOfIds(O::OpISub, uint_,
                                  {b.valueOfIds(O::OpShiftLeftLogical, uint_, {constant32(1), bits}), constant32(1)});
