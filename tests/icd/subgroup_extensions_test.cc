@@ -746,8 +746,7 @@ TEST_F(SubgroupExtensions, RequiredSubgroupSize) {
 
 // The broadcasts of vectors: cl_khr_subgroup_extended_types's sub_group_broadcast and
 // cl_khr_subgroup_ballot's sub_group_non_uniform_broadcast, every type at 2, 3, 4, 8 and 16
-// components (8 and 16 in 4-wide parts), each component from the work-item of lane 1. 3-wide
-// 64-bit vectors are left out of sub_group_broadcast: llvm-spirv-15 aborts on it.
+// components (8 and 16 in 4-wide parts), each component from the work-item of lane 1.
 TEST_F(SubgroupExtensions, VectorBroadcasts) {
   struct Broadcast {
     std::string function, extension;
@@ -769,7 +768,6 @@ TEST_F(SubgroupExtensions, VectorBroadcasts) {
     for (const TypeInfo& t : kAllTypes) {
       if (!missing(Function{b.extension, "", "", {}, false, {}}, t).empty()) continue;
       for (int n : {2, 3, 4, 8, 16}) {
-        if (n == 3 && t.bits == 64 && b.function == "sub_group_broadcast") continue;
         std::string v = std::string(t.name) + std::to_string(n), name = b.function + "_" + v;
         source += "kernel void " + name + "(global const long* in, global " + storage +
                   "* out, global uint* info) {\n"

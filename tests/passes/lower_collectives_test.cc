@@ -532,6 +532,33 @@ TEST(LowerCollectivesTest, ClusteredReduceWithoutClusteredOperationsIsShuffleSte
   EXPECT_EQ(count(text, "Shuffle"), 0u) << text;
 }
 
+// A clustered reduction of a ulong on a device with clustered operations but without
+// shaderSubgroupExtendedTypes takes the shuffle steps too, which move it as 32-bit words; a plain
+// reduction of it is refused by name.
+TEST(LowerCollectivesTest, ClusteredReduceWithoutExtendedTypesIsShuffleSteps) {
+  std::string types =
+      "      %ulong = OpTypeInt 64 0\n     %uint_4 = OpConstant %uint 4\n     %v2uint = OpTypeVector %uint 2\n";
+  PassContext context = lavapipeLike();
+  context.target.subgroupExtendedTypes = false;
+  std::string text = lowered(kernelWith("%wide = OpUConvert %ulong %x\n"
+                                        "%sum = OpGroupNonUniformIAdd %ulong %uint_3 ClusteredReduce %wide %uint_4\n"
+                                        "%r = OpUConvert %uint %sum",
+                                        types),
+                             context);
+  EXPECT_EQ(count(text, "OpGroupNonUniformShuffle %v2uint %uint_3"), 2u) << text;
+  EXPECT_EQ(count(text, "ClusteredReduce"), 0u) << text;
+  auto module =
+      test::assemble(kernelWith("%wide = OpUConvert %ulong %x\n"
+                                "%sum = OpGroupNonUniformIAdd %ulong %uint_3 Reduce %wide\n"
+                                "%r = OpUConvert %uint %sum",
+                                types));
+  ASSERT_TRUE(module);
+  Expected<PassResult> result = lowerCollectives(*module, context);
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.error().message().find("needs Vulkan's shaderSubgroupExtendedTypes"), std::string::npos)
+      << result.error().message();
+}
+
 // sub_group_rotate is a shuffle from lane (lane + delta) mod get_max_sub_group_size(); the
 // clustered form stays within the aligned cluster (masks, no division).
 TEST(LowerCollectivesTest, RotateBecomesAShuffle) {

@@ -100,15 +100,20 @@ Status CollectiveLowering::lowerNonUniform(Instruction* inst) {
   }
   if (std::optional<Combine> c = combineOf(op)) {
     if (!target_.subgroupArithmetic) return fail(*inst, "the device lacks Vulkan's subgroup arithmetic");
-    if (!hasSubgroupArithmeticFor(inst->typeId()))
+    bool arithmetic = hasSubgroupArithmeticFor(inst->typeId());
+    if (inst->wordOperand(1) != static_cast<uint32_t>(spv::GroupOperation::ClusteredReduce)) {
+      if (arithmetic) return okStatus();
       return fail(*inst,
                   "subgroup arithmetic on 8/16-bit types and 64-bit integers needs Vulkan's "
                   "shaderSubgroupExtendedTypes, which the device lacks");
-    if (inst->wordOperand(1) != static_cast<uint32_t>(spv::GroupOperation::ClusteredReduce) ||
-        target_.subgroupClustered)
-      return okStatus();
+    }
+    if (arithmetic && target_.subgroupClustered) return okStatus();
+    // Shuffle steps move the values as 32-bit words, so they need no shaderSubgroupExtendedTypes.
     if (!target_.subgroupShuffle || !target_.subgroupBallot)
-      return fail(*inst, "clustered reductions need Vulkan's clustered, or shuffle and ballot, subgroup operations");
+      return fail(*inst, arithmetic ? "clustered reductions need Vulkan's clustered, or shuffle and ballot, subgroup "
+                                      "operations"
+                                    : "clustered reductions of 8/16-bit types and 64-bit integers need Vulkan's "
+                                      "shaderSubgroupExtendedTypes, or shuffle and ballot subgroup operations");
     std::optional<uint64_t> cluster = constantValue(module_, inst->idOperand(3));
     if (!cluster || *cluster == 0 || (*cluster & (*cluster - 1)) != 0)
       return fail(*inst, "the cluster size must be a constant power of two");
