@@ -573,7 +573,7 @@ TEST(LowerCollectivesTest, RotateBecomesAShuffle) {
 }
 
 // 64-bit values move as two 32-bit words and 8/16-bit ones as one word, so that shuffles and
-// broadcasts of them need no shaderSubgroupExtendedTypes.
+// broadcasts of them need no shaderSubgroupExtendedTypes; vectors of them, one component at a time.
 TEST(LowerCollectivesTest, ShufflesMoveWords) {
   std::string types =
       "      %ulong = OpTypeInt 64 0\n     %ushort = OpTypeInt 16 0\n     %v2uint = OpTypeVector %uint 2\n";
@@ -592,6 +592,17 @@ TEST(LowerCollectivesTest, ShufflesMoveWords) {
                  context);
   EXPECT_EQ(count(text, "OpGroupNonUniformShuffleDown %uint %uint_3"), 1u) << text;
   EXPECT_EQ(count(text, "ShuffleDown %ushort"), 0u) << text;
+  // A vector of them (sub_group_non_uniform_broadcast of a ulong2): component by component, each
+  // as words; Vulkan's validation refused the ulong2 broadcast without the feature.
+  text = lowered(kernelWith("%wide = OpUConvert %ulong %x\n"
+                            "%pair = OpCompositeConstruct %v2ulong %wide %wide\n"
+                            "%moved = OpGroupNonUniformBroadcast %v2ulong %uint_3 %pair %uint_2\n"
+                            "%low = OpCompositeExtract %ulong %moved 0\n"
+                            "%r = OpUConvert %uint %low",
+                            types + "    %v2ulong = OpTypeVector %ulong 2\n"),
+                 context);
+  EXPECT_EQ(count(text, "OpGroupNonUniformBroadcast %v2uint %uint_3"), 2u) << text;
+  EXPECT_EQ(count(text, "OpGroupNonUniformBroadcast %v2ulong"), 0u) << text;
 }
 
 // OpenCL counts the bits of get_max_sub_group_size() lanes, a partial sub-group's as a full one's

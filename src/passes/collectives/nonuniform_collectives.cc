@@ -173,7 +173,19 @@ uint32_t CollectiveLowering::moveValue(Builder& b, spv::Op op, uint32_t type, ui
     return b.valueOfIds(O::OpINotEqual, type, {move(uint_, word), constant32(0)});
   }
   uint32_t width = ir::scalarWidth(module_, type);
-  if (width == 32 || def->opcode() == O::OpTypeVector) return move(type, value);
+  if (width == 32) return move(type, value);
+  if (def->opcode() == O::OpTypeVector) {
+    if (target_.subgroupExtendedTypes) return move(type, value);
+    // Without shaderSubgroupExtendedTypes a vector of 8, 16 or 64-bit components moves one
+    // component at a time, each as words.
+    uint32_t component = def->idOperand(0);
+    std::vector<uint32_t> components;
+    for (uint32_t i = 0; i < def->wordOperand(1); ++i) {
+      uint32_t part = b.value(O::OpCompositeExtract, component, {Operand::id(value), Operand::literal(i)});
+      components.push_back(moveValue(b, op, component, part, rest));
+    }
+    return b.valueOfIds(O::OpCompositeConstruct, type, components);
+  }
   // 64-bit values move as two words (lavapipe's LLVM 15 crashes on some 64-bit shuffles), 8 and
   // 16-bit ones as one, so that moving them needs no shaderSubgroupExtendedTypes.
   if (width == 64) {
