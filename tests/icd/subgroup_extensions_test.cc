@@ -695,6 +695,15 @@ TEST_F(SubgroupExtensions, ForwardProgressAndExtensionAgree) {
             type == CL_DEVICE_TYPE_GPU && deviceInfo<cl_uint>(device_, CL_DEVICE_MAX_NUM_SUB_GROUPS) > 0);
 }
 
+// cl_khr_subgroup_extended_types and cl_khr_subgroup_non_uniform_arithmetic both need subgroup
+// arithmetic with shaderSubgroupExtendedTypes, and nothing else: 8/16-bit integers a device
+// lacks (SwiftShader) are computed in 32 bits, so the two come together.
+TEST_F(SubgroupExtensions, ExtendedTypesComeWithNonUniformArithmetic) {
+  EXPECT_EQ(hasWord(extensions_, "cl_khr_subgroup_extended_types"),
+            hasWord(extensions_, "cl_khr_subgroup_non_uniform_arithmetic"))
+      << extensions_;
+}
+
 // intel_reqd_sub_group_size (cl_intel_required_subgroup_size): each size the device lists gives
 // sub-groups of that size (VK_EXT_subgroup_size_control where the device has several), reported
 // by CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL and the sub-group queries; a size it cannot give is a
