@@ -532,6 +532,26 @@ TEST(LowerCollectivesTest, ClusteredReduceWithoutClusteredOperationsIsShuffleSte
   EXPECT_EQ(count(text, "Shuffle"), 0u) << text;
 }
 
+// A cluster size that is not a constant (clang-15 -O2 had merged a switch over cluster sizes into
+// one call) is refused by name also where the device has clustered operations and the instruction
+// would stay: SPIRV-Tools lets it through, and NVIDIA's driver crashed compiling it.
+TEST(LowerCollectivesTest, ClusteredReduceOfAVariableClusterSizeIsRefused) {
+  for (bool clustered : {true, false}) {
+    SCOPED_TRACE(clustered ? "clustered operations" : "shuffle steps");
+    auto module = test::assemble(kernelWith("%r = OpGroupNonUniformIAdd %uint %uint_3 ClusteredReduce %x %x"));
+    ASSERT_TRUE(module);
+    PassContext context = lavapipeLike();
+    context.target.subgroupClustered = clustered;
+    Expected<PassResult> result = lowerCollectives(*module, context);
+    ASSERT_FALSE(result.ok());
+    EXPECT_NE(result.error().message().find("kernel 'k': "), std::string::npos) << result.error().message();
+    EXPECT_NE(result.error().message().find(
+                  "OpGroupNonUniformIAdd in function 'k': the cluster size must be a constant power of two"),
+              std::string::npos)
+        << result.error().message();
+  }
+}
+
 // A clustered reduction of a ulong on a device with clustered operations but without
 // shaderSubgroupExtendedTypes takes the shuffle steps too, which move it as 32-bit words; a plain
 // reduction of it is refused by name.

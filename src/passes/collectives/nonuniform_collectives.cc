@@ -107,6 +107,12 @@ Status CollectiveLowering::lowerNonUniform(Instruction* inst) {
                   "subgroup arithmetic on 8/16-bit types and 64-bit integers needs Vulkan's "
                   "shaderSubgroupExtendedTypes, which the device lacks");
     }
+    // SPIRV-Tools 2023.1 does not check it, and NVIDIA's driver crashed on a cluster size that
+    // was not a constant (clang had merged a switch over cluster sizes into one call).
+    std::optional<uint64_t> cluster =
+        inst->operands().size() > 3 ? constantValue(module_, inst->idOperand(3)) : std::nullopt;
+    if (!cluster || *cluster == 0 || (*cluster & (*cluster - 1)) != 0)
+      return fail(*inst, "the cluster size must be a constant power of two");
     if (arithmetic && target_.subgroupClustered) return okStatus();
     // Shuffle steps move the values as 32-bit words, so they need no shaderSubgroupExtendedTypes.
     if (!target_.subgroupShuffle || !target_.subgroupBallot)
@@ -114,9 +120,6 @@ Status CollectiveLowering::lowerNonUniform(Instruction* inst) {
                                       "operations"
                                     : "clustered reductions of 8/16-bit types and 64-bit integers need Vulkan's "
                                       "shaderSubgroupExtendedTypes, or shuffle and ballot subgroup operations");
-    std::optional<uint64_t> cluster = constantValue(module_, inst->idOperand(3));
-    if (!cluster || *cluster == 0 || (*cluster & (*cluster - 1)) != 0)
-      return fail(*inst, "the cluster size must be a constant power of two");
     value = clusteredReduce(b, *c, inst->typeId(), inst->idOperand(2), static_cast<uint32_t>(*cluster));
   } else if (movesValues(op)) {
     bool relative = op == O::OpGroupNonUniformShuffleUp || op == O::OpGroupNonUniformShuffleDown;
