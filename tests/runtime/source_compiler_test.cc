@@ -162,7 +162,8 @@ struct Compiled {
 
 CompileRequest request(std::string source, std::string_view options = "", std::vector<SourceHeader> headers = {},
                        std::vector<std::string> disabledExtensions = {}) {
-  return CompileRequest{std::move(source), parseOrFail(options), std::move(headers), std::move(disabledExtensions), {}};
+  return CompileRequest{
+      std::move(source), parseOrFail(options), std::move(headers), std::move(disabledExtensions), {}, {}};
 }
 
 // Compiles, and translates what compiled; a translation failure fails the test.
