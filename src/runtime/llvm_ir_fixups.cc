@@ -1,11 +1,15 @@
-// freeze to bitcast, inline definitions kept and narrowed switches widened (llvm_ir_fixups.h): LLVM
-// IR text read line by line, without an LLVM library.
+// freeze to bitcast, inline definitions kept, narrowed switches widened and sub-group calls kept
+// apart (llvm_ir_fixups.h): LLVM IR text read line by line, without an LLVM library.
 #include "runtime/llvm_ir_fixups.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdint>
 #include <optional>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
 
 namespace cl2vk::runtime {
 namespace {
@@ -150,6 +154,67 @@ class SwitchWidening {
   unsigned count_ = 0;  // names the zext results apart
 };
 
+// The function a "define" or "declare" line introduces: its name and the position just after
+// its parameter list.
+struct FunctionHeader {
+  std::string_view name;
+  size_t afterParameters;
+};
+
+bool isIdentifierCharacter(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$' || c == '-';
+}
+
+// The identifier after the '@' at `at`, empty for a quoted one.
+std::string_view globalNameAt(std::string_view line, size_t at) {
+  size_t end = at + 1;
+  while (end < line.size() && isIdentifierCharacter(line[end])) ++end;
+  return line.substr(at + 1, end - at - 1);
+}
+
+std::optional<FunctionHeader> functionHeader(std::string_view line) {
+  if (!line.starts_with("define ") && !line.starts_with("declare ")) return std::nullopt;
+  size_t at = findAtTopLevel(line, "@");
+  if (at == std::string_view::npos) return std::nullopt;
+  std::string_view name = globalNameAt(line, at);
+  size_t open = at + 1 + name.size();
+  if (name.empty() || open >= line.size() || line[open] != '(') return std::nullopt;
+  size_t close = findAtTopLevel(line.substr(open + 1), ")");
+  if (close == std::string_view::npos) return std::nullopt;
+  return FunctionHeader{name, open + 1 + close + 1};
+}
+
+// An OpenCL C sub-group function, by its mangled name: _Z<length>sub_group_...
+bool isSubgroupFunction(std::string_view name) {
+  if (!name.starts_with("_Z")) return false;
+  size_t prefix = name.find_first_not_of("0123456789", 2);
+  return prefix != 2 && prefix != std::string_view::npos && name.substr(prefix).starts_with("sub_group_");
+}
+
+// The header line with `nomerge` first among its function attributes, after any unnamed_addr and
+// addrspace, which come before them; nullopt where it already has it.
+std::optional<std::string> withNomerge(std::string_view line, const FunctionHeader& header) {
+  size_t at = header.afterParameters;
+  if (line.substr(at).find("nomerge") != std::string_view::npos) return std::nullopt;
+  for (std::string_view skipped : {" unnamed_addr", " local_unnamed_addr"}) {
+    if (line.substr(at).starts_with(skipped)) at += skipped.size();
+  }
+  if (line.substr(at).starts_with(" addrspace(")) at = std::min(line.find(')', at) + 1, line.size());
+  std::string rewritten(line.substr(0, at));
+  rewritten.append(" nomerge").append(line.substr(at));
+  return rewritten;
+}
+
+// Calls `visit` with each line of `llvmIr`.
+template <typename Visit>
+void forEachLine(std::string_view llvmIr, Visit visit) {
+  while (!llvmIr.empty()) {
+    size_t lineEnd = std::min(llvmIr.find('\n'), llvmIr.size());
+    visit(llvmIr.substr(0, lineEnd));
+    llvmIr.remove_prefix(std::min(lineEnd + 1, llvmIr.size()));
+  }
+}
+
 // `llvmIr` with every line that `rewrite` rewrites replaced.
 template <typename Rewrite>
 std::string rewriteLines(std::string_view llvmIr, Rewrite rewrite) {
@@ -173,5 +238,42 @@ std::string replaceFreezeWithBitcast(std::string_view llvmIr) { return rewriteLi
 std::string keepInlineDefinitions(std::string_view llvmIr) { return rewriteLines(llvmIr, inlineDefinitionAsInternal); }
 
 std::string widenOddWidthSwitches(std::string_view llvmIr) { return rewriteLines(llvmIr, SwitchWidening()); }
+
+std::string keepSubgroupCallsApart(std::string_view llvmIr) {
+  // The sub-group functions, and what each defined function refers to.
+  std::unordered_set<std::string_view> apart;
+  std::unordered_map<std::string_view, std::vector<std::string_view>> references;
+  std::string_view current;
+  forEachLine(llvmIr, [&](std::string_view line) {
+    if (std::optional<FunctionHeader> header = functionHeader(line)) {
+      if (isSubgroupFunction(header->name)) apart.insert(header->name);
+      if (line.starts_with("define ")) current = header->name;
+      return;
+    }
+    if (line.starts_with('}')) current = {};
+    if (current.empty()) return;
+    for (size_t at = line.find('@'); at != std::string_view::npos; at = line.find('@', at + 1)) {
+      std::string_view name = globalNameAt(line, at);
+      if (!name.empty()) references[current].push_back(name);
+    }
+  });
+  // A function that calls one that must stay apart must too: clang merges the calls of a helper
+  // function before it inlines them.
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const auto& [function, names] : references) {
+      if (apart.contains(function)) continue;
+      if (std::any_of(names.begin(), names.end(), [&](std::string_view name) { return apart.contains(name); })) {
+        apart.insert(function);
+        grew = true;
+      }
+    }
+  }
+  return rewriteLines(llvmIr, [&](std::string_view line) -> std::optional<std::string> {
+    std::optional<FunctionHeader> header = functionHeader(line);
+    if (!header || !apart.contains(header->name)) return std::nullopt;
+    return withNomerge(line, *header);
+  });
+}
 
 }  // namespace cl2vk::runtime

@@ -31,4 +31,15 @@ std::string keepInlineDefinitions(std::string_view llvmIr);
 // above 32) and its case values written as the wider type's.
 std::string widenOddWidthSwitches(std::string_view llvmIr);
 
+// LLVM's `convergent` forbids adding control dependences to a call, not removing them: clang-15
+// -O2 (SimplifyCFG) turns `if (c) r = f(x, a); else r = f(x, b);` into one `f(x, c ? a : b)` after
+// the branch, and identical calls in both arms into one before it. For a sub-group function whose
+// result depends on which work-items call it (sub_group_broadcast_first, non-uniform broadcasts,
+// reductions, ballots, elect ...) that is a wrong answer, and a clustered function's cluster size
+// becomes a phi that SPIR-V refuses. On clang's unoptimized output, every `sub_group_*` function,
+// and every function defined in the program that calls one (directly or through others: their
+// calls are merged before they are inlined), becomes `nomerge`, which SimplifyCFG's hoisting and
+// sinking respect.
+std::string keepSubgroupCallsApart(std::string_view llvmIr);
+
 }  // namespace cl2vk::runtime

@@ -84,22 +84,26 @@ constexpr const char* kCompilerDefinedMacros[] = {
 // The cl_khr_subgroup_* extensions a device's Vulkan subgroup operations allow. Clustered
 // reductions without Vulkan's clustered operations are shuffle steps that skip inactive lanes
 // (a ballot); rotations are always shuffles (OpenCL rotates modulo get_max_sub_group_size(),
-// Vulkan's rotate modulo SubgroupSize). Extended types need shaderSubgroupExtendedTypes and the
-// 8/16-bit integers themselves.
+// Vulkan's rotate modulo SubgroupSize). Extended types need shaderSubgroupExtendedTypes: 8/16-bit
+// integers the device lacks are computed in 32 bits (lower-narrow-integers). The non-uniform
+// arithmetic and clustered reductions include char, short, long and half whatever the other
+// extensions say: the former needs shaderSubgroupExtendedTypes for them, the latter that or the
+// shuffle steps, which move values as 32-bit words.
 std::vector<std::string> subgroupExtensionsFor(const vulkan::DeviceInfo& info) {
   auto has = [&](VkSubgroupFeatureFlags bits) { return info.subgroup.supportsInCompute(bits); };
   const vulkan::DeviceFeatures& features = info.features;
   std::vector<std::string> list;
-  if (features.shaderSubgroupExtendedTypes && features.shaderInt8 && features.shaderInt16 &&
-      has(VK_SUBGROUP_FEATURE_ARITHMETIC_BIT))
+  if (features.shaderSubgroupExtendedTypes && has(VK_SUBGROUP_FEATURE_ARITHMETIC_BIT))
     list.push_back("cl_khr_subgroup_extended_types");
   if (has(VK_SUBGROUP_FEATURE_VOTE_BIT)) list.push_back("cl_khr_subgroup_non_uniform_vote");
   if (has(VK_SUBGROUP_FEATURE_BALLOT_BIT)) list.push_back("cl_khr_subgroup_ballot");
-  if (has(VK_SUBGROUP_FEATURE_ARITHMETIC_BIT)) list.push_back("cl_khr_subgroup_non_uniform_arithmetic");
+  if (has(VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) && features.shaderSubgroupExtendedTypes)
+    list.push_back("cl_khr_subgroup_non_uniform_arithmetic");
   if (has(VK_SUBGROUP_FEATURE_SHUFFLE_BIT)) list.push_back("cl_khr_subgroup_shuffle");
   if (has(VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT)) list.push_back("cl_khr_subgroup_shuffle_relative");
   if (has(VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
-      (has(VK_SUBGROUP_FEATURE_CLUSTERED_BIT) || has(VK_SUBGROUP_FEATURE_SHUFFLE_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT)))
+      ((has(VK_SUBGROUP_FEATURE_CLUSTERED_BIT) && features.shaderSubgroupExtendedTypes) ||
+       has(VK_SUBGROUP_FEATURE_SHUFFLE_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT)))
     list.push_back("cl_khr_subgroup_clustered_reduce");
   if (has(VK_SUBGROUP_FEATURE_SHUFFLE_BIT)) list.push_back("cl_khr_subgroup_rotate");
   return list;

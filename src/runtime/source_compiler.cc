@@ -105,10 +105,11 @@ std::vector<std::string> optimizerArguments(const BuildOptions& options) {
           "-fno-vectorize", "-fno-slp-vectorize", "-x", "ir", kFrontEndIr, "-emit-llvm", "-S", "-o", kLlvmIr};
 }
 
-Status keepInlineDefinitionsInFile(const fs::path& path) {
+// What the optimizer must not undo: inline definitions and sub-group calls kept apart.
+Status fixUpFrontEndIrInFile(const fs::path& path) {
   Expected<std::string> llvmIr = readWholeFile(path);
   if (!llvmIr) return llvmIr.error();
-  return writeWholeFile(path, keepInlineDefinitions(*llvmIr));
+  return writeWholeFile(path, keepSubgroupCallsApart(keepInlineDefinitions(*llvmIr)));
 }
 
 // The optimizer's IR fixed for llvm-spirv-15: freeze and odd-width switches (llvm_ir_fixups.h).
@@ -135,7 +136,7 @@ Expected<std::vector<uint32_t>> compileIn(const fs::path& directory, const Compi
                                           const Toolchain& tools, std::string& log) {
   CL2VK_TRY(writeInputs(directory, request));
   CL2VK_TRY(runTool(tools.clang, frontEndArguments(request), directory, log));
-  CL2VK_TRY(keepInlineDefinitionsInFile(directory / kFrontEndIr));
+  CL2VK_TRY(fixUpFrontEndIrInFile(directory / kFrontEndIr));
   CL2VK_TRY(runTool(tools.clang, optimizerArguments(request.options), directory, log));
   CL2VK_TRY(fixOptimizedIrInFile(directory / kLlvmIr));
   // Text IR back to bitcode for llvm-spirv; -disable-llvm-passes: assemble only, optimise nothing.

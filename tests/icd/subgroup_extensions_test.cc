@@ -1,7 +1,9 @@
 // The cl_khr_subgroup_* extensions and the cl_khr_subgroups builtins through the OpenCL API:
 // every function of each extension the device offers, for every scalar type it lists, built from
 // OpenCL C by the runtime, over 1D, 2D and 3D NDRanges with partial sub-groups and remainder
-// work-groups, in uniform control flow and with only the odd lanes active. Every work-item
+// work-groups, in uniform control flow, with only the odd lanes active, and with each half of a
+// sub-group calling the function in its own arm of an if (which clang-15 -O2 had merged into one
+// call for all of them). Every work-item
 // records its sub-group id, lane and sub-group size; the CPU reference regroups the work-items by
 // them (so it holds for any packing of work-items into sub-groups) and checks those builtins too
 // (sizes, dense lanes, counts, and the clGetKernelSubGroupInfo answers). Values are small, so that
@@ -124,7 +126,8 @@ const char* opName(Op op) {
   return "";
 }
 
-// One sub-group as the reference sees it: the inputs by lane, none where the lane is inactive.
+// One sub-group as the reference sees it from one lane: the inputs by lane, none where the lane
+// is inactive (does not call the function with this one).
 struct Lanes {
   std::vector<std::optional<Value>> x;
   uint32_t lane = 0, maxSize = 0;
@@ -133,13 +136,15 @@ struct Lanes {
 
 using Reference = std::function<std::optional<Value>(const Lanes&)>;
 
-// A function under test: the expression the kernel computes from x (of type T), lid and sz (the
-// sub-group size), and what it yields for a lane.
+// A function under test: the expression the kernel computes from x (of type T), lid, sz (the
+// sub-group size) and lo (the lowest lane that calls it with this one), and what it yields for a
+// lane; `helper`, where there is one, gives source for T placed before the kernel.
 struct Function {
   std::string extension, name, call;
   std::vector<TypeInfo> types;
   bool nonUniform;  // may be called with only some lanes active
   Reference reference;
+  std::function<std::string(const std::string& type)> helper = {};
 };
 
 std::optional<Value> from(const Lanes& l, int64_t source) {
@@ -217,6 +222,12 @@ std::vector<Function> functions() {
   const std::string ballot = "cl_khr_subgroup_ballot";
   list.push_back({ballot, "non_uniform_broadcast", "sub_group_non_uniform_broadcast(x, 1u)", kAllTypes, true,
                   [](const Lanes& l) { return from(l, 1); }});
+  list.push_back({ballot, "non_uniform_broadcast_lowest", "sub_group_non_uniform_broadcast(x, lo)", kAllTypes, true,
+                  [](const Lanes& l) {
+                    uint32_t first = 0;
+                    while (!l.x[first]) ++first;
+                    return l.x[first];
+                  }});
   list.push_back({ballot, "broadcast_first", "sub_group_broadcast_first(x)", kAllTypes, true, [](const Lanes& l) {
                     uint32_t first = 0;
                     while (!l.x[first]) ++first;
@@ -245,10 +256,12 @@ std::vector<Function> functions() {
                   [=](const Lanes& l) {
                     return integer(static_cast<int64_t>(patternBit((l.lane + 3) % static_cast<uint32_t>(l.x.size()))));
                   }});
-  // The counts and searches see only the bits of the sub-group's own lanes.
+  // The counts and searches see the bits of get_max_sub_group_size() lanes, a partial
+  // sub-group's as a full one's (the CTS's reading of "the bits representing work-items in the
+  // sub-group").
   auto ownPattern = [=](const Lanes& l) {
     uint64_t b = 0;
-    for (uint32_t k = 0; k < l.x.size(); ++k) b |= patternBit(k) << k;
+    for (uint32_t k = 0; k < l.maxSize && k < 64; ++k) b |= patternBit(k) << k;
     return b;
   };
   list.push_back(
@@ -374,35 +387,95 @@ std::vector<Function> functions() {
       }
     }
   }
+  // The cluster size chosen by a switch at run time (as the CTS does), which clang-15 -O2 had
+  // merged into one call of a variable cluster size: the largest power of two that fits
+  // get_max_sub_group_size().
+  auto byCluster = [](const std::string& name, std::function<std::string(const std::string&)> call) {
+    return [=](const std::string& type) {
+      std::string text = "__attribute__((overloadable)) " + type + " " + name + "(" + type +
+                         " x, uint cluster) {\n  switch (cluster) {\n";
+      for (uint32_t c = 1; c <= 128; c *= 2) {
+        std::string size = std::to_string(c) + "u";
+        text += "    case " + size + ": return " + call(size) + ";\n";
+      }
+      return text + "  }\n  return x;\n}\n";
+    };
+  };
+  auto largestCluster = [](const Lanes& l) { return std::bit_floor(l.maxSize); };
+  const std::string runtimeCluster = "(1u << (31 - clz(get_max_sub_group_size())))";
+  list.push_back({"cl_khr_subgroup_clustered_reduce", "clustered_reduce_add_of_a_run_time_size",
+                  "clustered_add(x, " + runtimeCluster + ")", kAllTypes, true,
+                  [=](const Lanes& l) -> std::optional<Value> {
+                    uint32_t cluster = largestCluster(l), first = l.lane / cluster * cluster;
+                    Value acc = identity(*l.type, Op::kAdd);
+                    for (uint32_t k = first; k < first + cluster && k < l.x.size(); ++k)
+                      if (l.x[k]) acc = combine(*l.type, Op::kAdd, acc, *l.x[k]);
+                    return acc;
+                  },
+                  byCluster("clustered_add",
+                            [](const std::string& c) { return "sub_group_clustered_reduce_add(x, " + c + ")"; })});
   // cl_khr_subgroup_rotate: modulo get_max_sub_group_size(), or within clusters.
   list.push_back({"cl_khr_subgroup_rotate", "rotate", "sub_group_rotate(x, 3)", kAllTypes, true,
                   [](const Lanes& l) { return from(l, (l.lane + 3) % l.maxSize); }});
   list.push_back({"cl_khr_subgroup_rotate", "clustered_rotate", "sub_group_clustered_rotate(x, 1, 4u)", kAllTypes, true,
                   [](const Lanes& l) { return from(l, l.lane / 4 * 4 + (l.lane + 1) % 4); }});
+  list.push_back({"cl_khr_subgroup_rotate", "clustered_rotate_of_a_run_time_size",
+                  "clustered_rotate(x, " + runtimeCluster + ")", kAllTypes, true,
+                  [=](const Lanes& l) {
+                    uint32_t cluster = largestCluster(l);
+                    return from(l, l.lane / cluster * cluster + (l.lane + 1) % cluster);
+                  },
+                  byCluster("clustered_rotate",
+                            [](const std::string& c) { return "sub_group_clustered_rotate(x, 1, " + c + ")"; })});
   return list;
 }
 
 std::string kernelName(const Function& f, const TypeInfo& t) { return f.name + "_" + t.name; }
 
-// One kernel per function and type; mode 1 runs the function in the odd lanes only. Floating-point
-// values travel as double, or as float on a device without cl_khr_fp64 (the inputs and every
-// result the functions give from them are exact in float).
+// Which lanes of a sub-group of `size` call the function together with `lane`: every lane (mode
+// 0), the odd ones (mode 1), or those in the same half as `lane` (mode 2, each half in its own
+// arm of an if).
+bool together(int mode, uint32_t lane, uint32_t other, uint32_t size) {
+  if (mode == 0) return true;
+  if (mode == 1) return (other & 1) != 0;
+  return (other < size / 2) == (lane < size / 2);
+}
+constexpr int kModes = 3;
+const char* const kModeNames[kModes] = {"every lane", "odd lanes only", "each half in its own arm"};
+
+// One kernel per function and type, in the modes above. Floating-point values travel as double,
+// or as float on a device without cl_khr_fp64 (the inputs and every result the functions give
+// from them are exact in float).
 std::string kernelSource(const Function& f, const TypeInfo& t, bool fp64) {
   std::string storage = t.isFloat ? (fp64 ? "double" : "float") : "long";
-  return "kernel void " + kernelName(f, t) + "(global const " + storage + "* in, global " + storage +
+  std::string result = "out[i] = (" + storage + ")(" + f.call + ");";
+  return (f.helper ? f.helper(t.name) : "") + "kernel void " + kernelName(f, t) + "(global const " + storage +
+         "* in, global " + storage +
          "* out, global uint* info, int mode) {\n"
          "  typedef " +
          t.name +
          " T;\n"
          "  size_t i = get_global_linear_id();\n"
          "  uint lid = get_sub_group_local_id(), sz = get_sub_group_size();\n"
+         "  uint lo = mode == 1 ? 1u : mode == 2 && lid >= sz / 2 ? sz / 2 : 0u;\n"
          "  info[6 * i] = get_sub_group_id(); info[6 * i + 1] = lid; info[6 * i + 2] = sz;\n"
          "  info[6 * i + 3] = get_num_sub_groups(); info[6 * i + 4] = get_enqueued_num_sub_groups();\n"
          "  info[6 * i + 5] = get_max_sub_group_size();\n"
          "  T x = (T)in[i];\n"
-         "  if (mode == 0 || (lid & 1)) out[i] = (" +
-         storage + ")(" + f.call +
-         ");\n"
+         "  if (mode == 2) {\n"
+         "    if (lid < sz / 2)\n"
+         "      " +
+         result +
+         "\n"
+         "    else\n"
+         "      " +
+         result +
+         "\n"
+         "  } else if (mode == 0 || (lid & 1)) {\n"
+         "    " +
+         result +
+         "\n"
+         "  }\n"
          "}\n";
 }
 
@@ -425,9 +498,6 @@ class SubgroupExtensions : public IcdTest {
     if (!hasWord(extensions_, f.extension)) return f.extension;
     if (std::string(t.name) == "half" && !hasWord(extensions_, "cl_khr_fp16")) return "cl_khr_fp16";
     if (std::string(t.name) == "double" && !hasWord(extensions_, "cl_khr_fp64")) return "cl_khr_fp64";
-    if (t.bits < 32 && !t.isFloat && f.extension != "cl_khr_subgroup_extended_types" &&
-        !hasWord(extensions_, "cl_khr_subgroup_extended_types"))
-      return "cl_khr_subgroup_extended_types";
     return "";
   }
 
@@ -518,12 +588,13 @@ class SubgroupExtensions : public IcdTest {
         if (info[6 * i + 5] != maxSize)
           return "get_max_sub_group_size() " + std::to_string(info[6 * i + 5]) + ", queried " +
                  std::to_string(maxSize) + where;
-        bool active = mode == 0 || (lane & 1);
-        l.x.push_back(active ? std::optional<Value>(in[i]) : std::nullopt);
       }
-      if (std::none_of(l.x.begin(), l.x.end(), [](const auto& v) { return v.has_value(); })) continue;
-      for (uint32_t lane = 0; lane < lanes.size(); ++lane) {
-        if (!l.x[lane]) continue;
+      uint32_t size = static_cast<uint32_t>(lanes.size());
+      for (uint32_t lane = 0; lane < size; ++lane) {
+        if (!together(mode, lane, lane, size)) continue;
+        l.x.clear();
+        for (uint32_t k = 0; k < size; ++k)
+          l.x.push_back(together(mode, lane, k, size) ? std::optional<Value>(in[lanes[k]]) : std::nullopt);
         l.lane = lane;
         std::optional<Value> expected = f.reference(l);
         if (!expected) continue;
@@ -589,11 +660,11 @@ class SubgroupExtensions : public IcdTest {
       std::string type = t.name;
       bool representative = type == "int" || type == "float" || type == "ulong";
       for (size_t s = 0; s < (representative ? shapes.size() : 1); ++s) {
-        for (int mode = 0; mode < (f.nonUniform ? 2 : 1); ++mode) {
+        for (int mode = 0; mode < (f.nonUniform ? kModes : 1); ++mode) {
           const Shape& shape = shapes[s];
           std::string mismatch = check(kernel, f, t, shape, mode, random);
           EXPECT_EQ(mismatch, "") << kernelName(f, t) << " over " << shape.local[0] << "x" << shape.local[1] << "x"
-                                  << shape.local[2] << (mode ? ", odd lanes only" : ", every lane");
+                                  << shape.local[2] << ", " << kModeNames[mode];
           if (!mismatch.empty()) return;
           ++checked;
         }
@@ -622,6 +693,15 @@ TEST_F(SubgroupExtensions, ForwardProgressAndExtensionAgree) {
   cl_device_type type = deviceInfo<cl_device_type>(device_, CL_DEVICE_TYPE);
   EXPECT_EQ(progress == CL_TRUE,
             type == CL_DEVICE_TYPE_GPU && deviceInfo<cl_uint>(device_, CL_DEVICE_MAX_NUM_SUB_GROUPS) > 0);
+}
+
+// cl_khr_subgroup_extended_types and cl_khr_subgroup_non_uniform_arithmetic both need subgroup
+// arithmetic with shaderSubgroupExtendedTypes, and nothing else: 8/16-bit integers a device
+// lacks (SwiftShader) are computed in 32 bits, so the two come together.
+TEST_F(SubgroupExtensions, ExtendedTypesComeWithNonUniformArithmetic) {
+  EXPECT_EQ(hasWord(extensions_, "cl_khr_subgroup_extended_types"),
+            hasWord(extensions_, "cl_khr_subgroup_non_uniform_arithmetic"))
+      << extensions_;
 }
 
 // intel_reqd_sub_group_size (cl_intel_required_subgroup_size): each size the device lists gives
@@ -673,43 +753,56 @@ TEST_F(SubgroupExtensions, RequiredSubgroupSize) {
       << log;
 }
 
-// cl_khr_subgroup_extended_types's sub_group_broadcast of vectors: every type at 2, 3, 4, 8 and 16
-// components (8 and 16 in 4-wide parts), each component from the work-item of lane 1. 3-wide
-// 64-bit vectors are left out: llvm-spirv-15 aborts on their broadcast.
+// The broadcasts of vectors: cl_khr_subgroup_extended_types's sub_group_broadcast and
+// cl_khr_subgroup_ballot's sub_group_non_uniform_broadcast, every type at 2, 3, 4, 8 and 16
+// components (8 and 16 in 4-wide parts), each component from the work-item of lane 1.
 TEST_F(SubgroupExtensions, VectorBroadcasts) {
-  if (!hasWord(extensions_, "cl_khr_subgroup_extended_types")) GTEST_SKIP() << "no cl_khr_subgroup_extended_types";
+  struct Broadcast {
+    std::string function, extension;
+  };
+  std::vector<Broadcast> broadcasts;
+  for (Broadcast b : {Broadcast{"sub_group_broadcast", "cl_khr_subgroup_extended_types"},
+                      Broadcast{"sub_group_non_uniform_broadcast", "cl_khr_subgroup_ballot"}}) {
+    if (hasWord(extensions_, b.extension))
+      broadcasts.push_back(b);
+    else
+      std::cout << "[ SKIPPED ] " << b.function << " of vectors: the device does not offer " << b.extension << "\n";
+  }
+  if (broadcasts.empty()) GTEST_SKIP() << "no sub-group broadcast of vectors";
   std::string source = hasWord(extensions_, "cl_khr_fp16") ? "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n" : "";
-  std::vector<std::pair<TypeInfo, int>> cases;
-  for (const TypeInfo& t : kAllTypes) {
-    if (!missing(Function{"cl_khr_subgroup_extended_types", "", "", {}, false, {}}, t).empty()) continue;
-    for (int n : {2, 3, 4, 8, 16}) {
-      if (n == 3 && t.bits == 64) continue;
-      std::string v = std::string(t.name) + std::to_string(n), name = std::string("broadcast_") + v;
-      source += "kernel void " + name +
-                "(global const long* in, global double* out, global uint* info) {\n"
-                "  size_t i = get_global_linear_id();\n"
-                "  info[2 * i] = get_sub_group_id(); info[2 * i + 1] = get_sub_group_local_id();\n"
-                "  " +
-                t.name +
-                " a[16], o[16];\n"
-                "  for (int c = 0; c < 16; ++c) a[c] = (" +
-                t.name +
-                ")(in[i] + c);\n"
-                "  vstore" +
-                std::to_string(n) + "(sub_group_broadcast(vload" + std::to_string(n) +
-                "(0, a), 1u), 0, o);\n"
-                "  for (int c = 0; c < " +
-                std::to_string(n) +
-                "; ++c) out[16 * i + c] = (double)o[c];\n"
-                "}\n";
-      cases.emplace_back(t, n);
+  // The results travel as double, or as float without cl_khr_fp64 (they are small integers).
+  std::string storage = fp64() ? "double" : "float";
+  std::vector<std::tuple<std::string, TypeInfo, int>> cases;
+  for (const Broadcast& b : broadcasts) {
+    for (const TypeInfo& t : kAllTypes) {
+      if (!missing(Function{b.extension, "", "", {}, false, {}}, t).empty()) continue;
+      for (int n : {2, 3, 4, 8, 16}) {
+        std::string v = std::string(t.name) + std::to_string(n), name = b.function + "_" + v;
+        source += "kernel void " + name + "(global const long* in, global " + storage +
+                  "* out, global uint* info) {\n"
+                  "  size_t i = get_global_linear_id();\n"
+                  "  info[2 * i] = get_sub_group_id(); info[2 * i + 1] = get_sub_group_local_id();\n"
+                  "  " +
+                  t.name +
+                  " a[16], o[16];\n"
+                  "  for (int c = 0; c < 16; ++c) a[c] = (" +
+                  t.name +
+                  ")(in[i] + c);\n"
+                  "  vstore" +
+                  std::to_string(n) + "(" + b.function + "(vload" + std::to_string(n) +
+                  "(0, a), 1u), 0, o);\n"
+                  "  for (int c = 0; c < " +
+                  std::to_string(n) + "; ++c) out[16 * i + c] = (" + storage +
+                  ")o[c];\n"
+                  "}\n";
+        cases.emplace_back(name, t, n);
+      }
     }
   }
   Program program = buildSource(source, "-cl-std=CL3.0");
   ASSERT_TRUE(program.get());
   const std::vector<Shape> shapes = {{1, {39, 1, 1}, {13, 1, 1}}, {2, {10, 6, 1}, {5, 3, 1}}};
-  for (const auto& [t, n] : cases) {
-    std::string name = std::string("broadcast_") + t.name + std::to_string(n);
+  for (const auto& [name, t, n] : cases) {
     Kernel kernel = createKernel(program, name);
     for (const Shape& shape : shapes) {
       size_t items = shape.global[0] * shape.global[1];
@@ -721,6 +814,10 @@ TEST_F(SubgroupExtensions, VectorBroadcasts) {
       ASSERT_CL_SUCCESS(clEnqueueNDRangeKernel(queue_, kernel, shape.dims, nullptr, shape.global.data(),
                                                shape.local.data(), 0, nullptr, nullptr));
       std::vector<double> out = read<double>(dOut, items * 16);
+      if (!fp64()) {
+        std::vector<float> narrow = read<float>(dOut, items * 16);
+        out.assign(narrow.begin(), narrow.end());
+      }
       std::vector<cl_uint> info = read<cl_uint>(dInfo, items * 2);
       // The work-item of lane 1 in each (work-group, sub-group).
       std::map<std::tuple<size_t, size_t, cl_uint>, size_t> laneOne;

@@ -532,6 +532,53 @@ TEST(LowerCollectivesTest, ClusteredReduceWithoutClusteredOperationsIsShuffleSte
   EXPECT_EQ(count(text, "Shuffle"), 0u) << text;
 }
 
+// A cluster size that is not a constant (clang-15 -O2 had merged a switch over cluster sizes into
+// one call) is refused by name also where the device has clustered operations and the instruction
+// would stay: SPIRV-Tools lets it through, and NVIDIA's driver crashed compiling it.
+TEST(LowerCollectivesTest, ClusteredReduceOfAVariableClusterSizeIsRefused) {
+  for (bool clustered : {true, false}) {
+    SCOPED_TRACE(clustered ? "clustered operations" : "shuffle steps");
+    auto module = test::assemble(kernelWith("%r = OpGroupNonUniformIAdd %uint %uint_3 ClusteredReduce %x %x"));
+    ASSERT_TRUE(module);
+    PassContext context = lavapipeLike();
+    context.target.subgroupClustered = clustered;
+    Expected<PassResult> result = lowerCollectives(*module, context);
+    ASSERT_FALSE(result.ok());
+    EXPECT_NE(result.error().message().find("kernel 'k': "), std::string::npos) << result.error().message();
+    EXPECT_NE(result.error().message().find(
+                  "OpGroupNonUniformIAdd in function 'k': the cluster size must be a constant power of two"),
+              std::string::npos)
+        << result.error().message();
+  }
+}
+
+// A clustered reduction of a ulong on a device with clustered operations but without
+// shaderSubgroupExtendedTypes takes the shuffle steps too, which move it as 32-bit words; a plain
+// reduction of it is refused by name.
+TEST(LowerCollectivesTest, ClusteredReduceWithoutExtendedTypesIsShuffleSteps) {
+  std::string types =
+      "      %ulong = OpTypeInt 64 0\n     %uint_4 = OpConstant %uint 4\n     %v2uint = OpTypeVector %uint 2\n";
+  PassContext context = lavapipeLike();
+  context.target.subgroupExtendedTypes = false;
+  std::string text = lowered(kernelWith("%wide = OpUConvert %ulong %x\n"
+                                        "%sum = OpGroupNonUniformIAdd %ulong %uint_3 ClusteredReduce %wide %uint_4\n"
+                                        "%r = OpUConvert %uint %sum",
+                                        types),
+                             context);
+  EXPECT_EQ(count(text, "OpGroupNonUniformShuffle %v2uint %uint_3"), 2u) << text;
+  EXPECT_EQ(count(text, "ClusteredReduce"), 0u) << text;
+  auto module =
+      test::assemble(kernelWith("%wide = OpUConvert %ulong %x\n"
+                                "%sum = OpGroupNonUniformIAdd %ulong %uint_3 Reduce %wide\n"
+                                "%r = OpUConvert %uint %sum",
+                                types));
+  ASSERT_TRUE(module);
+  Expected<PassResult> result = lowerCollectives(*module, context);
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.error().message().find("needs Vulkan's shaderSubgroupExtendedTypes"), std::string::npos)
+      << result.error().message();
+}
+
 // sub_group_rotate is a shuffle from lane (lane + delta) mod get_max_sub_group_size(); the
 // clustered form stays within the aligned cluster (masks, no division).
 TEST(LowerCollectivesTest, RotateBecomesAShuffle) {
@@ -546,7 +593,7 @@ TEST(LowerCollectivesTest, RotateBecomesAShuffle) {
 }
 
 // 64-bit values move as two 32-bit words and 8/16-bit ones as one word, so that shuffles and
-// broadcasts of them need no shaderSubgroupExtendedTypes.
+// broadcasts of them need no shaderSubgroupExtendedTypes; vectors of them, one component at a time.
 TEST(LowerCollectivesTest, ShufflesMoveWords) {
   std::string types =
       "      %ulong = OpTypeInt 64 0\n     %ushort = OpTypeInt 16 0\n     %v2uint = OpTypeVector %uint 2\n";
@@ -565,21 +612,49 @@ TEST(LowerCollectivesTest, ShufflesMoveWords) {
                  context);
   EXPECT_EQ(count(text, "OpGroupNonUniformShuffleDown %uint %uint_3"), 1u) << text;
   EXPECT_EQ(count(text, "ShuffleDown %ushort"), 0u) << text;
+  // A vector of them (sub_group_non_uniform_broadcast of a ulong2): component by component, each
+  // as words; Vulkan's validation refused the ulong2 broadcast without the feature.
+  text = lowered(kernelWith("%wide = OpUConvert %ulong %x\n"
+                            "%pair = OpCompositeConstruct %v2ulong %wide %wide\n"
+                            "%moved = OpGroupNonUniformBroadcast %v2ulong %uint_3 %pair %uint_2\n"
+                            "%low = OpCompositeExtract %ulong %moved 0\n"
+                            "%r = OpUConvert %uint %low",
+                            types + "    %v2ulong = OpTypeVector %ulong 2\n"),
+                 context);
+  EXPECT_EQ(count(text, "OpGroupNonUniformBroadcast %v2uint %uint_3"), 2u) << text;
+  EXPECT_EQ(count(text, "OpGroupNonUniformBroadcast %v2ulong"), 0u) << text;
 }
 
-// OpenCL counts the bits of the sub-group's work-items only; Vulkan all SubgroupSize bits, more
-// than a partial sub-group has. The ballot is masked first.
-TEST(LowerCollectivesTest, BallotCountSeesOnlyTheSubgroupsLanes) {
+// OpenCL counts the bits of get_max_sub_group_size() lanes, a partial sub-group's as a full one's
+// (the CTS's reading); Vulkan all SubgroupSize bits, more where the work-group is smaller than a
+// subgroup. The ballot is masked first, with a mask made of the enqueued work-group size and
+// SubgroupSize alone: no sub-group id or local id (a partial sub-group's own lanes) enters it.
+TEST(LowerCollectivesTest, BallotCountSeesTheLanesBelowTheMaxSubgroupSize) {
   std::string types = "     %v4uint = OpTypeVector %uint 4\n";
-  std::string text =
-      lowered(kernelWith("%bits = OpCompositeConstruct %v4uint %x %x %x %x\n"
-                         "%r = OpGroupNonUniformBallotBitCount %uint %uint_3 Reduce %bits",
-                         types));
-  size_t mask = text.find("OpBitwiseAnd %v4uint");
-  ASSERT_NE(mask, std::string::npos) << text;
-  std::string masked =
-      text.substr(text.rfind('%', mask - 4), text.find(' ', text.rfind('%', mask - 4)) - text.rfind('%', mask - 4));
-  EXPECT_EQ(count(text, "OpGroupNonUniformBallotBitCount %uint %uint_3 Reduce " + masked), 1u) << text;
+  for (bool byRow : {false, true}) {
+    for (std::string kind : {"Reduce", "InclusiveScan"}) {
+      SCOPED_TRACE(kind + (byRow ? ", sub-groups by row" : ""));
+      PassContext context = lavapipeLike();
+      context.target.subgroupsByRow = byRow;
+      std::string text = lowered(kernelWith("%bits = OpCompositeConstruct %v4uint %x %x %x %x\n"
+                                            "%r = OpGroupNonUniformBallotBitCount %uint %uint_3 " +
+                                                kind + " %bits",
+                                            types),
+                                 context);
+      EXPECT_EQ(count(text, "BuiltIn SubgroupId"), 0u) << text;
+      EXPECT_EQ(count(text, "BuiltIn LocalInvocationId"), 0u) << text;
+      size_t mask = text.find("OpBitwiseAnd %v4uint");
+      if (kind == "InclusiveScan") {  // only the lanes up to this one count: nothing to mask
+        EXPECT_EQ(mask, std::string::npos) << text;
+        continue;
+      }
+      ASSERT_NE(mask, std::string::npos) << text;
+      EXPECT_EQ(count(text, "BuiltIn SubgroupSize"), 1u) << text;
+      size_t name = text.rfind('%', mask - 4);
+      std::string masked = text.substr(name, text.find(' ', name) - name);
+      EXPECT_EQ(count(text, "OpGroupNonUniformBallotBitCount %uint %uint_3 Reduce " + masked), 1u) << text;
+    }
+  }
 }
 
 // A device without the operation refuses the instruction by name.

@@ -268,6 +268,130 @@ TEST(LowerNarrowIntegersTest, DynamicExtractAndInsertOnByteVectorsWidenWithTheir
   EXPECT_EQ(text.find("uchar"), std::string::npos) << text;
 }
 
+// Sub-group collectives on chars run on the widened values. Where no lane contributes (an
+// exclusive scan's first active lane) the 32-bit operation gives its own identity: masked, ~0 and
+// UINT_MAX become the char ones, and a clamp to the char range turns INT_MAX and INT_MIN into 127
+// and -128 (SwiftShader gave -1 and 0, and an unmasked ~0 stored through its word spilled into the
+// neighbouring bytes).
+TEST(LowerNarrowIntegersTest, SubgroupScansOfCharsGiveTheCharIdentities) {
+  test::expectPassOutput("lower-narrow-integers", R"(
+; Version: 1.5
+               OpCapability Shader
+               OpCapability Int8
+               OpCapability GroupNonUniformArithmetic
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %k "k" %out
+               OpExecutionMode %k LocalSize 1 1 1
+               OpName %k "k"
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+      %uchar = OpTypeInt 8 0
+       %uint = OpTypeInt 32 0
+     %uint_3 = OpConstant %uint 3
+  %uchar_200 = OpConstant %uchar 200
+%_ptr_Private_uchar = OpTypePointer Private %uchar
+        %out = OpVariable %_ptr_Private_uchar Private
+          %k = OpFunction %void None %fn
+      %entry = OpLabel
+        %min = OpGroupNonUniformSMin %uchar %uint_3 ExclusiveScan %uchar_200
+        %and = OpGroupNonUniformBitwiseAnd %uchar %uint_3 ExclusiveScan %min
+       %umin = OpGroupNonUniformUMin %uchar %uint_3 Reduce %and
+               OpStore %out %umin
+               OpReturn
+               OpFunctionEnd
+)",
+                         R"(
+; Version: 1.5
+               OpCapability Shader
+               OpCapability GroupNonUniformArithmetic
+       %glsl = OpExtInstImport "GLSL.std.450"
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %k "k" %out
+               OpExecutionMode %k LocalSize 1 1 1
+               OpName %k "k"
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %uint = OpTypeInt 32 0
+     %uint_3 = OpConstant %uint 3
+%_ptr_Private_uint = OpTypePointer Private %uint
+        %out = OpVariable %_ptr_Private_uint Private
+   %uint_200 = OpConstant %uint 200
+    %uint_24 = OpConstant %uint 24
+   %char_min = OpConstant %uint 4294967168
+   %uint_127 = OpConstant %uint 127
+   %uint_255 = OpConstant %uint 255
+          %k = OpFunction %void None %fn
+      %entry = OpLabel
+         %up = OpShiftLeftLogical %uint %uint_200 %uint_24
+   %extended = OpShiftRightArithmetic %uint %up %uint_24
+        %min = OpGroupNonUniformSMin %uint %uint_3 ExclusiveScan %extended
+    %clamped = OpExtInst %uint %glsl SClamp %min %char_min %uint_127
+   %charMin = OpBitwiseAnd %uint %clamped %uint_255
+        %and = OpGroupNonUniformBitwiseAnd %uint %uint_3 ExclusiveScan %charMin
+    %charAnd = OpBitwiseAnd %uint %and %uint_255
+       %umin = OpGroupNonUniformUMin %uint %uint_3 Reduce %charAnd
+   %charUmin = OpBitwiseAnd %uint %umin %uint_255
+               OpStore %out %charUmin
+               OpReturn
+               OpFunctionEnd
+)",
+                         withoutNarrowTypes(), SPV_ENV_VULKAN_1_2);
+}
+
+// sub_group_non_uniform_all_equal of a char compares the zero-extended values, which are equal
+// where the chars are (it was refused as arithmetic the widening cannot do).
+TEST(LowerNarrowIntegersTest, AllEqualOfACharComparesTheWidenedValues) {
+  test::expectPassOutput("lower-narrow-integers", R"(
+; Version: 1.5
+               OpCapability Shader
+               OpCapability Int8
+               OpCapability GroupNonUniformVote
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %k "k" %out
+               OpExecutionMode %k LocalSize 1 1 1
+               OpName %k "k"
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %bool = OpTypeBool
+      %uchar = OpTypeInt 8 0
+       %uint = OpTypeInt 32 0
+     %uint_3 = OpConstant %uint 3
+  %uchar_200 = OpConstant %uchar 200
+%_ptr_Private_bool = OpTypePointer Private %bool
+        %out = OpVariable %_ptr_Private_bool Private
+          %k = OpFunction %void None %fn
+      %entry = OpLabel
+      %equal = OpGroupNonUniformAllEqual %bool %uint_3 %uchar_200
+               OpStore %out %equal
+               OpReturn
+               OpFunctionEnd
+)",
+                         R"(
+; Version: 1.5
+               OpCapability Shader
+               OpCapability GroupNonUniformVote
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %k "k" %out
+               OpExecutionMode %k LocalSize 1 1 1
+               OpName %k "k"
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+     %uint_3 = OpConstant %uint 3
+%_ptr_Private_bool = OpTypePointer Private %bool
+        %out = OpVariable %_ptr_Private_bool Private
+   %uint_200 = OpConstant %uint 200
+          %k = OpFunction %void None %fn
+      %entry = OpLabel
+      %equal = OpGroupNonUniformAllEqual %bool %uint_3 %uint_200
+               OpStore %out %equal
+               OpReturn
+               OpFunctionEnd
+)",
+                         withoutNarrowTypes(), SPV_ENV_VULKAN_1_2);
+}
+
 TEST(LowerNarrowIntegersTest, ASpecializationConstantOfEightBitTypeIsRefusedByName) {
   test::PassRun run = test::runPass("lower-narrow-integers", R"(
 ; Version: 1.5

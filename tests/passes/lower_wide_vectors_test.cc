@@ -725,5 +725,37 @@ TEST(LowerWideVectorsTest, BroadcastOfFloat8IsABroadcastPerPart) {
   EXPECT_NE(out.find(" %uint_0\n", first), std::string::npos) << "the same work-item for both parts\n" << out;
 }
 
+// sub_group_non_uniform_broadcast of a float16 (cl_khr_subgroup_ballot) from a lane known only
+// at run time: four 4-wide broadcasts from that one lane. The other moves between lanes go the
+// same way (the CTS's 8 and 16-wide broadcasts were refused).
+TEST(LowerWideVectorsTest, NonUniformBroadcastOfFloat16IsABroadcastPerPart) {
+  for (std::string move : {"OpGroupNonUniformBroadcast", "OpGroupNonUniformShuffle"}) {
+    SCOPED_TRACE(move);
+    std::string text = moduleText(R"(
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_v16float %uint
+          %k = OpFunction %void None %fn
+        %out = OpFunctionParameter %_ptr_CrossWorkgroup_v16float
+       %lane = OpFunctionParameter %uint
+      %entry = OpLabel
+          %x = OpLoad %v16float %out Aligned 64
+          %y = )" + move + R"( %v16float %uint_3 %x %lane
+               OpStore %out %y Aligned 64
+               OpReturn
+               OpFunctionEnd
+)");
+    text.replace(text.find("OpCapability Vector16"), 21,
+                 "OpCapability Vector16\nOpCapability GroupNonUniformBallot\nOpCapability GroupNonUniformShuffle");
+    text.replace(text.find("     %uint_5 ="), 0, "     %uint_3 = OpConstant %uint 3\n");
+    auto module = test::assemble(text);
+    ASSERT_TRUE(module);
+    Expected<PassResult> result = lowerWideVectors(*module, Target{});
+    ASSERT_TRUE(result.ok()) << result.error().message();
+    std::string out = test::disassemble(*module);
+    EXPECT_EQ(test::count(out, move + " %v4float %uint_3 %"), 4u) << out;
+    EXPECT_EQ(test::count(out, " %lane\n"), 4u) << "the same lane for every part\n" << out;
+    EXPECT_EQ(out.find(move + " %v16float"), std::string::npos) << out;
+  }
+}
+
 }  // namespace
 }  // namespace cl2vk

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 namespace cl2vk::runtime {
 namespace {
 
@@ -55,6 +57,85 @@ TEST(LlvmIrFixupsTest, WideAndBooleanSwitchesAreWidenedToo) {
   EXPECT_EQ(widenOddWidthSwitches("  switch i1 %c, label %d [\n    i1 true, label %e\n  ]\n"),
             "  %cl2vk.switch.0 = zext i1 %c to i32\n  switch i32 %cl2vk.switch.0, label %d [\n"
             "    i32 1, label %e\n  ]\n");
+}
+
+// Every declared sub_group_* function becomes nomerge, first among its function attributes (after
+// the parameter list, whose own parentheses and attributes stay as they are); other declarations,
+// the work-item queries get_sub_group_* included, and calls are left alone; the kernel, which
+// calls one, is nomerge too (kernels may call kernels).
+TEST(LlvmIrFixupsTest, SubgroupFunctionDeclarationsBecomeNomerge) {
+  std::string before = R"(define spir_kernel void @k(i32 addrspace(1)* %out) #0 {
+  %1 = call spir_func i32 @_Z25sub_group_broadcast_firsti(i32 noundef 1) #5
+  ret void
+}
+declare spir_func i32 @_Z25sub_group_broadcast_firsti(i32 noundef) #3
+declare spir_func <8 x i32> @_Z31sub_group_non_uniform_broadcastDv8_ij(<8 x i32> noundef, i32 noundef) #3
+declare spir_func i32 @_Z30sub_group_clustered_reduce_addij(i32 noundef, i32 noundef) local_unnamed_addr #3
+declare spir_func i32 @_Z16sub_group_rotateii(i32 noundef, i32 noundef)
+declare spir_func i32 @_Z18get_sub_group_sizev() #4
+declare spir_func void @_Z7barrierj(i32 noundef) #4
+declare spir_func i32 @_Z9sub_group_elect_not_mangled_this_way() nomerge #3
+)";
+  std::string after = R"(define spir_kernel void @k(i32 addrspace(1)* %out) nomerge #0 {
+  %1 = call spir_func i32 @_Z25sub_group_broadcast_firsti(i32 noundef 1) #5
+  ret void
+}
+declare spir_func i32 @_Z25sub_group_broadcast_firsti(i32 noundef) nomerge #3
+declare spir_func <8 x i32> @_Z31sub_group_non_uniform_broadcastDv8_ij(<8 x i32> noundef, i32 noundef) nomerge #3
+declare spir_func i32 @_Z30sub_group_clustered_reduce_addij(i32 noundef, i32 noundef) local_unnamed_addr nomerge #3
+declare spir_func i32 @_Z16sub_group_rotateii(i32 noundef, i32 noundef) nomerge
+declare spir_func i32 @_Z18get_sub_group_sizev() #4
+declare spir_func void @_Z7barrierj(i32 noundef) #4
+declare spir_func i32 @_Z9sub_group_elect_not_mangled_this_way() nomerge #3
+)";
+  EXPECT_EQ(keepSubgroupCallsApart(before), after);
+}
+
+// A function that calls a sub-group function, directly or through another, is nomerge too: clang
+// merged a helper's calls from both arms of an if before inlining it. Functions that call none
+// keep their attributes.
+TEST(LlvmIrFixupsTest, FunctionsThatCallSubgroupFunctionsBecomeNomerge) {
+  std::string before = R"(define internal spir_func i32 @outer(i32 noundef %x) #2 {
+  %1 = call spir_func i32 @inner(i32 noundef %x) #5
+  ret i32 %1
+}
+define spir_kernel void @k(i32 addrspace(1)* %out) unnamed_addr #0 !kernel_arg_addr_space !4 {
+  %1 = call spir_func i32 @outer(i32 noundef 1) #5
+  %2 = call spir_func i32 @plain(i32 noundef %1) #5
+  ret void
+}
+define internal spir_func i32 @inner(i32 noundef %x) #2 {
+  %1 = call spir_func i32 @_Z21sub_group_reduce_addi(i32 noundef %x) #5
+  ret i32 %1
+}
+define internal spir_func i32 @plain(i32 noundef %x) #2 {
+  %1 = call spir_func i32 @_Z18get_sub_group_sizev() #5
+  ret i32 %1
+}
+declare spir_func i32 @_Z21sub_group_reduce_addi(i32 noundef) #3
+declare spir_func i32 @_Z18get_sub_group_sizev() #4
+)";
+  std::string after = R"(define internal spir_func i32 @outer(i32 noundef %x) nomerge #2 {
+  %1 = call spir_func i32 @inner(i32 noundef %x) #5
+  ret i32 %1
+}
+define spir_kernel void @k(i32 addrspace(1)* %out) unnamed_addr nomerge #0 !kernel_arg_addr_space !4 {
+  %1 = call spir_func i32 @outer(i32 noundef 1) #5
+  %2 = call spir_func i32 @plain(i32 noundef %1) #5
+  ret void
+}
+define internal spir_func i32 @inner(i32 noundef %x) nomerge #2 {
+  %1 = call spir_func i32 @_Z21sub_group_reduce_addi(i32 noundef %x) #5
+  ret i32 %1
+}
+define internal spir_func i32 @plain(i32 noundef %x) #2 {
+  %1 = call spir_func i32 @_Z18get_sub_group_sizev() #5
+  ret i32 %1
+}
+declare spir_func i32 @_Z21sub_group_reduce_addi(i32 noundef) nomerge #3
+declare spir_func i32 @_Z18get_sub_group_sizev() #4
+)";
+  EXPECT_EQ(keepSubgroupCallsApart(before), after);
 }
 
 }  // namespace

@@ -162,7 +162,8 @@ struct Compiled {
 
 CompileRequest request(std::string source, std::string_view options = "", std::vector<SourceHeader> headers = {},
                        std::vector<std::string> disabledExtensions = {}) {
-  return CompileRequest{std::move(source), parseOrFail(options), std::move(headers), std::move(disabledExtensions), {}};
+  return CompileRequest{
+      std::move(source), parseOrFail(options), std::move(headers), std::move(disabledExtensions), {}, {}};
 }
 
 // Compiles, and translates what compiled; a translation failure fails the test.
@@ -539,6 +540,50 @@ TEST(SourceCompilerTest, DefinedSubgroupExtensionsDeclareTheirFunctions) {
   Compiled compiled = compileAndTranslate(with);
   EXPECT_TRUE(compiled.result.success) << compiled.result.log;
   EXPECT_TRUE(compiled.translation.has_value());
+}
+
+// clang-15 -O2 merged the sub-group calls of an if and its else into one call after the branch
+// (or before it, where they were the same), and the calls of a switch over cluster sizes into one
+// whose cluster size SPIR-V refuses: the CTS's non-uniform broadcasts and clustered reductions
+// gave wrong values or failed to build. Each call stays in its own arm, also where a function of
+// the program makes it.
+TEST(SourceCompilerTest, SubgroupCallsInBranchesStayInTheirArms) {
+  const char* source = R"(
+static int clustered(int x, uint cluster) {
+  switch (cluster) {
+    case 1: return sub_group_clustered_reduce_add(x, 1);
+    case 2: return sub_group_clustered_reduce_add(x, 2);
+    case 4: return sub_group_clustered_reduce_add(x, 4);
+  }
+  return 0;
+}
+kernel void k(global int* out, global const int* in, uint cluster) {
+  size_t i = get_global_id(0);
+  int x = in[i];
+  if (get_sub_group_local_id() < get_sub_group_size() / 2)
+    out[i] = sub_group_broadcast_first(x);
+  else
+    out[i] = sub_group_broadcast_first(x);
+  if (x > 0)
+    out[i + 1] = clustered(x, cluster);
+  else
+    out[i + 1] = clustered(x, cluster);
+}
+)";
+  CompileRequest with = request(source, "-cl-std=CL3.0");
+  with.definedExtensions = {"cl_khr_subgroup_ballot", "cl_khr_subgroup_clustered_reduce"};
+  Compiled compiled = compileAndTranslate(with);
+  ASSERT_TRUE(compiled.result.success) << compiled.result.log;
+  EXPECT_TRUE(compiled.translation.has_value());
+  Expected<std::string> assembly = disassemble(compiled.result.spirv);
+  ASSERT_TRUE(assembly) << assembly.error().message();
+  auto count = [&](const std::string& what) {
+    size_t n = 0;
+    for (size_t at = assembly->find(what); at != std::string::npos; at = assembly->find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("OpGroupNonUniformBroadcastFirst"), 2u) << *assembly;
+  EXPECT_EQ(count("ClusteredReduce"), 6u) << *assembly;
 }
 
 TEST(SourceCompilerTest, MissingClangIsReported) {

@@ -166,8 +166,9 @@ class CollectiveLowering {
   // get_max_sub_group_size() as the work-item builtins compute it.
   uint32_t openclMaxSubgroupSize(Builder& b);
 
-  // A uint4 ballot of the lanes of this sub-group (fewer than SubgroupSize in a partial one).
-  uint32_t memberMask(Builder& b);
+  // A uint4 mask of the lanes below get_max_sub_group_size(): the bits a ballot's count and
+  // highest bit consider.
+  uint32_t maxSubgroupMask(Builder& b);
 
   // --- Work-group scope, and sub-group scope in memory (workgroup_collectives.cc) -----------------
 

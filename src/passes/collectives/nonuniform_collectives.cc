@@ -100,18 +100,26 @@ Status CollectiveLowering::lowerNonUniform(Instruction* inst) {
   }
   if (std::optional<Combine> c = combineOf(op)) {
     if (!target_.subgroupArithmetic) return fail(*inst, "the device lacks Vulkan's subgroup arithmetic");
-    if (!hasSubgroupArithmeticFor(inst->typeId()))
+    bool arithmetic = hasSubgroupArithmeticFor(inst->typeId());
+    if (inst->wordOperand(1) != static_cast<uint32_t>(spv::GroupOperation::ClusteredReduce)) {
+      if (arithmetic) return okStatus();
       return fail(*inst,
                   "subgroup arithmetic on 8/16-bit types and 64-bit integers needs Vulkan's "
                   "shaderSubgroupExtendedTypes, which the device lacks");
-    if (inst->wordOperand(1) != static_cast<uint32_t>(spv::GroupOperation::ClusteredReduce) ||
-        target_.subgroupClustered)
-      return okStatus();
-    if (!target_.subgroupShuffle || !target_.subgroupBallot)
-      return fail(*inst, "clustered reductions need Vulkan's clustered, or shuffle and ballot, subgroup operations");
-    std::optional<uint64_t> cluster = constantValue(module_, inst->idOperand(3));
+    }
+    // SPIRV-Tools 2023.1 does not check it, and NVIDIA's driver crashed on a cluster size that
+    // was not a constant (clang had merged a switch over cluster sizes into one call).
+    std::optional<uint64_t> cluster =
+        inst->operands().size() > 3 ? constantValue(module_, inst->idOperand(3)) : std::nullopt;
     if (!cluster || *cluster == 0 || (*cluster & (*cluster - 1)) != 0)
       return fail(*inst, "the cluster size must be a constant power of two");
+    if (arithmetic && target_.subgroupClustered) return okStatus();
+    // Shuffle steps move the values as 32-bit words, so they need no shaderSubgroupExtendedTypes.
+    if (!target_.subgroupShuffle || !target_.subgroupBallot)
+      return fail(*inst, arithmetic ? "clustered reductions need Vulkan's clustered, or shuffle and ballot, subgroup "
+                                      "operations"
+                                    : "clustered reductions of 8/16-bit types and 64-bit integers need Vulkan's "
+                                      "shaderSubgroupExtendedTypes, or shuffle and ballot subgroup operations");
     value = clusteredReduce(b, *c, inst->typeId(), inst->idOperand(2), static_cast<uint32_t>(*cluster));
   } else if (movesValues(op)) {
     bool relative = op == O::OpGroupNonUniformShuffleUp || op == O::OpGroupNonUniformShuffleDown;
@@ -141,11 +149,12 @@ Status CollectiveLowering::lowerNonUniform(Instruction* inst) {
     bool counts = op == O::OpGroupNonUniformBallotBitCount &&
                   inst->wordOperand(1) == static_cast<uint32_t>(spv::GroupOperation::Reduce);
     if (!counts && op != O::OpGroupNonUniformBallotFindMSB) return okStatus();
-    // OpenCL counts (and finds the highest of) the bits of the sub-group's work-items only;
-    // Vulkan those of SubgroupSize lanes, more than a partial sub-group has.
+    // OpenCL counts (and finds the highest of) the bits of get_max_sub_group_size() lanes, as the
+    // CTS checks, a partial sub-group's included; Vulkan those of SubgroupSize lanes, more where
+    // the work-group is smaller than a subgroup.
     uint32_t operand = counts ? 2 : 1;
     uint32_t masked = b.valueOfIds(O::OpBitwiseAnd, ir::typeOf(module_, inst->idOperand(operand)),
-                                   {inst->idOperand(operand), memberMask(b)});
+                                   {inst->idOperand(operand), maxSubgroupMask(b)});
     std::vector<Operand> operands = inst->operands();
     operands[operand] = Operand::id(masked);
     value = b.value(op, inst->typeId(), operands);
@@ -167,7 +176,19 @@ uint32_t CollectiveLowering::moveValue(Builder& b, spv::Op op, uint32_t type, ui
     return b.valueOfIds(O::OpINotEqual, type, {move(uint_, word), constant32(0)});
   }
   uint32_t width = ir::scalarWidth(module_, type);
-  if (width == 32 || def->opcode() == O::OpTypeVector) return move(type, value);
+  if (width == 32) return move(type, value);
+  if (def->opcode() == O::OpTypeVector) {
+    if (target_.subgroupExtendedTypes) return move(type, value);
+    // Without shaderSubgroupExtendedTypes a vector of 8, 16 or 64-bit components moves one
+    // component at a time, each as words.
+    uint32_t component = def->idOperand(0);
+    std::vector<uint32_t> components;
+    for (uint32_t i = 0; i < def->wordOperand(1); ++i) {
+      uint32_t part = b.value(O::OpCompositeExtract, component, {Operand::id(value), Operand::literal(i)});
+      components.push_back(moveValue(b, op, component, part, rest));
+    }
+    return b.valueOfIds(O::OpCompositeConstruct, type, components);
+  }
   // 64-bit values move as two words (lavapipe's LLVM 15 crashes on some 64-bit shuffles), 8 and
   // 16-bit ones as one, so that moving them needs no shaderSubgroupExtendedTypes.
   if (width == 64) {
@@ -252,31 +273,14 @@ uint32_t CollectiveLowering::openclMaxSubgroupSize(Builder& b) {
   return minimum(b, enqueued, lanes);
 }
 
-uint32_t CollectiveLowering::memberMask(Builder& b) {
-  uint32_t lanes = b.valueOfIds(O::OpLoad, uint_, {vulkanBuiltinVariable(module_, spv::BuiltIn::SubgroupSize, false)});
-  uint32_t sizes = workgroupSizeConstant(module_);
-  auto size = [&](uint32_t d) {
-    return b.value(O::OpCompositeExtract, uint_, {Operand::id(sizes), Operand::literal(d)});
-  };
-  uint32_t first, invocations;
-  if (target_.subgroupsByRow) {
-    uint32_t ids = b.valueOfIds(O::OpLoad, ir::typeVector(module_, uint_, 3),
-                                {vulkanBuiltinVariable(module_, spv::BuiltIn::LocalInvocationId, true)});
-    uint32_t x = b.value(O::OpCompositeExtract, uint_, {Operand::id(ids), Operand::literal(0)});
-    first = b.valueOfIds(O::OpIMul, uint_, {b.valueOfIds(O::OpUDiv, uint_, {x, lanes}), lanes});
-    invocations = size(0);
-  } else {
-    uint32_t id = b.valueOfIds(O::OpLoad, uint_, {vulkanBuiltinVariable(module_, spv::BuiltIn::SubgroupId, false)});
-    first = b.valueOfIds(O::OpIMul, uint_, {id, lanes});
-    invocations = b.valueOfIds(O::OpIMul, uint_, {b.valueOfIds(O::OpIMul, uint_, {size(0), size(1)}), size(2)});
-  }
-  uint32_t members = minimum(b, b.valueOfIds(O::OpISub, uint_, {invocations, first}), lanes);
+uint32_t CollectiveLowering::maxSubgroupMask(Builder& b) {
+  uint32_t lanes = openclMaxSubgroupSize(b);
   std::vector<uint32_t> words;
   uint32_t boolType = ir::typeBool(module_);
   for (uint32_t i = 0; i < 4; ++i) {
-    // min(members - 32 i, 32) bits, none when members <= 32 i; a shift by 32 is undefined.
-    uint32_t below = b.valueOfIds(O::OpULessThanEqual, boolType, {members, constant32(32 * i)});
-    uint32_t bits = b.valueOfIds(O::OpISub, uint_, {members, constant32(32 * i)});
+    // min(lanes - 32 i, 32) bits, none when lanes <= 32 i; a shift by 32 is undefined.
+    uint32_t below = b.valueOfIds(O::OpULessThanEqual, boolType, {lanes, constant32(32 * i)});
+    uint32_t bits = b.valueOfIds(O::OpISub, uint_, {lanes, constant32(32 * i)});
     uint32_t full = b.valueOfIds(O::OpUGreaterThanEqual, boolType, {bits, constant32(32)});
     uint32_t some = b.valueOfIds(O::OpISub, uint_,
                                  {b.valueOfIds(O::OpShiftLeftLogical, uint_, {constant32(1), bits}), constant32(1)});

@@ -50,12 +50,7 @@ bool keepsOpcode(spv::Op opcode) {
     case spv::Op::OpGroupNonUniformShuffle:
     case spv::Op::OpGroupNonUniformShuffleXor:
     case spv::Op::OpGroupNonUniformShuffleUp:
-    case spv::Op::OpGroupNonUniformShuffleDown:
-    case spv::Op::OpGroupNonUniformUMin:
-    case spv::Op::OpGroupNonUniformUMax:
-    case spv::Op::OpGroupNonUniformBitwiseAnd:
-    case spv::Op::OpGroupNonUniformBitwiseOr:
-    case spv::Op::OpGroupNonUniformBitwiseXor: return true;
+    case spv::Op::OpGroupNonUniformShuffleDown: return true;
     default: return false;
   }
 }

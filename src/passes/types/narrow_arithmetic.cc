@@ -88,15 +88,41 @@ Expected<bool> NarrowLowering::lowerArithmetic(Instruction& inst) {
     case spv::Op::OpGroupNonUniformIAdd:
     case spv::Op::OpGroupNonUniformIMul:
     case spv::Op::OpGroupNonUniformSMin:
-    case spv::Op::OpGroupNonUniformSMax: {
+    case spv::Op::OpGroupNonUniformSMax:
+    case spv::Op::OpGroupNonUniformUMin:
+    case spv::Op::OpGroupNonUniformUMax:
+    case spv::Op::OpGroupNonUniformBitwiseAnd:
+    case spv::Op::OpGroupNonUniformBitwiseOr:
+    case spv::Op::OpGroupNonUniformBitwiseXor: {
       // Sub-group collectives on char and short: on the widened values, narrowed again after.
+      // Where no lane contributes (an exclusive scan's first active lane), the result is the
+      // 32-bit operation's identity: masking makes UINT_MAX and ~0 the narrow ones, and a clamp
+      // to the narrow range makes INT_MAX and INT_MIN the narrow SMin and SMax identities
+      // (every other result of theirs is already in that range).
       if (!width) return false;
       std::vector<ir::Operand> operands = inst.operands();
       uint32_t value = operand(2);
       bool isSigned = opcode == spv::Op::OpGroupNonUniformSMin || opcode == spv::Op::OpGroupNonUniformSMax;
       operands[2] = ir::Operand::id(isSigned ? signExtend(b, value, width) : value);
       uint32_t result = b.value(opcode, mapType(type), std::move(operands));
+      if (isSigned) {
+        uint32_t wideType = mapType(type);
+        uint64_t highest = (uint64_t{1} << (width - 1)) - 1;
+        result = b.glsl(GLSLstd450SClamp, wideType,
+                        {result, b.bits(wideType, ~highest & 0xffffffffu), b.bits(wideType, highest)});
+      }
       CL2VK_TRY(finish(inst, mask(b, result, width), type));
+      return true;
+    }
+    case spv::Op::OpGroupNonUniformAllEqual: {
+      // sub_group_non_uniform_all_equal of a char or short: the zero-extended values are equal
+      // where the narrow ones are. (A half held as its bits is not: -0 equals +0.)
+      uint32_t w = operandWidth(1);
+      if (!w ||
+          module_.def(ir::componentType(module_, originalType(inst.idOperand(1))))->opcode() != spv::Op::OpTypeInt)
+        return false;
+      uint32_t result = b.op(opcode, type, {inst.idOperand(0), operand(1)});
+      CL2VK_TRY(finish(inst, result, type));
       return true;
     }
     case spv::Op::OpExtInst: {

@@ -89,9 +89,17 @@ bool isComponentWise(spv::Op op) {
     case spv::Op::OpFConvert:
     case spv::Op::OpSatConvertSToU:
     case spv::Op::OpSatConvertUToS:
-    // sub_group_broadcast of an 8 or 16-wide vector (cl_khr_subgroup_extended_types): a broadcast
-    // of each part from the same work-item.
-    case spv::Op::OpGroupBroadcast: return true;
+    // sub_group_broadcast (cl_khr_subgroup_extended_types) and sub_group_non_uniform_broadcast
+    // (cl_khr_subgroup_ballot) of an 8 or 16-wide vector: a broadcast of each part from the same
+    // work-item. The other moves between lanes take the same operands for each part too.
+    case spv::Op::OpGroupBroadcast:
+    case spv::Op::OpGroupNonUniformBroadcast:
+    case spv::Op::OpGroupNonUniformBroadcastFirst:
+    case spv::Op::OpGroupNonUniformShuffle:
+    case spv::Op::OpGroupNonUniformShuffleXor:
+    case spv::Op::OpGroupNonUniformShuffleUp:
+    case spv::Op::OpGroupNonUniformShuffleDown:
+    case spv::Op::OpGroupNonUniformRotateKHR: return true;
     default: return false;
   }
 }
