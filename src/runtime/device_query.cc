@@ -47,18 +47,17 @@ cl_ulong largestDeviceHeap(const vulkan::DeviceLimits& limits) {
   return largest;
 }
 
-cl_ulong maxAllocation(const vulkan::DeviceLimits& limits) {
-  cl_ulong size = limits.maxMemoryAllocationSize;
-  if (limits.maxBufferSize != 0) size = std::min<cl_ulong>(size, limits.maxBufferSize);
-  return std::min(size, largestDeviceHeap(limits));
+// The largest buffer the device allocates (Device::largestBuffer), no larger than its memory.
+cl_ulong maxAllocation(cl_ulong largestBuffer, const vulkan::DeviceLimits& limits) {
+  return std::min(largestBuffer, largestDeviceHeap(limits));
 }
 
 // The largest program-scope variable, and all of a program's together: they share one buffer
 // whose layout the translator keeps in 32-bit offsets (GlobalVariablesLayout), so at most 2 GiB
 // and no more than one allocation.
-cl_ulong maxGlobalVariables(const vulkan::DeviceLimits& limits) {
+cl_ulong maxGlobalVariables(cl_ulong maxAllocation) {
   constexpr cl_ulong kLargestGlobalVariables = cl_ulong{1} << 31;
-  return std::min(kLargestGlobalVariables, maxAllocation(limits));
+  return std::min(kLargestGlobalVariables, maxAllocation);
 }
 
 std::string joinNames(const std::vector<cl_name_version>& list) {
@@ -178,13 +177,13 @@ cl_int Device::getInfo(cl_device_info param, const InfoOut& out) {
     case CL_DEVICE_HALF_FP_CONFIG: return out.scalar<cl_device_fp_config>(capabilities_.fp16 ? singleConfig() : 0);
 
     // Memory.
-    case CL_DEVICE_MAX_MEM_ALLOC_SIZE: return out.scalar<cl_ulong>(maxAllocation(limits));
+    case CL_DEVICE_MAX_MEM_ALLOC_SIZE: return out.scalar<cl_ulong>(maxAllocation(largestBuffer(), limits));
     case CL_DEVICE_GLOBAL_MEM_SIZE: return out.scalar<cl_ulong>(largestDeviceHeap(limits));
     case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE: return out.scalar<cl_device_mem_cache_type>(CL_READ_WRITE_CACHE);
     case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE: return out.scalar<cl_uint>(type() == CL_DEVICE_TYPE_CPU ? 64 : 128);
     case CL_DEVICE_GLOBAL_MEM_CACHE_SIZE: return out.scalar<cl_ulong>(0);
     case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE:
-      return out.scalar<cl_ulong>(std::max<cl_ulong>(64 * 1024, maxAllocation(limits)));
+      return out.scalar<cl_ulong>(std::max<cl_ulong>(64 * 1024, maxAllocation(largestBuffer(), limits)));
     case CL_DEVICE_MAX_CONSTANT_ARGS: return out.scalar<cl_uint>(64);
     case CL_DEVICE_LOCAL_MEM_TYPE: return out.scalar<cl_device_local_mem_type>(CL_LOCAL);
     case CL_DEVICE_LOCAL_MEM_SIZE: return out.scalar<cl_ulong>(limits.maxComputeSharedMemorySize);
@@ -193,7 +192,8 @@ cl_int Device::getInfo(cl_device_info param, const InfoOut& out) {
     case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: return out.scalar<cl_uint>(kBaseAddressAlignment);
     // A program's global variables are one buffer: any size one allocation may have.
     case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
-    case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE: return out.scalar<size_t>(maxGlobalVariables(limits));
+    case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
+      return out.scalar<size_t>(maxGlobalVariables(maxAllocation(largestBuffer(), limits)));
     case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
     case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
     case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT: return out.scalar<cl_uint>(0);

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "launch/kernel_launch.h"
+#include "vulkan/buffer.h"
 #include "vulkan/device_selection.h"
 #include "vulkan/float_denormal_probe.h"
 
@@ -107,6 +108,14 @@ std::vector<std::string> subgroupExtensionsFor(const vulkan::DeviceInfo& info) {
     list.push_back("cl_khr_subgroup_clustered_reduce");
   if (has(VK_SUBGROUP_FEATURE_SHUFFLE_BIT)) list.push_back("cl_khr_subgroup_rotate");
   return list;
+}
+
+// The options of a Vulkan device opened only to measure what its limits do not say: no clock
+// hold, since no kernel of the program runs on it.
+vulkan::DeviceOptions probeOptions() {
+  vulkan::DeviceOptions options = vulkan::DeviceOptions::fromEnvironment();
+  options.clocks = vulkan::ClockPolicy::kOff;
+  return options;
 }
 
 }  // namespace
@@ -275,7 +284,7 @@ bool Device::keepsFloatDenormals() const {
       keepsFloatDenormals_ = true;
     } else if (type() == CL_DEVICE_TYPE_CPU) {
       // A device that cannot be opened or probed is reported as flushing, which OpenCL allows.
-      Expected<std::unique_ptr<vulkan::Device>> opened = openVulkanDevice();
+      Expected<std::unique_ptr<vulkan::Device>> opened = openVulkanDevice(probeOptions());
       Expected<bool> kept = opened ? vulkan::measureFloat32DenormalsKept(**opened) : Expected<bool>(false);
       keepsFloatDenormals_ = kept && *kept;
     }
@@ -283,8 +292,21 @@ bool Device::keepsFloatDenormals() const {
   return keepsFloatDenormals_;
 }
 
-Expected<std::unique_ptr<vulkan::Device>> Device::openVulkanDevice() const {
-  vulkan::DeviceOptions options = vulkan::DeviceOptions::fromEnvironment();
+cl_ulong Device::largestBuffer() const {
+  std::call_once(largestBufferMeasured_, [this] {
+    // A device that cannot be opened is reported with the limits Vulkan gives: allocations it
+    // cannot make fail with CL_MEM_OBJECT_ALLOCATION_FAILURE.
+    const vulkan::DeviceLimits& limits = info_.limits;
+    largestBuffer_ = limits.maxMemoryAllocationSize;
+    if (limits.maxBufferSize != 0) largestBuffer_ = std::min<cl_ulong>(largestBuffer_, limits.maxBufferSize);
+    Expected<std::unique_ptr<vulkan::Device>> opened = openVulkanDevice(probeOptions());
+    Expected<VkDeviceSize> largest = opened ? vulkan::Buffer::largestSize(**opened) : Expected<VkDeviceSize>(0);
+    if (largest && *largest > 0) largestBuffer_ = *largest;
+  });
+  return largestBuffer_;
+}
+
+Expected<std::unique_ptr<vulkan::Device>> Device::openVulkanDevice(vulkan::DeviceOptions options) const {
   options.device = std::to_string(info_.index);
   Expected<std::unique_ptr<vulkan::Device>> opened = vulkan::Device::open(options);
   if (!opened) return opened.error().withContext("opening " + info_.name);

@@ -86,8 +86,10 @@ class Device : public _cl_device_id {
   // The smallest alignment (bytes) of a sub-buffer origin: CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8.
   static constexpr size_t kBaseAddressAlignment = 128;
 
-  // A new Vulkan logical device on this physical device; each context opens its own.
-  Expected<std::unique_ptr<vulkan::Device>> openVulkanDevice() const;
+  // A new Vulkan logical device on this physical device; each context opens its own. `options`
+  // choose everything but the device.
+  Expected<std::unique_ptr<vulkan::Device>> openVulkanDevice(
+      vulkan::DeviceOptions options = vulkan::DeviceOptions::fromEnvironment()) const;
 
   cl_int getInfo(cl_device_info param, const InfoOut& out);
 
@@ -95,6 +97,9 @@ class Device : public _cl_device_id {
   // (Target::denormPreserveFloat32), or, on a CPU device, where a probe finds that it does
   // (vulkan/float_denormal_probe.h; measured on first use, with a Vulkan device of its own).
   bool keepsFloatDenormals() const;
+  // The largest buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE) that the device allocates in one piece
+  // (vulkan::Buffer::largestSize; measured on first use, with a Vulkan device of its own).
+  cl_ulong largestBuffer() const;
 
  private:
   Platform& platform_;
@@ -103,6 +108,8 @@ class Device : public _cl_device_id {
   Target target_;
   mutable std::once_flag denormalsMeasured_;
   mutable bool keepsFloatDenormals_ = false;
+  mutable std::once_flag largestBufferMeasured_;
+  mutable cl_ulong largestBuffer_ = 0;
 };
 
 class Platform : public _cl_platform_id {

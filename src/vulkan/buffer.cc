@@ -47,12 +47,51 @@ void copyBuffer(const VolkDeviceTable& vk, VkCommandBuffer commands, VkBuffer so
   vk.vkCmdCopyBuffer(commands, source, destination, static_cast<uint32_t>(regions.size()), regions.data());
 }
 
+constexpr VkBufferUsageFlags kStorageUsage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                             VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                             VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+
+// How many bytes of memory the driver asks for a storage buffer of `size` bytes.
+Expected<VkDeviceSize> memoryNeededFor(Device& device, VkDeviceSize size) {
+  const VolkDeviceTable& vk = device.vk();
+  VkBufferCreateInfo bufferInfo{};
+  bufferInfo.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
+  bufferInfo.size = size;
+  bufferInfo.usage = kStorageUsage;
+  bufferInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  VkBuffer buffer = VK_NULL_HANDLE;
+  CL2VK_TRY(check(vk.vkCreateBuffer(device.handle(), &bufferInfo, nullptr, &buffer), "vkCreateBuffer"));
+  VkMemoryRequirements requirements{};
+  vk.vkGetBufferMemoryRequirements(device.handle(), buffer, &requirements);
+  vk.vkDestroyBuffer(device.handle(), buffer, nullptr);
+  return requirements.size;
+}
+
 }  // namespace
+
+Expected<VkDeviceSize> Buffer::largestSize(Device& device) {
+  const DeviceLimits& limits = device.info().limits;
+  constexpr VkDeviceSize kPage = 4096;
+  VkDeviceSize size = limits.maxMemoryAllocationSize;
+  if (limits.maxBufferSize != 0) size = std::min(size, limits.maxBufferSize);
+  // SwiftShader refuses an allocation of exactly maxMemoryAllocationSize bytes (16 bytes less
+  // succeeds), which the requirements of its buffers do not say. Finding that by allocating would
+  // cost a zero-filled gigabyte in every process, so its limit is taken as excluded.
+  if (device.info().driverId == VK_DRIVER_ID_GOOGLE_SWIFTSHADER && size == limits.maxMemoryAllocationSize)
+    size -= kPage;
+  // A page less at each step: what drivers add to a buffer's memory is a few bytes rounded up to
+  // an alignment, so one or two steps find the size.
+  for (int step = 0; step < 16 && size > kPage; ++step, size = (size - kPage) / kPage * kPage) {
+    Expected<VkDeviceSize> needed = memoryNeededFor(device, size);
+    if (!needed) return needed.error();
+    if (*needed <= limits.maxMemoryAllocationSize) return size;
+  }
+  return Error("no buffer within a few pages of maxMemoryAllocationSize fits one allocation");
+}
 
 Expected<Buffer> Buffer::create(Device& device, VkDeviceSize size) {
   MemoryRequest request{};
-  request.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                  VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+  request.usage = kStorageUsage;
   request.required = 0;
   request.preferred = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
   request.deviceAddress = true;

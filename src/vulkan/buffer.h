@@ -22,6 +22,11 @@ class Buffer {
   // transfer and shader-device-address usage. The contents start undefined: the memory may be a
   // released buffer's, recycled through the device's BufferCache (as are staging buffers).
   static Expected<Buffer> create(Device& device, VkDeviceSize size);
+  // The largest `size` that create() can allocate in one piece: the device's allocation and buffer
+  // limits, less what its driver adds to a buffer's memory (SwiftShader pads every buffer past its
+  // size, so a buffer of exactly maxMemoryAllocationSize bytes needs more than one allocation may
+  // have). Asks the driver for the memory requirements of buffers it creates and destroys.
+  static Expected<VkDeviceSize> largestSize(Device& device);
 
   Buffer(Buffer&& other) noexcept;
   Buffer& operator=(Buffer&& other) noexcept;

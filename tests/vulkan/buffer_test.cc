@@ -1,6 +1,7 @@
 // Buffers: device addresses, and uploads and downloads through staging copies.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <numeric>
@@ -93,6 +94,30 @@ TEST_F(ExecutorBufferTest, ZeroSizedBufferIsAnError) {
   Expected<Buffer> buffer = Buffer::create(*device_, 0);
   ASSERT_FALSE(buffer.ok());
   EXPECT_NE(buffer.error().message().find("0 bytes"), std::string::npos) << buffer.error().message();
+}
+
+// The largest size is within the limits, and a buffer of it is allocated and used at its far
+// end (SwiftShader pads every buffer, so its maxMemoryAllocationSize itself cannot be allocated).
+TEST_F(ExecutorBufferTest, TheLargestSizeIsAllocated) {
+  Expected<VkDeviceSize> largest = Buffer::largestSize(*device_);
+  ASSERT_TRUE(largest.ok()) << largest.error().message();
+  const DeviceLimits& limits = device_->info().limits;
+  ASSERT_GT(*largest, 0u);
+  EXPECT_LE(*largest, limits.maxMemoryAllocationSize);
+  if (limits.maxBufferSize != 0) EXPECT_LE(*largest, limits.maxBufferSize);
+  // A page less than the limit at most: the padding drivers add is a few bytes.
+  EXPECT_GE(*largest + 4096, std::min(limits.maxMemoryAllocationSize,
+                                      limits.maxBufferSize ? limits.maxBufferSize : limits.maxMemoryAllocationSize));
+  Expected<Buffer> buffer = Buffer::create(*device_, *largest);
+  if (!buffer && device_->info().type != VK_PHYSICAL_DEVICE_TYPE_CPU) {
+    GTEST_SKIP() << "the GPU's memory cannot hold " << *largest << " bytes now: " << buffer.error().message();
+  }
+  ASSERT_TRUE(buffer.ok()) << *largest << " bytes: " << buffer.error().message();
+  std::vector<std::byte> bytes = pattern(256, 9);
+  ASSERT_TRUE(buffer->upload(bytes, *largest - bytes.size()).ok());
+  Expected<std::vector<std::byte>> back = buffer->downloadValues<std::byte>(bytes.size(), *largest - bytes.size());
+  ASSERT_TRUE(back.ok()) << back.error().message();
+  EXPECT_EQ(*back, bytes);
 }
 
 TEST_F(ExecutorBufferTest, BuffersHaveDistinctDeviceAddresses) {
