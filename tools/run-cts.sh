@@ -4,7 +4,7 @@
 # there were made).
 #
 #   bash tools/run-cts.sh --cts BUILD [--icd LIB] [--device lavapipe|swiftshader|gpu] [--mode MODE]
-#                         [--out DIR] [--timeout S] [SUITE[:ARGS] ...]
+#                         [--out DIR] [--timeout S] [--jobs N] [SUITE[:ARGS] ...]
 #
 #   --cts BUILD    a build tree of the CTS (its binaries under BUILD/test_conformance/). The CTS is
 #                  not part of cl2vk and is not downloaded here: build it as its README says, against
@@ -20,6 +20,8 @@
 #   --out DIR      where logs and the summary go (default results/cts-<device>-<mode>).
 #   --timeout S    a suite's wall-clock limit in seconds (default 3600); a suite past it is reported
 #                  as "timeout" with the tests it finished.
+#   --jobs N       suites run N at a time (default 1); each suite is one process, so on a machine
+#                  with many cores and one GPU this shortens the whole run several times.
 #   SUITE[:ARGS]   suites to run (default: every suite below); ARGS replaces the suite's arguments,
 #                  e.g. subgroups:"subgroup_functions_ballot".
 #
@@ -29,7 +31,7 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 
-cts="" icd="$top/build/src/libcl2vk_icd.so" device=lavapipe mode="" out="" timeout=3600
+cts="" icd="$top/build/src/libcl2vk_icd.so" device=lavapipe mode="" out="" timeout=3600 jobs=1
 selected=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -39,6 +41,7 @@ while [ $# -gt 0 ]; do
     --mode) mode=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --timeout) timeout=$2; shift 2 ;;
+    --jobs) jobs=$2; shift 2 ;;
     -h|--help) sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     -*) echo "run-cts: unknown option $1 (--help lists them)" >&2; exit 2 ;;
     *) selected+=("$1"); shift ;;
@@ -138,18 +141,17 @@ count_results() {
 }
 
 summary="$out/summary.md"
-{
-  echo "| suite | passed | failed | skipped | result | time (s) | command |"
-  echo "|---|---|---|---|---|---|---|"
-} > "$summary"
+# Each suite writes its row of the summary to its own file (suites may run at once); the summary
+# puts them in the order of the list above.
+rows=()
 
 run_suite() {
   local name=$1 binary=$2 arguments=$3
   local path="$cts/test_conformance/$binary"
-  local log="$out/$name.log" json="$out/$name.json"
+  local log="$out/$name.log" json="$out/$name.json" row="$out/$name.row"
   rm -f "$json"
   if [ ! -x "$path" ]; then
-    echo "| $name | | | | not built | | \`$binary\` |" >> "$summary"
+    echo "| $name | | | | not built | | \`$binary\` |" > "$row"
     echo "run-cts: $name: $path was not built; skipped"
     return
   fi
@@ -179,7 +181,7 @@ run_suite() {
   else
     result=passed
   fi
-  echo "| $name | $passed | $failed | $skipped | $result | $elapsed | \`$binary $arguments\` |" >> "$summary"
+  echo "| $name | $passed | $failed | $skipped | $result | $elapsed | \`$binary $arguments\` |" > "$row"
   echo "run-cts: $name: $result ($passed passed, $failed failed, $skipped skipped) in $elapsed s"
 }
 
@@ -197,8 +199,18 @@ for entry in "${suites[@]}"; do
     done
     [ -n "$wanted" ] || continue
   fi
-  run_suite "$name" "$binary" "$arguments"
+  rows+=("$out/$name.row")
+  rm -f "$out/$name.row"
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+  run_suite "$name" "$binary" "$arguments" &
 done
+wait
+
+{
+  echo "| suite | passed | failed | skipped | result | time (s) | command |"
+  echo "|---|---|---|---|---|---|---|"
+  for row in "${rows[@]}"; do cat "$row" 2>/dev/null && rm -f "$row"; done
+} > "$summary"
 
 echo "run-cts: summary in $summary"
 cat "$summary"
