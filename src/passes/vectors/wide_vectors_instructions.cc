@@ -445,7 +445,8 @@ Status WideVectorLowering::shuffle(Instruction& inst, bool twoInputs) {
   uint32_t x = inst.idOperand(2), y = twoInputs ? inst.idOperand(3) : 0, mask = inst.idOperand(twoInputs ? 4 : 3);
   Expected<std::vector<Component>> selectors = parts_.components(mask);
   Expected<std::vector<Component>> inputs = parts_.components(x);
-  if (!selectors || !inputs) return unsupported(inst, "a shuffle operand has no parts");
+  if (!selectors) return selectors.error().withContext(module_.describe(inst));
+  if (!inputs) return inputs.error().withContext(module_.describe(inst));
   uint32_t inputCount = static_cast<uint32_t>(inputs->size());
   uint32_t resultType = inst.typeId();
   uint32_t component =
