@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <spirv/unified1/GLSL.std.450.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -255,6 +256,11 @@ class Evaluator {
           result.members[1].lanes.push_back(uint64_t(p >> w) & mask(w));
         }
         return result;
+      }
+      case spv::Op::OpAny: {
+        EvalValue x = operand(0);
+        return EvalValue{
+            {uint64_t(std::any_of(x.lanes.begin(), x.lanes.end(), [](uint64_t lane) { return lane != 0; }))}, {}};
       }
       case spv::Op::OpCompositeExtract: {
         EvalValue composite = operand(0);

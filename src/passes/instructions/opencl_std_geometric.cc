@@ -107,8 +107,8 @@ uint32_t normalize(ir::Builder& e, uint32_t v) {
   }
   uint32_t largest = largestMagnitude(e, v);
   uint32_t infinite = e.compare(spv::Op::OpFOrdEqual, largest, e.real(scalar, INFINITY));
-  // OpenCL's 0 * v for the finite components, by selects: a zero of v's sign, and NaN for NaN
-  // (Mesa folds a multiplication by zero to zero).
+  // OpenCL's 0 * v for the finite components: a zero of v's sign (Mesa folds a multiplication by
+  // zero to zero; a NaN is dealt with at the end).
   uint32_t zero = e.real(type, 0.0);
   uint32_t positiveOrZero = e.select(e.compare(spv::Op::OpFOrdGreaterThan, v, zero), zero, v);
   uint32_t zeros = e.select(e.compare(spv::Op::OpFOrdLessThan, v, zero), e.real(type, -0.0), positiveOrZero);
@@ -120,7 +120,11 @@ uint32_t normalize(ir::Builder& e, uint32_t v) {
   uint32_t sum = e.op(spv::Op::OpDot, scalar, {scaled, scaled});
   uint32_t unit = e.op(spv::Op::OpVectorTimesScalar, type, {scaled, e.glsl(GLSLstd450InverseSqrt, scalar, {sum})});
   uint32_t allZero = e.compare(spv::Op::OpFOrdEqual, sum, e.real(scalar, 0.0));
-  return e.select(e.splat(e.boolType(type), allZero), v, unit);
+  uint32_t result = e.select(e.splat(e.boolType(type), allZero), v, unit);
+  // Every component NaN where one is, by a test: Vulkan lets a driver assume that arithmetic sees
+  // no NaN, and propagation was not enough on NVIDIA (a half (1, NaN, inf) normalized to (0, 0, 1)).
+  uint32_t anyNan = e.op(spv::Op::OpAny, e.boolType(scalar), {e.test(spv::Op::OpIsNan, v)});
+  return e.select(e.splat(e.boolType(type), anyNan), e.real(type, std::nan("")), result);
 }
 
 // Half operands are widened to float (exactly) and the result rounded back to half.
