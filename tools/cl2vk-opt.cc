@@ -81,6 +81,12 @@ void printHelp() {
       "                        SwiftShader's optimizer keeps.\n"
       "  --no-pointer-phis     Translate for a driver that cannot run a phi of buffer pointers\n"
       "                        (SwiftShader): such phis merge the addresses as uvec2 instead.\n"
+      "  --no-double-rounding  Translate for a driver that rounds doubles wrong (llvmpipe on a\n"
+      "                        CPU without AVX-512): RoundEven and Trunc of doubles from Floor.\n"
+      "  --no-computed-broadcast-first  Translate for a driver that cannot compile a\n"
+      "                        broadcast-first of a computed float (llvmpipe on a CPU without\n"
+      "                        AVX-512): a broadcast from the lane a broadcast-first of the lane\n"
+      "                        ids names instead.\n"
       "  --stats               Print a one-line summary of the result to stderr, and per kernel\n"
       "                        the collectives rewritten, barriers added and bytes of scratch.\n"
       "  --round-trip          Run no pass: read, (validate) and write the module as it is.\n"
@@ -180,6 +186,10 @@ std::optional<Options> parseArguments(int argc, char** argv, int& exitCode) {
       options.target.loopExitPhis = true;
     } else if (arg == "--no-pointer-phis") {
       options.target.pointerPhis = false;
+    } else if (arg == "--no-double-rounding") {
+      options.target.float64Rounding = false;
+    } else if (arg == "--no-computed-broadcast-first") {
+      options.target.broadcastFirstOfComputedFloats = false;
     } else if (arg == "--stats") {
       options.stats = true;
     } else if (arg.starts_with("--reflect=")) {

@@ -69,6 +69,13 @@ kernel void rootn_f32(global const float* x, global const float* y, global float
   size_t i = get_global_id(0);
   r[i] = rootn(x[i], (int)clamp(y[i], -2000.0f, 2000.0f));
 }
+// pown, rootn and pow with any int, up to INT_MIN and INT_MAX (whose parity a float cannot hold).
+kernel void int_powers_f32(global const float* x, global const int* n, global float* r) {
+  size_t i = get_global_id(0);
+  r[3 * i] = pown(x[i], n[i]);
+  r[3 * i + 1] = rootn(x[i], n[i]);
+  r[3 * i + 2] = pow(x[i], convert_float_rte(n[i]));
+}
 
 // ilogb's int, for an exact comparison.
 kernel void ilogb_f32(global const float* x, global const float* y, global int* r) {

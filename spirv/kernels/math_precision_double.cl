@@ -68,6 +68,13 @@ kernel void rootn_f64(global const double* x, global const double* y, global dou
   size_t i = get_global_id(0);
   r[i] = rootn(x[i], (int)clamp(y[i], -2000.0, 2000.0));
 }
+// pown, rootn and pow with any int, up to INT_MIN and INT_MAX (whose parity a float cannot hold).
+kernel void int_powers_f64(global const double* x, global const int* n, global double* r) {
+  size_t i = get_global_id(0);
+  r[3 * i] = pown(x[i], n[i]);
+  r[3 * i + 1] = rootn(x[i], n[i]);
+  r[3 * i + 2] = pow(x[i], (double)n[i]);
+}
 kernel void ilogb_f64(global const double* x, global const double* y, global int* r) {
   size_t i = get_global_id(0);
   r[i] = ilogb(x[i]);

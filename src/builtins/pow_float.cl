@@ -35,7 +35,30 @@ float __cl2vk_pow_f32(float x, float y) {
   return copysign(powMagnitude(ax, y), sign);
 }
 
-float __cl2vk_pown_f32(float x, int n) { return __cl2vk_pow_f32(x, (float)n); }  // n is exact
+// x^n with n itself, not (float)n, which rounds above 2^24: its parity decides the sign
+// (pown(-1, INT_MAX) is -1) and its last bits move the result by up to 45 ULP. |n| is two floats
+// that hold it exactly, and n log|x| a float-float made of their products.
+float __cl2vk_pown_f32(float x, int n) {
+  if (n == 0) return 1.0f;
+  if (isnan(x)) return x;
+  float sign = signbit(x) && (n & 1) != 0 ? -1.0f : 1.0f;
+  float ax = fabs(x);
+  if (ax == 0.0f) return copysign(n < 0 ? INFINITY : 0.0f, sign);
+  if (isinf(x)) return copysign(n < 0 ? 0.0f : INFINITY, sign);
+  if (ax == 1.0f) return sign;
+  uint m = n < 0 ? -(uint)n : (uint)n;  // 2^31 for INT_MIN
+  float high = (float)(m & ~0xfffu), low = (float)(m & 0xfffu);
+  float logLo;
+  float logHi = logFloatFloat(ax, &logLo);
+  // |high log|x|| <= 2^31 * 104: the products are exact pairs; both have the sign of log|x|.
+  float highError, lowError, sumError;
+  float highProduct = twoProductF(high, logHi, &highError);
+  float lowProduct = twoProductF(low, logHi, &lowError);
+  float product = twoSumF(highProduct, lowProduct, &sumError);
+  float error = ((highError + lowError) + sumError) + (float)m * logLo;
+  if (n < 0) product = -product, error = -error;
+  return copysign(expFloatFloat(product, error), sign);
+}
 
 float __cl2vk_powr_f32(float x, float y) {
   if (isnan(x) || isnan(y) || x < 0.0f) return nanFloat();

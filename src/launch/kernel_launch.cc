@@ -136,6 +136,10 @@ Target targetFor(const vulkan::DeviceInfo& info) {
   // NestedBreaksKeepEachItemsLastValue gets wrong values on both without merge phis).
   target.loopExitPhis = info.driverId == VK_DRIVER_ID_GOOGLE_SWIFTSHADER || info.driverId == VK_DRIVER_ID_MESA_LLVMPIPE;
   target.pointerPhis = info.driverId != VK_DRIVER_ID_GOOGLE_SWIFTSHADER;
+  // llvmpipe's code depends on the host CPU: on one without AVX-512 (or without AVX) it rounds
+  // doubles wrong and aborts on a broadcast-first of a computed float (docs/decisions.md). Whatever
+  // the CPU here, the translation avoids both.
+  target.float64Rounding = target.broadcastFirstOfComputedFloats = info.driverId != VK_DRIVER_ID_MESA_LLVMPIPE;
   return target;
 }
 

@@ -4,11 +4,13 @@
 #include "passes/control_flow/limit_loop_iterations.h"
 #include "passes/control_flow/structurize_cfg.h"
 #include "passes/control_flow/unroll_loops.h"
+#include "passes/environment/broadcast_first_by_lane.h"
 #include "passes/environment/check_supported.h"
 #include "passes/environment/drop_optimization_hints.h"
 #include "passes/environment/emulate_denormal_flush.h"
 #include "passes/environment/finalize_vulkan.h"
 #include "passes/environment/freeze_spec_constants.h"
+#include "passes/environment/lower_double_rounding.h"
 #include "passes/environment/repair_llvm_spirv.h"
 #include "passes/functions/inline_functions.h"
 #include "passes/functions/link_builtins.h"
@@ -110,6 +112,12 @@ const std::vector<PassInfo>& registeredPasses() {
       {"lower-int64",
        "Without shaderInt64: 64-bit integers become pairs of 32-bit words, in values, in memory and in addresses.",
        withTarget<lowerInt64>},
+      {"lower-double-rounding",
+       "Where the driver rounds doubles wrong (llvmpipe on AVX2 or SSE4.1), RoundEven and Trunc of doubles via Floor.",
+       withTarget<lowerDoubleRounding>},
+      {"broadcast-first-by-lane",
+       "Where the driver cannot (llvmpipe on AVX2 or SSE4.1), broadcast-first becomes a broadcast from the first lane.",
+       withTarget<broadcastFirstByLane>},
       {"structurize-cfg", "Turn unstructured control flow into SPIR-V structured control flow (merges, continues).",
        withTarget<structurizeControlFlow>},
       {"lower-pointer-phis",

@@ -124,6 +124,8 @@ TEST(FuzzInputTest, TrailingBytesChooseTheTarget) {
   bytes.back() = 0x80;             // loop-closing phis (as llvmpipe)
   FuzzInput llvmpipe = decodeFuzzInput(bytes);
   EXPECT_TRUE(llvmpipe.target.loopExitPhis);
+  EXPECT_FALSE(llvmpipe.target.float64Rounding);
+  EXPECT_FALSE(llvmpipe.target.broadcastFirstOfComputedFloats);
   EXPECT_TRUE(llvmpipe.target.pointerPhis);
   EXPECT_TRUE(llvmpipe.target.int64);
 }

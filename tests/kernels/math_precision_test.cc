@@ -575,6 +575,91 @@ TEST_P(MathPrecision, LgammaRGivesTheSignOfGamma) {
   checkLgammaR<double>(*this, kernel("math_precision_double", "lgamma_r_f64"), 0x1p-53);
 }
 
+// pown, rootn and pow(x, (T)n) for every kind of int, INT_MIN and INT_MAX, odd and even past 2^24
+// (pown's float used to take (float)n, whose parity is lost there: pown(-1, INT_MAX) was +1),
+// over bases at OpenCL's special cases and near 1, against MPFR (bound 16 ULP); zeros and
+// infinities must have the right sign.
+template <typename T>
+void checkIntPowers(MathPrecision& test, std::unique_ptr<launch::LaunchableKernel> k) {
+  ASSERT_TRUE(k);
+  using L = std::numeric_limits<T>;
+  std::vector<T> bases = {T(0),
+                          -T(0),
+                          T(1),
+                          T(-1),
+                          L::infinity(),
+                          -L::infinity(),
+                          L::quiet_NaN(),
+                          T(2),
+                          T(-2),
+                          T(0.5),
+                          T(-0.5),
+                          std::nextafter(T(1), T(2)),
+                          std::nextafter(T(-1), T(-2)),
+                          std::nextafter(T(1), T(0)),
+                          std::nextafter(T(-1), T(0)),
+                          T(3),
+                          T(-1e-3),
+                          L::denorm_min(),
+                          -L::max(),
+                          T(1) + std::ldexp(T(1), -20),
+                          T(-1) - std::ldexp(T(1), -30)};
+  std::vector<int32_t> exponents = {0, 1, -1, 2, -2, 3, -3, 1000001, -999999};
+  for (int32_t e : {INT32_MAX, INT32_MAX - 1, INT32_MIN, INT32_MIN + 1}) exponents.push_back(e);
+  for (int32_t e : {(1 << 24) + 1, (1 << 24) + 3, -(1 << 24) - 1, (1 << 25) - 1}) exponents.push_back(e);
+  std::mt19937_64 random(15);
+  for (int i = 0; i < 16; ++i) exponents.push_back(static_cast<int32_t>(random()));
+  std::vector<T> x;
+  std::vector<int32_t> n;
+  for (T b : bases) {
+    for (int32_t e : exponents) x.push_back(b), n.push_back(e);
+  }
+  auto dx = test.buffer(x), dn = test.buffer(n), dr = test.buffer(std::vector<T>(3 * x.size(), T(0)));
+  test.run(*k, KernelTest::range1d(x.size()), {KernelArg::buffer(dx), KernelArg::buffer(dn), KernelArg::buffer(dr)});
+  std::vector<T> r = test.template read<T>(dr, 3 * x.size());
+  mpfr_t base, y, exact;
+  mpfr_inits2(kReferencePrecision, base, y, exact, static_cast<mpfr_ptr>(nullptr));
+  const char* names[] = {"pown", "rootn", "pow"};
+  // Whether `actual` is function `which` of (b, e) within 16 ULP, zeros and infinities signed right.
+  auto right = [&](int which, T b, int32_t e, T actual) {
+    mpfr_set_d(base, static_cast<double>(b), MPFR_RNDN);
+    if (which == 0) {
+      mpfr_pow_si(exact, base, e, MPFR_RNDN);
+    } else if (which == 1) {
+      mpfr_rootn_si(exact, base, e, MPFR_RNDN);
+    } else {
+      mpfr_set_d(y, static_cast<double>(static_cast<T>(e)), MPFR_RNDN);  // convert_T_rte(e)
+      mpfr_pow(exact, base, y, MPFR_RNDN);
+    }
+    double value = mpfr_get_d(exact, MPFR_RNDN);
+    bool signed_ =
+        std::isnan(actual) || !(value == 0 || std::isinf(value)) || std::signbit(actual) == std::signbit(value);
+    return ulpError(actual, exact) <= 16 && signed_;
+  };
+  for (size_t i = 0; i < x.size(); ++i) {
+    for (int which = 0; which < 3; ++which) {
+      T actual = r[3 * i + which];
+      if (right(which, x[i], n[i], actual)) continue;
+      double value = mpfr_get_d(exact, MPFR_RNDN);
+      // OpenCL C's flush-to-zero rules on a device that may flush float denormals: the result for
+      // a denormal base flushed to zero, or zero of the sign for a denormal result.
+      if (flushesFloatDenormals<T>(test.mayFlushFloatDenormals(), x[i], 1, value) &&
+          ((denormalFloat(x[i]) && right(which, std::copysign(T(0), x[i]), n[i], actual)) ||
+           (denormalFloat(value) && actual == 0 && std::signbit(actual) == std::signbit(value))))
+        continue;
+      ADD_FAILURE() << names[which] << "(" << std::hexfloat << x[i] << ", " << std::dec << n[i]
+                    << ") = " << std::hexfloat << actual << ", exact " << value;
+    }
+  }
+  mpfr_clears(base, y, exact, static_cast<mpfr_ptr>(nullptr));
+}
+
+TEST_P(MathPrecision, PownRootnAndPowTakeEveryInt) {
+  checkIntPowers<float>(*this, kernel("math_precision", "int_powers_f32"));
+  if (!sharedDevice().info().features.shaderFloat64) GTEST_SKIP() << "the device has no shaderFloat64";
+  checkIntPowers<double>(*this, kernel("math_precision_double", "int_powers_f64"));
+}
+
 TEST_P(MathPrecision, VectorFmodIsExactPerComponent) {
   auto k = kernel("math_precision", "fmod_float4");
   ASSERT_TRUE(k);
@@ -617,6 +702,10 @@ TEST_P(MathPrecisionFlushingDenormals, RemquoGivesTheRemainderAndTheQuotientBits
 
 TEST_P(MathPrecisionFlushingDenormals, LgammaRGivesTheSignOfGamma) {
   checkLgammaR<float>(*this, kernel("math_precision", "lgamma_r_f32"), 0x1p-24);
+}
+
+TEST_P(MathPrecisionFlushingDenormals, PownRootnAndPowTakeEveryInt) {
+  checkIntPowers<float>(*this, kernel("math_precision", "int_powers_f32"));
 }
 
 CL2VK_KERNEL_TEST_SUITE(MathPrecisionFlushingDenormals, "O2");

@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <functional>
+#include <limits>
 
 #include "ir/validate.h"
 #include "opencl_std_evaluator_test_util.h"
@@ -586,6 +587,128 @@ TEST(LowerOpenCLStdTest, FloatSpecialCasesFollowOpenCL) {
   checkFloat("maxmag", 2, [](double a, double b) {
     return std::fabs(a) > std::fabs(b) ? a : std::fabs(b) > std::fabs(a) ? b : std::fmax(a, b);
   });
+}
+
+// --- Geometric functions, through the evaluator. ---
+
+// extModule with the double vectors too.
+std::string geometricModule(const std::string& result, const std::vector<std::string>& params,
+                            const std::string& call) {
+  std::string text = extModule(result, params, call);
+  text.insert(text.find("%_ptr_CrossWorkgroup_float"),
+              "%v2double = OpTypeVector %double 2\n%v3double = OpTypeVector %double 3\n"
+              "%v4double = OpTypeVector %double 4\n");
+  return text;
+}
+
+template <typename T>
+std::vector<T> geometricComponents() {
+  using L = std::numeric_limits<T>;
+  std::vector<T> values = {T(0),     T(-0.0),         T(1),          T(-3),          T(0.5),        L::max(), -L::max(),
+                           L::min(), L::denorm_min(), L::infinity(), -L::infinity(), L::quiet_NaN()};
+  for (int e : {-1070, -700, -400, -300, -149, -126, -100, -64, -40, -20, 20, 40, 64, 100, 127, 300, 400, 700, 1023}) {
+    T v = std::ldexp(T(1.375), e);
+    if (std::isfinite(v) && v != 0) values.push_back(v), values.push_back(-std::ldexp(T(1.75), e - 1));
+  }
+  return values;
+}
+
+template <typename T>
+uint64_t bitsOf(T v) {
+  if constexpr (sizeof(T) == 4)
+    return std::bit_cast<uint32_t>(v);
+  else
+    return std::bit_cast<uint64_t>(v);
+}
+template <typename T>
+T fromBits(uint64_t bits) {
+  if constexpr (sizeof(T) == 4)
+    return std::bit_cast<T>(uint32_t(bits));
+  else
+    return std::bit_cast<T>(bits);
+}
+
+// |actual - exact| in units of the last place of T at the exact value.
+template <typename T>
+double ulps(T actual, long double exact) {
+  if (std::isnan(exact)) return std::isnan(actual) ? 0 : INFINITY;
+  if (std::isinf(static_cast<T>(exact)) || std::isinf(actual)) return static_cast<T>(exact) == actual ? 0 : INFINITY;
+  int exponent = exact == 0 ? std::numeric_limits<T>::min_exponent - 1 : std::ilogb(exact);
+  exponent = std::max(exponent, std::numeric_limits<T>::min_exponent - 1);
+  long double ulp = std::ldexp(1.0L, exponent - std::numeric_limits<T>::digits + 1);
+  return double(std::fabs(static_cast<long double>(actual) - exact) / ulp);
+}
+
+// length, distance and normalize of vectors with huge, tiny and ordinary components: no overflow
+// or underflow in between (OpenCL requires it; GLSL.std.450's Length gave inf for (2^64, 0)),
+// within a couple of ULP of the exact value (the lowering rounds a few times; OpenCL's CTS allows
+// 3 ULP plus about one per component), and OpenCL's special cases.
+template <typename T>
+void checkGeometric(const std::string& scalar, const std::string& vector, uint32_t n) {
+  std::vector<T> components = geometricComponents<T>();
+  auto lengthModule = lowered(geometricModule(scalar, {vector}, "length %a"));
+  auto distanceModule = lowered(geometricModule(scalar, {vector, vector}, "distance %a %b"));
+  auto normalizeModule = lowered(geometricModule(vector, {vector}, "normalize %a"));
+  ASSERT_TRUE(lengthModule && distanceModule && normalizeModule);
+  test::Evaluator length(*lengthModule), distance(*distanceModule), normalize(*normalizeModule);
+  size_t count = components.size();
+  for (size_t i = 0; i < count * count; ++i) {
+    // Vectors of two of the values (the first repeated), rotated through the components.
+    std::vector<T> v(n);
+    for (uint32_t k = 0; k < n; ++k) v[k] = k == i % n ? components[i % count] : components[(i / count + k) % count];
+    test::EvalValue a, zero;
+    long double sum = 0;
+    bool anyNan = false, anyInf = false;
+    for (T x : v) {
+      a.lanes.push_back(bitsOf(x));
+      zero.lanes.push_back(bitsOf(T(0)));
+      sum += static_cast<long double>(x) * x;
+      anyNan |= std::isnan(x), anyInf |= std::isinf(x);
+    }
+    long double exact = std::sqrt(sum);
+    std::string where = ::testing::PrintToString(v);
+    T len = fromBits<T>(length.run("f", {a}).lanes.at(0));
+    EXPECT_LE(ulps(len, exact), 2.0) << "length" << where << " = " << len;
+    T dist = fromBits<T>(distance.run("f", {a, zero}).lanes.at(0));
+    EXPECT_LE(ulps(dist, exact), 2.0) << "distance" << where << " = " << dist;
+    test::EvalValue unit = normalize.run("f", {a});
+    for (uint32_t k = 0; k < n; ++k) {
+      T actual = fromBits<T>(unit.lanes.at(k));
+      long double expected;
+      if (anyNan) {
+        expected = NAN;
+      } else if (anyInf) {
+        long double infinities = 0;
+        for (T x : v) infinities += std::isinf(x);
+        expected = std::isinf(v[k]) ? std::copysign(1.0L / std::sqrt(infinities), v[k]) : std::copysign(0.0L, v[k]);
+      } else if (sum == 0) {
+        expected = v[k];  // the zero vector is itself, signs included
+      } else {
+        expected = v[k] / exact;
+      }
+      EXPECT_LE(ulps(actual, expected), 2.5) << "normalize" << where << "[" << k << "] = " << actual;
+      if (expected == 0 && !std::isnan(actual)) {
+        EXPECT_EQ(std::signbit(actual), std::signbit(expected)) << "normalize" << where << "[" << k << "]";
+      }
+    }
+  }
+}
+
+TEST(LowerOpenCLStdTest, LengthDistanceAndNormalizeNeitherOverflowNorUnderflow) {
+  checkGeometric<float>("float", "v2float", 2);
+  checkGeometric<float>("float", "v3float", 3);
+  checkGeometric<float>("float", "v4float", 4);
+  checkGeometric<double>("double", "v2double", 2);
+  checkGeometric<double>("double", "v4double", 4);
+}
+
+TEST(LowerOpenCLStdTest, HalfGeometricFunctionsComputeInFloat) {
+  for (const char* call : {"length %a", "distance %a %b", "normalize %a"}) {
+    std::string result = std::string(call).starts_with("normalize") ? "v4half" : "half";
+    std::string text = loweredBody(extModule(result, {"v4half", "v4half"}, call));
+    EXPECT_NE(text.find("OpFConvert %v4float %a"), std::string::npos) << text;
+    EXPECT_EQ(text.find("OpDot %half"), std::string::npos) << text;
+  }
 }
 
 }  // namespace

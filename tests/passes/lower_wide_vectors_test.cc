@@ -684,6 +684,106 @@ TEST(LowerWideVectorsTest, StructWhoseMemberOffsetsWouldMoveIsAnError) {
             "supported");
 }
 
+// shuffle(float8, uint4): each result component is the mask's component modulo 8, picked from
+// the part that holds it by a select, as a dynamic extract is.
+TEST(LowerWideVectorsTest, ShuffleOfFloat8PicksEachComponentByItsMaskModuloEight) {
+  EXPECT_EQ(loweredKernel(R"(
+%_ptr_CrossWorkgroup_v4float = OpTypePointer CrossWorkgroup %v4float
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_v8float %v4uint %_ptr_CrossWorkgroup_v4float
+          %k = OpFunction %void None %fn
+          %a = OpFunctionParameter %_ptr_CrossWorkgroup_v8float
+       %mask = OpFunctionParameter %v4uint
+        %out = OpFunctionParameter %_ptr_CrossWorkgroup_v4float
+      %entry = OpLabel
+          %x = OpLoad %v8float %a Aligned 32
+          %r = OpExtInst %v4float %std shuffle %x %mask
+               OpStore %out %r Aligned 16
+               OpReturn
+               OpFunctionEnd
+)"),
+            canonical(R"(
+%k = OpFunction %void None %fn
+%a = OpFunctionParameter %_ptr_CrossWorkgroup__arr_v4float_uint_2
+%mask = OpFunctionParameter %v4uint
+%out = OpFunctionParameter %_ptr_CrossWorkgroup_v4float
+%entry = OpLabel
+%37 = OpInBoundsAccessChain %_ptr_CrossWorkgroup_v4float %a %uint_0
+%38 = OpLoad %v4float %37 Aligned 16
+%40 = OpInBoundsAccessChain %_ptr_CrossWorkgroup_v4float %a %uint_1
+%41 = OpLoad %v4float %40 Aligned 16
+%42 = OpCompositeExtract %uint %mask 0
+%44 = OpBitwiseAnd %uint %42 %uint_7
+%45 = OpShiftRightLogical %uint %44 %uint_2
+%47 = OpBitwiseAnd %uint %44 %uint_3
+%48 = OpVectorExtractDynamic %float %38 %47
+%49 = OpVectorExtractDynamic %float %41 %47
+%50 = OpIEqual %bool %45 %uint_1
+%51 = OpSelect %float %50 %49 %48
+%52 = OpCompositeExtract %uint %mask 1
+%53 = OpBitwiseAnd %uint %52 %uint_7
+%54 = OpShiftRightLogical %uint %53 %uint_2
+%55 = OpBitwiseAnd %uint %53 %uint_3
+%56 = OpVectorExtractDynamic %float %38 %55
+%57 = OpVectorExtractDynamic %float %41 %55
+%58 = OpIEqual %bool %54 %uint_1
+%59 = OpSelect %float %58 %57 %56
+%60 = OpCompositeExtract %uint %mask 2
+%61 = OpBitwiseAnd %uint %60 %uint_7
+%62 = OpShiftRightLogical %uint %61 %uint_2
+%63 = OpBitwiseAnd %uint %61 %uint_3
+%64 = OpVectorExtractDynamic %float %38 %63
+%65 = OpVectorExtractDynamic %float %41 %63
+%66 = OpIEqual %bool %62 %uint_1
+%67 = OpSelect %float %66 %65 %64
+%68 = OpCompositeExtract %uint %mask 3
+%69 = OpBitwiseAnd %uint %68 %uint_7
+%70 = OpShiftRightLogical %uint %69 %uint_2
+%71 = OpBitwiseAnd %uint %69 %uint_3
+%72 = OpVectorExtractDynamic %float %38 %71
+%73 = OpVectorExtractDynamic %float %41 %71
+%74 = OpIEqual %bool %70 %uint_1
+%75 = OpSelect %float %74 %73 %72
+%76 = OpCompositeConstruct %v4float %51 %59 %67 %75
+OpStore %out %76 Aligned 16
+OpReturn
+OpFunctionEnd
+)"));
+}
+
+// Every other shape: shuffle2 of two float16 by a uint16 mask (mod 32, the 16 bit choosing the
+// second), and a float4 spread to float16. No OpenCL.std shuffle is left and the module validates.
+TEST(LowerWideVectorsTest, Shuffle2OfFloat16AndShuffleToFloat16PickEveryComponent) {
+  std::string body = R"(
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_v16float %_ptr_CrossWorkgroup_v16uint %_ptr_CrossWorkgroup_v4float
+          %k = OpFunction %void None %fn
+          %a = OpFunctionParameter %_ptr_CrossWorkgroup_v16float
+          %m = OpFunctionParameter %_ptr_CrossWorkgroup_v16uint
+          %f = OpFunctionParameter %_ptr_CrossWorkgroup_v4float
+      %entry = OpLabel
+          %x = OpLoad %v16float %a Aligned 64
+       %mask = OpLoad %v16uint %m Aligned 64
+          %y = OpFNegate %v16float %x
+          %r = OpExtInst %v16float %std shuffle2 %x %y %mask
+          %q = OpLoad %v4float %f Aligned 16
+          %s = OpExtInst %v16float %std shuffle %q %mask
+          %t = OpFAdd %v16float %r %s
+               OpStore %a %t Aligned 64
+               OpReturn
+               OpFunctionEnd
+)";
+  std::string header =
+      "%v16uint = OpTypeVector %uint 16\n%_ptr_CrossWorkgroup_v16uint = OpTypePointer CrossWorkgroup %v16uint\n"
+      "%_ptr_CrossWorkgroup_v4float = OpTypePointer CrossWorkgroup %v4float\n";
+  auto module = lowered(header + body);
+  ASSERT_TRUE(module);
+  std::string text = test::disassemble(*module);
+  EXPECT_EQ(text.find("shuffle"), std::string::npos) << text;
+  // Each of the 16 components of shuffle2: 4 part extracts from x, 4 from y; of the spread: 1.
+  EXPECT_EQ(test::count(text, "OpVectorExtractDynamic %float"), 16u * 8 + 16u) << text;
+  // shuffle2: the index, its lane in x's and in y's parts, and the bit choosing y; the spread: the index.
+  EXPECT_EQ(test::count(text, "OpBitwiseAnd %uint %"), 16u * 4 + 16u) << text;
+}
+
 TEST(LowerWideVectorsTest, DotOfWideVectorsIsAnErrorNamingTheInstruction) {
   EXPECT_EQ(loweringError(R"(
          %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_v8float

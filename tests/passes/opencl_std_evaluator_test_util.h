@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <spirv/unified1/GLSL.std.450.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -177,18 +178,47 @@ class Evaluator {
       case spv::Op::OpLogicalOr: return lanewise(2, [](auto a) { return a[0] | a[1]; });
       case spv::Op::OpLogicalNot: return lanewise(1, [](auto a) { return a[0] ^ 1; });
       case spv::Op::OpSelect: return lanewise(3, [](auto a) { return a[0] ? a[1] : a[2]; });
-      case spv::Op::OpUConvert:
-      case spv::Op::OpBitcast: return lanewise(1, [](auto a) { return a[0]; });
+      case spv::Op::OpUConvert: return lanewise(1, [](auto a) { return a[0]; });
+      case spv::Op::OpBitcast: {
+        // The bits regrouped where the widths differ (a double as two 32-bit words, low first).
+        if (out.width == w) return lanewise(1, [](auto a) { return a[0]; });
+        EvalValue source = operand(0), result;
+        UInt128 pending = 0;
+        uint32_t pendingBits = 0;
+        for (uint64_t lane : source.lanes) {
+          pending |= UInt128(lane) << pendingBits;
+          pendingBits += w;
+          while (pendingBits >= out.width) {
+            result.lanes.push_back(uint64_t(pending) & mask(out.width));
+            pending >>= out.width;
+            pendingBits -= out.width;
+          }
+        }
+        return result;
+      }
       case spv::Op::OpSConvert: return lanewise(1, [&](auto a) { return uint64_t(sext(a[0], w)); });
       case spv::Op::OpBitCount: return lanewise(1, [](auto a) { return uint64_t(std::popcount(a[0])); });
       case spv::Op::OpFAdd: return lanewise(2, [&](auto a) { return fround(fl(a[0]) + fl(a[1])); });
       case spv::Op::OpFSub: return lanewise(2, [&](auto a) { return fround(fl(a[0]) - fl(a[1])); });
-      case spv::Op::OpFMul: return lanewise(2, [&](auto a) { return fround(fl(a[0]) * fl(a[1])); });
+      case spv::Op::OpFMul:
+      case spv::Op::OpVectorTimesScalar: return lanewise(2, [&](auto a) { return fround(fl(a[0]) * fl(a[1])); });
+      case spv::Op::OpDot: {
+        // Each product and each sum rounded, in component order.
+        EvalValue x = operand(0), y = operand(1);
+        uint64_t sum = 0;
+        for (size_t lane = 0; lane < x.lanes.size(); ++lane) {
+          uint64_t product = fround(fl(x.lanes[lane]) * fl(y.lanes[lane]));
+          sum = lane == 0 ? product : fround(fl(sum) + fl(product));
+        }
+        return EvalValue{{sum}, {}};
+      }
       case spv::Op::OpFDiv: return lanewise(2, [&](auto a) { return fround(fl(a[0]) / fl(a[1])); });
       case spv::Op::OpFNegate: return lanewise(1, [&](auto a) { return fround(-fl(a[0])); });
       case spv::Op::OpIsNan: return lanewise(1, [&](auto a) { return uint64_t(std::isnan(fl(a[0]))); });
       case spv::Op::OpIsInf: return lanewise(1, [&](auto a) { return uint64_t(std::isinf(fl(a[0]))); });
       case spv::Op::OpFOrdEqual: return lanewise(2, [&](auto a) { return uint64_t(fl(a[0]) == fl(a[1])); });
+      case spv::Op::OpFUnordEqual:
+        return lanewise(2, [&](auto a) { return uint64_t(!(fl(a[0]) < fl(a[1]) || fl(a[0]) > fl(a[1]))); });
       case spv::Op::OpFOrdNotEqual:
         return lanewise(2, [&](auto a) { return uint64_t(fl(a[0]) < fl(a[1]) || fl(a[0]) > fl(a[1])); });
       case spv::Op::OpFOrdLessThan: return lanewise(2, [&](auto a) { return uint64_t(fl(a[0]) < fl(a[1])); });
@@ -226,6 +256,11 @@ class Evaluator {
           result.members[1].lanes.push_back(uint64_t(p >> w) & mask(w));
         }
         return result;
+      }
+      case spv::Op::OpAny: {
+        EvalValue x = operand(0);
+        return EvalValue{
+            {uint64_t(std::any_of(x.lanes.begin(), x.lanes.end(), [](uint64_t lane) { return lane != 0; }))}, {}};
       }
       case spv::Op::OpCompositeExtract: {
         EvalValue composite = operand(0);
@@ -294,6 +329,8 @@ class Evaluator {
       case GLSLstd450NMax: return each([&](auto a) { return fr(nmax(fl(a[0]), fl(a[1]))); });
       case GLSLstd450NClamp: return each([&](auto a) { return fr(nmin(nmax(fl(a[0]), fl(a[1])), fl(a[2]))); });
       case GLSLstd450Sqrt: return each([&](auto a) { return fr(std::sqrt(fl(a[0]))); });
+      case GLSLstd450InverseSqrt:
+        return each([&](auto a) { return fr(double(1.0L / std::sqrt(static_cast<long double>(fl(a[0]))))); });
       default: ADD_FAILURE() << "the evaluator cannot run GLSL.std.450 instruction " << number; return {};
     }
   }

@@ -72,6 +72,15 @@ struct Target {
   // load through one, and runs the same phi of the addresses as uvec2, which lower-pointer-phis
   // makes where this is off.
   bool pointerPhis = true;
+  // The driver computes GLSL.std.450 RoundEven and Trunc of 64-bit floats right. llvmpipe (Mesa
+  // 22.3) does not where the CPU's rounding instructions are narrower than its vectors of doubles
+  // (AVX2 without AVX-512, SSE4.1: rint(1.5) = 1, trunc(2^33 + 0.5) = 2^33 + 0.5), so for it
+  // lower-double-rounding computes them from Floor.
+  bool float64Rounding = true;
+  // The driver compiles OpGroupNonUniformBroadcastFirst of a value float arithmetic computes.
+  // llvmpipe's LLVM 15 aborts the process on one on a CPU without AVX-512, so for it
+  // broadcast-first-by-lane broadcasts from the lane a broadcast-first of the lane ids names.
+  bool broadcastFirstOfComputedFloats = true;
 };
 
 }  // namespace cl2vk

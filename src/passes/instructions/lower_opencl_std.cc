@@ -26,7 +26,7 @@ uint32_t openclStdImport(const ir::Module& module) {
 }
 
 const ExtEntry* findEntry(uint32_t instruction) {
-  for (const ExtTable* table : {&mathLowerings(), &integerLowerings(), &memoryLowerings()}) {
+  for (const ExtTable* table : {&mathLowerings(), &geometricLowerings(), &integerLowerings(), &memoryLowerings()}) {
     if (auto it = table->find(instruction); it != table->end()) return &it->second;
   }
   return nullptr;

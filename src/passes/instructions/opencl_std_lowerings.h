@@ -32,9 +32,10 @@ struct ExtEntry {
 };
 using ExtTable = std::unordered_map<uint32_t, ExtEntry>;
 
-const ExtTable& mathLowerings();     // opencl_std_math.cc: float math, common, geometric
-const ExtTable& integerLowerings();  // opencl_std_integer.cc: integer and relational
-const ExtTable& memoryLowerings();   // opencl_std_memory.cc: vloadn, vstoren, the half forms, printf
+const ExtTable& mathLowerings();       // opencl_std_math.cc: float math and common
+const ExtTable& geometricLowerings();  // opencl_std_geometric.cc: cross, length, distance, normalize
+const ExtTable& integerLowerings();    // opencl_std_integer.cc: integer and relational
+const ExtTable& memoryLowerings();     // opencl_std_memory.cc: vloadn, vstoren, the half forms, printf
 
 // "%22 = OpExtInst ... in function 'k': OpenCL.std <name> is not supported<detail>".
 Error unsupported(ir::Builder& e, const ExtCall& call, const std::string& detail = "");

@@ -1,4 +1,4 @@
-// Float math, common and geometric OpenCL.std instructions. Where GLSL.std.450 has the same
+// Float math and common OpenCL.std instructions. Where GLSL.std.450 has the same
 // function with the same special cases it is used directly; where OpenCL pins down what GLSL
 // leaves undefined (NaN operands of fmin/fmax, round's halfway cases, pow of negative bases,
 // fract's upper bound, frexp/modf of infinities) the lowering adds the selects that make it so.
@@ -329,29 +329,6 @@ Lowered lowerSincos(ir::Builder& e, const ExtCall& c) {
 Lowered lowerDivide(ir::Builder& e, const ExtCall& c) { return e.fdiv(c.args[0], c.args[1]); }
 Lowered lowerRecip(ir::Builder& e, const ExtCall& c) { return e.fdiv(e.real(c.type, 1.0), c.args[0]); }
 
-Lowered lowerCross(ir::Builder& e, const ExtCall& c) {
-  if (e.componentCount(c.type) == 3) return e.glsl(GLSLstd450Cross, c.type, {c.args[0], c.args[1]});
-  // float4 cross: the xyz cross product and a zero w.
-  uint32_t component = e.componentType(c.type);
-  uint32_t vec3 = ir::typeVector(e.module(), component, 3);
-  std::vector<uint32_t> parts;
-  for (uint32_t v : {c.args[0], c.args[1]}) {
-    uint32_t x = e.extract(component, v, 0), y = e.extract(component, v, 1), z = e.extract(component, v, 2);
-    parts.push_back(e.op(spv::Op::OpCompositeConstruct, vec3, {x, y, z}));
-  }
-  uint32_t cross = e.glsl(GLSLstd450Cross, vec3, parts);
-  std::vector<uint32_t> components;
-  for (uint32_t i = 0; i < 3; ++i) components.push_back(e.extract(component, cross, i));
-  components.push_back(ir::constantFloat(e.module(), component, 0.0));
-  return e.op(spv::Op::OpCompositeConstruct, c.type, components);
-}
-
-// Length, distance and normalize of a scalar are |x|, |x - y| and sign(x) in GLSL too.
-template <GLSLstd450 kOp>
-Lowered lowerGeometric(ir::Builder& e, const ExtCall& c) {
-  return e.glsl(kOp, c.type, std::vector<uint32_t>(c.args.begin(), c.args.end()));
-}
-
 }  // namespace
 
 const ExtTable& mathLowerings() {
@@ -462,14 +439,6 @@ const ExtTable& mathLowerings() {
       {Step, {"step", glslAnyWidth<GLSLstd450Step>}},
       {Smoothstep, {"smoothstep", glslAnyWidth<GLSLstd450SmoothStep>}},
       {Sign, {"sign", lowerSign}},
-      // Geometric.
-      {Cross, {"cross", lowerCross}},
-      {Distance, {"distance", lowerGeometric<GLSLstd450Distance>}},
-      {Length, {"length", lowerGeometric<GLSLstd450Length>}},
-      {Normalize, {"normalize", lowerGeometric<GLSLstd450Normalize>}},
-      {Fast_distance, {"fast_distance", lowerGeometric<GLSLstd450Distance>}},
-      {Fast_length, {"fast_length", lowerGeometric<GLSLstd450Length>}},
-      {Fast_normalize, {"fast_normalize", lowerGeometric<GLSLstd450Normalize>}},
   };
   return table;
 }

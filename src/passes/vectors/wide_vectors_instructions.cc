@@ -105,8 +105,9 @@ bool isComponentWise(spv::Op op) {
 }
 
 // OpenCL.std instructions that are not component-wise: the vector loads and stores become several
-// 4-wide ones; the rest have no meaning on 8 or 16 components or are not supported.
-enum class ExtKind { kComponentWise, kLoad, kStore, kUnsupported };
+// 4-wide ones; shuffles pick each component at run time; the rest have no meaning on 8 or 16
+// components.
+enum class ExtKind { kComponentWise, kLoad, kStore, kShuffle, kShuffle2, kUnsupported };
 
 ExtKind extKind(uint32_t instruction) {
   using namespace OpenCLLIB;
@@ -119,8 +120,8 @@ ExtKind extKind(uint32_t instruction) {
     case Vstore_halfn_r:
     case Vstorea_halfn:
     case Vstorea_halfn_r: return ExtKind::kStore;
-    case Shuffle:
-    case Shuffle2:
+    case Shuffle: return ExtKind::kShuffle;
+    case Shuffle2: return ExtKind::kShuffle2;
     case Printf:
     case Prefetch:
     case Cross:
@@ -218,6 +219,8 @@ Status WideVectorLowering::extInst(Instruction& inst) {
     case ExtKind::kComponentWise: return componentWise(inst);
     case ExtKind::kLoad: return vectorLoad(inst);
     case ExtKind::kStore: return vectorStore(inst);
+    case ExtKind::kShuffle: return shuffle(inst, false);
+    case ExtKind::kShuffle2: return shuffle(inst, true);
     case ExtKind::kUnsupported: break;
   }
   return unsupported(inst, "this OpenCL.std function is not supported on vectors of 8 or 16 components");
@@ -405,25 +408,77 @@ bool WideVectorLowering::splitLiteralPath(uint32_t type, std::vector<Operand>& p
   return changed;
 }
 
-// The part holding component `index` (index >> 2), chosen by selects.
 Status WideVectorLowering::vectorExtractDynamic(Instruction& inst) {
-  Expected<std::vector<uint32_t>> parts = parts_.partsOf(inst.idOperand(0));
-  if (!parts) return parts.error().withContext(module_.describe(inst));
   Builder b = Builder::before(module_, &inst);
-  uint32_t index = inst.idOperand(1);
+  Expected<uint32_t> component = extractDynamic(b, inst.idOperand(0), inst.idOperand(1), inst.typeId());
+  if (!component) return component.error().withContext(module_.describe(inst));
+  replaceByValue(inst, *component);
+  return okStatus();
+}
+
+// Component `index` (a run-time value) of `vector`, wide or not: of a wide one, the part holding
+// it (index >> 2) chosen by selects.
+Expected<uint32_t> WideVectorLowering::extractDynamic(Builder& b, uint32_t vector, uint32_t index, uint32_t type) {
+  if (!parts_.isWide(vector)) return b.valueOfIds(spv::Op::OpVectorExtractDynamic, type, {vector, index});
+  Expected<std::vector<uint32_t>> parts = parts_.partsOf(vector);
+  if (!parts) return parts.error();
   auto [part, lane] = parts_.splitIndex(b, index);
   uint32_t result = 0;
   for (uint32_t k = 0; k < parts->size(); ++k) {
-    uint32_t component = b.valueOfIds(spv::Op::OpVectorExtractDynamic, inst.typeId(), {parts->at(k), lane});
+    uint32_t component = b.valueOfIds(spv::Op::OpVectorExtractDynamic, type, {parts->at(k), lane});
     if (k == 0) {
       result = component;
       continue;
     }
     uint32_t isPart = b.valueOfIds(spv::Op::OpIEqual, ir::typeBool(module_),
                                    {part, ir::constantBits(module_, ir::typeOf(module_, index), k)});
-    result = b.valueOfIds(spv::Op::OpSelect, inst.typeId(), {isPart, component, result});
+    result = b.valueOfIds(spv::Op::OpSelect, type, {isPart, component, result});
   }
-  replaceByValue(inst, result);
+  return result;
+}
+
+// shuffle(x, mask) and shuffle2(x, y, mask) where x, y, the mask or the result has 8 or 16
+// components: component i of the result is component mask[i] of x, or of x then y, the mask read
+// modulo the number of candidates as OpenCL specifies (lower-opencl-std's lowering, on parts).
+Status WideVectorLowering::shuffle(Instruction& inst, bool twoInputs) {
+  // OpExtInst's operands: the set, the instruction, then x, (y,) mask.
+  uint32_t x = inst.idOperand(2), y = twoInputs ? inst.idOperand(3) : 0, mask = inst.idOperand(twoInputs ? 4 : 3);
+  Expected<std::vector<Component>> selectors = parts_.components(mask);
+  Expected<std::vector<Component>> inputs = parts_.components(x);
+  if (!selectors) return selectors.error().withContext(module_.describe(inst));
+  if (!inputs) return inputs.error().withContext(module_.describe(inst));
+  uint32_t inputCount = static_cast<uint32_t>(inputs->size());
+  uint32_t resultType = inst.typeId();
+  uint32_t component =
+      parts_.isWideType(resultType) ? parts_.wideType(resultType).component : ir::componentType(module_, resultType);
+  uint32_t resultCount =
+      parts_.isWideType(resultType) ? parts_.wideType(resultType).count : ir::componentCount(module_, resultType);
+  if (selectors->size() != resultCount) return unsupported(inst, "the mask and the result differ in length");
+  Builder b = Builder::before(module_, &inst);
+  std::vector<Component> picked;
+  for (uint32_t i = 0; i < resultCount; ++i) {
+    uint32_t selector = parts_.scalar(b, selectors->at(i));
+    uint32_t selectorType = ir::typeOf(module_, selector);
+    uint32_t index = b.valueOfIds(spv::Op::OpBitwiseAnd, selectorType,
+                                  {selector, ir::constantBits(module_, selectorType, inputCount - 1)});
+    Expected<uint32_t> value = extractDynamic(b, x, index, component);
+    if (!value) return value.error().withContext(module_.describe(inst));
+    if (twoInputs) {
+      Expected<uint32_t> fromY = extractDynamic(b, y, index, component);
+      if (!fromY) return fromY.error().withContext(module_.describe(inst));
+      uint32_t yBit = b.valueOfIds(spv::Op::OpBitwiseAnd, selectorType,
+                                   {selector, ir::constantBits(module_, selectorType, inputCount)});
+      uint32_t isY =
+          b.valueOfIds(spv::Op::OpINotEqual, ir::typeBool(module_), {yBit, ir::constantBits(module_, selectorType, 0)});
+      value = b.valueOfIds(spv::Op::OpSelect, component, {isY, *fromY, *value});
+    }
+    picked.push_back({*value, Component::kScalar});
+  }
+  if (parts_.isWideType(resultType)) {
+    replaceByParts(inst, regroup(b, inst, picked));
+  } else {
+    replaceByValue(inst, parts_.assemble(b, picked, resultType));
+  }
   return okStatus();
 }
 

@@ -55,6 +55,8 @@ class WideVectorLowering {
   Status compositeInsert(Instruction& inst);
   bool splitLiteralPath(uint32_t type, std::vector<Operand>& path);
   Status vectorExtractDynamic(Instruction& inst);
+  Expected<uint32_t> extractDynamic(Builder& b, uint32_t vector, uint32_t index, uint32_t type);
+  Status shuffle(Instruction& inst, bool twoInputs);
   Status vectorInsertDynamic(Instruction& inst);
   Status phi(Instruction& inst);
   Status completePhis();

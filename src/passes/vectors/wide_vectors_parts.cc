@@ -144,6 +144,12 @@ Expected<std::vector<Component>> WideParts::components(uint32_t value) const {
   return components;
 }
 
+uint32_t WideParts::scalar(Builder& b, const Component& component) {
+  if (component.index == Component::kScalar) return component.vector;
+  uint32_t type = ir::componentType(module_, ir::typeOf(module_, component.vector));
+  return b.value(spv::Op::OpCompositeExtract, type, {Operand::id(component.vector), Operand::literal(component.index)});
+}
+
 uint32_t WideParts::assemble(Builder& b, const std::vector<Component>& components, uint32_t type) {
   uint32_t count = static_cast<uint32_t>(components.size());
   uint32_t first = components[0].vector;

@@ -73,6 +73,8 @@ class WideParts {
 
   // The components of a value, wide or not.
   Expected<std::vector<Component>> components(uint32_t value) const;
+  // The scalar value of one component.
+  uint32_t scalar(ir::Builder& b, const Component& component);
   // A vector of `type` made of `components`: the source itself, one shuffle, or a construct.
   uint32_t assemble(ir::Builder& b, const std::vector<Component>& components, uint32_t type);
 
