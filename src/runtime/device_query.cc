@@ -78,7 +78,12 @@ cl_int Device::getInfo(cl_device_info param, const InfoOut& out) {
     return cl_device_fp_config{CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN |
                                (keepsFloatDenormals() ? cl_device_fp_config{CL_FP_DENORM} : 0)};
   };
-  const cl_device_fp_config doubleConfig = CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM;
+  // Every rounding mode: OpenCL 1.0 let a program choose the rounding of doubles, and the least
+  // a device with doubles reports (OpenCL 3.0, CL_DEVICE_DOUBLE_FP_CONFIG) still lists each of
+  // them; the CTS's math_brute_force refuses a device without. Since OpenCL 1.1 a program reaches
+  // the other modes only through the conversions' _rtz, _rtp and _rtn forms, which cl2vk has.
+  const cl_device_fp_config doubleConfig =
+      CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM;
   const cl_device_atomic_capabilities atomics = CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
                                                 CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
                                                 CL_DEVICE_ATOMIC_SCOPE_DEVICE;

@@ -81,6 +81,19 @@ TEST_F(IcdDevice, LatestConformanceVersionHasTheDatedForm) {
 // reported, products, quotients, sums and fused multiply-adds that take or make one are exact;
 // where it is not, they may also be flushed to zero (the CTS's contractions suite expects flushed
 // results from such a device). lavapipe keeps them and says so.
+// A device with doubles reports at least what OpenCL requires of one (every rounding mode among
+// it, which the CTS's math_brute_force checks before its first test).
+TEST_F(IcdDevice, DoubleFpConfigHasOpenCLsMinimum) {
+  const cl_device_fp_config config = deviceInfo<cl_device_fp_config>(device_, CL_DEVICE_DOUBLE_FP_CONFIG);
+  if (config == 0) {
+    EXPECT_EQ(deviceString(device_, CL_DEVICE_EXTENSIONS).find("cl_khr_fp64"), std::string::npos);
+    GTEST_SKIP() << "the device has no doubles";
+  }
+  const cl_device_fp_config minimum =
+      CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM;
+  EXPECT_EQ(config & minimum, minimum) << std::hex << config;
+}
+
 TEST_F(IcdDevice, SingleFpConfigSaysWhetherDenormalsAreKept) {
   const bool reported = deviceInfo<cl_device_fp_config>(device_, CL_DEVICE_SINGLE_FP_CONFIG) & CL_FP_DENORM;
   if (deviceString(device_, CL_DEVICE_NAME).find("llvmpipe") != std::string::npos) {

@@ -10,8 +10,11 @@
 # collective tests with 64-bit integers emulated), kernels-no-int64 and kernels-no-8-16
 # (kernel_tests' emulation, collective and integer tests with CL2VK_DEVICE_LACKS naming the
 # features), bench:ARGS (cl2vk-bench with ARGS,
-# "+" for spaces; NVIDIA's OpenCL as the native platform). Each step's output goes to
-# $OUT/<step>.log. Carried (git-ignored), made on the development machine:
+# "+" for spaces; NVIDIA's OpenCL as the native platform), cts:SUITES and cts-native:SUITES (the
+# OpenCL-CTS suites SUITES, comma-separated, through tools/run-cts.sh in full mode, $CTS_JOBS (8) at a time,
+# against cl2vk or against NVIDIA's OpenCL; $CTS_TIMEOUT seconds a suite, default 420; the logs come
+# back packed in $OUT/<step>.tar.xz, the table in $OUT/<step>-summary.md). Each step's output goes
+# to $OUT/<step>.log. Carried (git-ignored), made on the development machine:
 #   .device/debs/   the Vulkan loader, glvnd and X libraries, ocl-icd (.deb files)
 #   .device/gpu/    stripped kernel_tests, the built corpus (build-rel/spirv), debs/ with MPFR and GMP
 #   .device/icd/    stripped icd_tests and libcl2vk_icd.so
@@ -22,6 +25,9 @@
 #                   tools/device/toolchain-replay.sh (CL2VK_TOOLCHAIN_RECORD=1) on a machine whose
 #                   device offers what the GPU offers (the build options name the extensions);
 #                   a compilation that was not recorded fails its test, saying so
+#   .device/cl/stubs/ optional: libraries standing in for ones left out of .device/cl to fit the
+#                   carry (ICU and z3, which clang's libraries link but compiling OpenCL C never calls)
+#   .device/test_conformance/  a CTS build's suites (binaries and the files they read), for cts:
 #   .device/*.tar.xz  any of the folders above, packed
 set -u
 # Programs may also travel packed (xz makes the stripped binaries a third of their size).
@@ -37,6 +43,7 @@ if compgen -G ".device/cl/clang-15_*.deb" > /dev/null; then
   for f in .device/cl/*.deb; do dpkg -x "$f" /tmp/cl; done
   tar xJf .device/cl/clang-opencl-headers.tar.xz -C /tmp/cl
   export LD_LIBRARY_PATH=/tmp/cl/usr/lib/x86_64-linux-gnu
+  [ -d .device/cl/stubs ] && LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$PWD/.device/cl/stubs
   export CL2VK_CLANG=/tmp/cl/usr/bin/clang-15 CL2VK_LLVM_SPIRV=/tmp/cl/usr/bin/llvm-spirv-15
 else
   ln -sf "$PWD/tools/device/toolchain-replay.sh" /tmp/toolchain/clang-15
@@ -72,6 +79,15 @@ for step in "$@"; do
       # shellcheck disable=SC2086 # the arguments are split at the "+" on purpose
       .device/bench/cl2vk-bench --shader-dir .device/bench/shaders --corpus "$CL2VK_CORPUS_DIR/corpus.txt" \
         --native-platform "NVIDIA CUDA" ${args//+/ } > "$log" 2>&1 ;;
+    cts:* | cts-native:*)
+      name=${step%%:*}
+      icd=$PWD/.device/icd/libcl2vk_icd.so
+      [ "$name" = cts-native ] && icd=$(ldconfig -p | awk '/libnvidia-opencl\.so\.1 /{print $NF; exit}')
+      # shellcheck disable=SC2046 # one argument per suite
+      bash tools/run-cts.sh --cts .device --icd "$icd" --device gpu --mode full --jobs "${CTS_JOBS:-8}" \
+        --timeout "${CTS_TIMEOUT:-420}" --out "/tmp/$name" $(echo "${step#*:}" | tr ',' ' ') > "$log" 2>&1
+      cp "/tmp/$name/summary.md" "$OUT/$name-summary.md"
+      tar cJf "$OUT/$name.tar.xz" -C /tmp "$name" ;;
     *) echo "run-gpu-tests: unknown step $step" >&2; exit 2 ;;
   esac
   code=$?
