@@ -413,6 +413,24 @@ TEST_P(GenericPointers, ToGlobalLocalAndPrivateMemory) {
   }
 }
 
+// get_fence names the memory a generic pointer points into (OpenCL's fence flags: global 2,
+// local 1, private none), also where a select picks the space at run time.
+TEST_P(GenericPointers, FencesFollowTheAddressSpace) {
+  auto k = kernel("generic_pointers", "generic_fences");
+  ASSERT_TRUE(k);
+  const size_t n = 32;
+  auto din = buffer(std::vector<int32_t>(n, 0)), dout = buffer(std::vector<uint32_t>(4 * n, 99));
+  run(*k, range1d(n, 16), {KernelArg::buffer(din), KernelArg::buffer(dout)});
+  auto out = read<uint32_t>(dout, 4 * n);
+  constexpr uint32_t kGlobal = 2, kLocal = 1;
+  for (size_t i = 0; i < n; ++i) {
+    EXPECT_EQ(out[4 * i + 0], kGlobal) << i;
+    EXPECT_EQ(out[4 * i + 1], kLocal) << i;
+    EXPECT_EQ(out[4 * i + 2], 0u) << i;
+    EXPECT_EQ(out[4 * i + 3], (i & 1) ? kGlobal : kLocal) << i;
+  }
+}
+
 CL2VK_KERNEL_TEST_SUITE(BuiltinKernels, "O0", "O2", "CL12", "CL30");
 CL2VK_KERNEL_TEST_SUITE(IntegerTypes, "O0", "O2", "CL12", "CL30");
 CL2VK_KERNEL_TEST_SUITE(GenericPointers, "O0", "O2", "CL30");  // needs OpenCL C 2.0

@@ -35,8 +35,19 @@ class PointerLowering {
       bitcastsBecomeConversions(function);
       CL2VK_TRY(lowerMemoryCopies(function));
       removeUnusedPointerArithmetic(function);
+      // get_fence is answered first: a pointer that only it uses may join spaces, which the
+      // inference refuses.
       SpaceInference spaces(module_, function);
-      CL2VK_TRY(spaces.run());
+      Status inferred = spaces.run();
+      if (foldFenceQueries(function, spaces)) {
+        // The pointers that only get_fence used go, and the spaces are inferred again without them.
+        removeUnusedPointerArithmetic(function);
+        SpaceInference remaining(module_, function);
+        CL2VK_TRY(remaining.run());
+        retypeValues(remaining);
+        continue;
+      }
+      CL2VK_TRY(inferred);
       retypeValues(spaces);
     }
     // Memory that typed access cannot express becomes words; the rest keeps its types.
@@ -94,6 +105,94 @@ class PointerLowering {
       module_.update(type, Instruction(spv::Op::OpTypePointer, 0, type->resultId(),
                                        {storageOperand(SC::PhysicalStorageBuffer), type->operand(1)}));
     }
+  }
+
+  // get_fence (OpGenericPtrMemSemantics, which Vulkan does not have) becomes the semantics of the
+  // memory its pointer points into, now that the space is known: CrossWorkgroupMemory for a
+  // buffer, WorkgroupMemory for __local memory, none for __private memory. A select of pointers
+  // into two spaces selects between their semantics; a phi of such pointers gets both, a fence
+  // on each being valid for it. Returns whether there was any.
+  bool foldFenceQueries(Function& function, const SpaceInference& spaces) {
+    std::vector<Instruction*> queries;
+    for (Block& block : function.blocks()) {
+      for (Instruction& inst : block.instructions()) {
+        if (inst.opcode() == spv::Op::OpGenericPtrMemSemantics) queries.push_back(&inst);
+      }
+    }
+    for (Instruction* query : queries) {
+      module_.replaceAllUses(query->resultId(), semanticsOf(query->idOperand(0), query->typeId(), spaces));
+      (void)module_.remove(query);  // no longer used: cannot fail
+    }
+    return !queries.empty();
+  }
+
+  // The memory semantics (a value of the integer type `type`) of what the pointer `id` points
+  // into. A select's are selected after it, a phi's chosen by a phi after it, where the path taken
+  // is known; a phi on a cycle of phis gets the semantics of every space on it.
+  uint32_t semanticsOf(uint32_t id, uint32_t type, const SpaceInference& spaces) {
+    std::unordered_set<uint32_t> visiting;
+    return semanticsOf(id, type, spaces, visiting);
+  }
+  // 0 for a phi met again on a cycle.
+  uint32_t semanticsOf(uint32_t id, uint32_t type, const SpaceInference& spaces,
+                       std::unordered_set<uint32_t>& visiting) {
+    Instruction* def = module_.def(id);
+    if (def && def->opcode() == spv::Op::OpSelect) {
+      uint32_t a = semanticsOf(def->idOperand(1), type, spaces, visiting);
+      uint32_t b = semanticsOf(def->idOperand(2), type, spaces, visiting);
+      if (a == 0 || b == 0) return 0;
+      return a == b ? a : Builder::after(module_, def).select(def->idOperand(0), a, b);
+    }
+    if (def && def->opcode() == spv::Op::OpPhi) {
+      if (!visiting.insert(id).second) return 0;
+      std::vector<uint32_t> incoming;
+      bool same = true;
+      for (size_t i = 0; i < def->numOperands(); i += 2) {
+        uint32_t value = semanticsOf(def->idOperand(i), type, spaces, visiting);
+        if (value == 0) {
+          incoming.clear();
+          break;
+        }
+        same &= incoming.empty() || incoming[0] == value;
+        incoming.insert(incoming.end(), {value, def->idOperand(i + 1)});
+      }
+      visiting.erase(id);
+      if (!incoming.empty())
+        return same ? incoming[0] : Builder::after(module_, def).op(spv::Op::OpPhi, type, incoming);
+      if (!visiting.empty()) return 0;  // the outermost phi of the cycle decides
+      std::unordered_set<uint32_t> seen;
+      return ir::constantBits(module_, type, semanticsReaching(id, spaces, seen));
+    }
+    if (isGenericForward(def)) return semanticsOf(def->idOperand(0), type, spaces, visiting);
+    std::unordered_set<uint32_t> seen;
+    return ir::constantBits(module_, type, semanticsReaching(id, spaces, seen));
+  }
+
+  // The semantics of every space that the pointer `id` may point into, through phis and selects.
+  uint32_t semanticsReaching(uint32_t id, const SpaceInference& spaces, std::unordered_set<uint32_t>& seen) const {
+    if (!seen.insert(id).second) return 0;
+    const Instruction* def = module_.def(id);
+    if (def && def->opcode() == spv::Op::OpSelect) {
+      return semanticsReaching(def->idOperand(1), spaces, seen) | semanticsReaching(def->idOperand(2), spaces, seen);
+    }
+    if (def && def->opcode() == spv::Op::OpPhi) {
+      uint32_t semantics = 0;
+      for (size_t i = 0; i < def->numOperands(); i += 2)
+        semantics |= semanticsReaching(def->idOperand(i), spaces, seen);
+      return semantics;
+    }
+    if (isGenericForward(def)) return semanticsReaching(def->idOperand(0), spaces, seen);
+    switch (spaces.spaceOf(id).value_or(SC::Function)) {
+      case SC::PhysicalStorageBuffer: return uint32_t(spv::MemorySemanticsMask::CrossWorkgroupMemory);
+      case SC::Workgroup: return uint32_t(spv::MemorySemanticsMask::WorkgroupMemory);
+      default: return 0;
+    }
+  }
+
+  // A generic pointer that points where its first operand does (a cast or an access chain).
+  bool isGenericForward(const Instruction* def) const {
+    return def && forwardsPointer(def->opcode()) && def->opcode() != spv::Op::OpGenericCastToPtrExplicit &&
+           storageOf(module_, def->typeId()) == SC::Generic;
   }
 
   static SC storageOfPointer(const Instruction& type) { return static_cast<SC>(type.wordOperand(0)); }

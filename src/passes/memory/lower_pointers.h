@@ -9,7 +9,9 @@
 //   OpAccessChain from the variable, built at the access from the path the pointer took
 //   (access chains, pointer arithmetic inside an array, casts through generic, phis and selects
 //   that differ only in the last index).
-// - Generic pointers take the address space of where they come from.
+// - Generic pointers take the address space of where they come from; get_fence of one
+//   (OpGenericPtrMemSemantics) becomes the semantics of that space (selected at run time where a
+//   select or phi of pointers into two spaces decides it).
 // - OpCopyMemory(Sized) become a load and a store; lifetime markers go.
 // What cannot be expressed (a __local pointer stored in memory, memory reinterpreted as another
 // type, a generic pointer whose address space depends on the path) is an error naming the kernel
