@@ -15,6 +15,14 @@ std::optional<SC> spaceOfType(SC storage) {
   }
 }
 
+const char* openclName(SC space) {
+  switch (space) {
+    case SC::PhysicalStorageBuffer: return "__global";
+    case SC::Workgroup: return "__local";
+    default: return "__private";
+  }
+}
+
 }  // namespace
 
 Status SpaceInference::run() {
@@ -37,10 +45,37 @@ Status SpaceInference::run() {
       if (!isPointerValue(module_, inst) || spaces_.contains(inst.resultId())) continue;
       if (inst.opcode() == spv::Op::OpLoad)
         return unsupported(module_, inst, "a generic or __constant pointer loaded from memory is not supported");
+      if (std::optional<std::pair<SC, SC>> two = twoSpacesJoined(inst)) {
+        return unsupported(module_, inst,
+                           std::string("a generic pointer into ") + openclName(two->first) + " or " +
+                               openclName(two->second) +
+                               " memory as the path decides is not supported (Vulkan reaches each through "
+                               "pointers of its own)");
+      }
       return unsupported(module_, inst, "cannot tell which address space this pointer points into");
     }
   }
   return okStatus();
+}
+
+std::optional<std::pair<SC, SC>> SpaceInference::twoSpacesJoined(const Instruction& inst) const {
+  std::optional<SC> first;
+  auto join = [&](uint32_t id) -> std::optional<std::pair<SC, SC>> {
+    std::optional<SC> space = spaceOf(id);
+    if (space && first && *space != *first) return std::pair{*first, *space};
+    if (space) first = space;
+    return std::nullopt;
+  };
+  if (inst.opcode() == spv::Op::OpSelect) {
+    if (auto two = join(inst.idOperand(1))) return two;
+    return join(inst.idOperand(2));
+  }
+  if (inst.opcode() == spv::Op::OpPhi) {
+    for (size_t i = 0; i < inst.numOperands(); i += 2) {
+      if (auto two = join(inst.idOperand(i))) return two;
+    }
+  }
+  return std::nullopt;
 }
 
 std::optional<SC> SpaceInference::spaceOf(uint32_t id) const {
@@ -70,6 +105,7 @@ std::optional<SC> SpaceInference::infer(const Instruction& inst) {
     }
     case spv::Op::OpSelect: {
       std::optional<SC> a = spaceOf(inst.idOperand(1)), b = spaceOf(inst.idOperand(2));
+      if (a && b && *a != *b) return spaceOfType(declared);  // as a phi's: reported by the users
       return a ? a : b;
     }
     default:

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
+#include <utility>
 
 #include "passes/memory/pointer_values.h"
 
@@ -24,6 +25,8 @@ class SpaceInference {
 
  private:
   std::optional<SC> infer(const Instruction& inst);
+  // The two spaces a phi or select joins, if it joins pointers into two.
+  std::optional<std::pair<SC, SC>> twoSpacesJoined(const Instruction& inst) const;
 
   Module& module_;
   Function& function_;
