@@ -19,7 +19,8 @@ cl_int checkContextProperties(const cl_context_properties* properties, std::vect
       platformSeen = true;
       if (Platform::find(reinterpret_cast<cl_platform_id>(p[1])) == nullptr) return CL_INVALID_PLATFORM;
     } else if (p[0] == CL_CONTEXT_INTEROP_USER_SYNC) {
-      if (syncSeen) return CL_INVALID_PROPERTY;
+      // A cl_bool: CL_TRUE or CL_FALSE.
+      if (syncSeen || (p[1] != CL_TRUE && p[1] != CL_FALSE)) return CL_INVALID_PROPERTY;
       syncSeen = true;
     } else {
       return CL_INVALID_PROPERTY;

@@ -274,6 +274,16 @@ TEST_F(IcdContext, InvalidArgumentsAreRefused) {
                                      0};
   EXPECT_EQ(clCreateContext(unknown, 1, &device_, nullptr, nullptr, &status), nullptr);
   EXPECT_CL_ERROR(CL_INVALID_PROPERTY, status);
+  // CL_CONTEXT_INTEROP_USER_SYNC is a cl_bool, given once.
+  cl_context_properties notABool[] = {CL_CONTEXT_INTEROP_USER_SYNC, -1, 0};
+  EXPECT_EQ(clCreateContext(notABool, 1, &device_, nullptr, nullptr, &status), nullptr);
+  EXPECT_CL_ERROR(CL_INVALID_PROPERTY, status);
+  cl_context_properties twice[] = {CL_CONTEXT_INTEROP_USER_SYNC, CL_FALSE, CL_CONTEXT_INTEROP_USER_SYNC, CL_FALSE, 0};
+  EXPECT_EQ(clCreateContext(twice, 1, &device_, nullptr, nullptr, &status), nullptr);
+  EXPECT_CL_ERROR(CL_INVALID_PROPERTY, status);
+  cl_context_properties sync[] = {CL_CONTEXT_INTEROP_USER_SYNC, CL_TRUE, 0};
+  Context synced(clCreateContext(sync, 1, &device_, nullptr, nullptr, &status));
+  EXPECT_CL_SUCCESS(status);
   cl_device_id notADevice[] = {reinterpret_cast<cl_device_id>(context_.get())};
   EXPECT_EQ(clCreateContext(properties, 1, notADevice, nullptr, nullptr, &status), nullptr);
   EXPECT_CL_ERROR(CL_INVALID_DEVICE, status);

@@ -373,6 +373,19 @@ TEST_P(BasicKernels, SixtyFourBitGlobalAtomics) {
   EXPECT_EQ(c[2], parity);
 }
 
+// A 64-bit atomic store alone: the module declares Int64Atomics for it too.
+TEST_P(BasicKernels, SixtyFourBitAtomicStore) {
+  if (!sharedDevice().info().features.shaderBufferInt64Atomics)
+    GTEST_SKIP() << "the device has no shaderBufferInt64Atomics: 64-bit atomics cannot run on it";
+  auto k = kernel("atomic_store64", "atomic_store64");
+  ASSERT_TRUE(k);
+  const size_t n = 64;
+  auto slots = buffer(std::vector<int64_t>(n, 0));
+  run(*k, range1d(n), {KernelArg::buffer(slots)});
+  auto out = read<int64_t>(slots, n);
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], static_cast<int64_t>(i) * 0x100000001LL - 7) << i;
+}
+
 // OpenCL C 2.0 atomics, flags and compare-exchanges (strong and weak) on global and local memory.
 TEST_P(BasicKernels, OpenCL20AtomicsFlagsAndCompareExchanges) {
   auto k = kernel("c11_atomics", "c11_atomics");

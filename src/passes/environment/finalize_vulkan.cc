@@ -424,8 +424,11 @@ class Finalizer {
         req.subgroupShuffle |= *needed == spv::Capability::GroupNonUniformShuffle;
         req.subgroupShuffleRelative |= *needed == spv::Capability::GroupNonUniformShuffleRelative;
       }
-      if (ir::isAtomic(inst.opcode()) && inst.typeId() && module_.def(inst.typeId())->opcode() == spv::Op::OpTypeInt &&
-          module_.def(inst.typeId())->wordOperand(0) == 64) {
+      // The type an atomic works on: its result's, or for a store (which has none) its value's.
+      uint32_t atomicType = inst.typeId();
+      if (inst.opcode() == spv::Op::OpAtomicStore) atomicType = ir::typeOf(module_, inst.idOperand(3));
+      if (ir::isAtomic(inst.opcode()) && atomicType && module_.def(atomicType)->opcode() == spv::Op::OpTypeInt &&
+          module_.def(atomicType)->wordOperand(0) == 64) {
         capabilities.insert(spv::Capability::Int64Atomics);
         req.int64Atomics = true;
       }
