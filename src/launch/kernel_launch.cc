@@ -69,7 +69,9 @@ Status checkLoopLimit(vulkan::Buffer& flag, const vulkan::DeviceInfo& info, cons
   if ((*hit)[0] == 0) return okStatus();
   std::string why = "a loop ran past " + info.name + "'s limit of " + std::to_string(info.loopIterationLimit) +
                     " loop iterations per invocation (all loops together; the driver ends the loop there, so the "
-                    "results are wrong): split the work into more work-items or launches, or use another device";
+                    "results are wrong): split the work into more work-items or launches, or run on a device "
+                    "without the limit, such as SwiftShader (CL2VK_DEVICE=SwiftShader with its driver visible to "
+                    "the Vulkan loader; cl2vk's docs/runtime.md, \"Loop limit\")";
   std::fprintf(stderr, "cl2vk: kernel '%s' failed: %s\n", kernel.c_str(), why.c_str());
   return Error(why);
 }
