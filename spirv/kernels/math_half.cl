@@ -1,6 +1,5 @@
-// The half functions GLSL.std.450 lacks (erf, erfc, tgamma, lgamma, sinpi, cospi, tanpi, logb,
-// ilogb, remainder), which link-builtins computes with the builtin library's float functions;
-// math_half_test.cc runs them over every half against MPFR.
+// Half math functions, which link-builtins computes with the builtin library's float functions
+// on widened operands; math_half_test.cc runs them over every half against MPFR.
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 
 #define UNARY(name)                                                                    \
@@ -17,6 +16,34 @@ UNARY(sinpi)
 UNARY(cospi)
 UNARY(tanpi)
 UNARY(logb)
+UNARY(sin)
+UNARY(cos)
+UNARY(tan)
+UNARY(asin)
+UNARY(acos)
+UNARY(atan)
+UNARY(sinh)
+UNARY(cosh)
+UNARY(tanh)
+UNARY(cbrt)
+UNARY(exp)
+UNARY(exp2)
+UNARY(exp10)
+UNARY(expm1)
+UNARY(log)
+UNARY(log2)
+UNARY(log10)
+UNARY(log1p)
+
+#define BINARY(name)                                                                   \
+  kernel void name##_f16(global const half* x, global const half* y, global half* r) { \
+    size_t i = get_global_id(0);                                                       \
+    r[i] = name(x[i], y[i]);                                                           \
+  }
+
+BINARY(fmod)
+BINARY(pow)
+BINARY(atan2)
 
 kernel void remainder_f16(global const half* x, global const half* y, global half* r) {
   size_t i = get_global_id(0);

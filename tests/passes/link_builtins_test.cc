@@ -54,14 +54,36 @@ std::string moduleWith(const std::string& result, const std::string& body) {
 )";
 }
 
-TEST(LinkBuiltins, NativeFormsAndWidthsTheLibraryLacksStayForLowerOpenclStd) {
-  // native_sin keeps the fast instruction; the library has no half fmod.
+TEST(LinkBuiltins, NativeFormsStayForLowerOpenclStd) {
+  // native_sin keeps the fast instruction.
   std::string body = R"(
-          %s = OpExtInst %float %std native_sin %x
-          %g = OpExtInst %half %std fmod %h %h
-          %c = OpFConvert %float %g
-          %r = OpFAdd %float %s %c)";
+          %r = OpExtInst %float %std native_sin %x)";
   test::expectPassOutput("link-builtins", moduleWith("float", body), moduleWith("float", body));
+}
+
+// Half cos and fmod are the float functions of the widened operands, rounded back once (NVIDIA's
+// half instructions missed OpenCL's bounds); with relaxed math, half cos keeps GLSL.std.450's
+// instruction and fmod, exact under any option, still goes through float.
+TEST(LinkBuiltins, HalfFunctionsCallTheFloatFunction) {
+  std::string body = R"(
+          %s = OpExtInst %half %std cos %h
+          %g = OpExtInst %half %std fmod %h %s
+          %r = OpFConvert %float %g)";
+  test::PassRun run = test::runPass("link-builtins", moduleWith("float", body));
+  ASSERT_TRUE(run.module) << run.error;
+  std::string text = test::disassemble(*run.module);
+  EXPECT_EQ(count(text, " cos "), 0u) << text;
+  EXPECT_EQ(count(text, " fmod "), 0u) << text;
+  EXPECT_EQ(count(text, "OpFunctionCall %float %__cl2vk_cos_f32"), 1u) << text;
+  EXPECT_EQ(count(text, "OpFunctionCall %float %__cl2vk_fmod_f32"), 1u) << text;
+  EXPECT_EQ(count(text, "= OpFConvert %half"), 2u) << text;
+  Target relaxed;
+  relaxed.relaxedMath = true;
+  run = test::runPass("link-builtins", moduleWith("float", body), relaxed);
+  ASSERT_TRUE(run.module) << run.error;
+  text = test::disassemble(*run.module);
+  EXPECT_EQ(count(text, " cos %h"), 1u) << text;
+  EXPECT_EQ(count(text, "OpFunctionCall %float %__cl2vk_fmod_f32"), 1u) << text;
 }
 
 TEST(LinkBuiltins, FmodCallsTheLibraryFunctionForItsWidth) {

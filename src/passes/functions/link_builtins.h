@@ -12,10 +12,10 @@ namespace cl2vk {
 // and only those called, are copied into the module; a vector operation calls the scalar function
 // per component, and sincos, remquo and lgamma_r store their second result through their pointer.
 // Runs before inline-functions, so the library code is inlined and lowered like the kernel's own.
-// Half erf, erfc, tgamma, lgamma(_r), remainder, remquo, sinpi, cospi, tanpi, ilogb and logb,
-// which GLSL.std.450 lacks, call the float function on widened operands and round the result
-// back; other half instructions stay for lower-opencl-std (GLSL.std.450's), and so do the float
-// functions GLSL.std.450 computes when the program asked for relaxed math (Target::relaxedMath).
+// Half calls go to the float function on widened operands, the result rounded back once (the
+// float function's error is far below half's last place; remainder, remquo, ilogb and logb stay
+// exact). With relaxed math (Target::relaxedMath) the float and half functions GLSL.std.450
+// computes stay for lower-opencl-std.
 Expected<PassResult> linkBuiltins(ir::Module& module, const Target& target);
 
 }  // namespace cl2vk
