@@ -15,6 +15,7 @@
 #include "passes/functions/inline_functions.h"
 #include "passes/functions/link_builtins.h"
 #include "passes/functions/resolve_builtin_calls.h"
+#include "passes/instructions/full_range_division.h"
 #include "passes/instructions/lower_conversions.h"
 #include "passes/instructions/lower_kernel_instructions.h"
 #include "passes/instructions/lower_opencl_std.h"
@@ -62,6 +63,9 @@ const std::vector<PassInfo>& registeredPasses() {
       {"resolve-builtin-calls",
        "Calls to imported collective builtins (work_group_reduce_and ...) become OpGroup* instructions.",
        withTarget<resolveBuiltinCalls>},
+      {"full-range-division",
+       "Float divisions by more than 2^126 divide both operands by 4 first (Vulkan bounds OpFDiv only below).",
+       withTarget<fullRangeDivision>},
       {"link-builtins",
        "OpenCL.std fmod, asin, exp... that GLSL.std.450 computes too loosely or not for double call the builtin "
        "library.",

@@ -10,6 +10,7 @@
 #include <numbers>
 
 #include "ir/types.h"
+#include "passes/instructions/full_range_division.h"
 #include "passes/instructions/opencl_std_lowerings.h"
 
 namespace cl2vk {
@@ -326,7 +327,8 @@ Lowered lowerSincos(ir::Builder& e, const ExtCall& c) {
   return e.glsl(GLSLstd450Sin, c.type, {c.args[0]});
 }
 
-Lowered lowerDivide(ir::Builder& e, const ExtCall& c) { return e.fdiv(c.args[0], c.args[1]); }
+// half_divide's 8192 ULP hold for every divisor, which Vulkan's OpFDiv bounds only up to 2^126.
+Lowered lowerDivide(ir::Builder& e, const ExtCall& c) { return fullRangeDivide(e, c.args[0], c.args[1]); }
 Lowered lowerRecip(ir::Builder& e, const ExtCall& c) { return e.fdiv(e.real(c.type, 1.0), c.args[0]); }
 
 }  // namespace

@@ -1,0 +1,23 @@
+// full-range-division: a float division x / y (OpFDiv of 32-bit floats, scalars and vectors) by
+// a divisor above 2^126 in magnitude becomes (x / 4) / (y / 4). Vulkan bounds OpFDiv's error only
+// for divisors in [2^-126, 2^126], and NVIDIA's driver, which divides through the reciprocal,
+// returns 0 beyond (0x1.a7c1b6p+112 / -0x1.d503a8p+126 gave -0 for -0x1.ce983p-15: the CTS's
+// math_brute_force); OpenCL's 2.5 ULP hold for every divisor. Scaling by a power of two is exact
+// but where x / 4 loses bits below the normal range, and there the quotient is below 2^-252 and
+// rounds to zero either way. A divisor below 2^-126 is a denormal, which a device that flushes
+// denormals may take as zero, as OpenCL allows it to. Runs before link-builtins, so only the
+// program's own divisions are rewritten (the builtin library's divisors stay in range), and does
+// nothing with relaxed math (Target::relaxedMath), whose division has no bound.
+#pragma once
+
+#include "ir/builder.h"
+#include "passes/pass.h"
+
+namespace cl2vk {
+
+Expected<PassResult> fullRangeDivision(ir::Module& module, const Target& target);
+
+// x / y as full-range-division computes it, for 32-bit float scalars or vectors of one type.
+uint32_t fullRangeDivide(ir::Builder& b, uint32_t x, uint32_t y);
+
+}  // namespace cl2vk
