@@ -104,7 +104,9 @@ TEST_F(ExecutorBufferTest, TheLargestSizeIsAllocated) {
   const DeviceLimits& limits = device_->info().limits;
   ASSERT_GT(*largest, 0u);
   EXPECT_LE(*largest, limits.maxMemoryAllocationSize);
-  if (limits.maxBufferSize != 0) EXPECT_LE(*largest, limits.maxBufferSize);
+  if (limits.maxBufferSize != 0) {
+    EXPECT_LE(*largest, limits.maxBufferSize);
+  }
   // A page less than the limit at most: the padding drivers add is a few bytes.
   EXPECT_GE(*largest + 4096, std::min(limits.maxMemoryAllocationSize,
                                       limits.maxBufferSize ? limits.maxBufferSize : limits.maxMemoryAllocationSize));
