@@ -23,7 +23,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_devic
   if (found == nullptr) return CL_INVALID_PLATFORM;
   constexpr cl_device_type kKnown = CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU |
                                     CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM;
-  if (device_type != CL_DEVICE_TYPE_ALL && (device_type & ~kKnown) != 0) return CL_INVALID_DEVICE_TYPE;
+  // No type at all (0) is not a valid value either.
+  if (device_type == 0 || (device_type != CL_DEVICE_TYPE_ALL && (device_type & ~kKnown) != 0))
+    return CL_INVALID_DEVICE_TYPE;
   if ((num_entries == 0 && devices != nullptr) || (devices == nullptr && num_devices == nullptr))
     return CL_INVALID_VALUE;
   std::vector<cl_device_id> matching;

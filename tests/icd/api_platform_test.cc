@@ -219,6 +219,10 @@ TEST_F(IcdDevice, DeviceEnumerationByType) {
   cl_device_id device = nullptr;
   EXPECT_CL_ERROR(CL_INVALID_VALUE, clGetDeviceIDs(platform_, CL_DEVICE_TYPE_ALL, 0, &device, nullptr));
   EXPECT_CL_ERROR(CL_INVALID_DEVICE_TYPE, clGetDeviceIDs(platform_, cl_device_type{1} << 40, 1, &device, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_DEVICE_TYPE, clGetDeviceIDs(platform_, 0, 1, &device, nullptr));
+  cl_int status = CL_SUCCESS;
+  EXPECT_EQ(clCreateContextFromType(nullptr, 0, nullptr, nullptr, &status), nullptr);
+  EXPECT_CL_ERROR(CL_INVALID_DEVICE_TYPE, status);
 }
 
 TEST_F(IcdContext, QueriesRetainAndRelease) {
