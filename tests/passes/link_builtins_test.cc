@@ -86,6 +86,23 @@ TEST(LinkBuiltins, HalfFunctionsCallTheFloatFunction) {
   EXPECT_EQ(count(text, "OpFunctionCall %float %__cl2vk_fmod_f32"), 1u) << text;
 }
 
+// half_cos, whose GLSL.std.450 instruction missed even its 8192 ULP on NVIDIA beyond [-pi, pi], is
+// the precise function; half_exp keeps its instruction; with relaxed math both do.
+TEST(LinkBuiltins, HalfFormsMissingTheirBoundCallThePreciseFunction) {
+  std::string body = R"(
+         %hc = OpExtInst %float %std half_cos %x
+         %he = OpExtInst %float %std half_exp %hc
+          %r = OpFAdd %float %hc %he)";
+  test::PassRun run = test::runPass("link-builtins", moduleWith("float", body));
+  ASSERT_TRUE(run.module) << run.error;
+  std::string text = test::disassemble(*run.module);
+  EXPECT_EQ(count(text, "OpFunctionCall %float %__cl2vk_cos_f32 %x"), 1u) << text;
+  EXPECT_EQ(count(text, " half_exp "), 1u) << text;
+  Target relaxed;
+  relaxed.relaxedMath = true;
+  test::expectPassOutput("link-builtins", moduleWith("float", body), moduleWith("float", body), relaxed);
+}
+
 TEST(LinkBuiltins, FmodCallsTheLibraryFunctionForItsWidth) {
   test::PassRun run = test::runPass("link-builtins", moduleWith("double", R"(
           %a = OpExtInst %float %std fmod %x %y
