@@ -11,7 +11,7 @@
 # (kernel_tests' emulation, collective and integer tests with CL2VK_DEVICE_LACKS naming the
 # features), bench:ARGS (cl2vk-bench with ARGS,
 # "+" for spaces; NVIDIA's OpenCL as the native platform), cts:SUITES and cts-native:SUITES (the
-# OpenCL-CTS suites SUITES, comma-separated, through tools/run-cts.sh in full mode, $CTS_JOBS (8) at a time,
+# OpenCL-CTS suites SUITES, comma-separated, each SUITE[:ARGS] with "+" for spaces in ARGS, through tools/run-cts.sh in full mode, $CTS_JOBS (8) at a time,
 # against cl2vk or against NVIDIA's OpenCL; $CTS_TIMEOUT seconds a suite, default 420; the logs come
 # back packed in $OUT/<step>.tar.xz, the table in $OUT/<step>-summary.md). Each step's output goes
 # to $OUT/<step>.log. Carried (git-ignored), made on the development machine:
@@ -83,9 +83,12 @@ for step in "$@"; do
       name=${step%%:*}
       icd=$PWD/.device/icd/libcl2vk_icd.so
       [ "$name" = cts-native ] && icd=$(ldconfig -p | awk '/libnvidia-opencl\.so\.1 /{print $NF; exit}')
-      # shellcheck disable=SC2046 # one argument per suite
+      # One argument per suite; "+" stands for a space among a suite's arguments.
+      IFS=',' read -ra entries <<< "${step#*:}"
+      suites=()
+      for entry in "${entries[@]}"; do suites+=("${entry//+/ }"); done
       bash tools/run-cts.sh --cts .device --icd "$icd" --device gpu --mode full --jobs "${CTS_JOBS:-8}" \
-        --timeout "${CTS_TIMEOUT:-420}" --out "/tmp/$name" $(echo "${step#*:}" | tr ',' ' ') > "$log" 2>&1
+        --timeout "${CTS_TIMEOUT:-420}" --out "/tmp/$name" "${suites[@]}" > "$log" 2>&1
       cp "/tmp/$name/summary.md" "$OUT/$name-summary.md"
       tar cJf "$OUT/$name.tar.xz" -C /tmp "$name" ;;
     *) echo "run-gpu-tests: unknown step $step" >&2; exit 2 ;;
