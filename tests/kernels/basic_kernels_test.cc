@@ -377,7 +377,7 @@ TEST_P(BasicKernels, SixtyFourBitGlobalAtomics) {
 TEST_P(BasicKernels, SixtyFourBitAtomicStore) {
   if (!sharedDevice().info().features.shaderBufferInt64Atomics)
     GTEST_SKIP() << "the device has no shaderBufferInt64Atomics: 64-bit atomics cannot run on it";
-  auto k = kernel("atomic_store64", "atomic_store64");
+  auto k = kernel("atomics64_store", "atomic_store64");
   ASSERT_TRUE(k);
   const size_t n = 64;
   auto slots = buffer(std::vector<int64_t>(n, 0));
