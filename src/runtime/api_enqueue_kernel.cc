@@ -107,7 +107,14 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_
     for (cl_uint d = 0; d < work_dim; ++d) local[d] = static_cast<uint32_t>(local_work_size[d]);
     range.localSize = local;
   }
-  std::vector<ArgumentValue> arguments = found->arguments();
+  // The launch holds its buffers until it has run. A buffer released since it was set is gone.
+  std::optional<std::vector<ArgumentValue>> held = found->arguments();
+  if (!held) {
+    enqueue.queue->context().report("clEnqueueNDRangeKernel: kernel '" + found->name() +
+                                    "': a buffer argument was released after clSetKernelArg");
+    return CL_INVALID_KERNEL_ARGS;
+  }
+  std::vector<ArgumentValue> arguments = std::move(*held);
   std::shared_ptr<cl2vk::vulkan::Buffer> globals = found->program().globalVariables(&device);
   auto work = [found, &device, range, arguments = std::move(arguments), globals, empty]() -> PreparedKernel {
     if (empty) return PreparedKernel{};

@@ -60,14 +60,16 @@ std::shared_ptr<Kernel> Kernel::clone(cl_int* error) {
 cl_int Kernel::setArgument(cl_uint index, size_t size, const void* value) {
   if (index >= reflection_.arguments.size()) return CL_INVALID_ARG_INDEX;
   const KernelArgument& param = reflection_.arguments[index];
-  ArgumentValue argument;
+  StoredArgument argument;
   argument.set = true;
   if (isBuffer(param.kind)) {
     if (size != sizeof(cl_mem)) return CL_INVALID_ARG_SIZE;
     cl_mem handle = value == nullptr ? nullptr : *static_cast<const cl_mem*>(value);
     if (handle != nullptr) {
-      argument.memory = Memory::find(handle);
-      if (!argument.memory || &argument.memory->context() != &program_->context()) return CL_INVALID_MEM_OBJECT;
+      std::shared_ptr<Memory> memory = Memory::find(handle);
+      if (!memory || &memory->context() != &program_->context()) return CL_INVALID_MEM_OBJECT;
+      argument.buffer = true;
+      argument.memory = memory;
     }
   } else if (param.kind == ArgumentKind::kLocalPointer) {
     if (value != nullptr) return CL_INVALID_ARG_VALUE;
@@ -84,9 +86,21 @@ cl_int Kernel::setArgument(cl_uint index, size_t size, const void* value) {
   return CL_SUCCESS;
 }
 
-std::vector<ArgumentValue> Kernel::arguments() const {
+std::optional<std::vector<ArgumentValue>> Kernel::arguments() const {
   std::lock_guard lock(mutex_);
-  return arguments_;
+  std::vector<ArgumentValue> values;
+  for (const StoredArgument& stored : arguments_) {
+    ArgumentValue value;
+    value.set = stored.set;
+    value.bytes = stored.bytes;
+    value.localSize = stored.localSize;
+    if (stored.buffer) {
+      value.memory = stored.memory.lock();
+      if (!value.memory) return std::nullopt;
+    }
+    values.push_back(std::move(value));
+  }
+  return values;
 }
 
 std::optional<cl_uint> Kernel::firstUnsetArgument() const {
@@ -100,7 +114,7 @@ std::optional<cl_uint> Kernel::firstUnsetArgument() const {
 size_t Kernel::localArgumentBytes() const {
   std::lock_guard lock(mutex_);
   size_t total = 0;
-  for (const ArgumentValue& argument : arguments_) total += argument.localSize;
+  for (const StoredArgument& argument : arguments_) total += argument.localSize;
   return total;
 }
 

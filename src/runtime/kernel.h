@@ -24,6 +24,17 @@ struct ArgumentValue {
   size_t localSize = 0;            // a __local argument
 };
 
+// One argument as the kernel keeps it. A buffer argument does not keep its buffer: OpenCL lets a
+// program release a buffer that is a kernel's argument, and its destructor callbacks run then (the
+// CTS's retain_mem_object_set_kernel_arg waits for them); an enqueued launch holds what it uses.
+struct StoredArgument {
+  bool set = false;
+  bool buffer = false;  // a non-NULL buffer was set
+  std::weak_ptr<Memory> memory;
+  std::vector<std::byte> bytes;
+  size_t localSize = 0;
+};
+
 class Kernel : public Object<Kernel, _cl_kernel> {
  public:
   // The kernel `name` of `program`, which must be built for some device; CL_INVALID_KERNEL_NAME
@@ -36,8 +47,9 @@ class Kernel : public Object<Kernel, _cl_kernel> {
   const KernelReflection& reflection() const { return reflection_; }
 
   cl_int setArgument(cl_uint index, size_t size, const void* value);
-  // The arguments, or CL_INVALID_KERNEL_ARGS naming the first one not set.
-  std::vector<ArgumentValue> arguments() const;
+  // The arguments, each buffer held for the caller; nullopt when a buffer argument has been
+  // released since it was set.
+  std::optional<std::vector<ArgumentValue>> arguments() const;
   std::optional<cl_uint> firstUnsetArgument() const;
   // Bytes of __local memory the arguments ask for.
   size_t localArgumentBytes() const;
@@ -59,7 +71,7 @@ class Kernel : public Object<Kernel, _cl_kernel> {
   std::shared_ptr<Program> program_;
   KernelReflection reflection_;  // from one device's translation; arguments do not vary by device
   mutable std::mutex mutex_;
-  std::vector<ArgumentValue> arguments_;
+  std::vector<StoredArgument> arguments_;
 };
 
 }  // namespace cl2vk::runtime

@@ -1,9 +1,12 @@
 // Object lifetimes: reference counts, objects that keep what they use alive after the application
 // released it, and destructor callbacks.
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <thread>
+#include <vector>
 
 #include "icd/icd_test_util.h"
 
@@ -97,6 +100,44 @@ TEST_F(IcdLifetime, DestructorCallbackRunsWhenABufferGoes) {
   destroyed.changed.wait_for(lock, 5s, [&] { return !destroyed.buffers.empty(); });
   ASSERT_EQ(destroyed.buffers.size(), 1u) << "the destructor callback did not run within 5 s";
   EXPECT_EQ(destroyed.buffers[0], buffer);
+}
+
+// A kernel argument does not keep its buffer: released by the program, the buffer goes (its
+// destructor callback runs) while the kernel lives, and a launch of the kernel without setting the
+// argument again is refused; a launch enqueued before the release keeps the buffer until it ran.
+TEST_F(IcdLifetime, AKernelArgumentDoesNotKeepItsBuffer) {
+  static std::atomic<int> destroyed;
+  destroyed = 0;
+  auto record = [](cl_mem, void*) { ++destroyed; };
+  Program program = buildSource("kernel void fill(global int* p) { p[get_global_id(0)] = 7; }");
+  ASSERT_TRUE(program);
+  Kernel kernel = createKernel(program, "fill");
+  cl_int status = CL_SUCCESS;
+  cl_mem buffer = clCreateBuffer(context_, CL_MEM_READ_WRITE, 64 * sizeof(int), nullptr, &status);
+  ASSERT_CL_SUCCESS(status);
+  ASSERT_CL_SUCCESS(clSetMemObjectDestructorCallback(buffer, record, nullptr));
+  ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof(buffer), &buffer));
+  ASSERT_CL_SUCCESS(clReleaseMemObject(buffer));
+  for (int i = 0; i < 500 && destroyed == 0; ++i) std::this_thread::sleep_for(10ms);
+  EXPECT_EQ(destroyed, 1) << "the buffer was kept by the kernel argument";
+  size_t size = 64;
+  EXPECT_CL_ERROR(CL_INVALID_KERNEL_ARGS,
+                  clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &size, nullptr, 0, nullptr, nullptr));
+
+  // Enqueued, then released at once: the launch and a copy after it still have it, and it goes
+  // once they ran.
+  cl_mem second = clCreateBuffer(context_, CL_MEM_READ_WRITE, 64 * sizeof(int), nullptr, &status);
+  ASSERT_CL_SUCCESS(status);
+  Buffer out = bufferOf(std::vector<int>(64, 0));
+  ASSERT_CL_SUCCESS(clSetMemObjectDestructorCallback(second, record, nullptr));
+  ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof(second), &second));
+  ASSERT_CL_SUCCESS(clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &size, nullptr, 0, nullptr, nullptr));
+  ASSERT_CL_SUCCESS(clEnqueueCopyBuffer(queue_, second, out, 0, 0, 64 * sizeof(int), 0, nullptr, nullptr));
+  ASSERT_CL_SUCCESS(clReleaseMemObject(second));
+  EXPECT_EQ(read<int>(out, 64), std::vector<int>(64, 7));
+  ASSERT_CL_SUCCESS(clFinish(queue_));
+  for (int i = 0; i < 500 && destroyed < 2; ++i) std::this_thread::sleep_for(10ms);
+  EXPECT_EQ(destroyed, 2);
 }
 
 // Every object made and released in the order an application might, each release succeeding.
