@@ -25,6 +25,10 @@ spv_target_env universalEnvironment(uint32_t version);
 // Runs SPIRV-Tools' validator, and checks the few rules it misses that the passes rely on; the
 // error carries the messages and names the environment.
 Status validate(const Module& module, spv_target_env env);
+// The same, with SPIR-V's universal limit on a function's parameters (255) raised to
+// `maxFunctionParameters`: an OpenCL kernel may take more (CL_DEVICE_MAX_PARAMETER_SIZE bytes of
+// them), and none of them reaches the Vulkan module as a function parameter.
+Status validate(const Module& module, spv_target_env env, uint32_t maxFunctionParameters);
 
 // "vulkan1.2" -> SPV_ENV_VULKAN_1_2, for the environments cl2vk targets (vulkan1.1 to vulkan1.3).
 Expected<spv_target_env> parseVulkanEnvironment(std::string_view name);

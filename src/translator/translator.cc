@@ -142,8 +142,11 @@ Expected<ModuleReflection> translateModule(ir::Module& module, const Target& tar
   if (Expected<PassResult> widened = widenOddIntegers(module, target); !widened)
     return widened.error().withContext("widen-odd-integers");
   completeEntryPointInterfaces(module);
-  // SPIR-V's core rules, not an OpenCL profile's: the device decides which extensions it has.
-  if (Status valid = ir::validate(module, ir::universalEnvironment(module)); !valid.ok())
+  // SPIR-V's core rules, not an OpenCL profile's: the device decides which extensions it has. A
+  // kernel may take as many arguments as CL_DEVICE_MAX_PARAMETER_SIZE bytes hold (4096 chars), more
+  // than SPIR-V's universal limit of 255 function parameters, which llvm-spirv does not keep to.
+  constexpr uint32_t kMostKernelParameters = 4096;
+  if (Status valid = ir::validate(module, ir::universalEnvironment(module), kMostKernelParameters); !valid.ok())
     return valid.error().withContext("the input is not valid SPIR-V");
 
   PassContext context{target, {}};

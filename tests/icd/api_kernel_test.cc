@@ -65,6 +65,33 @@ class IcdKernel : public IcdTest {
   Program program_;
 };
 
+// CL_DEVICE_MAX_PARAMETER_SIZE bytes of arguments: a buffer and as many longs as fit, more than
+// SPIR-V's universal limit of 255 function parameters (the input's validation raises it).
+TEST_F(IcdKernel, AsManyArgumentsAsTheParameterSizeHolds) {
+  const size_t size = deviceInfo<size_t>(device_, CL_DEVICE_MAX_PARAMETER_SIZE);
+  const size_t count = (size - sizeof(cl_mem)) / sizeof(cl_long);
+  ASSERT_GT(count, 255u);
+  std::string source = "kernel void many(global long* out";
+  for (size_t i = 0; i < count; ++i) source += ", long a" + std::to_string(i);
+  source += ") {\n  long sum = 0;\n";
+  for (size_t i = 0; i < count; ++i) source += "  sum = sum * 3 + a" + std::to_string(i) + ";\n";
+  source += "  out[0] = sum;\n}\n";
+  Program program = buildSource(source.c_str());
+  ASSERT_TRUE(program);
+  Kernel kernel = createKernel(program, "many");
+  ASSERT_TRUE(kernel);
+  Buffer out = bufferOf(std::vector<cl_long>(1, 0));
+  ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof(cl_mem), out.address()));
+  uint64_t expected = 0;
+  for (size_t i = 0; i < count; ++i) {
+    cl_long value = static_cast<cl_long>(i * 7919 + 1);
+    ASSERT_CL_SUCCESS(clSetKernelArg(kernel, static_cast<cl_uint>(i + 1), sizeof(value), &value));
+    expected = expected * 3 + static_cast<uint64_t>(value);
+  }
+  run1d(kernel, 1);
+  EXPECT_EQ(static_cast<uint64_t>(read<cl_long>(out, 1)[0]), expected);
+}
+
 TEST_F(IcdKernel, EveryArgumentKindReachesTheKernel) {
   Kernel kernel = createKernel(program_, "every_argument_kind");
   ASSERT_TRUE(kernel.get());
