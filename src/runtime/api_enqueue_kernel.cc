@@ -89,7 +89,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_
                                      found->program().uniformWorkGroups(&device));
       status != CL_SUCCESS)
     return status;
-  if (found->localArgumentBytes() + found->reflection().collectives.scratchBytes >
+  if (found->localArgumentBytes() + found->reflection().workgroupBytes >
       device.info().limits.maxComputeSharedMemorySize)
     return CL_OUT_OF_RESOURCES;
 

@@ -178,8 +178,7 @@ cl_int Kernel::getWorkGroupInfo(Device& device, cl_kernel_work_group_info param,
         size.assign(reflection_.requiredWorkGroupSize->begin(), reflection_.requiredWorkGroupSize->end());
       return out.array(size);
     }
-    case CL_KERNEL_LOCAL_MEM_SIZE:
-      return out.scalar<cl_ulong>(localArgumentBytes() + reflection_.collectives.scratchBytes);
+    case CL_KERNEL_LOCAL_MEM_SIZE: return out.scalar<cl_ulong>(localArgumentBytes() + reflection_.workgroupBytes);
     case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: return out.scalar<size_t>(subgroupSize(device));
     case CL_KERNEL_PRIVATE_MEM_SIZE: return out.scalar<cl_ulong>(0);
     case CL_KERNEL_GLOBAL_WORK_SIZE: return CL_INVALID_VALUE;  // built-in kernels and custom devices only

@@ -1,8 +1,11 @@
 #include "cl2vk/translator.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <set>
 
 #include "analysis/call_graph.h"
+#include "analysis/data_layout.h"
 #include "ir/reader.h"
 #include "ir/validate.h"
 #include "ir/writer.h"
@@ -124,6 +127,47 @@ Status checkDeviceHasWhatTheTranslationNeeds(const ir::Module& module, const Mod
   return okStatus();
 }
 
+// The bytes of fixed-size Workgroup memory each kernel uses (KernelReflection::workgroupBytes):
+// every Workgroup variable its function refers to (functions are inlined by now), but those whose
+// array length is a specialization constant, which are the __local arguments.
+void measureWorkgroupMemory(const ir::Module& module, ModuleReflection& reflection) {
+  for (const ir::Instruction& entry : module.section(ir::Section::kEntryPoint)) {
+    KernelReflection* kernel = reflection.kernel(entry.stringOperand(2));
+    const ir::Function* function = module.function(entry.idOperand(1));
+    if (!kernel || !function) continue;
+    std::set<uint32_t> variables;
+    for (const ir::Block& block : function->blocks()) {
+      for (const ir::Instruction& inst : block.instructions()) {
+        for (size_t i = 0; i < inst.numOperands(); ++i) {
+          if (!inst.operand(i).isId()) continue;
+          const ir::Instruction* def = module.def(inst.operand(i).words[0]);
+          if (def && def->opcode() == spv::Op::OpVariable && !def->function() &&
+              static_cast<spv::StorageClass>(def->wordOperand(0)) == spv::StorageClass::Workgroup)
+            variables.insert(def->resultId());
+        }
+      }
+    }
+    // The collectives' scratch may be sized by the work-group size (a specialization constant
+    // expression): then lower-collectives' count of it stands in.
+    uint64_t bytes = 0;
+    bool scratchUnmeasured = false;
+    for (uint32_t variable : variables) {
+      uint32_t pointee = module.def(module.def(variable)->typeId())->idOperand(1);
+      const ir::Instruction* type = module.def(pointee);
+      if (type->opcode() == spv::Op::OpTypeArray) {
+        const ir::Instruction* length = module.def(type->idOperand(1));
+        if (length && length->opcode() == spv::Op::OpSpecConstant) continue;  // a __local argument
+      }
+      if (Expected<TypeLayout> layout = layoutOf(module, pointee))
+        bytes += layout->size;
+      else
+        scratchUnmeasured = true;
+    }
+    if (scratchUnmeasured) bytes += kernel->collectives.scratchBytes;
+    kernel->workgroupBytes = static_cast<uint32_t>(std::min<uint64_t>(bytes, UINT32_MAX));
+  }
+}
+
 // The whole translation of a module in memory, changed in place; returns the reflection.
 Expected<ModuleReflection> translateModule(ir::Module& module, const Target& target) {
   CL2VK_TRY(checkIsKernelModule(module));
@@ -159,6 +203,7 @@ Expected<ModuleReflection> translateModule(ir::Module& module, const Target& tar
     return valid.error().withContext(
         "internal error: the translation is not valid Vulkan SPIR-V (a cl2vk bug; please report it)");
   CL2VK_TRY(checkDeviceHasWhatTheTranslationNeeds(module, context.reflection.requirements, target));
+  measureWorkgroupMemory(module, context.reflection);
   return std::move(context.reflection);
 }
 

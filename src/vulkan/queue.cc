@@ -78,6 +78,13 @@ Expected<Submission::Slot*> Queue::takeSlot() {
   return slots_.back().get();
 }
 
+void Queue::markLost(bool locked) {
+  if (lost_.exchange(true, std::memory_order_acq_rel)) return;
+  std::unique_lock lock(mutex_, std::defer_lock);
+  if (!locked) lock.lock();
+  (void)vk_.vkQueueWaitIdle(queue_);  // VK_ERROR_DEVICE_LOST is the expected answer
+}
+
 void Queue::releaseSlot(Submission::Slot* slot) {
   std::lock_guard lock(mutex_);
   free_.push_back(slot);
@@ -134,7 +141,7 @@ Expected<std::shared_ptr<Submission>> Queue::submit(const std::function<void(VkC
   submitInfo.commandBufferCount = 1;
   submitInfo.pCommandBuffers = &slot.commands;
   VkResult result = vk_.vkQueueSubmit(queue_, 1, &submitInfo, slot.fence);
-  if (result == VK_ERROR_DEVICE_LOST) lost_.store(true, std::memory_order_release);
+  if (result == VK_ERROR_DEVICE_LOST) markLost(/*locked=*/true);
   CL2VK_TRY(check(result, "vkQueueSubmit"));
   submitted = true;
   return std::shared_ptr<Submission>(new Submission(*this, &slot));
@@ -179,7 +186,7 @@ Expected<bool> Submission::wait(std::optional<std::chrono::steady_clock::time_po
     }
     result = vk.vkWaitForFences(queue_.device_, 1, &slot_->fence, VK_TRUE, timeout);
   }
-  if (result == VK_ERROR_DEVICE_LOST) queue_.lost_.store(true, std::memory_order_release);
+  if (result == VK_ERROR_DEVICE_LOST) queue_.markLost(/*locked=*/false);
   if (result == VK_TIMEOUT) {
     if (!hangsAt || until < hangsAt) return false;
     queue_.hung_ = true;

@@ -109,6 +109,12 @@ class Queue {
   Expected<Submission::Slot*> takeSlot();
   void releaseSlot(Submission::Slot* slot);
   void destroySlot(Submission::Slot& slot);
+  // Marks the queue lost; the first time, after letting the device finish what it was given
+  // (vkQueueWaitIdle): a really lost device returns at once, and its owner frees the memory and
+  // pipelines of the lost work next, which a device only reported lost (the tests' fault layer)
+  // might still run, and which the validation layer would take as in use. `locked`: the caller
+  // holds mutex_.
+  void markLost(bool locked);
 
   const VolkDeviceTable& vk_;
   VkDevice device_;

@@ -239,6 +239,47 @@ TEST_F(IcdKernel, WorkGroupInfo) {
                   clGetKernelWorkGroupInfo(kernel, device_, CL_KERNEL_WORK_GROUP_SIZE, 1, global, nullptr));
 }
 
+// CL_KERNEL_LOCAL_MEM_SIZE counts the kernel's own __local arrays (the CTS's
+// kernel_local_memory_size), its __local arguments, and the collectives' scratch.
+TEST_F(IcdKernel, LocalMemorySizeCountsTheKernelsLocalArrays) {
+  Program program = buildSource(R"(
+    kernel void own(global int* out) {
+      local int table[40];
+      local float more[10];
+      table[get_local_id(0)] = (int)get_local_id(0);
+      more[get_local_id(0) % 10] = 1.0f;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      out[get_global_id(0)] = table[39 - get_local_id(0)] + (int)more[0];
+    }
+    kernel void with_argument(global int* out, local int* scratch) {
+      local int table[16];
+      table[get_local_id(0) % 16] = 1;
+      scratch[get_local_id(0)] = 2;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      out[get_global_id(0)] = table[0] + scratch[0] + work_group_reduce_add(1);
+    }
+  )",
+                                "-cl-std=CL2.0");
+  ASSERT_TRUE(program);
+  Kernel own = createKernel(program, "own"), withArgument = createKernel(program, "with_argument");
+  ASSERT_TRUE(own && withArgument);
+  auto localMemory = [&](cl_kernel kernel) {
+    cl_ulong bytes = 0;
+    EXPECT_CL_SUCCESS(
+        clGetKernelWorkGroupInfo(kernel, device_, CL_KERNEL_LOCAL_MEM_SIZE, sizeof(bytes), &bytes, nullptr));
+    return bytes;
+  };
+  EXPECT_GE(localMemory(own), 50 * sizeof(int));
+  ASSERT_CL_SUCCESS(clSetKernelArg(withArgument, 1, 256, nullptr));
+  EXPECT_GE(localMemory(withArgument), 256 + 16 * sizeof(int));
+  // And the kernel runs: 40 work-items read what the others wrote.
+  Buffer out = bufferOf(std::vector<int>(40, 0));
+  setArgs(own, out);
+  run1d(own, 40, 40);
+  std::vector<int> values = read<int>(out, 40);
+  for (int i = 0; i < 40; ++i) EXPECT_EQ(values[i], 39 - i + 1) << i;
+}
+
 TEST_F(IcdKernel, RequiredWorkGroupSizeIsUsedAndEnforced) {
   Kernel fixed = createKernel(program_, "fixed_size");
   ASSERT_TRUE(fixed.get());

@@ -69,6 +69,9 @@ struct KernelReflection {
   // its pipelines require that subgroup size (VK_EXT_subgroup_size_control).
   std::optional<uint32_t> requiredSubgroupSize;
   CollectiveStats collectives;
+  // Bytes of Workgroup memory of a fixed size: the kernel's own __local variables and the
+  // collectives' scratch; the __local arguments come on top (CL_KERNEL_LOCAL_MEM_SIZE).
+  uint32_t workgroupBytes = 0;
   // Hidden arguments: where in the argument block (like KernelArgument::offset) the runtime writes
   // the 64-bit address of the printf buffer, when the kernel calls printf, and of the program's
   // global variables, when the kernel uses one.
