@@ -129,15 +129,7 @@ cl_int Kernel::getInfo(cl_kernel_info param, const InfoOut& out) {
     case CL_KERNEL_REFERENCE_COUNT: return out.scalar<cl_uint>(referenceCount());
     case CL_KERNEL_CONTEXT: return out.scalar<cl_context>(program_->context().handle());
     case CL_KERNEL_PROGRAM: return out.scalar<cl_program>(program_->handle());
-    case CL_KERNEL_ATTRIBUTES: {
-      std::string attributes;
-      if (reflection_.requiredWorkGroupSize) {
-        const auto& size = *reflection_.requiredWorkGroupSize;
-        attributes = "reqd_work_group_size(" + std::to_string(size[0]) + "," + std::to_string(size[1]) + "," +
-                     std::to_string(size[2]) + ")";
-      }
-      return out.string(attributes);
-    }
+    case CL_KERNEL_ATTRIBUTES: return out.string(program_->kernelAttributes(reflection_.name));
     default: return CL_INVALID_VALUE;
   }
 }

@@ -1,5 +1,5 @@
-// freeze to bitcast, inline definitions kept, narrowed switches widened and sub-group calls kept
-// apart (llvm_ir_fixups.h): LLVM IR text read line by line, without an LLVM library.
+// freeze to bitcast, inline definitions kept, narrowed switches widened, sub-group calls kept
+// apart and kernel attributes read (llvm_ir_fixups.h): LLVM IR text read line by line, without an LLVM library.
 #include "runtime/llvm_ir_fixups.h"
 
 #include <algorithm>
@@ -231,6 +231,56 @@ std::string rewriteLines(std::string_view llvmIr, Rewrite rewrite) {
   return result;
 }
 
+// The OpenCL C name of the type a vec_type_hint node holds ("<4 x i32> undef, i32 1" is int4: the
+// second operand is 1 for a signed integer); empty for a type OpenCL C does not have.
+std::string vectorTypeHintName(std::string_view operands) {
+  std::string_view type = operands.substr(0, operands.find(" undef"));
+  std::string count;
+  if (type.starts_with('<')) {
+    size_t x = type.find(" x ");
+    if (x == std::string_view::npos || !type.ends_with('>')) return {};
+    count = std::string(type.substr(1, x - 1));
+    type = type.substr(x + 3, type.size() - x - 4);
+  }
+  bool isSigned = operands.ends_with("i32 1");
+  static constexpr std::pair<std::string_view, std::string_view> kNames[] = {
+      {"i8", "char"},   {"i16", "short"},   {"i32", "int"},      {"i64", "long"},
+      {"half", "half"}, {"float", "float"}, {"double", "double"}};
+  for (auto [llvmType, name] : kNames) {
+    if (type != llvmType) continue;
+    bool integer = llvmType.starts_with('i');
+    return std::string(integer && !isSigned ? "u" : "") + std::string(name) + count;
+  }
+  return {};
+}
+
+// The operands of a metadata node line "!8 = !{...}", by its number.
+std::unordered_map<std::string_view, std::string_view> metadataNodes(std::string_view llvmIr) {
+  std::unordered_map<std::string_view, std::string_view> nodes;
+  forEachLine(llvmIr, [&](std::string_view line) {
+    size_t equals = line.find(" = !{");
+    if (!line.starts_with('!') || equals == std::string_view::npos || !line.ends_with('}')) return;
+    std::string_view number = line.substr(1, equals - 1);
+    if (number.find_first_not_of("0123456789") != std::string_view::npos) return;
+    nodes[number] = line.substr(equals + 5, line.size() - equals - 6);
+  });
+  return nodes;
+}
+
+// "i32 8, i32 1, i32 1" as "8,1,1".
+std::string sizeTriple(std::string_view operands) {
+  std::string sizes;
+  while (!operands.empty()) {
+    size_t end = std::min(operands.find(", "), operands.size());
+    std::string_view operand = operands.substr(0, end);
+    operand.remove_prefix(std::min(operand.find(' ') + 1, operand.size()));  // the type, "i32 "
+    if (!sizes.empty()) sizes += ',';
+    sizes += operand;
+    operands.remove_prefix(std::min(end + 2, operands.size()));
+  }
+  return sizes;
+}
+
 }  // namespace
 
 std::string replaceFreezeWithBitcast(std::string_view llvmIr) { return rewriteLines(llvmIr, freezeAsBitcast); }
@@ -274,6 +324,38 @@ std::string keepSubgroupCallsApart(std::string_view llvmIr) {
     if (!header || !apart.contains(header->name)) return std::nullopt;
     return withNomerge(line, *header);
   });
+}
+
+KernelAttributeList kernelAttributes(std::string_view llvmIr) {
+  std::unordered_map<std::string_view, std::string_view> nodes = metadataNodes(llvmIr);
+  KernelAttributeList kernels;
+  forEachLine(llvmIr, [&](std::string_view line) {
+    std::optional<FunctionHeader> header = functionHeader(line);
+    if (!header || !line.starts_with("define ") || line.find(" spir_kernel ") == std::string_view::npos) return;
+    std::string attributes;
+    // The attachments after the parameters, in clang's order: "!vec_type_hint !8".
+    std::string_view rest = line.substr(header->afterParameters);
+    for (size_t at = rest.find(" !"); at != std::string_view::npos; at = rest.find(" !", at + 1)) {
+      size_t nameEnd = rest.find(' ', at + 2);
+      if (nameEnd == std::string_view::npos || rest.substr(nameEnd).size() < 3 || rest[nameEnd + 1] != '!') continue;
+      std::string_view name = rest.substr(at + 2, nameEnd - at - 2);
+      size_t numberEnd = std::min(rest.find_first_not_of("0123456789", nameEnd + 2), rest.size());
+      auto node = nodes.find(rest.substr(nameEnd + 2, numberEnd - nameEnd - 2));
+      if (node == nodes.end()) continue;
+      std::string attribute;
+      if (name == "vec_type_hint") {
+        std::string type = vectorTypeHintName(node->second);
+        if (!type.empty()) attribute = "vec_type_hint(" + type + ")";
+      } else if (name == "work_group_size_hint" || name == "reqd_work_group_size") {
+        attribute = std::string(name) + "(" + sizeTriple(node->second) + ")";
+      }
+      if (attribute.empty()) continue;
+      if (!attributes.empty()) attributes += ' ';
+      attributes += attribute;
+    }
+    if (!attributes.empty()) kernels.emplace_back(std::string(header->name), std::move(attributes));
+  });
+  return kernels;
 }
 
 }  // namespace cl2vk::runtime

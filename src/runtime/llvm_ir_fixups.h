@@ -4,6 +4,8 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace cl2vk::runtime {
 
@@ -41,5 +43,15 @@ std::string widenOddWidthSwitches(std::string_view llvmIr);
 // calls are merged before they are inlined), becomes `nomerge`, which SimplifyCFG's hoisting and
 // sinking respect.
 std::string keepSubgroupCallsApart(std::string_view llvmIr);
+
+// What CL_KERNEL_ATTRIBUTES reports for each kernel of clang's (unoptimized) IR: the
+// `__attribute__` list of its declaration, each as OpenCL C writes it, space separated in the order
+// clang keeps them (the hints first, which need not be the source's order)
+// ("vec_type_hint(int4) work_group_size_hint(2,3,4) reqd_work_group_size(8,1,1)"), read from the
+// metadata clang attaches to the kernel. llvm-spirv-15 keeps the three as execution modes, but
+// VecTypeHint has no signedness (int4 and uint4 are one code), so the runtime takes the text from
+// here. Pairs of kernel name and attributes, for the kernels that have any.
+using KernelAttributeList = std::vector<std::pair<std::string, std::string>>;
+KernelAttributeList kernelAttributes(std::string_view llvmIr);
 
 }  // namespace cl2vk::runtime

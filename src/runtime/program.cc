@@ -355,6 +355,16 @@ std::vector<std::string> Program::argumentMetadata(const std::string& what, cons
   return {};
 }
 
+std::string Program::kernelAttributes(const std::string& kernel) const {
+  std::lock_guard lock(mutex_);
+  if (origin_ == Origin::kIL || origin_ == Origin::kBinary) return {};
+  const std::string prefix = "kernel_attributes." + kernel + ".";
+  for (const std::string& text : moduleStrings(il_)) {
+    if (text.rfind(prefix, 0) == 0) return text.substr(prefix.size());
+  }
+  return {};
+}
+
 std::vector<uint32_t> Program::binaryFor(Device* device) const {
   auto found = builds_.find(device);
   return markedBinary(il_, found == builds_.end() ? CL_PROGRAM_BINARY_TYPE_NONE : found->second.binaryType);

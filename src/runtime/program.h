@@ -69,6 +69,10 @@ class Program : public Object<Program, _cl_program> {
   // strings: `what` "kernel_arg_type" gives the OpenCL C type names ("float*", "int4"),
   // "kernel_arg_type_qual" the qualifiers ("restrict const"); empty when the IL has none.
   std::vector<std::string> argumentMetadata(const std::string& what, const std::string& kernel) const;
+  // CL_KERNEL_ATTRIBUTES: the kernel's `__attribute__` list as the source compiler recorded it
+  // (OpString "kernel_attributes.<kernel>.<list>", llvm_ir_fixups.h). Empty for a program made
+  // from IL or a binary, as OpenCL specifies for kernels not created from OpenCL C source.
+  std::string kernelAttributes(const std::string& kernel) const;
 
   // clCreateProgramWithBinary: the binary loaded for `devices` is of `type` (program_binary.h).
   void loadedBinary(const std::vector<Device*>& devices, cl_program_binary_type type);

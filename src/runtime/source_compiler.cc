@@ -4,10 +4,13 @@
 // fix-ups between clang and llvm-spirv (llvm_ir_fixups.h).
 #include "runtime/source_compiler.h"
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <string>
 #include <system_error>
+#include <utility>
+#include <vector>
 
 #include "runtime/child_process.h"
 #include "runtime/compilation_files.h"
@@ -105,10 +108,12 @@ std::vector<std::string> optimizerArguments(const BuildOptions& options) {
           "-fno-vectorize", "-fno-slp-vectorize", "-x", "ir", kFrontEndIr, "-emit-llvm", "-S", "-o", kLlvmIr};
 }
 
-// What the optimizer must not undo: inline definitions and sub-group calls kept apart.
-Status fixUpFrontEndIrInFile(const fs::path& path) {
+// What the optimizer must not undo: inline definitions and sub-group calls kept apart. The
+// kernels' attributes, which the optimizer keeps but llvm-spirv does not keep whole, are read here.
+Status fixUpFrontEndIrInFile(const fs::path& path, KernelAttributeList& attributes) {
   Expected<std::string> llvmIr = readWholeFile(path);
   if (!llvmIr) return llvmIr.error();
+  attributes = kernelAttributes(*llvmIr);
   return writeWholeFile(path, keepSubgroupCallsApart(keepInlineDefinitions(*llvmIr)));
 }
 
@@ -132,11 +137,38 @@ Expected<std::vector<uint32_t>> readSpirvWords(const fs::path& path) {
   return words;
 }
 
+// `words` with an OpString "kernel_attributes.<kernel>.<attributes>" for each kernel that has any
+// (Program::kernelAttributes), first in the debug section: after the module's capabilities,
+// extensions, imports, memory model, entry points and execution modes.
+std::vector<uint32_t> withKernelAttributeStrings(std::vector<uint32_t> words, const KernelAttributeList& kernels) {
+  constexpr size_t kHeaderWords = 5;
+  constexpr uint32_t kOpString = 7;
+  constexpr uint32_t kBoundWord = 3;
+  const std::vector<uint32_t> kBeforeDebug = {17, 10, 11, 14, 15, 16, 331};  // OpCapability ... OpExecutionModeId
+  size_t at = kHeaderWords;
+  while (at < words.size() && (words[at] >> 16) != 0 &&
+         std::find(kBeforeDebug.begin(), kBeforeDebug.end(), words[at] & 0xFFFF) != kBeforeDebug.end()) {
+    at += words[at] >> 16;
+  }
+  std::vector<uint32_t> strings;
+  for (const auto& [kernel, attributes] : kernels) {
+    std::string text = "kernel_attributes." + kernel + "." + attributes;
+    std::vector<uint32_t> literal(text.size() / 4 + 1, 0);  // nul-terminated, zero-padded
+    std::memcpy(literal.data(), text.data(), text.size());
+    strings.push_back(static_cast<uint32_t>(2 + literal.size()) << 16 | kOpString);
+    strings.push_back(words[kBoundWord]++);
+    strings.insert(strings.end(), literal.begin(), literal.end());
+  }
+  words.insert(words.begin() + static_cast<ptrdiff_t>(std::min(at, words.size())), strings.begin(), strings.end());
+  return words;
+}
+
 Expected<std::vector<uint32_t>> compileIn(const fs::path& directory, const CompileRequest& request,
                                           const Toolchain& tools, std::string& log) {
   CL2VK_TRY(writeInputs(directory, request));
   CL2VK_TRY(runTool(tools.clang, frontEndArguments(request), directory, log));
-  CL2VK_TRY(fixUpFrontEndIrInFile(directory / kFrontEndIr));
+  KernelAttributeList attributes;
+  CL2VK_TRY(fixUpFrontEndIrInFile(directory / kFrontEndIr, attributes));
   CL2VK_TRY(runTool(tools.clang, optimizerArguments(request.options), directory, log));
   CL2VK_TRY(fixOptimizedIrInFile(directory / kLlvmIr));
   // Text IR back to bitcode for llvm-spirv; -disable-llvm-passes: assemble only, optimise nothing.
@@ -156,7 +188,9 @@ Expected<std::vector<uint32_t>> compileIn(const fs::path& directory, const Compi
                      "+SPV_INTEL_arbitrary_precision_integers",
                      "--preserve-ocl-kernel-arg-type-metadata-through-string", kBitcode, "-o", kSpirv},
                     directory, log));
-  return readSpirvWords(directory / kSpirv);
+  Expected<std::vector<uint32_t>> words = readSpirvWords(directory / kSpirv);
+  if (!words) return words.error();
+  return withKernelAttributeStrings(std::move(*words), attributes);
 }
 
 Expected<std::vector<uint32_t>> compileToSpirv(const CompileRequest& request, std::string& log) {

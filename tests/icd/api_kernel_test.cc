@@ -298,6 +298,53 @@ TEST_F(IcdKernel, RequiredWorkGroupSizeIsUsedAndEnforced) {
                   clEnqueueNDRangeKernel(queue_, fixed, 2, nullptr, global, transposed, 0, nullptr, nullptr));
 }
 
+// CL_KERNEL_ATTRIBUTES gives a kernel's attribute list as the source wrote each, signedness of
+// vec_type_hint's type included (the SPIR-V execution mode has none), for kernels built from
+// source; a kernel of a program loaded from a binary reports none, as OpenCL specifies.
+TEST_F(IcdKernel, AttributesAreTheSourcesAttributeList) {
+  constexpr const char* kAttributed = R"(
+__attribute__((vec_type_hint(int4))) __attribute__((work_group_size_hint(2, 3, 4)))
+kernel void hinted(global int* out) { out[0] = 1; }
+
+__attribute__((reqd_work_group_size(8,1,1))) __attribute__((vec_type_hint(uchar16)))
+kernel void required(global int* out) { out[0] = 2; }
+
+__attribute__((vec_type_hint(double))) kernel void scalar_hint(global int* out) { out[0] = 3; }
+
+kernel void plain(global int* out) { out[0] = 4; }
+)";
+  Program program = buildSource(kAttributed);
+  ASSERT_TRUE(program.get());
+  auto attributes = [](cl_program from, const char* name) {
+    cl_int status = CL_SUCCESS;
+    Kernel kernel(clCreateKernel(from, name, &status));
+    EXPECT_CL_SUCCESS(status) << name;
+    if (status != CL_SUCCESS) return std::string("<no kernel>");
+    return infoString([&](size_t size, void* value, size_t* written) {
+      return clGetKernelInfo(kernel, CL_KERNEL_ATTRIBUTES, size, value, written);
+    });
+  };
+  EXPECT_EQ(attributes(program, "hinted"), "vec_type_hint(int4) work_group_size_hint(2,3,4)");
+  // clang's order (hints first), which need not be the source's.
+  EXPECT_EQ(attributes(program, "required"), "vec_type_hint(uchar16) reqd_work_group_size(8,1,1)");
+  if (hasWord(deviceString(device_, CL_DEVICE_EXTENSIONS), "cl_khr_fp64")) {
+    EXPECT_EQ(attributes(program, "scalar_hint"), "vec_type_hint(double)");
+  }
+  EXPECT_EQ(attributes(program, "plain"), "");
+
+  size_t binarySize = 0;
+  ASSERT_CL_SUCCESS(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof(binarySize), &binarySize, nullptr));
+  std::vector<unsigned char> binary(binarySize);
+  unsigned char* binaries[] = {binary.data()};
+  ASSERT_CL_SUCCESS(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof(binaries), binaries, nullptr));
+  const unsigned char* loaded[] = {binary.data()};
+  cl_int status = CL_SUCCESS;
+  Program fromBinary(clCreateProgramWithBinary(context_, 1, &device_, &binarySize, loaded, nullptr, &status));
+  ASSERT_CL_SUCCESS(status);
+  ASSERT_CL_SUCCESS(clBuildProgram(fromBinary, 1, &device_, "", nullptr, nullptr));
+  EXPECT_EQ(attributes(fromBinary, "required"), "");
+}
+
 TEST_F(IcdKernel, SubGroupInfoForAnNDRange) {
   Kernel kernel = createKernel(program_, "every_argument_kind");
   ASSERT_TRUE(kernel.get());

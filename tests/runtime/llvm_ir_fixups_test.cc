@@ -138,5 +138,36 @@ declare spir_func i32 @_Z18get_sub_group_sizev() #4
   EXPECT_EQ(keepSubgroupCallsApart(before), after);
 }
 
+TEST(LlvmIrFixupsTest, KernelAttributesComeFromClangsMetadata) {
+  const std::string ir =
+      R"(define dso_local spir_kernel void @hinted(i32 addrspace(1)* noundef align 4 %0) #0 !kernel_arg_addr_space !4 !vec_type_hint !8 !work_group_size_hint !9 {
+  ret void
+}
+define dso_local spir_kernel void @required() #0 !kernel_arg_type !10 !vec_type_hint !11 !reqd_work_group_size !12 {
+  ret void
+}
+define dso_local spir_kernel void @plain() #0 !kernel_arg_type !10 {
+  ret void
+}
+define dso_local spir_func void @helper() #0 !vec_type_hint !8 {
+  ret void
+}
+define dso_local spir_kernel void @scalar() #0 !vec_type_hint !13 {
+  ret void
+}
+!4 = !{i32 1}
+!8 = !{<4 x i32> undef, i32 1}
+!9 = !{i32 2, i32 3, i32 4}
+!10 = !{}
+!11 = !{<16 x i64> undef, i32 0}
+!12 = !{i32 8, i32 1, i32 1}
+!13 = !{half undef, i32 1}
+)";
+  KernelAttributeList expected = {{"hinted", "vec_type_hint(int4) work_group_size_hint(2,3,4)"},
+                                  {"required", "vec_type_hint(ulong16) reqd_work_group_size(8,1,1)"},
+                                  {"scalar", "vec_type_hint(half)"}};
+  EXPECT_EQ(kernelAttributes(ir), expected);
+}
+
 }  // namespace
 }  // namespace cl2vk::runtime
