@@ -54,3 +54,14 @@ kernel void ilogb_f16(global const half* x, global const half* y, global int* r)
   size_t i = get_global_id(0);
   r[i] = ilogb(x[i]);
 }
+
+// x / y, correctly rounded (full-range-division), scalars and 3-component vectors.
+kernel void divide_f16(global const half* x, global const half* y, global half* r) {
+  size_t i = get_global_id(0);
+  r[i] = x[i] / y[i];
+}
+
+kernel void divide_f16x3(global const half* x, global const half* y, global half* r) {
+  size_t i = get_global_id(0);
+  vstore3(vload3(i, x) / vload3(i, y), i, r);
+}

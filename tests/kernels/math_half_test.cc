@@ -197,6 +197,36 @@ TEST_P(MathHalf, IlogbIsExact) {
   }
 }
 
+// x / y correctly rounded, as OpenCL's reciprocal (`1.0h / x`, the CTS) needs: the quotient of
+// every half into 1 and of the binary inputs, bit for bit, scalar and 3-component vectors. The
+// host's double quotient rounded to half is the correctly rounded one (53 bits are more than
+// twice half's 11 plus 2, so the two roundings agree).
+TEST_P(MathHalf, DivisionIsCorrectlyRounded) {
+  std::vector<uint16_t> xs, ys, unused;
+  inputs(false, ys, unused);
+  xs.assign(ys.size(), 0x3c00);  // 1.0
+  inputs(true, xs, ys);
+  while (xs.size() % 3 != 0) xs.push_back(0x3c00), ys.push_back(0x4200);
+  for (const char* name : {"divide_f16", "divide_f16x3"}) {
+    auto k = kernel("math_half", name);
+    ASSERT_TRUE(k);
+    const size_t items = std::string(name).ends_with("x3") ? xs.size() / 3 : xs.size();
+    auto dx = buffer(xs), dy = buffer(ys), dr = buffer(std::vector<uint16_t>(xs.size(), 0));
+    run(*k, range1d(items), {KernelArg::buffer(dx), KernelArg::buffer(dy), KernelArg::buffer(dr)});
+    std::vector<uint16_t> results = read<uint16_t>(dr, xs.size());
+    size_t failures = 0;
+    for (size_t i = 0; i < xs.size(); ++i) {
+      double exact = halfValue(xs[i]) / halfValue(ys[i]);
+      bool bothNaN = std::isnan(exact) && std::isnan(halfValue(results[i]));
+      if (bothNaN || results[i] == ir::floatToHalfBits(exact)) continue;
+      if (failures++ < 5)
+        ADD_FAILURE() << name << ": " << std::hexfloat << halfValue(xs[i]) << " / " << halfValue(ys[i]) << " = "
+                      << halfValue(results[i]) << ", correctly rounded " << halfValue(ir::floatToHalfBits(exact));
+    }
+    EXPECT_EQ(failures, 0u) << name << " over " << xs.size() << " quotients";
+  }
+}
+
 CL2VK_KERNEL_TEST_SUITE(MathHalf, "O2");
 
 }  // namespace
