@@ -84,3 +84,27 @@ kernel void wide_local(global const float16* a, global float16* out, local float
   size_t other = (l + 1) % get_local_size(0);
   out[i] = tile[other] + scratch[other];
 }
+
+// 8- and 16-component vectors inside structs keep OpenCL C's layout: each aligned to its own size,
+// the members after it where the host puts them, in every address space (the CTS's vectors
+// vec_align_struct*; the parts' arrays alone would be aligned like one part).
+typedef struct { char c; char8 v; short s; } CharsAfterAChar;       // v at 8, s at 16, size 24
+typedef struct { short3 t; int16 v; char tail; } IntsAfterAShort3;  // v at 64, tail at 128, size 192
+
+kernel void wide_in_structs(global CharsAfterAChar* a, global IntsAfterAShort3* b, global uint* where) {
+  size_t i = get_global_id(0), lid = get_local_id(0);
+  private CharsAfterAChar p = a[i];
+  local IntsAfterAShort3 shared[4];
+  p.v = p.v * (char8)(2) + (char8)(p.c);
+  p.s += (short)p.v.s7;
+  a[i] = p;
+  shared[lid] = b[i];
+  shared[lid].v += (int16)(shared[lid].tail);
+  shared[lid].tail += 1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  b[i] = shared[(lid + 1) % 4];
+  where[4 * i + 0] = (uint)((private uchar*)&p.v - (private uchar*)&p);
+  where[4 * i + 1] = (uint)((ulong)(private uchar*)&p.v % 8);
+  where[4 * i + 2] = (uint)((local uchar*)&shared[lid].v - (local uchar*)&shared[0]);
+  where[4 * i + 3] = (uint)((ulong)(local uchar*)&shared[lid].v % 64);
+}

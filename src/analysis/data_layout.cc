@@ -49,8 +49,12 @@ Expected<TypeLayout> layoutOf(const ir::Module& module, uint32_t type) {
       if (!element) return element.error();
       std::optional<uint64_t> length = constantValue(module, def->idOperand(1));
       if (!length) return Error("array %" + std::to_string(type) + " has no constant length");
-      return TypeLayout{static_cast<uint32_t>(alignUp(element->size, element->alignment) * *length),
-                        element->alignment};
+      // An Alignment decoration raises an array's alignment: the arrays of 4-component parts
+      // that stand for 8- and 16-component vectors in memory keep the vector's (lower-wide-vectors).
+      uint32_t alignment = element->alignment;
+      if (const ir::Instruction* aligned = module.findDecoration(type, spv::Decoration::Alignment))
+        alignment = std::max(alignment, aligned->wordOperand(2));
+      return TypeLayout{static_cast<uint32_t>(alignUp(element->size, element->alignment) * *length), alignment};
     }
     case spv::Op::OpTypeStruct: {
       bool packed = isPacked(module, type);

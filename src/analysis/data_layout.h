@@ -1,6 +1,7 @@
 // OpenCL C's data layout for the types of a module: sizes, alignments and struct member offsets
 // as the host sees them (C rules with OpenCL's vectors: a 3-component vector is sized and aligned
-// like the 4-component one; a CPacked struct has no padding). Buffers, push constants and
+// like the 4-component one; a CPacked struct has no padding; an array decorated Alignment is aligned
+// to at least that, as lower-wide-vectors' stand-ins for 8- and 16-component vectors are). Buffers, push constants and
 // argument buffers are laid out with it so that host and kernel agree byte for byte.
 #pragma once
 

@@ -138,4 +138,15 @@ uint32_t constantComposite(Module& module, uint32_t type, const std::vector<uint
   return module.getOrAddGlobal(spv::Op::OpConstantComposite, type, std::move(operands));
 }
 
+bool isUndefined(const Module& module, uint32_t id) {
+  const Instruction* def = module.def(id);
+  if (!def) return false;
+  if (def->opcode() == spv::Op::OpUndef) return true;
+  if (def->opcode() != spv::Op::OpConstantComposite && def->opcode() != spv::Op::OpSpecConstantComposite) return false;
+  for (size_t i = 0; i < def->numOperands(); ++i) {
+    if (!isUndefined(module, def->idOperand(i))) return false;
+  }
+  return true;
+}
+
 }  // namespace cl2vk::ir

@@ -32,6 +32,10 @@ uint32_t constantNull(Module& module, uint32_t type);
 uint32_t undef(Module& module, uint32_t type);
 uint32_t constantComposite(Module& module, uint32_t type, const std::vector<uint32_t>& constituents);
 
+// Whether a constant is undefined all through: OpUndef, or a composite of undefined parts (how
+// llvm-spirv-15 writes LLVM's `undef` struct initializer of a kernel-scope __local variable).
+bool isUndefined(const Module& module, uint32_t id);
+
 // The width of an OpTypeInt or OpTypeFloat, or 0 for anything else.
 uint32_t scalarWidth(const Module& module, uint32_t type);
 

@@ -5,6 +5,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -257,6 +258,61 @@ TEST_P(WideVectors, LocalFloat16ArrayAndArgumentAcrossABarrier) {
       float x = a[16 * other + c];
       ASSERT_EQ(out[16 * i + c], x * 2.0f + (x + 1.0f)) << i << "." << c;  // the doubling is exact
     }
+  }
+}
+
+// The host's layout of wide_in_structs' structs: each wide vector aligned to its size.
+struct alignas(8) CharsAfterAChar {
+  int8_t c;
+  alignas(8) std::array<int8_t, 8> v;
+  int16_t s;
+};
+static_assert(sizeof(CharsAfterAChar) == 24 && offsetof(CharsAfterAChar, v) == 8 && offsetof(CharsAfterAChar, s) == 16);
+struct alignas(64) IntsAfterAShort3 {
+  std::array<int16_t, 4> t;
+  alignas(64) std::array<int32_t, 16> v;
+  int8_t tail;
+};
+static_assert(sizeof(IntsAfterAShort3) == 192 && offsetof(IntsAfterAShort3, v) == 64 &&
+              offsetof(IntsAfterAShort3, tail) == 128);
+
+TEST_P(WideVectors, VectorsInStructsKeepOpenclCLayout) {
+  auto k = kernel("wide_vectors", "wide_in_structs");
+  ASSERT_TRUE(k);
+  const size_t n = 32;
+  std::vector<CharsAfterAChar> a(n);
+  std::vector<IntsAfterAShort3> b(n);
+  std::mt19937 random(23);
+  for (size_t i = 0; i < n; ++i) {
+    a[i].c = static_cast<int8_t>(random() % 50);
+    for (auto& x : a[i].v) x = static_cast<int8_t>(random() % 60 - 30);
+    a[i].s = static_cast<int16_t>(random() % 1000);
+    for (auto& x : b[i].t) x = static_cast<int16_t>(random());
+    for (auto& x : b[i].v) x = static_cast<int32_t>(random() % 100000);
+    b[i].tail = static_cast<int8_t>(random() % 100);
+  }
+  auto da = buffer(a), db = buffer(b), dwhere = buffer(std::vector<uint32_t>(4 * n, 99));
+  run(*k, range1d(n, 4), {KernelArg::buffer(da), KernelArg::buffer(db), KernelArg::buffer(dwhere)});
+  auto outA = read<CharsAfterAChar>(da, n);
+  auto outB = read<IntsAfterAShort3>(db, n);
+  auto where = read<uint32_t>(dwhere, 4 * n);
+  for (size_t i = 0; i < n; ++i) {
+    CharsAfterAChar p = a[i];
+    for (auto& x : p.v) x = static_cast<int8_t>(x * 2 + p.c);
+    p.s = static_cast<int16_t>(p.s + p.v[7]);
+    EXPECT_EQ(outA[i].c, p.c) << i;
+    EXPECT_EQ(outA[i].v, p.v) << i;
+    EXPECT_EQ(outA[i].s, p.s) << i;
+    const IntsAfterAShort3& from = b[i / 4 * 4 + (i % 4 + 1) % 4];
+    std::array<int32_t, 16> v = from.v;
+    for (auto& x : v) x += from.tail;
+    for (int c = 0; c < 3; ++c) EXPECT_EQ(outB[i].t[c], from.t[c]) << i;  // t[3] is short3's padding
+    EXPECT_EQ(outB[i].v, v) << i;
+    EXPECT_EQ(outB[i].tail, static_cast<int8_t>(from.tail + 1)) << i;
+    EXPECT_EQ(where[4 * i + 0], 8u) << "private member offset, item " << i;
+    EXPECT_EQ(where[4 * i + 1], 0u) << "private member alignment, item " << i;
+    EXPECT_EQ(where[4 * i + 2], 192 * (i % 4) + 64) << "local member offset, item " << i;
+    EXPECT_EQ(where[4 * i + 3], 0u) << "local member alignment, item " << i;
   }
 }
 

@@ -25,19 +25,6 @@ bool usesGenericPointer(const Module& module, const Instruction& inst) {
   return false;
 }
 
-// Whether a constant is undefined all through: OpUndef, or a composite of undefined parts (how
-// llvm-spirv-15 writes LLVM's `undef` struct initializer of a kernel-scope __local variable).
-bool isUndefined(const Module& module, uint32_t id) {
-  const Instruction* def = module.def(id);
-  if (!def) return false;
-  if (def->opcode() == spv::Op::OpUndef) return true;
-  if (def->opcode() != spv::Op::OpConstantComposite && def->opcode() != spv::Op::OpSpecConstantComposite) return false;
-  for (size_t i = 0; i < def->numOperands(); ++i) {
-    if (!isUndefined(module, def->idOperand(i))) return false;
-  }
-  return true;
-}
-
 // Vulkan allows a Workgroup variable no initializer but OpConstantNull (with an extension), and
 // OpenCL C none at all: an undefined one says nothing and goes; any other is refused by name.
 Status dropWorkgroupInitializers(Module& module) {
@@ -45,7 +32,7 @@ Status dropWorkgroupInitializers(Module& module) {
     if (inst.opcode() != spv::Op::OpVariable || inst.numOperands() < 2 ||
         inst.wordOperand(0) != static_cast<uint32_t>(spv::StorageClass::Workgroup))
       continue;
-    if (!isUndefined(module, inst.idOperand(1)))
+    if (!ir::isUndefined(module, inst.idOperand(1)))
       return Error(module.describe(inst) + ": a __local variable with an initializer is not supported");
     module.update(&inst, Instruction(spv::Op::OpVariable, inst.typeId(), inst.resultId(), {inst.operand(0)}));
   }

@@ -97,7 +97,8 @@ class WordMemory {
       if (!layout) return unsupported(module_, *def, "reinterpreted memory of a type without a layout");
       end = alignUp(end, std::max<uint32_t>(layout->alignment, 4));
       offsets_[variable] = constant(end);
-      if (def->numOperands() > 1) {
+      // An undefined initializer (a __local variable's, as llvm-spirv writes it) initializes nothing.
+      if (def->numOperands() > 1 && !ir::isUndefined(module_, def->idOperand(1))) {
         initial.resize(end + layout->size);
         CL2VK_TRY(serialize(*def, def->idOperand(1), initial, end));
         initialized = true;

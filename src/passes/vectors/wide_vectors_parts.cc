@@ -36,6 +36,15 @@ uint32_t WideParts::memoryType(uint32_t type) {
     wide.memory = module_.takeId();
     module_.append(ir::Section::kGlobal,
                    Instruction(spv::Op::OpTypeArray, 0, wide.memory, {Operand::id(wide.part), Operand::id(length)}));
+    // Aligned like the vector it stands for (its size), not like one part: the members after it,
+    // and its own address, stay where OpenCL C puts them (data_layout.h).
+    uint32_t vectorBytes = ir::scalarWidth(module_, wide.component) / 8 * wide.count;
+    module_.append(
+        ir::Section::kAnnotation,
+        Instruction(spv::Op::OpDecorate, 0, 0,
+                    {Operand::id(wide.memory),
+                     Operand::enumerant(SPV_OPERAND_TYPE_DECORATION, static_cast<uint32_t>(spv::Decoration::Alignment)),
+                     Operand::literal(vectorBytes)}));
     memoryComponents_[wide.memory] = wide.component;
   }
   return wide.memory;
