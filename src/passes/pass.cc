@@ -28,6 +28,7 @@
 #include "passes/memory/lower_pointers.h"
 #include "passes/memory/lower_synchronization.h"
 #include "passes/memory/promote_variables.h"
+#include "passes/memory/signed_offsets.h"
 #include "passes/types/lower_int64.h"
 #include "passes/types/lower_narrow_integers.h"
 #include "passes/types/widen_odd_integers.h"
@@ -108,6 +109,9 @@ const std::vector<PassInfo>& registeredPasses() {
       {"lower-pointers",
        "Global pointers become PhysicalStorageBuffer ones; local and private ones, access chains from their variable.",
        withTarget<lowerPointers>},
+      {"signed-offsets-as-integers",
+       "A buffer pointer moved by an index that may be negative is moved by integer arithmetic on its address.",
+       withTarget<signedOffsetsAsIntegers>},
       {"lower-synchronization", "Barrier, fence and atomic scopes and memory semantics as Vulkan reads them.",
        withTarget<lowerSynchronization>},
       {"lower-narrow-integers",

@@ -27,6 +27,15 @@ kernel void transpose_uint(global const uint* in, global uint* out) {
   out[(i % 256) * rows + i / 256] = in[i];
 }
 
+// The same in int, as much OpenCL C is written: clang sign-extends every index, and a pointer moved
+// by an index that may be negative goes through integer arithmetic on its address
+// (signed-offsets-as-integers); this row measures what that costs.
+kernel void transpose_uint_int(global const uint* in, global uint* out) {
+  int i = get_global_id(0);
+  int rows = get_global_size(0) / 256;
+  out[(i % 256) * rows + i / 256] = in[i];
+}
+
 // ulong arithmetic: MurmurHash3's 64-bit finalizer and a mul_hi of the result.
 kernel void hash_ulong(global const ulong* in, global ulong* out) {
   size_t i = get_global_id(0);

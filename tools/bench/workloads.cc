@@ -116,6 +116,10 @@ const std::vector<Workload>& workloads() {
                        ClProgram::kBasic, "transpose_uint"};
     transpose.hasGlsl = false;
     all.push_back(transpose);
+    Workload transposeInt = transpose;
+    transposeInt.type = "uint, int index";
+    transposeInt.kernel = "transpose_uint_int";
+    all.push_back(transposeInt);
     Workload hash{"hash",           "ulong",           ElementType::kUlong, Scope::kNone,
                   Operation::kHash, ClProgram::kBasic, "hash_ulong"};
     hash.hasGlsl = false;

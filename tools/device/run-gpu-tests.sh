@@ -10,7 +10,9 @@
 # collective tests with 64-bit integers emulated), kernels-no-int64 and kernels-no-8-16
 # (kernel_tests' emulation, collective and integer tests with CL2VK_DEVICE_LACKS naming the
 # features), bench:ARGS (cl2vk-bench with ARGS,
-# "+" for spaces; NVIDIA's OpenCL as the native platform), cts:SUITES and cts-native:SUITES (the
+# "+" for spaces; NVIDIA's OpenCL as the native platform), run:PROGRAM (a carried program,
+# .device/PROGRAM with "+" for spaces, in this environment: both cl2vk and NVIDIA's OpenCL are
+# platforms; for probes), cts:SUITES and cts-native:SUITES (the
 # OpenCL-CTS suites SUITES, comma-separated, each SUITE[:ARGS] with "+" for spaces in ARGS, through tools/run-cts.sh in full mode, $CTS_JOBS (8) at a time,
 # against cl2vk or against NVIDIA's OpenCL; $CTS_TIMEOUT seconds a suite, default 420; the logs come
 # back packed in $OUT/<step>.tar.xz, the table in $OUT/<step>-summary.md). Each step's output goes
@@ -79,6 +81,11 @@ for step in "$@"; do
       # shellcheck disable=SC2086 # the arguments are split at the "+" on purpose
       .device/bench/cl2vk-bench --shader-dir .device/bench/shaders --corpus "$CL2VK_CORPUS_DIR/corpus.txt" \
         --native-platform "NVIDIA CUDA" ${args//+/ } > "$log" 2>&1 ;;
+    run:*)
+      program=${step#run:}
+      log=$OUT/run-$(echo "${program%%+*}" | tr -c 'a-zA-Z0-9\n' '_').log
+      # shellcheck disable=SC2086 # the arguments are split at the "+" on purpose
+      .device/${program//+/ } > "$log" 2>&1 ;;
     cts:* | cts-native:*)
       name=${step%%:*}
       icd=$PWD/.device/icd/libcl2vk_icd.so
