@@ -65,3 +65,8 @@ kernel void divide_f16x3(global const half* x, global const half* y, global half
   size_t i = get_global_id(0);
   vstore3(vload3(i, x) / vload3(i, y), i, r);
 }
+
+kernel void divide_f16x16(global const half* x, global const half* y, global half* r) {
+  size_t i = get_global_id(0);
+  vstore16(vload16(i, x) / vload16(i, y), i, r);
+}

@@ -1,5 +1,7 @@
 #include "ir/opcode_classes.h"
 
+#include <string_view>
+
 namespace cl2vk::ir {
 
 bool isBlockTerminator(spv::Op opcode) {
@@ -43,11 +45,23 @@ bool isAtomic(spv::Op opcode) {
   }
 }
 
-std::optional<uint32_t> openclStdInstruction(const Module& module, const Instruction& inst) {
+namespace {
+
+std::optional<uint32_t> extInstructionOf(const Module& module, const Instruction& inst, std::string_view setName) {
   if (inst.opcode() != spv::Op::OpExtInst || inst.numOperands() < 2) return std::nullopt;
   const Instruction* set = module.def(inst.idOperand(0));
-  if (!set || set->opcode() != spv::Op::OpExtInstImport || set->stringOperand(0) != "OpenCL.std") return std::nullopt;
+  if (!set || set->opcode() != spv::Op::OpExtInstImport || set->stringOperand(0) != setName) return std::nullopt;
   return inst.wordOperand(1);
+}
+
+}  // namespace
+
+std::optional<uint32_t> openclStdInstruction(const Module& module, const Instruction& inst) {
+  return extInstructionOf(module, inst, "OpenCL.std");
+}
+
+std::optional<uint32_t> glslStdInstruction(const Module& module, const Instruction& inst) {
+  return extInstructionOf(module, inst, "GLSL.std.450");
 }
 
 }  // namespace cl2vk::ir

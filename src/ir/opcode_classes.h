@@ -16,5 +16,7 @@ bool isAtomic(spv::Op opcode);
 
 // The instruction number of an OpExtInst of the OpenCL.std set; nullopt for any other instruction.
 std::optional<uint32_t> openclStdInstruction(const Module& module, const Instruction& inst);
+// The same for the GLSL.std.450 set.
+std::optional<uint32_t> glslStdInstruction(const Module& module, const Instruction& inst);
 
 }  // namespace cl2vk::ir

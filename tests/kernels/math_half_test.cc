@@ -198,7 +198,7 @@ TEST_P(MathHalf, IlogbIsExact) {
 }
 
 // x / y correctly rounded, as OpenCL's reciprocal (`1.0h / x`, the CTS) needs: the quotient of
-// every half into 1 and of the binary inputs, bit for bit, scalar and 3-component vectors. The
+// every half into 1 and of the binary inputs, bit for bit, scalars and 3- and 16-component vectors. The
 // host's double quotient rounded to half is the correctly rounded one (53 bits are more than
 // twice half's 11 plus 2, so the two roundings agree).
 TEST_P(MathHalf, DivisionIsCorrectlyRounded) {
@@ -206,11 +206,13 @@ TEST_P(MathHalf, DivisionIsCorrectlyRounded) {
   inputs(false, ys, unused);
   xs.assign(ys.size(), 0x3c00);  // 1.0
   inputs(true, xs, ys);
-  while (xs.size() % 3 != 0) xs.push_back(0x3c00), ys.push_back(0x4200);
-  for (const char* name : {"divide_f16", "divide_f16x3"}) {
+  while (xs.size() % 48 != 0) xs.push_back(0x3c00), ys.push_back(0x4200);
+  for (const char* name : {"divide_f16", "divide_f16x3", "divide_f16x16"}) {
     auto k = kernel("math_half", name);
     ASSERT_TRUE(k);
-    const size_t items = std::string(name).ends_with("x3") ? xs.size() / 3 : xs.size();
+    std::string kernelName = name;
+    const size_t width = kernelName.ends_with("x16") ? 16 : kernelName.ends_with("x3") ? 3 : 1;
+    const size_t items = xs.size() / width;
     auto dx = buffer(xs), dy = buffer(ys), dr = buffer(std::vector<uint16_t>(xs.size(), 0));
     run(*k, range1d(items), {KernelArg::buffer(dx), KernelArg::buffer(dy), KernelArg::buffer(dr)});
     std::vector<uint16_t> results = read<uint16_t>(dr, xs.size());

@@ -816,6 +816,41 @@ TEST(LowerWideVectorsTest, DotOfWideVectorsIsAnErrorNamingTheInstruction) {
             "%7 = OpDot in function 'k': vectors of 8 or 16 components are not supported in OpDot");
 }
 
+// A component-wise GLSL.std.450 instruction on a wide vector (exact half narrowing, which runs
+// before this pass, emits FindUMsb) goes part by part; a geometric one is refused by name.
+TEST(LowerWideVectorsTest, ComponentWiseGlslInstructionsGoPartByPart) {
+  std::string text = moduleText(R"(
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_v8float
+          %k = OpFunction %void None %fn
+        %out = OpFunctionParameter %_ptr_CrossWorkgroup_v8float
+      %entry = OpLabel
+          %x = OpLoad %v8float %out Aligned 32
+          %y = OpExtInst %v8float %glsl FAbs %x
+               OpStore %out %y Aligned 32
+               OpReturn
+               OpFunctionEnd
+)");
+  text.replace(text.find("%std = OpExtInstImport"), 0, "%glsl = OpExtInstImport \"GLSL.std.450\"\n");
+  auto module = test::assemble(text);
+  ASSERT_TRUE(module);
+  Expected<PassResult> result = lowerWideVectors(*module, Target{});
+  ASSERT_TRUE(result.ok()) << result.error().message();
+  std::string out = test::disassemble(*module);
+  size_t first = out.find("OpExtInst %v4float %1 FAbs %");
+  ASSERT_NE(first, std::string::npos) << out;
+  EXPECT_NE(out.find("OpExtInst %v4float %1 FAbs %", first + 1), std::string::npos) << out;
+  EXPECT_EQ(out.find("%v8float"), std::string::npos) << out;
+
+  text.replace(text.find("FAbs %x"), 7, "Normalize %x");
+  module = test::assemble(text);
+  ASSERT_TRUE(module);
+  result = lowerWideVectors(*module, Target{});
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.error().message().find("this GLSL.std.450 instruction is not supported on vectors of 8 or 16"),
+            std::string::npos)
+      << result.error().message();
+}
+
 // sub_group_broadcast of a float8 (cl_khr_subgroup_extended_types): each 4-wide part is broadcast
 // from the same work-item.
 TEST(LowerWideVectorsTest, BroadcastOfFloat8IsABroadcastPerPart) {

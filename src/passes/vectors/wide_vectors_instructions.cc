@@ -2,6 +2,7 @@
 // reads a wide value (component-wise arithmetic, comparisons and conversions on each part;
 // composites, shuffles and dynamic indexing by picking parts; bit casts through 32-bit words;
 // phis, copies and undefs part by part). Memory accesses are in wide_vectors_memory.cc.
+#include <spirv/unified1/GLSL.std.450.h>
 #include <spirv/unified1/OpenCL.std.h>
 
 #include <optional>
@@ -211,7 +212,27 @@ Status WideVectorLowering::componentWise(Instruction& inst) {
   return okStatus();
 }
 
+// GLSL.std.450 instructions that work on each component alone (the passes before this one emit
+// some: FindUMsb in exact float narrowing): all but the geometric, matrix, packing, struct-result
+// and interpolation ones.
+namespace {
+
+bool isComponentWiseGlsl(uint32_t instruction) {
+  auto glsl = [](GLSLstd450 id) { return static_cast<uint32_t>(id); };
+  if (instruction >= glsl(GLSLstd450Round) && instruction <= glsl(GLSLstd450InverseSqrt)) return true;
+  if (instruction >= glsl(GLSLstd450FMin) && instruction <= glsl(GLSLstd450Fma)) return true;
+  return instruction == glsl(GLSLstd450Ldexp) ||
+         (instruction >= glsl(GLSLstd450FindILsb) && instruction <= glsl(GLSLstd450FindUMsb)) ||
+         (instruction >= glsl(GLSLstd450NMin) && instruction <= glsl(GLSLstd450NClamp));
+}
+
+}  // namespace
+
 Status WideVectorLowering::extInst(Instruction& inst) {
+  if (std::optional<uint32_t> glsl = ir::glslStdInstruction(module_, inst)) {
+    if (isComponentWiseGlsl(*glsl)) return componentWise(inst);
+    return unsupported(inst, "this GLSL.std.450 instruction is not supported on vectors of 8 or 16 components");
+  }
   std::optional<uint32_t> instruction = ir::openclStdInstruction(module_, inst);
   if (!instruction)
     return unsupported(inst, "vectors of 8 or 16 components are not supported in this extended instruction set");
