@@ -309,7 +309,7 @@ kernel void hinted(global int* out) { out[0] = 1; }
 __attribute__((reqd_work_group_size(8,1,1))) __attribute__((vec_type_hint(uchar16)))
 kernel void required(global int* out) { out[0] = 2; }
 
-__attribute__((vec_type_hint(double))) kernel void scalar_hint(global int* out) { out[0] = 3; }
+__attribute__((vec_type_hint(float))) kernel void scalar_hint(global int* out) { out[0] = 3; }
 
 kernel void plain(global int* out) { out[0] = 4; }
 )";
@@ -327,9 +327,7 @@ kernel void plain(global int* out) { out[0] = 4; }
   EXPECT_EQ(attributes(program, "hinted"), "vec_type_hint(int4) work_group_size_hint(2,3,4)");
   // clang's order (hints first), which need not be the source's.
   EXPECT_EQ(attributes(program, "required"), "vec_type_hint(uchar16) reqd_work_group_size(8,1,1)");
-  if (hasWord(deviceString(device_, CL_DEVICE_EXTENSIONS), "cl_khr_fp64")) {
-    EXPECT_EQ(attributes(program, "scalar_hint"), "vec_type_hint(double)");
-  }
+  EXPECT_EQ(attributes(program, "scalar_hint"), "vec_type_hint(float)");
   EXPECT_EQ(attributes(program, "plain"), "");
 
   size_t binarySize = 0;

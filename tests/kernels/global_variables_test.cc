@@ -47,6 +47,23 @@ TEST_P(GlobalVariables, AKernelThatUsesThemNeedsTheirBuffer) {
   EXPECT_NE(launched.error().message().find("uses program-scope variables"), std::string::npos);
 }
 
+// 64-bit initial values keep their high words (spirv/kernels/global_variables_wide.cl).
+TEST_P(GlobalVariables, SixtyFourBitInitialValuesAreWhole) {
+  std::shared_ptr<const Translation> translation = translate("global_variables_wide");
+  ASSERT_TRUE(translation);
+  Expected<std::shared_ptr<vulkan::Buffer>> globals =
+      launch::createGlobalVariables(sharedDevice(), translation->reflection.globalVariables);
+  ASSERT_TRUE(globals.ok()) << globals.error().message();
+  auto read = kernel("global_variables_wide", "read_wide");
+  ASSERT_TRUE(read);
+  auto out = buffer(std::vector<int64_t>(5, -1));
+  std::vector<KernelArg> args = {KernelArg::buffer(out)};
+  ASSERT_TRUE(read->launch(range1d(1), args, (*globals)->deviceAddress()).ok());
+  EXPECT_EQ(this->read<int64_t>(out, 5),
+            (std::vector<int64_t>{0x123456789abcdef0, 0x100000001, static_cast<int64_t>(0xfedcba9800000000ULL), -2,
+                                  -0x100000000}));
+}
+
 CL2VK_KERNEL_TEST_SUITE(GlobalVariables, "O0", "O2", "CL30");
 
 }  // namespace

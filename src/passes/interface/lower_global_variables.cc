@@ -43,8 +43,10 @@ class Initializer {
       case spv::Op::OpConstant: {
         Expected<TypeLayout> size = layoutOf(module_, def->typeId());
         if (!size) return size.error();
-        uint64_t bits = def->wordOperand(0);
-        if (def->numOperands() > 1) bits |= uint64_t{def->wordOperand(1)} << 32;
+        // A 64-bit literal is one operand of two words, low word first.
+        const std::vector<uint32_t>& words = def->operand(0).words;
+        uint64_t bits = words[0];
+        if (words.size() > 1) bits |= uint64_t{words[1]} << 32;
         setBytes(offset, bits, size->size);
         return okStatus();
       }
