@@ -89,6 +89,20 @@ kernel void byte_stores(global uchar* bytes, global short* shorts, int repeats) 
   }
 }
 
+// Every work-item stores the same bytes and shorts into shared arrays (flags many set at once),
+// then counts what it reads back otherwise: a value already stored must stay visible while others
+// store it again (the CTS's generic_address_space builtin_functions saw zeros in between).
+kernel void same_value_stores(global uchar* flags, global short* marks, global uint* otherwise) {
+  size_t i = get_global_id(0);
+  for (int k = 0; k < 16; ++k) {
+    flags[k] = (uchar)(k + 1);
+    marks[k] = (short)(-k - 1);
+  }
+  uint seen = 0;
+  for (int k = 0; k < 16; ++k) seen += (flags[k] != (uchar)(k + 1)) + (marks[k] != (short)(-k - 1));
+  otherwise[i] = seen;
+}
+
 typedef struct {
   char c;
   short s;

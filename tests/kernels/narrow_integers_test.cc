@@ -275,6 +275,19 @@ TEST_P(NarrowIntegers, NeighboursStoringBytesOfOneWordDoNotRace) {
   }
 }
 
+TEST_P(NarrowIntegers, StoresOfOneValueNeverShowAnother) {
+  auto k = kernel("narrow_integers", "same_value_stores");
+  ASSERT_TRUE(k);
+  const size_t n = 16384;
+  auto flags = buffer(std::vector<uint8_t>(16, 0)), marks = buffer(std::vector<int16_t>(16, 0));
+  auto otherwise = buffer(std::vector<uint32_t>(n, 99));
+  run(*k, range1d(n, 64), {KernelArg::buffer(flags), KernelArg::buffer(marks), KernelArg::buffer(otherwise)});
+  auto seen = read<uint32_t>(otherwise, n);
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), 0u), static_cast<std::ptrdiff_t>(n))
+      << "work-items that read a stored byte or short as another value; first at "
+      << std::distance(seen.begin(), std::find_if(seen.begin(), seen.end(), [](uint32_t v) { return v != 0; }));
+}
+
 struct Mixed {
   int8_t c;
   int16_t s;

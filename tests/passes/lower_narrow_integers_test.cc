@@ -60,7 +60,7 @@ TEST(LowerNarrowIntegersTest, WrapDecorationsOfNarrowArithmeticGo) {
 }
 
 // The pointer becomes its address; the byte is read from the word that holds it, the sum is
-// masked to 8 bits, the signed comparison sign-extends both sides, and the store clears and sets
+// masked to 8 bits, the signed comparison sign-extends both sides, and the store sets and clears
 // the byte's bits in the word atomically, so that a neighbour's store to the same word survives.
 TEST(LowerNarrowIntegersTest, ByteLoadAndStoreGoThroughTheirWordAndArithmeticWraps) {
   test::expectPassOutput("lower-narrow-integers", kByteKernel, R"(
@@ -116,8 +116,9 @@ TEST(LowerNarrowIntegersTest, ByteLoadAndStoreGoThroughTheirWordAndArithmeticWra
        %mask = OpShiftLeftLogical %uint %uint_255 %shift2
      %placed = OpShiftLeftLogical %uint %r %shift2
       %clear = OpNot %uint %mask
-          %1 = OpAtomicAnd %uint %word2 %uint_1 %uint_0 %clear
-          %2 = OpAtomicOr %uint %word2 %uint_1 %uint_0 %placed
+       %keep = OpBitwiseOr %uint %clear %placed
+          %1 = OpAtomicOr %uint %word2 %uint_1 %uint_0 %placed
+          %2 = OpAtomicAnd %uint %word2 %uint_1 %uint_0 %keep
                OpReturn
                OpFunctionEnd
 )",

@@ -239,7 +239,7 @@ const std::string kReinterpretingHeader = R"(
 
 // A union in private memory and a byte view of __local memory: Vulkan's typed pointers cannot
 // express either, so each variable becomes an array of 32-bit words. The float is stored as its
-// bits and read back as a uint; the byte store clears and sets its 8 bits of word 0 with
+// bits and read back as a uint; the byte store sets and clears its 8 bits of word 0 with
 // atomics, because other work-items may store the word's other bytes at the same time.
 TEST(LowerPointersTest, ReinterpretedPrivateAndLocalMemoryBecomesWords) {
   test::expectPassOutput("lower-pointers", kReinterpretingHeader + R"(
@@ -283,10 +283,11 @@ TEST(LowerPointersTest, ReinterpretedPrivateAndLocalMemoryBecomesWords) {
        %mask = OpShiftLeftLogical %uint %uint_255 %uint_16
      %placed = OpShiftLeftLogical %uint %byte %uint_16
       %clear = OpNot %uint %mask
+       %keep = OpBitwiseOr %uint %clear %placed
       %word0 = OpAccessChain %_ptr_Workgroup_uint %tile %uint_0
-    %cleared = OpAtomicAnd %uint %word0 %uint_2 %uint_0 %clear
+        %set = OpAtomicOr %uint %word0 %uint_2 %uint_0 %placed
      %word0b = OpAccessChain %_ptr_Workgroup_uint %tile %uint_0
-        %set = OpAtomicOr %uint %word0b %uint_2 %uint_0 %placed
+    %cleared = OpAtomicAnd %uint %word0b %uint_2 %uint_0 %keep
                OpReturn
                OpFunctionEnd
 )");

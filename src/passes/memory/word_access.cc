@@ -73,13 +73,17 @@ void WordAccess::writeBits(uint32_t offset, uint32_t width, uint32_t bits32) {
   uint32_t mask = b_.shl(ir::constantUint(module, 32, (uint64_t{1} << width) - 1), shift);
   uint32_t placed = b_.shl(bits32, shift);
   if (storage_ == SC::Workgroup || storage_ == SC::PhysicalStorageBuffer) {
-    // Other work-items may store the other bytes of this word at the same time: clear and set
-    // only this value's bits, each atomically.
+    // Other work-items may store the other bytes of this word at the same time: only this
+    // value's bits change, each step atomic. The value's one bits are set first, then its zero
+    // bits cleared, so that a field that already holds the value (a flag many work-items set)
+    // reads as that value throughout; clearing first showed zero in between, which a work-item
+    // reading the field then saw (the CTS's generic_address_space builtin_functions, SwiftShader).
     spv::Scope reach = storage_ == SC::Workgroup ? spv::Scope::Workgroup : spv::Scope::Device;
     uint32_t scope = ir::constantUint(module, 32, static_cast<uint32_t>(reach));
     uint32_t relaxed = ir::constantUint(module, 32, 0);
-    b_.op(spv::Op::OpAtomicAnd, uint32(), {pointer, scope, relaxed, b_.bitNot(mask)});
+    uint32_t keep = b_.bitOr(b_.bitNot(mask), placed);
     b_.op(spv::Op::OpAtomicOr, uint32(), {pointer, scope, relaxed, placed});
+    b_.op(spv::Op::OpAtomicAnd, uint32(), {pointer, scope, relaxed, keep});
     return;
   }
   uint32_t old = b_.load(uint32(), pointer);

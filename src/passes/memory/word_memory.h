@@ -4,7 +4,7 @@
 // logical pointers can express none of that, so such variables become **word-addressed objects**:
 // one array of 32-bit words per group of variables that pointers can move between, with every
 // pointer into the group a byte offset and every access a typed read or write of words (sub-word
-// stores to __local memory as atomic and/or, so that neighbours' stores do not race).
+// stores to __local memory as atomic or/and, so that neighbours' stores do not race).
 //
 // Variables whose every use the typed rewrite (logical_pointers.h) can express are left to it, so
 // kernels that do not pun keep their typed access and their speed.

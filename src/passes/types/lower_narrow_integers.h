@@ -5,7 +5,7 @@
 // (arithmetic shift, signed divide, remainder, compare, min, max, abs, sign extension) first
 // sign-extend their operands. Buffer pointers to such types become 64-bit addresses, and loads
 // and stores through them read and write the 32-bit words that hold the bytes (word_access.cc);
-// a store of part of a word clears and sets its bits with atomic and/or, so that neighbouring
+// a store of part of a word sets and then clears its bits with atomic or/and, so that neighbouring
 // work-items' stores to the same word do not race. __local and __private variables of such types
 // get 32-bit elements. A width is lowered when the target lacks either its arithmetic or its
 // storage; nothing changes when it has both.

@@ -1,7 +1,7 @@
 // Buffer pointers to 8/16-bit integers (and to vectors, arrays and structs holding them) as
 // 64-bit addresses, and their loads and stores as reads and writes of the 32-bit words that hold
 // the bytes (narrow_lowering.h). The word access is word_memory's (word_access.cc): a store of
-// part of a word clears and sets its bits with atomic and/or at Device scope; a vector that fills
+// part of a word sets and then clears its bits with atomic or/and at Device scope; a vector that fills
 // whole aligned words stores them plainly.
 #include "analysis/data_layout.h"
 #include "ir/opcode_classes.h"
