@@ -138,6 +138,12 @@ uint32_t constantComposite(Module& module, uint32_t type, const std::vector<uint
   return module.getOrAddGlobal(spv::Op::OpConstantComposite, type, std::move(operands));
 }
 
+bool isBufferPointer(const Module& module, uint32_t type) {
+  const Instruction* def = module.def(type);
+  return def && def->opcode() == spv::Op::OpTypePointer &&
+         def->wordOperand(0) == static_cast<uint32_t>(spv::StorageClass::PhysicalStorageBuffer);
+}
+
 bool isUndefined(const Module& module, uint32_t id) {
   const Instruction* def = module.def(id);
   if (!def) return false;

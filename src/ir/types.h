@@ -36,6 +36,9 @@ uint32_t constantComposite(Module& module, uint32_t type, const std::vector<uint
 // llvm-spirv-15 writes LLVM's `undef` struct initializer of a kernel-scope __local variable).
 bool isUndefined(const Module& module, uint32_t id);
 
+// Whether `type` is a pointer type into PhysicalStorageBuffer memory (a buffer address).
+bool isBufferPointer(const Module& module, uint32_t type);
+
 // The width of an OpTypeInt or OpTypeFloat, or 0 for anything else.
 uint32_t scalarWidth(const Module& module, uint32_t type);
 

@@ -16,12 +16,6 @@ using ir::Instruction;
 using ir::Module;
 using ir::Operand;
 
-bool isBufferPointer(const Module& module, uint32_t type) {
-  const Instruction* def = module.def(type);
-  return def && def->opcode() == spv::Op::OpTypePointer &&
-         def->wordOperand(0) == static_cast<uint32_t>(spv::StorageClass::PhysicalStorageBuffer);
-}
-
 // Where an instruction goes at the end of `block`: before its merge instruction, else its terminator.
 Instruction* endOf(Block& block) {
   auto& insts = block.instructions();
@@ -41,7 +35,7 @@ Expected<PassResult> lowerPointerPhis(Module& module, const Target& target) {
   for (ir::Function& function : module.functions()) {
     for (Block& block : function.blocks()) {
       for (Instruction& inst : block.instructions()) {
-        if (inst.opcode() == spv::Op::OpPhi && isBufferPointer(module, inst.typeId())) phis.push_back(&inst);
+        if (inst.opcode() == spv::Op::OpPhi && ir::isBufferPointer(module, inst.typeId())) phis.push_back(&inst);
       }
     }
   }

@@ -14,12 +14,6 @@ namespace {
 using ir::Instruction;
 using ir::Module;
 
-bool isBufferPointer(const Module& module, uint32_t type) {
-  const Instruction* def = module.def(type);
-  return def && def->opcode() == spv::Op::OpTypePointer &&
-         def->wordOperand(0) == static_cast<uint32_t>(spv::StorageClass::PhysicalStorageBuffer);
-}
-
 // Whether an integer value is known to be non-negative as a signed number of its width, from how
 // it is made. Wrap-around of sums and products of non-negative values is not considered: an index
 // that large is out of any buffer already. A phi is assumed non-negative while its own incoming
@@ -97,7 +91,8 @@ Expected<PassResult> signedOffsetsAsIntegers(Module& module, const Target& /*tar
     for (ir::Block& block : function.blocks()) {
       for (Instruction& inst : block.instructions()) {
         bool chain = inst.opcode() == spv::Op::OpPtrAccessChain || inst.opcode() == spv::Op::OpInBoundsPtrAccessChain;
-        if (chain && isBufferPointer(module, inst.typeId()) && !nonNegative(inst.idOperand(1))) chains.push_back(&inst);
+        if (chain && ir::isBufferPointer(module, inst.typeId()) && !nonNegative(inst.idOperand(1)))
+          chains.push_back(&inst);
       }
     }
   }

@@ -328,17 +328,11 @@ Status lowerComposite(Lowering& l, Instruction& inst, ir::Builder& b) {
   }
 }
 
-bool isBufferPointer(const ir::Module& module, uint32_t type) {
-  const Instruction* def = module.def(type);
-  return def && def->opcode() == Op::OpTypePointer &&
-         def->wordOperand(0) == static_cast<uint32_t>(spv::StorageClass::PhysicalStorageBuffer);
-}
-
 }  // namespace
 
 bool isBufferPointerCast(const ir::Module& module, const Instruction& inst) {
-  return inst.opcode() == Op::OpBitcast && isBufferPointer(module, inst.typeId()) &&
-         isBufferPointer(module, ir::typeOf(module, inst.idOperand(0)));
+  return inst.opcode() == Op::OpBitcast && ir::isBufferPointer(module, inst.typeId()) &&
+         ir::isBufferPointer(module, ir::typeOf(module, inst.idOperand(0)));
 }
 
 Status lowerInstruction(Lowering& l, Instruction& inst) {
