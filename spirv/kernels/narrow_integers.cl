@@ -92,15 +92,16 @@ kernel void byte_stores(global uchar* bytes, global short* shorts, int repeats) 
 // Every work-item stores the same bytes and shorts into shared arrays (flags many set at once),
 // then counts what it reads back otherwise: a value already stored must stay visible while others
 // store it again (the CTS's generic_address_space builtin_functions saw zeros in between).
+#define SAME_VALUE_STORE(k)  \
+  flags[k] = (uchar)(k + 1); \
+  marks[k] = (short)(-k - 1);
+#define SAME_VALUE_CHECK(k) otherwise[8 * i + k] = (flags[k] != (uchar)(k + 1)) | (marks[k] != (short)(-k - 1)) << 1;
 kernel void same_value_stores(global uchar* flags, global short* marks, global uint* otherwise) {
   size_t i = get_global_id(0);
-  for (int k = 0; k < 16; ++k) {
-    flags[k] = (uchar)(k + 1);
-    marks[k] = (short)(-k - 1);
-  }
-  uint seen = 0;
-  for (int k = 0; k < 16; ++k) seen += (flags[k] != (uchar)(k + 1)) + (marks[k] != (short)(-k - 1));
-  otherwise[i] = seen;
+  SAME_VALUE_STORE(0) SAME_VALUE_STORE(1) SAME_VALUE_STORE(2) SAME_VALUE_STORE(3)
+  SAME_VALUE_STORE(4) SAME_VALUE_STORE(5) SAME_VALUE_STORE(6) SAME_VALUE_STORE(7)
+  SAME_VALUE_CHECK(0) SAME_VALUE_CHECK(1) SAME_VALUE_CHECK(2) SAME_VALUE_CHECK(3)
+  SAME_VALUE_CHECK(4) SAME_VALUE_CHECK(5) SAME_VALUE_CHECK(6) SAME_VALUE_CHECK(7)
 }
 
 typedef struct {

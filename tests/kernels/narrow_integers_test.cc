@@ -278,14 +278,14 @@ TEST_P(NarrowIntegers, NeighboursStoringBytesOfOneWordDoNotRace) {
 TEST_P(NarrowIntegers, StoresOfOneValueNeverShowAnother) {
   auto k = kernel("narrow_integers", "same_value_stores");
   ASSERT_TRUE(k);
-  const size_t n = 16384;
-  auto flags = buffer(std::vector<uint8_t>(16, 0)), marks = buffer(std::vector<int16_t>(16, 0));
-  auto otherwise = buffer(std::vector<uint32_t>(n, 99));
+  const size_t n = 32768;
+  auto flags = buffer(std::vector<uint8_t>(8, 0)), marks = buffer(std::vector<int16_t>(8, 0));
+  auto otherwise = buffer(std::vector<uint32_t>(8 * n, 99));
   run(*k, range1d(n, 64), {KernelArg::buffer(flags), KernelArg::buffer(marks), KernelArg::buffer(otherwise)});
-  auto seen = read<uint32_t>(otherwise, n);
-  EXPECT_EQ(std::count(seen.begin(), seen.end(), 0u), static_cast<std::ptrdiff_t>(n))
-      << "work-items that read a stored byte or short as another value; first at "
-      << std::distance(seen.begin(), std::find_if(seen.begin(), seen.end(), [](uint32_t v) { return v != 0; }));
+  auto seen = read<uint32_t>(otherwise, 8 * n);
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), 0u), static_cast<std::ptrdiff_t>(8 * n))
+      << "reads of a stored byte or short as another value; the first by work-item "
+      << std::distance(seen.begin(), std::find_if(seen.begin(), seen.end(), [](uint32_t v) { return v != 0; })) / 8;
 }
 
 struct Mixed {
