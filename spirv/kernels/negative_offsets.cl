@@ -24,3 +24,16 @@ kernel void vstore_half3_back(global const float* in, global half* out, uint ext
   size_t adjust = (i == get_global_size(0) - 1 && extra_last != 0) ? 3 - extra_last : 0;
   vstore_half3(vload3(i, in - adjust), i, out - adjust);
 }
+
+// A member of a struct reached through a pointer moved back: the chain's element index is
+// negative and a member index follows it.
+typedef struct {
+  int first;
+  int second;
+} Pair;
+
+kernel void member_back(global const Pair* pairs, global int* out, int back) {
+  size_t i = get_global_id(0);
+  global const Pair* here = pairs + (i + back);
+  out[i] = here[-back].second - here[-back].first;
+}

@@ -40,6 +40,16 @@ TEST_P(NegativeOffsets, StoresAndLoadsThroughPointersMovedBack) {
       for (size_t i = 0; i < n; ++i) ASSERT_EQ(values[i], input[i] * 3) << "loaded_back " << i;
     }
     {
+      auto k = kernel("negative_offsets", "member_back");
+      ASSERT_TRUE(k);
+      std::vector<int32_t> pairs(2 * (n + back));
+      for (size_t i = 0; i < pairs.size(); ++i) pairs[i] = static_cast<int32_t>(i * i % 1000);
+      auto in = buffer(pairs), out = buffer(std::vector<int32_t>(n, 0));
+      run(*k, range1d(n), {KernelArg::buffer(in), KernelArg::buffer(out), KernelArg::value(back)});
+      auto values = read<int32_t>(out, n);
+      for (size_t i = 0; i < n; ++i) ASSERT_EQ(values[i], pairs[2 * i + 1] - pairs[2 * i]) << "member_back " << i;
+    }
+    {
       auto k = kernel("negative_offsets", "back_then_forward");
       ASSERT_TRUE(k);
       auto out = buffer(std::vector<int32_t>(n, 0));

@@ -108,10 +108,11 @@ Expected<PassResult> signedOffsetsAsIntegers(Module& module, const Target& /*tar
     uint32_t moved = b.op(spv::Op::OpConvertUToPtr, b.typeOf(base), {address});
     uint32_t pointer = moved;
     if (chain->numOperands() > 2) {
-      // The chain's further indexes, into the element, stay an access chain from the moved pointer.
-      std::vector<uint32_t> operands = {moved};
+      // The chain's further indexes, into the element, stay a chain from the moved pointer, with
+      // the element index 0 (a pointer chain, as lower-int64 expects of a buffer pointer's).
+      std::vector<uint32_t> operands = {moved, b.bits(ir::typeOf(module, chain->idOperand(1)), 0)};
       for (size_t i = 2; i < chain->numOperands(); ++i) operands.push_back(chain->idOperand(i));
-      pointer = b.op(spv::Op::OpAccessChain, chain->typeId(), operands);
+      pointer = b.op(chain->opcode(), chain->typeId(), operands);
     }
     module.replaceAllUses(chain->resultId(), pointer);
     CL2VK_TRY(module.remove(chain));
