@@ -204,6 +204,16 @@ Expected<bool> lowerSync(Module& module, Instruction& inst) {
     // memory_order_seq_cst as SequentiallyConsistent alone), where OpenCL orders global and local
     // memory both; Vulkan orders only the memory the semantics name, so both are named.
     if ((wanted & kOrders) && !(wanted & kMemories)) wanted |= atomicMemory;
+    if (where.pointer < 0 && (wanted & kOrders) && !(wanted & kMemories)) {
+      // A fence or barrier that orders no memory (`atomic_work_item_fence(0, ...)`): Vulkan
+      // requires an ordering to name the memory it orders, and there is none. A memory barrier
+      // does nothing and goes; a control barrier stays an execution barrier.
+      if (inst.opcode() == spv::Op::OpMemoryBarrier) {
+        CL2VK_TRY(module.remove(&inst));
+        return true;
+      }
+      wanted = 0;
+    }
     if (wanted == *semantics) continue;
     operands[index] = Operand::id(ir::constantUint(module, 32, wanted));
     changed = true;
