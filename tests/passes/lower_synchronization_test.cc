@@ -45,6 +45,20 @@ TEST(LowerSynchronizationTest, GlobalMemoryFenceBecomesUniformMemory) {
                          kernel("OpControlBarrier %uint_2 %uint_2 %uint_336", "%uint_336 = OpConstant %uint 336"));
 }
 
+// A fence and a barrier whose semantics order (AcquireRelease, 8) but name no memory: Vulkan
+// requires an ordering to name a storage class, and there is nothing to order; the fence goes and
+// the barrier keeps its execution part.
+TEST(LowerSynchronizationTest, OrderingWithoutMemoryIsDropped) {
+  test::expectPassOutput(
+      "lower-synchronization",
+      kernel(R"(
+               OpMemoryBarrier %uint_2 %uint_8
+               OpControlBarrier %uint_2 %uint_2 %uint_8
+)",
+             "%uint_8 = OpConstant %uint 8"),
+      kernel("OpControlBarrier %uint_2 %uint_2 %uint_0", "%uint_8 = OpConstant %uint 8\n%uint_0 = OpConstant %uint 0"));
+}
+
 // atomic_fetch_add, atomic_load and atomic_store with memory_order_seq_cst (16, naming no memory)
 // on a __global int: buffer atomics take Device scope; the order names the memory OpenCL orders,
 // UniformMemory (64) and WorkgroupMemory (256); a load keeps only Acquire (2) and a store only
