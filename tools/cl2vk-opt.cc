@@ -83,6 +83,9 @@ void printHelp() {
       "                        (SwiftShader): such phis merge the addresses as uvec2 instead.\n"
       "  --no-double-rounding  Translate for a driver that rounds doubles wrong (llvmpipe on a\n"
       "                        CPU without AVX-512): RoundEven and Trunc of doubles from Floor.\n"
+      "  --no-fused-fma        Translate for a driver whose Fma rounds the product and the sum\n"
+      "                        separately (llvmpipe, SwiftShader): OpenCL's fma is computed\n"
+      "                        exactly on the integer significands.\n"
       "  --no-computed-broadcast-first  Translate for a driver that cannot compile a\n"
       "                        broadcast-first of a computed float (llvmpipe on a CPU without\n"
       "                        AVX-512): a broadcast from the lane a broadcast-first of the lane\n"
@@ -188,6 +191,8 @@ std::optional<Options> parseArguments(int argc, char** argv, int& exitCode) {
       options.target.pointerPhis = false;
     } else if (arg == "--no-double-rounding") {
       options.target.float64Rounding = false;
+    } else if (arg == "--no-fused-fma") {
+      options.target.fusedFma = false;
     } else if (arg == "--no-computed-broadcast-first") {
       options.target.broadcastFirstOfComputedFloats = false;
     } else if (arg == "--stats") {

@@ -44,6 +44,7 @@ UNARY(log1p)
 BINARY(fmod)
 BINARY(pow)
 BINARY(atan2)
+BINARY(hypot)
 
 kernel void remainder_f16(global const half* x, global const half* y, global half* r) {
   size_t i = get_global_id(0);

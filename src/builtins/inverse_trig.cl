@@ -91,11 +91,10 @@ float __cl2vk_atan_f32(float x) {
   return copysign(r, x);  // NaN stays NaN
 }
 
-float __cl2vk_atan2_f32(float y, float x) {
-  if (isnan(x) || isnan(y)) return x + y;
-  float ay = fabs(y), ax = fabs(x);
-  // The angle of (|x|, |y|) from the smaller over the larger; 0/0 counts as 0 and inf/inf as 1,
-  // which gives C99's results for zeros and infinities.
+// The ratio of the smaller of |x| and |y| to the larger, whose atan is the angle of (|x|, |y|)
+// from the nearer axis; 0/0 counts as 0 and inf/inf as 1, which gives C99's results for zeros and
+// infinities.
+static float atan2Ratio(float ay, float ax) {
   float small = min(ax, ay), large = max(ax, ay);
   // Vulkan defines division for divisors in [2^-126, 2^126] only (NVIDIA's reciprocal of a larger
   // one is flushed: atan2(FLT_MAX, FLT_MAX) was 0 there), so both are scaled into it, exactly or,
@@ -103,7 +102,13 @@ float __cl2vk_atan2_f32(float y, float x) {
   float scale = large > 0x1p64f ? 0x1p-64f : large < 0x1p-64f ? 0x1p64f : 1.0f;
   small *= scale;
   large *= scale;
-  float t = ay == 0.0f ? 0.0f : isinf(ax) && isinf(ay) ? 1.0f : small / large;
+  return ay == 0.0f ? 0.0f : isinf(ax) && isinf(ay) ? 1.0f : small / large;
+}
+
+float __cl2vk_atan2_f32(float y, float x) {
+  if (isnan(x) || isnan(y)) return x + y;
+  float ay = fabs(y), ax = fabs(x);
+  float t = atan2Ratio(ay, ax);
   float base = atanUnit(t);
   float r;
   if (ay <= ax) {
@@ -114,10 +119,44 @@ float __cl2vk_atan2_f32(float y, float x) {
   return copysign(r, y);
 }
 
-// r / pi with 1/pi in two parts.
-static float overPi(float r) { return r * INV_PI_HI + r * INV_PI_LO; }
+// The pi forms keep the exact results at the ends of their ranges (atanpi(inf) = 0.5, atan2pi(y, -y)
+// = 0.75, acospi(-1) = 1: the CTS's math_edge_cases) by working in units of pi: what the angle adds
+// to the quarter or half turn it starts from is divided by pi, and the turn is added exactly.
+// r / pi with 1/pi in two parts; the sign of a zero r is kept.
+static float overPi(float r) { return copysign(r * INV_PI_HI + r * INV_PI_LO, r); }
 
-float __cl2vk_asinpi_f32(float x) { return overPi(__cl2vk_asin_f32(x)); }
-float __cl2vk_acospi_f32(float x) { return overPi(__cl2vk_acos_f32(x)); }
-float __cl2vk_atanpi_f32(float x) { return overPi(__cl2vk_atan_f32(x)); }
-float __cl2vk_atan2pi_f32(float y, float x) { return overPi(__cl2vk_atan2_f32(y, x)); }
+float __cl2vk_asinpi_f32(float x) {
+  // From asin itself: 0.5 - (what asin subtracts from pi/2) / pi would lose a bit near |x| = 0.5.
+  if (fabs(x) == 1.0f) return copysign(0.5f, x);
+  return overPi(__cl2vk_asin_f32(x));
+}
+
+float __cl2vk_acospi_f32(float x) {
+  float a = fabs(x);
+  if (a <= 0.5f) return 0.5f - overPi(__cl2vk_asin_f32(x));  // acos(x) = pi/2 - asin(x)
+  if (!(a <= 1.0f)) return as_float(0x7fc00000u);
+  float hi;
+  float lo = twiceAsinOfRoot((1.0f - a) * 0.5f, &hi);
+  float turn = overPi(hi + lo);
+  return x > 0.0f ? turn : 1.0f - turn;
+}
+
+float __cl2vk_atanpi_f32(float x) {
+  float a = fabs(x);
+  float r = a > 1.0f ? 0.5f - overPi(atanUnit(1.0f / a)) : a == 1.0f ? 0.25f : overPi(atanUnit(a));
+  return copysign(r, x);  // NaN stays NaN
+}
+
+float __cl2vk_atan2pi_f32(float y, float x) {
+  if (isnan(x) || isnan(y)) return x + y;
+  float ay = fabs(y), ax = fabs(x);
+  float t = atan2Ratio(ay, ax);
+  float base = t == 1.0f ? 0.25f : overPi(atanUnit(t));  // atan(1) is a quarter of pi exactly
+  float r;
+  if (ay <= ax) {
+    r = signbit(x) ? 1.0f - base : base;
+  } else {
+    r = signbit(x) ? 0.5f + base : 0.5f - base;
+  }
+  return copysign(r, y);
+}

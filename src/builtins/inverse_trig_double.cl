@@ -101,10 +101,15 @@ double __cl2vk_atan_f64(double x) {
   return copysign(r, x);
 }
 
+// The ratio of the smaller of |x| and |y| to the larger (0/0 counts as 0, inf/inf as 1).
+static double atan2Ratio(double ay, double ax) {
+  return ay == 0.0 ? 0.0 : isinf(ax) && isinf(ay) ? 1.0 : min(ax, ay) / max(ax, ay);
+}
+
 double __cl2vk_atan2_f64(double y, double x) {
   if (isnan(x) || isnan(y)) return x + y;
   double ay = fabs(y), ax = fabs(x);
-  double t = ay == 0.0 ? 0.0 : isinf(ax) && isinf(ay) ? 1.0 : min(ax, ay) / max(ax, ay);
+  double t = atan2Ratio(ay, ax);
   double base = atanUnit(t);
   double r;
   if (ay <= ax) {
@@ -115,9 +120,44 @@ double __cl2vk_atan2_f64(double y, double x) {
   return copysign(r, y);
 }
 
-static double overPi(double r) { return r * INV_PI_HI + r * INV_PI_LO; }
+// The pi forms keep the exact results at the ends of their ranges (atanpi(inf) = 0.5, atan2pi(y, -y)
+// = 0.75, acospi(-1) = 1: the CTS's math_edge_cases) by working in units of pi: what the angle adds
+// to the quarter or half turn it starts from is divided by pi, and the turn is added exactly.
+// r / pi with 1/pi in two parts; the sign of a zero r is kept.
+static double overPi(double r) { return copysign(r * INV_PI_HI + r * INV_PI_LO, r); }
 
-double __cl2vk_asinpi_f64(double x) { return overPi(__cl2vk_asin_f64(x)); }
-double __cl2vk_acospi_f64(double x) { return overPi(__cl2vk_acos_f64(x)); }
-double __cl2vk_atanpi_f64(double x) { return overPi(__cl2vk_atan_f64(x)); }
-double __cl2vk_atan2pi_f64(double y, double x) { return overPi(__cl2vk_atan2_f64(y, x)); }
+double __cl2vk_asinpi_f64(double x) {
+  // From asin itself: 0.5 - (what asin subtracts from pi/2) / pi would lose a bit near |x| = 0.5.
+  if (fabs(x) == 1.0) return copysign(0.5, x);
+  return overPi(__cl2vk_asin_f64(x));
+}
+
+double __cl2vk_acospi_f64(double x) {
+  double a = fabs(x);
+  if (a <= 0.5) return 0.5 - overPi(__cl2vk_asin_f64(x));  // acos(x) = pi/2 - asin(x)
+  if (!(a <= 1.0)) return as_double(0x7ff8000000000000ul);
+  double hi;
+  double lo = twiceAsinOfRoot((1.0 - a) * 0.5, &hi);
+  double turn = overPi(hi + lo);
+  return x > 0.0 ? turn : 1.0 - turn;
+}
+
+double __cl2vk_atanpi_f64(double x) {
+  double a = fabs(x);
+  double r = a > 1.0 ? 0.5 - overPi(atanUnit(1.0 / a)) : a == 1.0 ? 0.25 : overPi(atanUnit(a));
+  return copysign(r, x);  // NaN stays NaN
+}
+
+double __cl2vk_atan2pi_f64(double y, double x) {
+  if (isnan(x) || isnan(y)) return x + y;
+  double ay = fabs(y), ax = fabs(x);
+  double t = atan2Ratio(ay, ax);
+  double base = t == 1.0 ? 0.25 : overPi(atanUnit(t));  // atan(1) is a quarter of pi exactly
+  double r;
+  if (ay <= ax) {
+    r = signbit(x) ? 1.0 - base : base;
+  } else {
+    r = signbit(x) ? 0.5 + base : 0.5 - base;
+  }
+  return copysign(r, y);
+}

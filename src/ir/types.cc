@@ -78,28 +78,27 @@ uint32_t constantUint(Module& module, uint32_t width, uint64_t value) {
 }
 
 uint16_t floatToHalfBits(double value) {
-  float f = static_cast<float>(value);
-  uint32_t x = std::bit_cast<uint32_t>(f);
-  uint32_t sign = (x >> 16) & 0x8000u;
-  uint32_t exponent = (x >> 23) & 0xffu;
-  uint32_t mantissa = x & 0x7fffffu;
-  if (exponent == 0xff) return static_cast<uint16_t>(sign | 0x7c00u | (mantissa ? 0x200u : 0u));  // inf / nan
-  int e = static_cast<int>(exponent) - 127 + 15;
+  // Rounded from the double's own bits: through float first, a value just off a half's rounding
+  // midpoint could round onto it and then to even.
+  uint64_t x = std::bit_cast<uint64_t>(value);
+  uint32_t sign = static_cast<uint32_t>(x >> 48) & 0x8000u;
+  uint32_t exponent = static_cast<uint32_t>(x >> 52) & 0x7ffu;
+  uint64_t mantissa = x & ((uint64_t{1} << 52) - 1);
+  if (exponent == 0x7ff) return static_cast<uint16_t>(sign | 0x7c00u | (mantissa ? 0x200u : 0u));  // inf / nan
+  int e = static_cast<int>(exponent) - 1023 + 15;
   if (e >= 31) return static_cast<uint16_t>(sign | 0x7c00u);  // overflow: infinity
+  uint32_t shift = 42;                                        // the 52 bits of the mantissa to half's 10
   if (e <= 0) {
-    if (e < -10) return static_cast<uint16_t>(sign);  // underflow: signed zero
-    // Subnormal: shift the mantissa with its implicit bit into place, rounding to nearest even.
-    mantissa |= 0x800000u;
-    uint32_t shift = static_cast<uint32_t>(14 - e);
-    uint32_t half = mantissa >> shift;
-    uint32_t rest = mantissa & ((1u << shift) - 1);
-    uint32_t halfway = 1u << (shift - 1);
-    if (rest > halfway || (rest == halfway && (half & 1))) ++half;
-    return static_cast<uint16_t>(sign | half);
+    if (e < -10) return static_cast<uint16_t>(sign);  // below half the smallest subnormal: signed zero
+    // Subnormal: the mantissa with its implicit bit shifted into place.
+    mantissa |= uint64_t{1} << 52;
+    shift = static_cast<uint32_t>(43 - e);
+    e = 0;
   }
-  uint32_t half = sign | (static_cast<uint32_t>(e) << 10) | (mantissa >> 13);
-  uint32_t rest = mantissa & 0x1fffu;
-  if (rest > 0x1000u || (rest == 0x1000u && (half & 1))) ++half;  // may carry into the exponent: fine
+  uint32_t half = sign | (static_cast<uint32_t>(e) << 10) | static_cast<uint32_t>(mantissa >> shift);
+  uint64_t rest = mantissa & ((uint64_t{1} << shift) - 1);
+  uint64_t halfway = uint64_t{1} << (shift - 1);
+  if (rest > halfway || (rest == halfway && (half & 1))) ++half;  // may carry into the exponent: fine
   return static_cast<uint16_t>(half);
 }
 

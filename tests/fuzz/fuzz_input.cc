@@ -36,7 +36,7 @@ void applyDeviceByte(uint8_t bits, Target& target) {
 // Selector byte 1: bit 0 no 16-bit integers, bit 1 no half floats, bit 2 no 16-bit storage,
 // bit 3 256 bytes of push constants instead of 128, bits 4-5 the work-group invocation limit,
 // bit 6 subgroup scans in shuffle-up steps, bit 7 llvmpipe's code generation: loop-closing phis,
-// doubles rounded from Floor, broadcast-first by lane.
+// doubles rounded from Floor, broadcast-first by lane, fma from the builtin library.
 void applyLimitsByte(uint8_t bits, Target& target) {
   constexpr std::array<uint32_t, 4> kMaxInvocations{1024, 128, 256, 2048};
   if (bits & 1) target.int16 = false;
@@ -47,7 +47,7 @@ void applyLimitsByte(uint8_t bits, Target& target) {
   target.shuffleScans = bits & 0x40;
   if (bits & 0x80) {
     target.loopExitPhis = true;
-    target.float64Rounding = target.broadcastFirstOfComputedFloats = false;
+    target.float64Rounding = target.broadcastFirstOfComputedFloats = target.fusedFma = false;
   }
 }
 

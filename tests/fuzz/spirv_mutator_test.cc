@@ -126,6 +126,7 @@ TEST(FuzzInputTest, TrailingBytesChooseTheTarget) {
   EXPECT_TRUE(llvmpipe.target.loopExitPhis);
   EXPECT_FALSE(llvmpipe.target.float64Rounding);
   EXPECT_FALSE(llvmpipe.target.broadcastFirstOfComputedFloats);
+  EXPECT_FALSE(llvmpipe.target.fusedFma);
   EXPECT_TRUE(llvmpipe.target.pointerPhis);
   EXPECT_TRUE(llvmpipe.target.int64);
 }

@@ -1,5 +1,6 @@
 #include "kernel_test_util.h"
 
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -7,6 +8,14 @@
 #include "test_util.h"
 
 namespace cl2vk::test {
+
+double halfValue(uint16_t bits) {
+  int exponent = (bits >> 10) & 0x1f, fraction = bits & 0x3ff;
+  double magnitude = exponent == 0    ? std::ldexp(fraction, -24)
+                     : exponent == 31 ? (fraction != 0 ? NAN : INFINITY)
+                                      : std::ldexp(fraction | 0x400, exponent - 25);
+  return (bits & 0x8000) ? -magnitude : magnitude;
+}
 
 namespace {
 

@@ -17,6 +17,9 @@
 
 namespace cl2vk::test {
 
+// The value of IEEE half bits, exactly (denormals, infinities and NaN included).
+double halfValue(uint16_t bits);
+
 // The device every kernel test shares (CL2VK_DEVICE picks it; lavapipe on machines without a GPU).
 vulkan::Device& sharedDevice();
 

@@ -24,14 +24,6 @@ using launch::KernelArg;
 
 constexpr mpfr_prec_t kReferencePrecision = 64;  // far beyond half's 11 bits
 
-double halfValue(uint16_t bits) {
-  int exponent = (bits >> 10) & 0x1f, fraction = bits & 0x3ff;
-  double magnitude = exponent == 0    ? std::ldexp(fraction, -24)
-                     : exponent == 31 ? (fraction != 0 ? NAN : INFINITY)
-                                      : std::ldexp(fraction | 0x400, exponent - 25);
-  return (bits & 0x8000) ? -magnitude : magnitude;
-}
-
 // |actual - exact| in units of half's last place at the exact value's magnitude (2^-24 below the
 // smallest normal); NaN and infinity must match exactly.
 double halfUlpError(double actual, mpfr_srcptr exact) {
@@ -107,6 +99,7 @@ const HalfFunction kFunctions[] = {
     {"fmod", nullptr, mpfr_fmod, 0},
     {"pow", nullptr, mpfr_pow, 4},
     {"atan2", nullptr, mpfr_atan2, 2},
+    {"hypot", nullptr, mpfr_hypot, 2},
 };
 
 class MathHalf : public KernelTest {

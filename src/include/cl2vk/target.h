@@ -81,6 +81,11 @@ struct Target {
   // llvmpipe's LLVM 15 aborts the process on one on a CPU without AVX-512, so for it
   // broadcast-first-by-lane broadcasts from the lane a broadcast-first of the lane ids names.
   bool broadcastFirstOfComputedFloats = true;
+  // The driver's GLSL.std.450 Fma is fused (one rounding). Vulkan bounds Fma only as an OpFMul
+  // followed by an OpFAdd, and llvmpipe and SwiftShader compute it so; OpenCL's fma must be
+  // correctly rounded, so where this is off link-builtins gives fma the builtin library's integer
+  // form (mad, which OpenCL lets round either way, keeps the instruction).
+  bool fusedFma = true;
 };
 
 }  // namespace cl2vk

@@ -12,6 +12,9 @@ namespace cl2vk {
 namespace {
 
 // Generated at build time from src/builtins/<name>.cl (src/CMakeLists.txt, cmake/EmbedWords.cmake).
+const uint32_t kFma[] = {
+#include "builtins/fma.spv.inc"
+};
 const uint32_t kFmod[] = {
 #include "builtins/fmod.spv.inc"
 };
@@ -69,6 +72,7 @@ const std::span<const uint32_t> kModules[] = {
     kTrigFloat,   kExpLogFloat,
     kPowFloat,    kInverseHyperbolicFloat,
     kGammaDouble, kGammaFloat,
+    kFma,
 };
 
 // The library's arithmetic is written for IEEE rounding step by step (argument reductions,

@@ -6,11 +6,13 @@
 // are reported as unsupported rather than computed in single precision.
 #include <spirv/unified1/OpenCL.std.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
 #include "ir/types.h"
 #include "passes/instructions/full_range_division.h"
+#include "passes/instructions/opencl_std_float_bits.h"
 #include "passes/instructions/opencl_std_lowerings.h"
 
 namespace cl2vk {
@@ -99,15 +101,40 @@ Lowered lowerModf(ir::Builder& e, const ExtCall& c) {
   return withSignOf(e, fraction, x);  // modf(-2.0) is -0.0
 }
 
+// frexp from the bits, in integer arithmetic: GLSL's FrexpStruct need not take denormals
+// (llvmpipe gives every float denormal the exponent -126, and a mantissa below 0.5), and a device
+// that flushes them could not scale them up first. A denormal's fraction moves up until its
+// leading one is the implicit bit.
 Lowered lowerFrexp(ir::Builder& e, const ExtCall& c) {
   uint32_t x = c.args[0];
+  uint32_t width = e.width(c.type);
+  uint32_t mantissaBits = width == 16 ? 10 : width == 32 ? 23 : 52;
+  uint64_t bias = (1ull << (width - mantissaBits - 2)) - 1;
+  uint64_t fractionMask = (1ull << mantissaBits) - 1;
+  uint32_t bitsType = e.uintType(c.type, width);
   uint32_t intType = e.uintType(c.type, 32);
-  uint32_t structType = e.structType({c.type, intType});
-  uint32_t parts = e.glsl(GLSLstd450FrexpStruct, structType, {x});
-  uint32_t special = either(e, e.test(spv::Op::OpIsInf, x), e.test(spv::Op::OpIsNan, x));
-  uint32_t mantissa = e.select(special, x, e.extract(c.type, parts, 0));
-  e.store(c.args[1], e.select(special, e.bits(intType, 0), e.extract(intType, parts, 1)));
-  return mantissa;
+  auto k = [&](uint64_t value) { return e.bits(bitsType, value); };
+  auto k32 = [&](int64_t value) { return e.bits(intType, uint64_t(value)); };
+
+  uint32_t bits = e.bitcast(bitsType, x);
+  uint32_t magnitude = e.bitAnd(bits, e.bitNot(signMask(e, c.type)));
+  uint32_t fraction = e.bitAnd(bits, k(fractionMask));
+  uint32_t exponentField = e.resize(e.lshr(magnitude, k(mantissaBits)), 32);
+  // The leading one of a denormal's fraction, below bit `mantissaBits`.
+  uint32_t msb = e.resizeSigned(findMsb(e, e.resize(fraction, std::max(width, 32u))), 32);
+  uint32_t denormal = e.compare(spv::Op::OpIEqual, exponentField, k32(0));
+  uint32_t shift = e.resize(e.isub(k32(mantissaBits), msb), width);
+  uint32_t normalized = e.select(denormal, e.bitAnd(e.shl(fraction, shift), k(fractionMask)), fraction);
+  uint32_t mantissa = e.bitOr(e.bitAnd(bits, signMask(e, c.type)), e.bitOr(k((bias - 1) << mantissaBits), normalized));
+  // x = 0.1f * 2^(E - bias + 1) for a normal x, and 0.1f * 2^(msb + 2 - bias - mantissaBits) for a
+  // denormal.
+  uint32_t exponent = e.select(denormal, e.iadd(msb, k32(2 - int64_t(bias) - int64_t(mantissaBits))),
+                               e.isub(exponentField, k32(int64_t(bias) - 1)));
+  // Zeros, infinities and NaNs are their own mantissa, with the exponent 0.
+  uint32_t special = either(e, e.compare(spv::Op::OpIEqual, magnitude, k(0)),
+                            e.compare(spv::Op::OpIEqual, exponentField, k32((2 * bias) + 1)));
+  e.store(c.args[1], e.select(special, k32(0), exponent));
+  return e.select(special, x, e.bitcast(c.type, mantissa));
 }
 
 Lowered lowerLdexp(ir::Builder& e, const ExtCall& c) {
@@ -174,33 +201,39 @@ Lowered lowerNextafter(ir::Builder& e, const ExtCall& c) {
   return e.select(either(e, e.test(spv::Op::OpIsNan, x), e.test(spv::Op::OpIsNan, y)), nan(e, c.type), result);
 }
 
+// hypot(x, y) of type `type` (32 or 64 bits), scaled so that squaring neither overflows nor
+// underflows.
+uint32_t hypotOf(ir::Builder& e, uint32_t type, uint32_t x, uint32_t y) {
+  uint32_t ax = e.glsl(GLSLstd450FAbs, type, {x}), ay = e.glsl(GLSLstd450FAbs, type, {y});
+  uint32_t large = e.glsl(GLSLstd450NMax, type, {ax, ay}), small = e.glsl(GLSLstd450NMin, type, {ax, ay});
+  uint32_t one = e.real(type, 1.0);
+  // Vulkan defines OpFDiv for divisors in [2^-126, 2^126] only (NVIDIA's reciprocal of a larger
+  // one is flushed, and hypot(FLT_MAX, FLT_MAX) was FLT_MAX there): both operands are scaled
+  // by 2^-64 where the larger is above 2^64 and by 2^64 where it is below 2^-64, exactly (a
+  // smaller operand scaled into the denormals would not move the result).
+  uint32_t up = e.real(type, 0x1p64), down = e.real(type, 0x1p-64);
+  uint32_t huge = e.compare(spv::Op::OpFOrdGreaterThan, large, up);
+  uint32_t tiny = e.compare(spv::Op::OpFOrdLessThan, large, down);
+  uint32_t scaleUp = e.select(tiny, up, one);
+  uint32_t scale = e.select(huge, down, scaleUp);
+  uint32_t smallScaled = e.fmul(small, scale);
+  uint32_t largeScaled = e.fmul(large, scale);
+  uint32_t ratio = e.fdiv(smallScaled, largeScaled);
+  uint32_t result = e.fmul(large, e.glsl(GLSLstd450Sqrt, type, {e.fadd(one, e.fmul(ratio, ratio))}));
+  result = e.select(e.compare(spv::Op::OpFOrdEqual, large, e.real(type, 0.0)), large, result);
+  result = e.select(either(e, e.test(spv::Op::OpIsNan, x), e.test(spv::Op::OpIsNan, y)), nan(e, type), result);
+  return e.select(either(e, e.test(spv::Op::OpIsInf, x), e.test(spv::Op::OpIsInf, y)), infinity(e, type), result);
+}
+
 Lowered lowerHypot(ir::Builder& e, const ExtCall& c) {
-  // Scaled so that squaring neither overflows nor underflows.
   uint32_t x = c.args[0], y = arg(e, c, 1);
-  uint32_t ax = e.glsl(GLSLstd450FAbs, c.type, {x}), ay = e.glsl(GLSLstd450FAbs, c.type, {y});
-  uint32_t large = e.glsl(GLSLstd450NMax, c.type, {ax, ay}), small = e.glsl(GLSLstd450NMin, c.type, {ax, ay});
-  uint32_t one = e.real(c.type, 1.0);
-  uint32_t ratio;
-  if (e.width(c.type) == 16) {
-    ratio = e.fdiv(small, large);
-  } else {
-    // Vulkan defines OpFDiv for divisors in [2^-126, 2^126] only (NVIDIA's reciprocal of a larger
-    // one is flushed, and hypot(FLT_MAX, FLT_MAX) was FLT_MAX there): both operands are scaled
-    // by 2^-64 where the larger is above 2^64 and by 2^64 where it is below 2^-64, exactly (a
-    // smaller operand scaled into the denormals would not move the result).
-    uint32_t up = e.real(c.type, 0x1p64), down = e.real(c.type, 0x1p-64);
-    uint32_t huge = e.compare(spv::Op::OpFOrdGreaterThan, large, up);
-    uint32_t tiny = e.compare(spv::Op::OpFOrdLessThan, large, down);
-    uint32_t scaleUp = e.select(tiny, up, one);
-    uint32_t scale = e.select(huge, down, scaleUp);
-    uint32_t smallScaled = e.fmul(small, scale);
-    uint32_t largeScaled = e.fmul(large, scale);
-    ratio = e.fdiv(smallScaled, largeScaled);
-  }
-  uint32_t result = e.fmul(large, e.glsl(GLSLstd450Sqrt, c.type, {e.fadd(one, e.fmul(ratio, ratio))}));
-  result = e.select(e.compare(spv::Op::OpFOrdEqual, large, e.real(c.type, 0.0)), large, result);
-  result = e.select(either(e, e.test(spv::Op::OpIsNan, x), e.test(spv::Op::OpIsNan, y)), nan(e, c.type), result);
-  return e.select(either(e, e.test(spv::Op::OpIsInf, x), e.test(spv::Op::OpIsInf, y)), infinity(e, c.type), result);
+  if (e.width(c.type) != 16) return hypotOf(e, c.type, x, y);
+  // half: the float function of the widened operands, rounded once (computed in half, the ratio's
+  // and the square root's roundings added up to 2.27 ULP: the CTS's math_brute_force).
+  uint32_t floatType = e.floatType(c.type, 32);
+  uint32_t wide =
+      hypotOf(e, floatType, e.op(spv::Op::OpFConvert, floatType, {x}), e.op(spv::Op::OpFConvert, floatType, {y}));
+  return narrowFloat(e, wide, c.type, Rounding::kNearestEven);
 }
 
 // pow(|x|, y) with the sign and special cases OpenCL gives a negative or zero base, which GLSL's

@@ -1,0 +1,294 @@
+// Math functions OpenCL defines exactly (spirv/kernels/exact_math*.cl), checked bit for bit against
+// the host on the Vulkan device:
+// - fma correctly rounded for float, double and half: GLSL.std.450's Fma rounds the product and
+//   the sum separately on llvmpipe and SwiftShader (Vulkan bounds it so), where the translation
+//   takes the builtin library's integer form (Target::fusedFma);
+// - frexp of denormals, which GLSL's FrexpStruct gave the smallest normal's exponent on llvmpipe;
+// - asinpi, acospi, atanpi and atan2pi where their result is a simple fraction (0.5 at infinity,
+//   0.75 for atan2pi(y, -y), 1 for acospi(-1)) and signed zeros (the CTS's math_edge_cases).
+// A device without CL_FP_DENORM may flush denormal operands and results of float arithmetic:
+// where the device flushes (measured as the runtime measures it), inputs or results that are float
+// denormals are left out, and the test prints how many.
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "ir/types.h"
+#include "kernel_test_util.h"
+#include "vulkan/float_denormal_probe.h"
+
+namespace cl2vk::test {
+namespace {
+
+using launch::KernelArg;
+
+class ExactMath : public KernelTest {
+ protected:
+  bool has64() const { return sharedDevice().info().features.shaderFloat64; }
+  bool has16() const {
+    const auto& features = sharedDevice().info().features;
+    return features.shaderFloat16 && features.storageBuffer16BitAccess;
+  }
+  static bool keepsFloatDenormals() {
+    static const bool kept = [] {
+      Expected<bool> measured = vulkan::measureFloat32DenormalsKept(sharedDevice());
+      return measured && *measured;
+    }();
+    return kept;
+  }
+};
+
+template <typename T>
+bool sameBits(T a, T b) {
+  if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+  return a == b && std::signbit(a) == std::signbit(b);
+}
+
+template <typename T>
+bool isDenormal(T x) {
+  return x != 0 && std::fabs(x) < std::numeric_limits<T>::min();
+}
+
+// Edge cases of T (each against each), products that cancel the addend but for their rounding
+// error, addends far above and below the product, and random bit patterns.
+template <typename T, typename Bits>
+void fmaInputs(std::vector<T>& a, std::vector<T>& b, std::vector<T>& c) {
+  using limits = std::numeric_limits<T>;
+  const T edges[] = {T(0),
+                     -T(0),
+                     limits::infinity(),
+                     -limits::infinity(),
+                     limits::quiet_NaN(),
+                     limits::max(),
+                     -limits::max(),
+                     limits::min(),
+                     limits::denorm_min(),
+                     -limits::denorm_min(),
+                     T(1),
+                     T(-1),
+                     T(1) + limits::epsilon(),
+                     T(1) - limits::epsilon() / 2,
+                     T(3)};
+  for (T x : edges)
+    for (T y : edges)
+      for (T z : edges) a.push_back(x), b.push_back(y), c.push_back(z);
+  std::mt19937_64 random(29);
+  std::uniform_real_distribution<T> unit(1, 2);
+  for (int i = 0; i < 4096; ++i) {
+    T x = unit(random), y = unit(random);
+    // The product rounded, negated: the sum is the product's rounding error (or near it).
+    T z = -(x * y) * (i % 3 == 0 ? T(1) : T(1) + limits::epsilon());
+    a.push_back(x), b.push_back(y), c.push_back(i % 2 ? z : -z);
+    // An addend 2^k away from the product, k across the whole significand and beyond it.
+    int k = int(random() % (4 * limits::digits)) - 2 * limits::digits;
+    a.push_back(x), b.push_back(-y), c.push_back(std::ldexp(unit(random), k));
+  }
+  for (int i = 0; i < 8192; ++i) {
+    Bits bits[3];
+    for (Bits& word : bits) word = Bits(random());
+    T values[3];
+    std::memcpy(values, bits, sizeof values);
+    a.push_back(values[0]), b.push_back(values[1]), c.push_back(values[2]);
+  }
+}
+
+template <typename T, typename Bits>
+void checkFma(ExactMath& test, const std::string& file, const std::vector<std::string>& kernels, bool flushes) {
+  std::vector<T> a, b, c;
+  fmaInputs<T, Bits>(a, b, c);
+  while (a.size() % 4 != 0) a.push_back(T(1)), b.push_back(T(1)), c.push_back(T(1));
+  for (const std::string& name : kernels) {
+    SCOPED_TRACE(name);
+    auto k = test.kernel(file, name);
+    ASSERT_TRUE(k);
+    size_t width = name.ends_with("x4") ? 4 : 1;
+    auto da = test.buffer(a), db = test.buffer(b), dc = test.buffer(c), dr = test.buffer(std::vector<T>(a.size()));
+    test.run(*k, ExactMath::range1d(a.size() / width),
+             {KernelArg::buffer(da), KernelArg::buffer(db), KernelArg::buffer(dc), KernelArg::buffer(dr)});
+    std::vector<T> results = test.read<T>(dr, a.size());
+    size_t failures = 0, flushed = 0;
+    for (size_t i = 0; i < a.size(); ++i) {
+      T expected = std::fma(a[i], b[i], c[i]);  // the C library's fma is correctly rounded
+      if (flushes && (isDenormal(a[i]) || isDenormal(b[i]) || isDenormal(c[i]) || isDenormal(expected))) {
+        ++flushed;
+        continue;
+      }
+      if (sameBits(results[i], expected)) continue;
+      if (failures++ < 5)
+        ADD_FAILURE() << std::hexfloat << "fma(" << a[i] << ", " << b[i] << ", " << c[i] << ") = " << results[i]
+                      << ", correctly rounded " << expected;
+    }
+    std::printf("%s: %zu inputs, %zu wrong", name.c_str(), a.size(), failures);
+    if (flushed) std::printf(" (%zu with float denormals left out: the device flushes them)", flushed);
+    std::printf("\n");
+    EXPECT_EQ(failures, 0u);
+  }
+}
+
+TEST_P(ExactMath, FmaIsCorrectlyRounded) {
+  checkFma<float, uint32_t>(*this, "exact_math", {"fma_f32", "fma_f32x4"}, !keepsFloatDenormals());
+}
+
+TEST_P(ExactMath, DoubleFmaIsCorrectlyRounded) {
+  if (!has64()) GTEST_SKIP() << "the device has no shaderFloat64: double kernels cannot run on it";
+  checkFma<double, uint64_t>(*this, "exact_math_double", {"fma_f64"}, false);
+}
+
+// Half operands: their exact product has 22 bits and is a double, and the double fma of halves
+// rounded to half is the correctly rounded half fma (a sum that double's rounding moves is at
+// least 2^31 times smaller than the larger term, too small to reach a half's rounding midpoint).
+TEST_P(ExactMath, HalfFmaIsCorrectlyRounded) {
+  if (!has16()) GTEST_SKIP() << "the device has no shaderFloat16 or 16-bit storage: half kernels cannot run on it";
+  std::vector<uint16_t> a, b, c;
+  const uint16_t edges[] = {0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0x0001, 0x8001, 0x03ff,
+                            0x0400, 0x7bff, 0xfbff, 0x3c00, 0xbc00, 0x3c01, 0x3bff, 0x4200};
+  for (uint16_t x : edges)
+    for (uint16_t y : edges)
+      for (uint16_t z : edges) a.push_back(x), b.push_back(y), c.push_back(z);
+  std::mt19937 random(31);
+  for (int i = 0; i < 1 << 16; ++i) a.push_back(uint16_t(random())), b.push_back(uint16_t(random())), c.push_back(0);
+  for (size_t i = a.size() - (1 << 16); i < a.size(); ++i) {
+    // Every other addend cancels most of the product: -(a * b) rounded to half, or a random half.
+    double product = halfValue(a[i]) * halfValue(b[i]);
+    c[i] = i % 2 ? uint16_t(random()) : ir::floatToHalfBits(-product);
+  }
+  auto k = kernel("exact_math_half", "fma_f16");
+  ASSERT_TRUE(k);
+  auto da = buffer(a), db = buffer(b), dc = buffer(c), dr = buffer(std::vector<uint16_t>(a.size()));
+  run(*k, range1d(a.size()),
+      {KernelArg::buffer(da), KernelArg::buffer(db), KernelArg::buffer(dc), KernelArg::buffer(dr)});
+  std::vector<uint16_t> results = read<uint16_t>(dr, a.size());
+  size_t failures = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    double exact = std::fma(halfValue(a[i]), halfValue(b[i]), halfValue(c[i]));
+    uint16_t expected = ir::floatToHalfBits(exact);
+    if (std::isnan(exact) ? std::isnan(halfValue(results[i])) : results[i] == expected) continue;
+    if (failures++ < 5)
+      ADD_FAILURE() << std::hexfloat << "fma(" << halfValue(a[i]) << ", " << halfValue(b[i]) << ", " << halfValue(c[i])
+                    << ") = " << halfValue(results[i]) << ", correctly rounded " << halfValue(expected);
+  }
+  EXPECT_EQ(failures, 0u) << "over " << a.size() << " inputs";
+}
+
+template <typename T>
+void checkFrexp(ExactMath& test, const std::string& file, const std::string& name, const std::vector<T>& xs) {
+  auto k = test.kernel(file, name);
+  ASSERT_TRUE(k);
+  auto dx = test.buffer(xs), dm = test.buffer(std::vector<T>(xs.size())),
+       de = test.buffer(std::vector<int32_t>(xs.size()));
+  test.run(*k, ExactMath::range1d(xs.size()), {KernelArg::buffer(dx), KernelArg::buffer(dm), KernelArg::buffer(de)});
+  std::vector<T> mantissas = test.read<T>(dm, xs.size());
+  std::vector<int32_t> exponents = test.read<int32_t>(de, xs.size());
+  for (size_t i = 0; i < xs.size(); ++i) {
+    int exponent = 0;
+    T mantissa = std::frexp(xs[i], &exponent);
+    if (std::isinf(xs[i]) || std::isnan(xs[i])) exponent = 0;  // OpenCL's; C leaves it unspecified
+    EXPECT_TRUE(sameBits(mantissas[i], mantissa) && exponents[i] == exponent)
+        << std::hexfloat << name << "(" << xs[i] << ") = {" << mantissas[i] << ", " << exponents[i] << "}, exactly {"
+        << mantissa << ", " << exponent << "}";
+  }
+}
+
+// Every denormal's leading bit position (both signs), normals, zeros, infinities and NaN. The
+// integer lowering takes no float arithmetic, so flushing devices get denormals right too.
+template <typename T>
+std::vector<T> frexpInputs() {
+  using limits = std::numeric_limits<T>;
+  std::vector<T> xs = {T(0), -T(0),   limits::infinity(), -limits::infinity(), limits::quiet_NaN(),
+                       T(1), T(-3.5), limits::max(),      limits::min(),       -limits::min()};
+  for (int bit = 0; bit < limits::digits - 1; ++bit) {
+    T denormal = std::ldexp(T(1), limits::min_exponent - limits::digits + bit);
+    xs.push_back(denormal);
+    xs.push_back(-denormal * T(1.5));
+  }
+  return xs;
+}
+
+TEST_P(ExactMath, FrexpOfDenormalsIsExact) {
+  checkFrexp<float>(*this, "exact_math", "frexp_f32", frexpInputs<float>());
+  if (has64()) checkFrexp<double>(*this, "exact_math_double", "frexp_f64", frexpInputs<double>());
+}
+
+TEST_P(ExactMath, HalfFrexpIsExact) {
+  if (!has16()) GTEST_SKIP() << "the device has no shaderFloat16 or 16-bit storage: half kernels cannot run on it";
+  std::vector<uint16_t> xs;
+  for (uint32_t bits = 0; bits < 0x10000; ++bits) xs.push_back(uint16_t(bits));
+  auto k = kernel("exact_math_half", "frexp_f16");
+  ASSERT_TRUE(k);
+  auto dx = buffer(xs), dm = buffer(std::vector<uint16_t>(xs.size())), de = buffer(std::vector<int32_t>(xs.size()));
+  run(*k, range1d(xs.size()), {KernelArg::buffer(dx), KernelArg::buffer(dm), KernelArg::buffer(de)});
+  std::vector<uint16_t> mantissas = read<uint16_t>(dm, xs.size());
+  std::vector<int32_t> exponents = read<int32_t>(de, xs.size());
+  size_t failures = 0;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    double x = halfValue(xs[i]);
+    int exponent = 0;
+    double mantissa = std::frexp(x, &exponent);
+    if (std::isinf(x) || std::isnan(x)) exponent = 0;
+    if (sameBits(halfValue(mantissas[i]), mantissa) && exponents[i] == exponent) continue;
+    if (failures++ < 5)
+      ADD_FAILURE() << std::hexfloat << "frexp(" << x << ") = {" << halfValue(mantissas[i]) << ", " << exponents[i]
+                    << "}, exactly {" << mantissa << ", " << exponent << "}";
+  }
+  EXPECT_EQ(failures, 0u) << "over every half";
+}
+
+// (x, y, asinpi(x), acospi(x), atanpi(x), atan2pi(x, y)) where each is exact.
+template <typename T>
+void checkPiForms(ExactMath& test, const std::string& file, const std::string& name) {
+  const T inf = std::numeric_limits<T>::infinity(), m = std::numeric_limits<T>::max();
+  struct Case {
+    T x, y, asinpi, acospi, atanpi, atan2pi;
+  };
+  const std::vector<Case> cases = {
+      {T(0), T(1), T(0), T(0.5), T(0), T(0)},
+      {-T(0), T(1), -T(0), T(0.5), -T(0), -T(0)},
+      {T(0), -T(0), T(0), T(0.5), T(0), T(1)},
+      {-T(0), -T(0), -T(0), T(0.5), -T(0), T(-1)},
+      {-T(0), T(-2), -T(0), T(0.5), -T(0), T(-1)},
+      {T(1), T(0), T(0.5), T(0), T(0.25), T(0.5)},
+      {T(-1), -T(0), T(-0.5), T(1), T(-0.25), T(-0.5)},
+      {T(1), T(1), T(0.5), T(0), T(0.25), T(0.25)},
+      {T(1), T(-1), T(0.5), T(0), T(0.25), T(0.75)},
+      {T(-1), T(-1), T(-0.5), T(1), T(-0.25), T(-0.75)},
+      {inf, inf, NAN, NAN, T(0.5), T(0.25)},
+      {inf, -inf, NAN, NAN, T(0.5), T(0.75)},
+      {-inf, -inf, NAN, NAN, T(-0.5), T(-0.75)},
+      {-inf, T(1), NAN, NAN, T(-0.5), T(-0.5)},
+      {T(1), -inf, T(0.5), T(0), T(0.25), T(1)},
+      {T(-1), inf, T(-0.5), T(1), T(-0.25), -T(0)},
+      {m, m, NAN, NAN, T(0.5), T(0.25)},
+      {m, -m, NAN, NAN, T(0.5), T(0.75)},
+  };
+  std::vector<T> xs, ys;
+  for (const Case& c : cases) xs.push_back(c.x), ys.push_back(c.y);
+  auto k = test.kernel(file, name);
+  ASSERT_TRUE(k);
+  auto dx = test.buffer(xs), dy = test.buffer(ys), dr = test.buffer(std::vector<T>(4 * xs.size()));
+  test.run(*k, ExactMath::range1d(xs.size()), {KernelArg::buffer(dx), KernelArg::buffer(dy), KernelArg::buffer(dr)});
+  std::vector<T> r = test.read<T>(dr, 4 * xs.size());
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const Case& c = cases[i];
+    const char* names[] = {"asinpi", "acospi", "atanpi", "atan2pi"};
+    const T expected[] = {c.asinpi, c.acospi, c.atanpi, c.atan2pi};
+    for (int f = 0; f < 4; ++f) {
+      EXPECT_TRUE(sameBits(r[4 * i + f], expected[f]))
+          << std::hexfloat << name << ": " << names[f] << "(" << c.x << (f == 3 ? ", " : "")
+          << (f == 3 ? std::to_string(c.y) : "") << ") = " << r[4 * i + f] << ", exactly " << expected[f];
+    }
+  }
+}
+
+TEST_P(ExactMath, PiFormsAreExactAtTheEndsOfTheirRanges) {
+  checkPiForms<float>(*this, "exact_math", "pi_forms_f32");
+  if (has64()) checkPiForms<double>(*this, "exact_math_double", "pi_forms_f64");
+}
+
+CL2VK_KERNEL_TEST_SUITE(ExactMath, "O0", "O2");
+
+}  // namespace
+}  // namespace cl2vk::test
