@@ -220,7 +220,10 @@ uint32_t hypotOf(ir::Builder& e, uint32_t type, uint32_t x, uint32_t y) {
   uint32_t largeScaled = e.fmul(large, scale);
   uint32_t ratio = e.fdiv(smallScaled, largeScaled);
   uint32_t result = e.fmul(large, e.glsl(GLSLstd450Sqrt, type, {e.fadd(one, e.fmul(ratio, ratio))}));
-  result = e.select(e.compare(spv::Op::OpFOrdEqual, large, e.real(type, 0.0)), large, result);
+  // Zero where the larger is zero, or a denormal that a flushing device sees as zero (NVIDIA:
+  // returning it gave |x| for hypot of two denormals, neither the answer nor the flushed one).
+  uint32_t zero = e.real(type, 0.0);
+  result = e.select(e.compare(spv::Op::OpFOrdEqual, large, zero), zero, result);
   result = e.select(either(e, e.test(spv::Op::OpIsNan, x), e.test(spv::Op::OpIsNan, y)), nan(e, type), result);
   return e.select(either(e, e.test(spv::Op::OpIsInf, x), e.test(spv::Op::OpIsInf, y)), infinity(e, type), result);
 }
