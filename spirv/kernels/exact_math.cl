@@ -27,3 +27,11 @@ kernel void pi_forms_f32(global const float* x, global const float* y, global fl
   r[4 * i + 2] = atanpi(x[i]);
   r[4 * i + 3] = atan2pi(x[i], y[i]);
 }
+
+// r[3 i .. 3 i + 2] = nextafter(x, y), minmag(x, y), maxmag(x, y).
+kernel void neighbours_f32(global const float* x, global const float* y, global float* r) {
+  size_t i = get_global_id(0);
+  r[3 * i] = nextafter(x[i], y[i]);
+  r[3 * i + 1] = minmag(x[i], y[i]);
+  r[3 * i + 2] = maxmag(x[i], y[i]);
+}

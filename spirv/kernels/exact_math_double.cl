@@ -18,3 +18,15 @@ kernel void pi_forms_f64(global const double* x, global const double* y, global 
   r[4 * i + 2] = atanpi(x[i]);
   r[4 * i + 3] = atan2pi(x[i], y[i]);
 }
+
+kernel void neighbours_f64(global const double* x, global const double* y, global double* r) {
+  size_t i = get_global_id(0);
+  r[3 * i] = nextafter(x[i], y[i]);
+  r[3 * i + 1] = minmag(x[i], y[i]);
+  r[3 * i + 2] = maxmag(x[i], y[i]);
+}
+
+kernel void rsqrt_f64(global const double* x, global double* r) {
+  size_t i = get_global_id(0);
+  r[i] = rsqrt(x[i]);
+}

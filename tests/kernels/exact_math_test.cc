@@ -5,7 +5,10 @@
 //   takes the builtin library's integer form (Target::fusedFma);
 // - frexp of denormals, which GLSL's FrexpStruct gave the smallest normal's exponent on llvmpipe;
 // - asinpi, acospi, atanpi and atan2pi where their result is a simple fraction (0.5 at infinity,
-//   0.75 for atan2pi(y, -y), 1 for acospi(-1)) and signed zeros (the CTS's math_edge_cases).
+//   0.75 for atan2pi(y, -y), 1 for acospi(-1)) and signed zeros (the CTS's math_edge_cases);
+// - nextafter, minmag and maxmag, also of denormals on a device that flushes them (emulated), where
+//   NVIDIA's gave results neither exact nor flushed; rsqrt of NaN (NVIDIA's double InverseSqrt
+//   gave 0 for a signalling NaN).
 // A device without CL_FP_DENORM may flush denormal operands and results of float arithmetic:
 // where the device flushes (measured as the runtime measures it), fma inputs or results that are
 // float denormals (before rounding) are left out, and the test prints how many.
@@ -291,7 +294,119 @@ TEST_P(ExactMath, PiFormsAreExactAtTheEndsOfTheirRanges) {
   if (has64()) checkPiForms<double>(*this, "exact_math_double", "pi_forms_f64");
 }
 
+// minmag and maxmag as OpenCL defines them: the operand of smaller (larger) magnitude, else
+// fmin (fmax), which gives the other operand for a NaN and, here, -0 (+0) of two zeros.
+template <typename T>
+T magnitudeSelect(T x, T y, bool max) {
+  if (std::isnan(x)) return y;
+  if (std::isnan(y)) return x;
+  if (std::fabs(x) != std::fabs(y)) return (std::fabs(x) > std::fabs(y)) == max ? x : y;
+  return std::signbit(x) == max ? y : x;
+}
+
+// Pairs of edge cases, of denormals of both signs, of neighbours, and random bits.
+template <typename T, typename Bits>
+void neighbourInputs(std::vector<T>& xs, std::vector<T>& ys) {
+  using limits = std::numeric_limits<T>;
+  const T edges[] = {T(0),
+                     -T(0),
+                     limits::infinity(),
+                     -limits::infinity(),
+                     limits::quiet_NaN(),
+                     limits::max(),
+                     limits::min(),
+                     -limits::min(),
+                     limits::denorm_min(),
+                     -limits::denorm_min(),
+                     T(1),
+                     T(-1),
+                     T(1.5)};
+  for (T x : edges)
+    for (T y : edges) xs.push_back(x), ys.push_back(y);
+  std::mt19937_64 random(41);
+  const Bits fraction = (Bits(1) << (limits::digits - 1)) - 1, sign = Bits(1) << (sizeof(Bits) * 8 - 1);
+  for (int i = 0; i < 2048; ++i) {
+    Bits denormals[2] = {Bits(random()) & fraction, Bits(random()) & fraction};
+    if (i % 2) denormals[0] |= sign;
+    if (i % 3 == 0) denormals[1] |= sign;
+    T pair[2];
+    std::memcpy(pair, denormals, sizeof pair);
+    xs.push_back(pair[0]), ys.push_back(i % 5 == 0 ? -pair[0] : pair[1]);
+    Bits any[2] = {Bits(random()), Bits(random())};
+    std::memcpy(pair, any, sizeof pair);
+    xs.push_back(pair[0]), ys.push_back(pair[1]);
+  }
+}
+
+// Runs the neighbours kernel; where `flushes`, a result may also be the zero a flushed denormal
+// operand or result gives.
+template <typename T, typename Bits>
+void checkNeighbours(ExactMath& test, const std::string& file, const std::string& name, bool flushes) {
+  std::vector<T> xs, ys;
+  neighbourInputs<T, Bits>(xs, ys);
+  auto k = test.kernel(file, name);
+  ASSERT_TRUE(k);
+  auto dx = test.buffer(xs), dy = test.buffer(ys), dr = test.buffer(std::vector<T>(3 * xs.size()));
+  test.run(*k, ExactMath::range1d(xs.size()), {KernelArg::buffer(dx), KernelArg::buffer(dy), KernelArg::buffer(dr)});
+  std::vector<T> r = test.read<T>(dr, 3 * xs.size());
+  size_t failures = 0;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    const T expected[] = {std::nextafter(xs[i], ys[i]), magnitudeSelect(xs[i], ys[i], false),
+                          magnitudeSelect(xs[i], ys[i], true)};
+    bool denormal = isDenormal(xs[i]) || isDenormal(ys[i]);
+    for (int f = 0; f < 3; ++f) {
+      T got = r[3 * i + f];
+      if (sameBits(got, expected[f]) || (flushes && (denormal || isDenormal(expected[f])) && got == 0)) continue;
+      const char* names[] = {"nextafter", "minmag", "maxmag"};
+      if (failures++ < 8)
+        ADD_FAILURE() << std::hexfloat << names[f] << "(" << xs[i] << ", " << ys[i] << ") = " << got << ", exactly "
+                      << expected[f];
+    }
+  }
+  EXPECT_EQ(failures, 0u) << name << " over " << xs.size() << " pairs";
+}
+
+TEST_P(ExactMath, NextafterMinmagAndMaxmagAreExact) {
+  checkNeighbours<float, uint32_t>(*this, "exact_math", "neighbours_f32", !keepsFloatDenormals());
+  if (has64()) checkNeighbours<double, uint64_t>(*this, "exact_math_double", "neighbours_f64", false);
+}
+
+TEST_P(ExactMath, RsqrtOfNanIsNan) {
+  if (!has64()) GTEST_SKIP() << "the device has no shaderFloat64: double kernels cannot run on it";
+  const std::vector<uint64_t> nans = {0x7ff8000000000000u, 0x7ff0000000000200u, 0xfff0000000000001u,
+                                      0x7fffffffffffffffu};
+  std::vector<double> xs(nans.size());
+  std::memcpy(xs.data(), nans.data(), nans.size() * sizeof(double));
+  xs.push_back(4.0);
+  auto k = kernel("exact_math_double", "rsqrt_f64");
+  ASSERT_TRUE(k);
+  auto dx = buffer(xs), dr = buffer(std::vector<double>(xs.size()));
+  run(*k, range1d(xs.size()), {KernelArg::buffer(dx), KernelArg::buffer(dr)});
+  std::vector<double> r = read<double>(dr, xs.size());
+  for (size_t i = 0; i + 1 < xs.size(); ++i)
+    EXPECT_TRUE(std::isnan(r[i])) << std::hex << "rsqrt of 0x" << nans[i] << " = " << r[i];
+  EXPECT_EQ(r.back(), 0.5);
+}
+
 CL2VK_KERNEL_TEST_SUITE(ExactMath, "O0", "O2");
+
+// The same on a device that flushes float denormals, emulated (the emulate-denormal-flush pass):
+// a result may be exact or the flushed zero, nothing else.
+class ExactMathFlushingDenormals : public ExactMath {
+ public:
+  Target target() const override {
+    Target flushing = ExactMath::target();
+    flushing.denormPreserveFloat32 = false;
+    flushing.emulateFloat32DenormalFlush = true;
+    return flushing;
+  }
+};
+
+TEST_P(ExactMathFlushingDenormals, NextafterMinmagAndMaxmagAreExactOrFlushed) {
+  checkNeighbours<float, uint32_t>(*this, "exact_math", "neighbours_f32", true);
+}
+
+CL2VK_KERNEL_TEST_SUITE(ExactMathFlushingDenormals, "O2");
 
 }  // namespace
 }  // namespace cl2vk::test

@@ -166,13 +166,26 @@ Lowered lowerFdim(ir::Builder& e, const ExtCall& c) {
   return e.select(either(e, e.test(spv::Op::OpIsNan, x), e.test(spv::Op::OpIsNan, y)), nan(e, c.type), difference);
 }
 
+// The magnitude of float `x` as an unsigned integer (its bits without the sign): integers order
+// magnitudes exactly, also where a device that flushes float denormals would compare them as zero
+// while passing them through a select unflushed (NVIDIA: minmag, maxmag and nextafter of denormals
+// gave results neither exact nor flushed, the CTS's math_brute_force).
+uint32_t magnitudeBits(ir::Builder& e, uint32_t x) {
+  uint32_t type = e.typeOf(x);
+  return e.bitAnd(e.bitcast(e.uintType(type, e.width(type)), x), e.bitNot(signMask(e, type)));
+}
+
 template <bool kMax>
 Lowered lowerMagnitudeSelect(ir::Builder& e, const ExtCall& c) {
   uint32_t x = c.args[0], y = arg(e, c, 1);
-  uint32_t ax = e.glsl(GLSLstd450FAbs, c.type, {x}), ay = e.glsl(GLSLstd450FAbs, c.type, {y});
-  spv::Op wins = kMax ? spv::Op::OpFOrdGreaterThan : spv::Op::OpFOrdLessThan;
-  uint32_t tie = e.glsl(kMax ? GLSLstd450NMax : GLSLstd450NMin, c.type, {x, y});
-  return e.select(e.compare(wins, ax, ay), x, e.select(e.compare(wins, ay, ax), y, tie));
+  uint32_t ax = magnitudeBits(e, x), ay = magnitudeBits(e, y);
+  spv::Op wins = kMax ? spv::Op::OpUGreaterThan : spv::Op::OpULessThan;
+  // Equal magnitudes: fmax(x, y) is the one without the sign, fmin the one with it.
+  uint32_t tie = e.select(signBitSet(e, x), kMax ? y : x, kMax ? x : y);
+  uint32_t result = e.select(e.compare(wins, ax, ay), x, e.select(e.compare(wins, ay, ax), y, tie));
+  // A NaN operand: fmax and fmin give the other one.
+  uint32_t orNan = e.glsl(kMax ? GLSLstd450NMax : GLSLstd450NMin, c.type, {x, y});
+  return e.select(either(e, e.test(spv::Op::OpIsNan, x), e.test(spv::Op::OpIsNan, y)), orNan, result);
 }
 
 Lowered lowerNan(ir::Builder& e, const ExtCall& c) {
@@ -184,20 +197,25 @@ Lowered lowerNan(ir::Builder& e, const ExtCall& c) {
   return e.bitcast(c.type, e.bitOr(code, e.bits(bitsType, quietNan)));
 }
 
+// nextafter in integers: each float as a signed integer that orders them as the reals (its
+// magnitude, negated for a negative float; both zeros 0), moved one toward y's.
 Lowered lowerNextafter(ir::Builder& e, const ExtCall& c) {
   uint32_t x = c.args[0], y = arg(e, c, 1);
   uint32_t bitsType = e.uintType(c.type, e.width(c.type));
-  uint32_t zero = e.real(c.type, 0.0);
-  uint32_t ux = e.bitcast(bitsType, x);
-  // Away from zero when y lies beyond x on x's side; the integer order of the bits is the order of
-  // the magnitudes.
-  uint32_t grows = e.compare(spv::Op::OpLogicalEqual, e.compare(spv::Op::OpFOrdLessThan, x, y),
-                             e.compare(spv::Op::OpFOrdGreaterThan, x, zero));
-  uint32_t step = e.iadd(ux, e.select(grows, e.bits(bitsType, 1), e.bits(bitsType, ~0ull)));
-  uint32_t fromZero = e.bitOr(e.bitAnd(e.bitcast(bitsType, y), signMask(e, c.type)), e.bits(bitsType, 1));
-  uint32_t result = e.select(e.compare(spv::Op::OpFOrdEqual, x, zero), fromZero, step);
-  result = e.bitcast(c.type, result);
-  result = e.select(e.compare(spv::Op::OpFOrdEqual, x, y), y, result);
+  uint32_t zero = e.bits(bitsType, 0);
+  auto ordered = [&](uint32_t value) {
+    uint32_t magnitude = magnitudeBits(e, value);
+    return e.select(signBitSet(e, value), e.isub(zero, magnitude), magnitude);
+  };
+  uint32_t kx = ordered(x), ky = ordered(y);
+  uint32_t up = e.compare(spv::Op::OpSLessThan, kx, ky);
+  uint32_t step = e.iadd(kx, e.select(up, e.bits(bitsType, 1), e.bits(bitsType, ~0ull)));
+  // Back to a float's bits; a step onto zero keeps x's sign (nextafter(-denorm_min, 1) is -0).
+  uint32_t negative = e.compare(spv::Op::OpSLessThan, step, zero);
+  uint32_t bits = e.select(negative, e.bitOr(signMask(e, c.type), e.isub(zero, step)), step);
+  bits =
+      e.select(e.compare(spv::Op::OpIEqual, step, zero), e.bitAnd(e.bitcast(bitsType, x), signMask(e, c.type)), bits);
+  uint32_t result = e.select(e.compare(spv::Op::OpIEqual, kx, ky), y, e.bitcast(c.type, bits));
   return e.select(either(e, e.test(spv::Op::OpIsNan, x), e.test(spv::Op::OpIsNan, y)), nan(e, c.type), result);
 }
 
@@ -363,6 +381,12 @@ Lowered lowerSincos(ir::Builder& e, const ExtCall& c) {
   return e.glsl(GLSLstd450Sin, c.type, {c.args[0]});
 }
 
+// NaN for NaN: NVIDIA's double InverseSqrt of a signalling NaN gave 0 (the CTS).
+Lowered lowerRsqrt(ir::Builder& e, const ExtCall& c) {
+  uint32_t x = c.args[0];
+  return e.select(e.test(spv::Op::OpIsNan, x), x, e.glsl(GLSLstd450InverseSqrt, c.type, {x}));
+}
+
 // half_divide's 8192 ULP hold for every divisor, which Vulkan's OpFDiv bounds only up to 2^126.
 Lowered lowerDivide(ir::Builder& e, const ExtCall& c) { return fullRangeDivide(e, c.args[0], c.args[1]); }
 Lowered lowerRecip(ir::Builder& e, const ExtCall& c) { return e.fdiv(e.real(c.type, 1.0), c.args[0]); }
@@ -428,7 +452,7 @@ const ExtTable& mathLowerings() {
       {Rint, {"rint", glslAnyWidth<GLSLstd450RoundEven>}},
       {Rootn, {"rootn", lowerRootn}},
       {Round, {"round", lowerRound}},
-      {Rsqrt, {"rsqrt", glslAnyWidth<GLSLstd450InverseSqrt>}},
+      {Rsqrt, {"rsqrt", lowerRsqrt}},
       {Sin, {"sin", glslNarrow<GLSLstd450Sin>}},
       {Sincos, {"sincos", lowerSincos}},
       {Sinh, {"sinh", glslNarrow<GLSLstd450Sinh>}},
