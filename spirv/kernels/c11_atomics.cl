@@ -42,3 +42,29 @@ kernel void c11_atomics(global atomic_int* counters, global atomic_flag* flags, 
   work_group_barrier(CLK_LOCAL_MEM_FENCE);
   if (lid == 0) out[get_group_id(0)] = atomic_load_explicit(&sum, memory_order_acquire, memory_scope_work_group);
 }
+
+// A strong compare-exchange that releases when it succeeds and acquires when it fails (C17 allows
+// the pair; the CTS's c11_atomics runs it), once per work-item, on local and global memory:
+// exactly one work-item of each group, and one of the whole range, succeeds from 0.
+kernel void exchange_release_acquire(global atomic_int* winner, global int* out) {
+  local atomic_int owner;
+  local atomic_int wins;
+  int lid = (int)get_local_id(0);
+  if (lid == 0) {
+    atomic_store_explicit(&owner, 0, memory_order_relaxed, memory_scope_work_group);
+    atomic_store_explicit(&wins, 0, memory_order_relaxed, memory_scope_work_group);
+  }
+  work_group_barrier(CLK_LOCAL_MEM_FENCE);
+  int expected = 0;
+  if (atomic_compare_exchange_strong_explicit(&owner, &expected, lid + 1, memory_order_release, memory_order_acquire,
+                                              memory_scope_work_group))
+    atomic_fetch_add_explicit(&wins, 1, memory_order_relaxed, memory_scope_work_group);
+  int none = 0;
+  atomic_compare_exchange_strong_explicit(&winner[0], &none, (int)get_global_id(0) + 1, memory_order_release,
+                                          memory_order_acquire, memory_scope_device);
+  work_group_barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid == 0) {
+    out[2 * get_group_id(0)] = atomic_load_explicit(&wins, memory_order_relaxed, memory_scope_work_group);
+    out[2 * get_group_id(0) + 1] = atomic_load_explicit(&owner, memory_order_relaxed, memory_scope_work_group);
+  }
+}

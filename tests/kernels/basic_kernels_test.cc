@@ -408,6 +408,23 @@ TEST_P(BasicKernels, OpenCL20AtomicsFlagsAndCompareExchanges) {
   for (int g = 0; g < groups; ++g) EXPECT_EQ(sums[g], size * (size - 1) / 2) << g;
 }
 
+// A compare-exchange that releases on success and acquires on failure (SwiftShader's shader
+// compiler aborted the process on one until lower-synchronization made the success order both).
+TEST_P(BasicKernels, CompareExchangeReleasingOnSuccessAndAcquiringOnFailure) {
+  auto k = kernel("c11_atomics", "exchange_release_acquire");
+  ASSERT_TRUE(k);
+  const int groups = 5, size = 32, n = groups * size;
+  auto winner = buffer(std::vector<int>{0}), out = buffer(std::vector<int>(2 * groups, -1));
+  run(*k, range1d(n, size), {KernelArg::buffer(winner), KernelArg::buffer(out)});
+  auto results = read<int>(out, 2 * groups);
+  for (int g = 0; g < groups; ++g) {
+    EXPECT_EQ(results[2 * g], 1) << "one work-item of group " << g << " exchanges 0";
+    EXPECT_TRUE(results[2 * g + 1] >= 1 && results[2 * g + 1] <= size) << "group " << g << ": " << results[2 * g + 1];
+  }
+  int global = read<int>(winner, 1)[0];
+  EXPECT_TRUE(global >= 1 && global <= n) << global;
+}
+
 // Atomics on private memory (through generic pointers) are the plain operations they mean.
 TEST_P(BasicKernels, AtomicsOnPrivateMemory) {
   auto k = kernel("private_atomics", "private_atomics");

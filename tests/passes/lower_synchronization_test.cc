@@ -105,6 +105,30 @@ TEST(LowerSynchronizationTest, FailedCompareExchangeKeepsOnlyAcquire) {
 )"));
 }
 
+// memory_order_release to succeed, memory_order_acquire to fail (C17 allows it; the CTS's c11_atomics
+// runs it): the exchange orders both, AcquireRelease, since SwiftShader's shader compiler aborts the
+// process on a Release exchange whose failure is Acquire. A relaxed one that fails with Acquire
+// becomes Acquire.
+TEST(LowerSynchronizationTest, CompareExchangeOrdersWhatItsFailureOrders) {
+  test::expectPassOutput("lower-synchronization",
+                         kernel(R"(
+        %old = OpAtomicCompareExchange %uint %p %uint_2 %uint_4 %uint_2 %uint_1 %uint_2
+       %old2 = OpAtomicCompareExchange %uint %p %uint_2 %uint_0 %uint_2 %uint_1 %uint_2
+)",
+                                "%uint_4 = OpConstant %uint 4\n%uint_0 = OpConstant %uint 0"),
+                         kernel(R"(
+        %old = OpAtomicCompareExchange %uint %p %uint_1 %uint_328 %uint_322 %uint_1 %uint_2
+       %old2 = OpAtomicCompareExchange %uint %p %uint_1 %uint_322 %uint_322 %uint_1 %uint_2
+)",
+                                R"(
+     %uint_4 = OpConstant %uint 4
+     %uint_0 = OpConstant %uint 0
+   %uint_324 = OpConstant %uint 324
+   %uint_322 = OpConstant %uint 322
+   %uint_328 = OpConstant %uint 328
+)"));
+}
+
 // An atomic on a private variable (a generic pointer may reach one) has nothing to race with, and
 // Vulkan has no atomics on Function memory: it becomes a load, the operation and a store.
 TEST(LowerSynchronizationTest, PrivateAtomicBecomesLoadOperationAndStore) {

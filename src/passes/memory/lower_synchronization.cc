@@ -57,6 +57,10 @@ constexpr uint32_t kMemories = kUniformMemory | kWorkgroupMemory | kCrossWorkgro
 constexpr uint32_t kOrders = kAcquire | kRelease | static_cast<uint32_t>(spv::MemorySemanticsMask::AcquireRelease) |
                              static_cast<uint32_t>(spv::MemorySemanticsMask::SequentiallyConsistent);
 
+bool isCompareExchange(spv::Op opcode) {
+  return opcode == spv::Op::OpAtomicCompareExchange || opcode == spv::Op::OpAtomicCompareExchangeWeak;
+}
+
 // Vulkan allows an atomic load only Acquire ordering and an atomic store only Release; OpenCL C
 // 2.0's atomic_load and atomic_store default to memory_order_seq_cst. Vulkan's memory model reads
 // SequentiallyConsistent as AcquireRelease, and the half of it a load or a store can take part in
@@ -65,13 +69,21 @@ constexpr uint32_t kOrders = kAcquire | kRelease | static_cast<uint32_t>(spv::Me
 // 5.0's shader compiler aborts ("Infinite-weight Variable ... has no register assigned") on a
 // SequentiallyConsistent Unequal, which OpenCL C 2.0's atomic_compare_exchange_strong gives.
 uint64_t orderVulkanAllows(spv::Op opcode, int operand, uint64_t semantics) {
-  bool failedExchange =
-      (opcode == spv::Op::OpAtomicCompareExchange || opcode == spv::Op::OpAtomicCompareExchangeWeak) && operand == 3;
+  bool failedExchange = isCompareExchange(opcode) && operand == 3;
   uint32_t allowed = opcode == spv::Op::OpAtomicLoad || failedExchange ? kAcquire
                      : opcode == spv::Op::OpAtomicStore                ? kRelease
                                                                        : 0;
   if (!allowed || !(semantics & kOrders)) return semantics;
   return (semantics & ~uint64_t{kOrders}) | allowed;
+}
+
+// Equal semantics that order at least what `unequal` orders, with its memory.
+uint64_t withFailureOrder(uint64_t equal, uint64_t unequal) {
+  constexpr uint64_t kAcquiring = kAcquire | static_cast<uint32_t>(spv::MemorySemanticsMask::AcquireRelease) |
+                                  static_cast<uint32_t>(spv::MemorySemanticsMask::SequentiallyConsistent);
+  if (!(unequal & kAcquiring) || (equal & kAcquiring)) return equal;
+  uint64_t order = (equal & kRelease) ? static_cast<uint32_t>(spv::MemorySemanticsMask::AcquireRelease) : kAcquire;
+  return (equal & ~uint64_t{kOrders}) | order | (unequal & kMemories);
 }
 
 const Instruction& pointerType(const Module& module, uint32_t pointer) {
@@ -217,6 +229,19 @@ Expected<bool> lowerSync(Module& module, Instruction& inst) {
     if (wanted == *semantics) continue;
     operands[index] = Operand::id(ir::constantUint(module, 32, wanted));
     changed = true;
+  }
+  if (isCompareExchange(inst.opcode())) {
+    // The exchange's order joined with the failure's (C17 lets memory_order_release succeed and
+    // memory_order_acquire fail; ordering a success more strongly than asked is always allowed).
+    // SwiftShader 5.0's shader compiler aborts the process ("Infinite-weight Variable ... has no
+    // register assigned", the CTS's c11_atomics) on a Release exchange whose failure is Acquire.
+    std::optional<uint64_t> equal = constantValue(module, operands[where.semantics[0]].words[0]);
+    std::optional<uint64_t> unequal = constantValue(module, operands[where.semantics[1]].words[0]);
+    uint64_t joined = equal && unequal ? withFailureOrder(*equal, *unequal) : 0;
+    if (equal && joined != *equal) {
+      operands[where.semantics[0]] = Operand::id(ir::constantUint(module, 32, joined));
+      changed = true;
+    }
   }
   if (changed) module.update(&inst, Instruction(inst.opcode(), inst.typeId(), inst.resultId(), std::move(operands)));
   return changed;
