@@ -5,7 +5,7 @@
 // (llvm-spirv gives OpenCL 1.x atomic_add on a __global int Workgroup scope, which a GPU may
 // implement as atomic only within one work-group). An atomic load keeps Acquire ordering at most,
 // an atomic store Release, and a compare-exchange's Unequal semantics Acquire (what fails only
-// loads).
+// loads); its Equal semantics order at least what its Unequal ones do.
 #pragma once
 
 #include "passes/pass.h"
