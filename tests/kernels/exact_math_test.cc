@@ -57,26 +57,35 @@ bool isDenormal(T x) {
   return x != 0 && std::fabs(x) < std::numeric_limits<T>::min();
 }
 
-// Edge cases of T (each against each), products that cancel the addend but for their rounding
+// Zeros, infinities, NaN, the extremes, the smallest denormals and normals, and values near 1.
+template <typename T>
+std::vector<T> edgeValues() {
+  using limits = std::numeric_limits<T>;
+  return {T(0),
+          -T(0),
+          limits::infinity(),
+          -limits::infinity(),
+          limits::quiet_NaN(),
+          limits::max(),
+          -limits::max(),
+          limits::min(),
+          -limits::min(),
+          limits::denorm_min(),
+          -limits::denorm_min(),
+          T(1),
+          T(-1),
+          T(1) + limits::epsilon(),
+          T(1) - limits::epsilon() / 2,
+          T(1.5),
+          T(3)};
+}
+
+// Edge values of T (each against each), products that cancel the addend but for their rounding
 // error, addends far above and below the product, and random bit patterns.
 template <typename T, typename Bits>
 void fmaInputs(std::vector<T>& a, std::vector<T>& b, std::vector<T>& c) {
   using limits = std::numeric_limits<T>;
-  const T edges[] = {T(0),
-                     -T(0),
-                     limits::infinity(),
-                     -limits::infinity(),
-                     limits::quiet_NaN(),
-                     limits::max(),
-                     -limits::max(),
-                     limits::min(),
-                     limits::denorm_min(),
-                     -limits::denorm_min(),
-                     T(1),
-                     T(-1),
-                     T(1) + limits::epsilon(),
-                     T(1) - limits::epsilon() / 2,
-                     T(3)};
+  const std::vector<T> edges = edgeValues<T>();
   for (T x : edges)
     for (T y : edges)
       for (T z : edges) a.push_back(x), b.push_back(y), c.push_back(z);
@@ -308,19 +317,7 @@ T magnitudeSelect(T x, T y, bool max) {
 template <typename T, typename Bits>
 void neighbourInputs(std::vector<T>& xs, std::vector<T>& ys) {
   using limits = std::numeric_limits<T>;
-  const T edges[] = {T(0),
-                     -T(0),
-                     limits::infinity(),
-                     -limits::infinity(),
-                     limits::quiet_NaN(),
-                     limits::max(),
-                     limits::min(),
-                     -limits::min(),
-                     limits::denorm_min(),
-                     -limits::denorm_min(),
-                     T(1),
-                     T(-1),
-                     T(1.5)};
+  const std::vector<T> edges = edgeValues<T>();
   for (T x : edges)
     for (T y : edges) xs.push_back(x), ys.push_back(y);
   std::mt19937_64 random(41);
