@@ -3,17 +3,6 @@
 #include "ir/types.h"
 
 namespace cl2vk {
-namespace {
-
-struct FloatFormat {
-  uint32_t width;
-  uint32_t mantissaBits;
-  uint32_t exponentBits;
-  uint32_t bias;
-
-  uint64_t signBit() const { return 1ull << (width - 1); }
-  uint64_t infinityBits() const { return ((1ull << exponentBits) - 1) << mantissaBits; }
-};
 
 FloatFormat formatOf(uint32_t width) {
   switch (width) {
@@ -22,6 +11,8 @@ FloatFormat formatOf(uint32_t width) {
     default: return {64, 52, 11, 1023};
   }
 }
+
+namespace {
 
 // Whether the magnitude `kept` (the bits kept after shifting, as an unsigned integer) must go up
 // by one, given the bits shifted out (`rem`) and the value of half a unit in the last kept place.

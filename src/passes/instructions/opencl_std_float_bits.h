@@ -11,6 +11,20 @@
 
 namespace cl2vk {
 
+// An IEEE binary format: half, float or double.
+struct FloatFormat {
+  uint32_t width;
+  uint32_t mantissaBits;
+  uint32_t exponentBits;
+  uint32_t bias;
+
+  uint64_t signBit() const { return 1ull << (width - 1); }
+  uint64_t infinityBits() const { return ((1ull << exponentBits) - 1) << mantissaBits; }
+};
+
+// The format of the float type of `width` bits (16, 32 or 64).
+FloatFormat formatOf(uint32_t width);
+
 enum class Rounding { kNearestEven, kTowardZero, kTowardPositive, kTowardNegative };
 
 // The rounding mode an FPRoundingMode operand or decoration names.

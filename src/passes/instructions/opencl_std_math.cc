@@ -107,10 +107,9 @@ Lowered lowerModf(ir::Builder& e, const ExtCall& c) {
 // leading one is the implicit bit.
 Lowered lowerFrexp(ir::Builder& e, const ExtCall& c) {
   uint32_t x = c.args[0];
-  uint32_t width = e.width(c.type);
-  uint32_t mantissaBits = width == 16 ? 10 : width == 32 ? 23 : 52;
-  uint64_t bias = (1ull << (width - mantissaBits - 2)) - 1;
-  uint64_t fractionMask = (1ull << mantissaBits) - 1;
+  const FloatFormat format = formatOf(e.width(c.type));
+  const uint32_t width = format.width, mantissaBits = format.mantissaBits;
+  const uint64_t bias = format.bias, fractionMask = (1ull << mantissaBits) - 1;
   uint32_t bitsType = e.uintType(c.type, width);
   uint32_t intType = e.uintType(c.type, 32);
   auto k = [&](uint64_t value) { return e.bits(bitsType, value); };
@@ -132,7 +131,7 @@ Lowered lowerFrexp(ir::Builder& e, const ExtCall& c) {
                                e.isub(exponentField, k32(int64_t(bias) - 1)));
   // Zeros, infinities and NaNs are their own mantissa, with the exponent 0.
   uint32_t special = either(e, e.compare(spv::Op::OpIEqual, magnitude, k(0)),
-                            e.compare(spv::Op::OpIEqual, exponentField, k32((2 * bias) + 1)));
+                            e.compare(spv::Op::OpIEqual, exponentField, k32((1 << format.exponentBits) - 1)));
   e.store(c.args[1], e.select(special, k32(0), exponent));
   return e.select(special, x, e.bitcast(c.type, mantissa));
 }
@@ -189,10 +188,10 @@ Lowered lowerMagnitudeSelect(ir::Builder& e, const ExtCall& c) {
 }
 
 Lowered lowerNan(ir::Builder& e, const ExtCall& c) {
-  uint32_t width = e.width(c.type);
-  uint32_t mantissaBits = width == 16 ? 10 : width == 32 ? 23 : 52;
+  const FloatFormat format = formatOf(e.width(c.type));
+  const uint32_t width = format.width, mantissaBits = format.mantissaBits;
   uint32_t bitsType = e.uintType(c.type, width);
-  uint64_t quietNan = ((1ull << (width - 1 - mantissaBits)) - 1) << mantissaBits | 1ull << (mantissaBits - 1);
+  uint64_t quietNan = format.infinityBits() | 1ull << (mantissaBits - 1);
   uint32_t code = e.bitAnd(e.resize(c.args[0], width), e.bits(bitsType, (1ull << mantissaBits) - 1));
   return e.bitcast(c.type, e.bitOr(code, e.bits(bitsType, quietNan)));
 }
