@@ -227,3 +227,31 @@ kernel void char16_dynamic(global const char16* in, global const int* index, glo
   v[(k + 3) & 15] = (char)(i * 7);
   out[i] = v;
 }
+
+// Chains of comparisons of a char and of a short with constants, which LLVM turns into a switch
+// on the 8- or 16-bit value (CTS integer_ops unary_ops_increment): the selector is widened
+// zero-extended, so the case literals must be too.
+int case_of_char(char c) {
+  if (c == -128) return 1;
+  if (c == -1) return 2;
+  if (c == 0) return 3;
+  if (c == 5) return 4;
+  if (c == 'a') return 5;
+  if (c == 127) return 6;
+  return 0;
+}
+
+int case_of_short(short s) {
+  if (s == -32768) return 1;
+  if (s == -129) return 2;
+  if (s == -1) return 3;
+  if (s == 128) return 4;
+  if (s == 255) return 5;
+  if (s == 32767) return 6;
+  return 0;
+}
+
+kernel void narrow_switch(global const char* c, global const short* s, global int* out) {
+  size_t i = get_global_id(0);
+  out[i] = case_of_char(c[i]) + 10 * case_of_short(s[i]);
+}

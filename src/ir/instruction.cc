@@ -151,4 +151,17 @@ void InstList::spliceTail(InstList& from, iterator position) {
   items_.splice(items_.end(), from.items_, position, from.items_.end());
 }
 
+Instruction switchOnWidened(const Instruction& switchInstruction, uint32_t selector, uint32_t width) {
+  uint64_t low = width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
+  std::vector<Operand> operands = switchInstruction.operands();
+  operands[0] = Operand::id(selector);
+  for (size_t i = 2; i < operands.size(); i += 2) {
+    std::vector<uint32_t>& words = operands[i].words;
+    uint64_t value = (words.at(0) | (words.size() > 1 ? uint64_t{words[1]} << 32 : 0)) & low;
+    words[0] = static_cast<uint32_t>(value);
+    if (words.size() > 1) words[1] = static_cast<uint32_t>(value >> 32);
+  }
+  return Instruction(spv::Op::OpSwitch, 0, 0, std::move(operands));
+}
+
 }  // namespace cl2vk::ir

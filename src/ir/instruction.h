@@ -139,4 +139,9 @@ class InstList {
   Block* block_;
 };
 
+// `switchInstruction` (an OpSwitch) on `selector`, the zero-extension to a wider integer of its
+// selector of `width` bits: each case literal keeps its word count and is held zero-extended
+// like the selector (a literal written sign-extended for a narrow selector is masked).
+Instruction switchOnWidened(const Instruction& switchInstruction, uint32_t selector, uint32_t width);
+
 }  // namespace cl2vk::ir

@@ -613,6 +613,31 @@ TEST_P(NarrowIntegers, PackedStructMembersStraddlingWords) {
   }
 }
 
+// A switch on a char and on a short (at O2), over every short and every char.
+TEST_P(NarrowIntegers, SwitchOnCharAndShort) {
+  auto k = kernel("narrow_integers", "narrow_switch");
+  ASSERT_TRUE(k);
+  const size_t n = 65536;
+  std::vector<int8_t> c(n);
+  std::vector<int16_t> s(n);
+  for (size_t i = 0; i < n; ++i) {
+    s[i] = static_cast<int16_t>(static_cast<uint16_t>(i));
+    c[i] = static_cast<int8_t>(static_cast<uint8_t>(i * 7));
+  }
+  auto dc = buffer(c), ds = buffer(s), dout = buffer(std::vector<int32_t>(n));
+  run(*k, range1d(n, 64), {KernelArg::buffer(dc), KernelArg::buffer(ds), KernelArg::buffer(dout)});
+  auto out = read<int32_t>(dout, n);
+  const std::map<int, int> charCases = {{-128, 1}, {-1, 2}, {0, 3}, {5, 4}, {'a', 5}, {127, 6}};
+  const std::map<int, int> shortCases = {{-32768, 1}, {-129, 2}, {-1, 3}, {128, 4}, {255, 5}, {32767, 6}};
+  auto caseOf = [](const std::map<int, int>& cases, int value) {
+    auto found = cases.find(value);
+    return found == cases.end() ? 0 : found->second;
+  };
+  for (size_t i = 0; i < n; ++i)
+    ASSERT_EQ(out[i], caseOf(charCases, c[i]) + 10 * caseOf(shortCases, s[i]))
+        << "char " << int{c[i]} << ", short " << s[i];
+}
+
 CL2VK_KERNEL_TEST_SUITE(NarrowIntegers, "O0", "O2");
 
 }  // namespace

@@ -289,6 +289,11 @@ Status NarrowLowering::lowerInstruction(Instruction& inst) {
     involved = involved || (operand.isId() && involvesNarrow(originalType(operand.words[0])));
   if (!involved) return okStatus();
   firstNewId_ = module_.bound();
+  if (inst.opcode() == spv::Op::OpSwitch) {
+    uint32_t width = narrowWidth(originalType(inst.idOperand(0)));
+    module_.update(&inst, ir::switchOnWidened(inst, widened(inst.idOperand(0)), width));
+    return okStatus();
+  }
   Expected<bool> lowered = lowerMemory(inst);
   if (!lowered) return lowered.error();
   if (*lowered) return okStatus();

@@ -76,7 +76,7 @@ bool isType(spv::Op opcode) { return opcode >= spv::Op::OpTypeVoid && opcode <= 
 
 bool isStandardWidth(uint32_t width) { return width == 8 || width == 16 || width == 32 || width == 64; }
 
-// The value of a literal number of one or two words (a constant's, a switch case's).
+// The value of a literal number of one or two words (a constant's).
 uint64_t literalValue(const ir::Operand& operand) {
   uint64_t value = operand.words.at(0);
   if (operand.words.size() > 1) value |= uint64_t{operand.words[1]} << 32;
@@ -308,17 +308,8 @@ Status OddIntegerWidening::lowerInstruction(Instruction& inst) {
   if (!involved) return okStatus();
   firstNewId_ = module_.bound();
   if (inst.opcode() == spv::Op::OpSwitch) {
-    // The selector is widened; each case's literal is the same number of words (one up to 32
-    // bits, two above), held zero-extended like the selector.
     uint32_t width = oddWidth(originalType(inst.idOperand(0)));
-    std::vector<ir::Operand> operands = inst.operands();
-    operands[0] = ir::Operand::id(widened(inst.idOperand(0)));
-    for (size_t i = 2; i < operands.size(); i += 2) {
-      uint64_t value = literalValue(operands[i]) & lowBits(width);
-      operands[i].words[0] = static_cast<uint32_t>(value);
-      if (operands[i].words.size() > 1) operands[i].words[1] = static_cast<uint32_t>(value >> 32);
-    }
-    module_.update(&inst, Instruction(spv::Op::OpSwitch, 0, 0, std::move(operands)));
+    module_.update(&inst, ir::switchOnWidened(inst, widened(inst.idOperand(0)), width));
     return okStatus();
   }
   for (auto lowering : {&OddIntegerWidening::lowerMemory, &OddIntegerWidening::lowerArithmetic,
