@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <set>
 #include <type_traits>
 
 #include "ir/types.h"
@@ -458,6 +459,108 @@ TEST_P(GenericPointers, FencesFollowTheAddressSpace) {
     EXPECT_EQ(out[4 * i + 1], kLocal) << i;
     EXPECT_EQ(out[4 * i + 2], 0u) << i;
     EXPECT_EQ(out[4 * i + 3], (i & 1) ? kGlobal : kLocal) << i;
+  }
+}
+
+// Generic pointers whose space the path decides are tagged pointers (docs/decisions.md): each
+// work-item reaches a __global, a __local or a __private int as `path` says, reads and writes it
+// through the one pointer, and asks it its space three ways (CTS generic_address_space
+// conditional_casting).
+TEST_P(GenericPointers, ChosenByThePathAmongThreeSpaces) {
+  auto k = kernel("generic_pointers", "generic_by_path");
+  ASSERT_TRUE(k);
+  const size_t n = 96, local = 32;
+  auto g = intsIn(n, 21);
+  for (auto& v : g) v %= 100000;
+  std::vector<int32_t> path(n);
+  std::mt19937 random(5);
+  for (int32_t& p : path) p = static_cast<int32_t>(random() % 3);
+  auto dg = buffer(g), dpath = buffer(path), dout = buffer(std::vector<int32_t>(4 * n, -1));
+  run(*k, range1d(n, local), {KernelArg::buffer(dg), KernelArg::buffer(dpath), KernelArg::buffer(dout)});
+  auto out = read<int32_t>(dout, 4 * n);
+  auto gAfter = read<int32_t>(dg, n);
+  constexpr int32_t kGlobalFence = 2, kLocalFence = 1;
+  for (size_t i = 0; i < n; ++i) {
+    int32_t lid = static_cast<int32_t>(i % local);
+    int32_t before = path[i] == 0 ? g[i] : path[i] == 1 ? lid * 3 : static_cast<int32_t>(i) * 10 + 1;
+    SCOPED_TRACE("work-item " + std::to_string(i) + ", path " + std::to_string(path[i]));
+    EXPECT_EQ(out[4 * i], before);
+    EXPECT_EQ(out[4 * i + 1], before + 1000 + (path[i] == 1 ? 10000 : 0));
+    EXPECT_EQ(out[4 * i + 2], 1 << path[i]);  // to_global, to_local, to_private
+    EXPECT_EQ(out[4 * i + 3], path[i] == 0 ? kGlobalFence : path[i] == 1 ? kLocalFence : 0);
+    EXPECT_EQ(gAfter[i], path[i] == 0 ? g[i] + 1000 : g[i]);
+  }
+}
+
+// A ternary of a __global and a __local array, moved, read and compared after the choice (CTS
+// ternary_operator_casting).
+TEST_P(GenericPointers, ChosenByASelectThenMovedAndCompared) {
+  auto k = kernel("generic_pointers", "generic_by_select");
+  ASSERT_TRUE(k);
+  const size_t n = 64, local = 32;
+  auto g = intsIn(n, 22);
+  for (auto& v : g) v %= 100000;
+  auto dg = buffer(g), dout = buffer(std::vector<int32_t>(2 * n, -1));
+  run(*k, range1d(n, local), {KernelArg::buffer(dg), KernelArg::buffer(dout)});
+  auto out = read<int32_t>(dout, 2 * n);
+  for (size_t i = 0; i < n; ++i) {
+    int32_t lid = static_cast<int32_t>(i % local);
+    bool global = i & 1;
+    int32_t value = global ? g[i] : -lid;
+    ASSERT_EQ(out[2 * i], 3 * value) << i;
+    ASSERT_EQ(out[2 * i + 1], global ? static_cast<int32_t>(i) : lid + 1000) << i;
+  }
+}
+
+// Atomics through one generic pointer into a __global or a __local counter (CTS
+// generic_atomics_variant): every old value is taken once, and the totals are exact.
+TEST_P(GenericPointers, AtomicsIntoTheSpaceThePathChose) {
+  auto k = kernel("generic_pointers", "generic_atomics");
+  ASSERT_TRUE(k);
+  const size_t n = 128, local = 32;
+  auto dcounter = buffer(std::vector<int32_t>{0}), dout = buffer(std::vector<int32_t>(2 * n, -1));
+  run(*k, range1d(n, local), {KernelArg::buffer(dcounter), KernelArg::buffer(dout)});
+  auto out = read<int32_t>(dout, 2 * n);
+  EXPECT_EQ(read<int32_t>(dcounter, 1)[0], static_cast<int32_t>(n / 2));
+  std::set<int32_t> globalOld;
+  for (size_t group = 0; group < n / local; ++group) {
+    std::set<int32_t> localOld;
+    for (size_t lid = 0; lid < local; ++lid) {
+      size_t i = group * local + lid;
+      EXPECT_EQ(out[2 * i + 1], static_cast<int32_t>(local / 2)) << i;
+      (lid & 1 ? globalOld : localOld).insert(out[2 * i]);
+    }
+    EXPECT_EQ(localOld.size(), local / 2) << "group " << group;
+    EXPECT_EQ(*localOld.rbegin(), static_cast<int32_t>(local / 2 - 1)) << "group " << group;
+  }
+  EXPECT_EQ(globalOld.size(), n / 2);
+  EXPECT_EQ(*globalOld.rbegin(), static_cast<int32_t>(n / 2 - 1));
+}
+
+// Generic pointers stored in a private array of structs and in a __local array, loaded back
+// (the one chosen at run time, and the neighbour's) and followed (CTS language_struct).
+TEST_P(GenericPointers, StoredInMemoryAndLoadedBack) {
+  auto k = kernel("generic_pointers", "generic_in_memory");
+  ASSERT_TRUE(k);
+  const size_t n = 96, local = 32;
+  auto g = intsIn(n, 23);
+  for (auto& v : g) v %= 100000;
+  std::vector<int32_t> path(n);
+  std::mt19937 random(6);
+  for (int32_t& p : path) p = static_cast<int32_t>(random() % 3);
+  auto dg = buffer(g), dpath = buffer(path), dout = buffer(std::vector<int32_t>(3 * n, -1));
+  run(*k, range1d(n, local), {KernelArg::buffer(dg), KernelArg::buffer(dpath), KernelArg::buffer(dout)});
+  auto out = read<int32_t>(dout, 3 * n);
+  for (size_t i = 0; i < n; ++i) {
+    size_t lid = i % local, neighbour = lid ^ 1;
+    int32_t chosen = path[i] == 0   ? g[i]
+                     : path[i] == 1 ? 2 * (static_cast<int32_t>(lid) + 100)
+                                    : 3 * 7 * static_cast<int32_t>(i);
+    int32_t neighbours = neighbour & 1 ? g[i - lid + neighbour] : static_cast<int32_t>(neighbour) + 100;
+    SCOPED_TRACE("work-item " + std::to_string(i) + ", path " + std::to_string(path[i]));
+    EXPECT_EQ(out[3 * i], chosen);
+    EXPECT_EQ(out[3 * i + 1], neighbours);
+    EXPECT_EQ(out[3 * i + 2], (neighbour & 1 ? 0 : 1) | (path[i] == 2 ? 2 : 0));
   }
 }
 

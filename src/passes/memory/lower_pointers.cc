@@ -5,6 +5,7 @@
 #include "passes/memory/lower_pointers.h"
 
 #include <algorithm>
+#include <memory>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "passes/memory/logical_pointers.h"
 #include "passes/memory/pointer_spaces.h"
 #include "passes/memory/pointer_values.h"
+#include "passes/memory/tagged_pointers.h"
 #include "passes/memory/word_memory.h"
 
 namespace cl2vk::pointers {
@@ -37,18 +39,23 @@ class PointerLowering {
       removeUnusedPointerArithmetic(function);
       // get_fence is answered first: a pointer that only it uses may join spaces, which the
       // inference refuses.
-      SpaceInference spaces(module_, function);
-      Status inferred = spaces.run();
-      if (foldFenceQueries(function, spaces)) {
+      auto spaces = std::make_unique<SpaceInference>(module_, function);
+      Status inferred = spaces->run();
+      if (foldFenceQueries(function, *spaces)) {
         // The pointers that only get_fence used go, and the spaces are inferred again without them.
         removeUnusedPointerArithmetic(function);
-        SpaceInference remaining(module_, function);
-        CL2VK_TRY(remaining.run());
-        retypeValues(remaining);
-        continue;
+        spaces = std::make_unique<SpaceInference>(module_, function);
+        inferred = spaces->run();
       }
-      CL2VK_TRY(inferred);
-      retypeValues(spaces);
+      if (!inferred.ok()) {
+        // Generic pointers whose space the path decides become tagged (tagged_pointers.h).
+        Expected<bool> tagged = tagGenericPointers(module_, function, *spaces);
+        if (!tagged) return tagged.error();
+        if (!*tagged) return inferred;
+        spaces = std::make_unique<SpaceInference>(module_, function);
+        CL2VK_TRY(spaces->run());
+      }
+      retypeValues(*spaces);
     }
     // Memory that typed access cannot express becomes words; the rest keeps its types.
     CL2VK_TRY(lowerWordAddressedMemory(module_));
@@ -119,11 +126,15 @@ class PointerLowering {
         if (inst.opcode() == spv::Op::OpGenericPtrMemSemantics) queries.push_back(&inst);
       }
     }
+    bool folded = false;
     for (Instruction* query : queries) {
+      std::unordered_set<uint32_t> seen;
+      if (fromMemory(query->idOperand(0), spaces, seen)) continue;  // the tag tells (tagged_pointers.h)
       module_.replaceAllUses(query->resultId(), semanticsOf(query->idOperand(0), query->typeId(), spaces));
       (void)module_.remove(query);  // no longer used: cannot fail
+      folded = true;
     }
-    return !queries.empty();
+    return folded;
   }
 
   // The memory semantics (a value of the integer type `type`) of what the pointer `id` points
@@ -187,6 +198,23 @@ class PointerLowering {
       case SC::Workgroup: return uint32_t(spv::MemorySemanticsMask::WorkgroupMemory);
       default: return 0;
     }
+  }
+
+  // Whether the pointer `id` may come, through phis, selects and generic casts, from a generic
+  // pointer loaded from memory, whose space no inference tells.
+  bool fromMemory(uint32_t id, const SpaceInference& spaces, std::unordered_set<uint32_t>& seen) const {
+    if (!seen.insert(id).second) return false;
+    const Instruction* def = module_.def(id);
+    if (!def) return false;
+    if (def->opcode() == spv::Op::OpSelect)
+      return fromMemory(def->idOperand(1), spaces, seen) || fromMemory(def->idOperand(2), spaces, seen);
+    if (def->opcode() == spv::Op::OpPhi) {
+      for (size_t i = 0; i < def->numOperands(); i += 2)
+        if (fromMemory(def->idOperand(i), spaces, seen)) return true;
+      return false;
+    }
+    if (isGenericForward(def)) return fromMemory(def->idOperand(0), spaces, seen);
+    return def->opcode() == spv::Op::OpLoad && !spaces.spaceOf(id);
   }
 
   // A generic pointer that points where its first operand does (a cast or an access chain).

@@ -27,6 +27,42 @@ Expected<uint32_t> sizeInMemory(const Module& module, uint32_t type) {
   return (layout->size + layout->alignment - 1) / layout->alignment * layout->alignment;
 }
 
+Status walkChainInBytes(const Module& module, const Instruction& chain,
+                        const std::function<void(uint32_t index, uint32_t stride)>& scaled,
+                        const std::function<void(uint32_t offset)>& bytes) {
+  uint32_t type = pointeeOf(module, module.def(chain.idOperand(0))->typeId());
+  size_t first = 1;
+  if (isPtrAccessChain(chain.opcode())) {
+    Expected<uint32_t> stride = sizeInMemory(module, type);
+    if (!stride) return stride.error();
+    scaled(chain.idOperand(1), *stride);
+    first = 2;
+  }
+  for (size_t i = first; i < chain.numOperands(); ++i) {
+    const Instruction* def = module.def(type);
+    uint32_t index = chain.idOperand(i);
+    if (def->opcode() == spv::Op::OpTypeStruct) {
+      std::optional<uint64_t> member = constantValue(module, index);
+      Expected<std::vector<uint32_t>> members = memberOffsets(module, type);
+      if (!member || !members || *member >= members->size())
+        return Error("a struct member index that is not a constant");
+      bytes((*members)[*member]);
+      type = def->idOperand(*member);
+      continue;
+    }
+    if (def->opcode() != spv::Op::OpTypeArray && def->opcode() != spv::Op::OpTypeRuntimeArray &&
+        def->opcode() != spv::Op::OpTypeVector)
+      return Error("indexes into a " + ir::opcodeName(def->opcode()));
+    type = def->idOperand(0);
+    Expected<uint32_t> stride = def->opcode() == spv::Op::OpTypeVector
+                                    ? Expected<uint32_t>(ir::scalarWidth(module, type) / 8)
+                                    : sizeInMemory(module, type);
+    if (!stride) return stride.error();
+    scaled(index, *stride);
+  }
+  return okStatus();
+}
+
 uint32_t WordAccess::uint32() { return ir::typeInt(b_.module(), 32); }
 
 // Offsets known at translation time (members of private structs, mostly) fold into constants.

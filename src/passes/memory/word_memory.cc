@@ -210,37 +210,22 @@ class WordMemory {
     if (!base) return base;
     Builder b = Builder::before(module_, &inst);
     uint32_t offset = *base;
-    uint32_t type = pointeeOf(module_, module_.def(inst.idOperand(0))->typeId());
-    size_t first = 1;
-    if (isPtrAccessChain(inst.opcode())) {
-      Expected<uint32_t> stride = sizeInMemory(module_, type);
-      if (!stride) return unsupported(module_, inst, stride.error().message());
-      offset = advance(b, offset, inst.idOperand(1), *stride);
-      first = 2;
-    }
-    for (size_t i = first; i < inst.numOperands(); ++i) {
-      const Instruction* def = module_.def(type);
-      uint32_t index = inst.idOperand(i);
-      if (def->opcode() == spv::Op::OpTypeStruct) {
-        std::optional<uint64_t> member = constantValue(module_, index);
-        Expected<std::vector<uint32_t>> members = memberOffsets(module_, type);
-        if (!member || !members || *member >= members->size())
-          return unsupported(module_, inst, "a struct member index that is not a constant");
-        offset = advanceBytes(b, offset, (*members)[*member]);
-        type = def->idOperand(*member);
-        continue;
-      }
-      if (def->opcode() != spv::Op::OpTypeArray && def->opcode() != spv::Op::OpTypeRuntimeArray &&
-          def->opcode() != spv::Op::OpTypeVector)
-        return unsupported(module_, inst, "indexes into a " + ir::opcodeName(def->opcode()));
-      type = def->idOperand(0);
-      Expected<uint32_t> stride = def->opcode() == spv::Op::OpTypeVector
-                                      ? Expected<uint32_t>(ir::scalarWidth(module_, type) / 8)
-                                      : sizeInMemory(module_, type);
-      if (!stride) return unsupported(module_, inst, stride.error().message());
-      offset = advance(b, offset, index, *stride);
-    }
+    Status walked = walkChainInBytes(
+        module_, inst, [&](uint32_t index, uint32_t stride) { offset = advance(b, offset, index, stride); },
+        [&](uint32_t bytes) { offset = advanceBytes(b, offset, bytes); });
+    if (!walked.ok()) return unsupported(module_, inst, walked.error().message());
     return offset;
+  }
+
+  // A conversion or comparison of __local or __private null pointers only (offset 0, which no
+  // object holds), which Vulkan cannot compute on logical pointers either.
+  bool isPointerTest(const Instruction& inst) const {
+    spv::Op opcode = inst.opcode();
+    if (opcode != spv::Op::OpConvertPtrToU && opcode != spv::Op::OpPtrEqual && opcode != spv::Op::OpPtrNotEqual)
+      return false;
+    const Instruction* operand = module_.def(inst.idOperand(0));
+    return (operand->opcode() == spv::Op::OpConstantNull || operand->opcode() == spv::Op::OpUndef) &&
+           isLogical(storageOf(module_, operand->typeId()));
   }
 
   // The byte offset a pointer value of an object holds, computed where the value is defined.
@@ -422,7 +407,7 @@ class WordMemory {
       }
       bool usesObject = inst->opcode() == spv::Op::OpCopyMemory || inst->opcode() == spv::Op::OpCopyMemorySized;
       for (const Operand& operand : inst->operands()) usesObject |= operand.isId() && objectOf(operand.words[0]);
-      if (!usesObject) continue;
+      if (!usesObject && !isPointerTest(*inst)) continue;
       switch (inst->opcode()) {
         case spv::Op::OpLoad: CL2VK_TRY(rewriteLoad(*inst)); break;
         case spv::Op::OpStore: CL2VK_TRY(rewriteStore(*inst)); break;

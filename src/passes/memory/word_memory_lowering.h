@@ -86,4 +86,12 @@ class WordAccess {
 // The byte size of `type` in memory, and the stride between array or pointer-arithmetic elements.
 Expected<uint32_t> sizeInMemory(const Module& module, uint32_t type);
 
+// The steps an access chain (any of the four) takes from its base pointer, in order:
+// `scaled(index, stride)` for an index into the pointer's own elements (the first index of a
+// PtrAccessChain), an array or a vector, `bytes(offset)` for a struct member. The error says why
+// a step has no byte offset (a member index that is not a constant, an unknown layout).
+Status walkChainInBytes(const Module& module, const Instruction& chain,
+                        const std::function<void(uint32_t index, uint32_t stride)>& scaled,
+                        const std::function<void(uint32_t offset)>& bytes);
+
 }  // namespace cl2vk::pointers

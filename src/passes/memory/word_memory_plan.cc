@@ -113,7 +113,10 @@ class Planner {
   void link(uint32_t value, uint32_t other) {
     if (isLogicalPointer(other) && !isNullOrUndef(other)) groups_.unite(value, other);
   }
+  // A null or undefined pointer is a constant that every function shares and that points
+  // nowhere: it escapes nothing.
   void escape(uint32_t value, Function& function) {
+    if (isNullOrUndef(value)) return;
     SC storage = storageOfValue(value);
     groups_.unite(value, heapKey(storage, storage == SC::Function ? &function : nullptr));
   }
@@ -172,6 +175,7 @@ class Planner {
           case spv::Op::OpPtrDiff: {
             uint32_t a = inst.idOperand(0), b = inst.idOperand(1);
             if (!isLogicalPointer(a) && !isLogicalPointer(b)) break;
+            if (isNullOrUndef(a) && isNullOrUndef(b)) break;
             mark(a);
             mark(b);
             if (isLogicalPointer(a) && isLogicalPointer(b) && !isNullOrUndef(a) && !isNullOrUndef(b)) {
