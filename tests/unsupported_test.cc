@@ -40,13 +40,6 @@ INSTANTIATE_TEST_SUITE_P(Constructs, UnsupportedTest,
                                          Unsupported{
                                              "recursion.O0.spv",
                                              "kernel 'recursion': recursion is not supported: 'fib' calls 'fib'"},
-                                         Unsupported{"generic_two_spaces.O0.spv",
-                                                     "a generic pointer into __global or __local memory as the "
-                                                     "path decides is not supported"},
-                                         Unsupported{"generic_two_spaces.O2.spv", "kernel 'generic_two_spaces': %"},
-                                         Unsupported{"generic_two_spaces.O2.spv",
-                                                     "a generic pointer into __global or __local memory as the "
-                                                     "path decides is not supported"},
                                          Unsupported{"function_pointers.spv", "kernel 'function_pointers': %"},
                                          Unsupported{"function_pointers.spv", "function pointers are not supported"}),
                          [](const testing::TestParamInfo<Unsupported>& info) {

@@ -1,5 +1,5 @@
-// freeze to bitcast, inline definitions kept, narrowed switches widened, sub-group calls kept
-// apart and kernel attributes read (llvm_ir_fixups.h): LLVM IR text read line by line, without an LLVM library.
+// freeze to bitcast, null casts between named spaces folded, inline definitions kept, narrowed
+// switches widened, sub-group calls kept apart and kernel attributes read (llvm_ir_fixups.h): LLVM IR text read line by line, without an LLVM library.
 #include "runtime/llvm_ir_fixups.h"
 
 #include <algorithm>
@@ -84,6 +84,42 @@ std::optional<std::string> freezeAsBitcast(std::string_view line) {
   std::string rewritten(line.substr(0, at));
   rewritten.append(" = bitcast ").append(type).append(value).append(" to ").append(type).append(metadata);
   return rewritten;
+}
+
+// Whether an LLVM pointer type names the generic address space (OpenCL's is 4 on spir64).
+bool isGenericPointerType(std::string_view type) { return type.find("addrspace(4)") != std::string_view::npos; }
+
+// Every "addrspacecast (T* null to U*)" between two named spaces as "null", and an instruction
+// "%x = addrspacecast T* null to U*" as "%x = bitcast U* null to U*"; nullopt for a line without
+// either.
+std::optional<std::string> namedNullCastsAsNull(std::string_view line) {
+  constexpr std::string_view kCast = "addrspacecast ";
+  std::string rewritten;
+  size_t copied = 0;
+  for (size_t at = line.find(kCast); at != std::string_view::npos; at = line.find(kCast, at + 1)) {
+    size_t start = at + kCast.size();
+    bool expression = start < line.size() && line[start] == '(';
+    std::string_view operands = line.substr(start + (expression ? 1 : 0));
+    std::optional<size_t> fromLength = llvmTypeLength(operands);
+    if (!fromLength || !operands.substr(*fromLength).starts_with(" null to ")) continue;
+    std::string_view from = operands.substr(0, *fromLength);
+    std::string_view target = operands.substr(*fromLength + std::string_view(" null to ").size());
+    std::optional<size_t> toLength = llvmTypeLength(target);
+    if (!toLength) continue;
+    std::string_view to = target.substr(0, *toLength);
+    if (isGenericPointerType(from) || isGenericPointerType(to)) continue;  // llvm-spirv takes these
+    size_t end = static_cast<size_t>(to.data() + to.size() - line.data()) + (expression ? 1 : 0);
+    if (expression && (end > line.size() || line[end - 1] != ')')) continue;
+    rewritten.append(line.substr(copied, at - copied));
+    if (expression) {
+      rewritten.append("null");
+    } else {
+      rewritten.append("bitcast ").append(to).append(" null to ").append(to);
+    }
+    copied = end;
+  }
+  if (copied == 0) return std::nullopt;
+  return rewritten.append(line.substr(copied));
 }
 
 // "define available_externally ..." as "define internal ...", or nullopt for any other line.
@@ -284,6 +320,10 @@ std::string sizeTriple(std::string_view operands) {
 }  // namespace
 
 std::string replaceFreezeWithBitcast(std::string_view llvmIr) { return rewriteLines(llvmIr, freezeAsBitcast); }
+
+std::string foldNullCastsBetweenNamedSpaces(std::string_view llvmIr) {
+  return rewriteLines(llvmIr, namedNullCastsAsNull);
+}
 
 std::string keepInlineDefinitions(std::string_view llvmIr) { return rewriteLines(llvmIr, inlineDefinitionAsInternal); }
 

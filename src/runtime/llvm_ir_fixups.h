@@ -16,6 +16,14 @@ namespace cl2vk::runtime {
 // in the assembly step with LLVM's message in the log.)
 std::string replaceFreezeWithBitcast(std::string_view llvmIr);
 
+// clang-15 -O2 folds a comparison of NULL pointers of two spaces met through generic
+// (`__global int* g = NULL; int* p = (__local int*)NULL; g == p`) into an addrspacecast of a
+// __local null to __global, which OpenCL C cannot write and llvm-spirv-15 refuses ("Casts from
+// private/local/global address space are allowed only to generic") and then crashes on (signal 11,
+// the CTS's generic_address_space compare_pointers). NULL is 0 in every OpenCL address space, so
+// such a cast of null is the target space's null.
+std::string foldNullCastsBetweenNamedSpaces(std::string_view llvmIr);
+
 // OpenCL C follows C99: a plain `inline` function is an inline definition, which clang-15 emits
 // `available_externally` and drops once the optimizer has decided not to inline a call (too large,
 // as CLBlast's unrolled tiles are on NVIDIA), leaving a call to a function that no module defines;

@@ -117,11 +117,13 @@ Status fixUpFrontEndIrInFile(const fs::path& path, KernelAttributeList& attribut
   return writeWholeFile(path, keepSubgroupCallsApart(keepInlineDefinitions(*llvmIr)));
 }
 
-// The optimizer's IR fixed for llvm-spirv-15: freeze and odd-width switches (llvm_ir_fixups.h).
+// The optimizer's IR fixed for llvm-spirv-15: freeze, odd-width switches and null casts between
+// named spaces (llvm_ir_fixups.h).
 Status fixOptimizedIrInFile(const fs::path& path) {
   Expected<std::string> llvmIr = readWholeFile(path);
   if (!llvmIr) return llvmIr.error();
-  return writeWholeFile(path, widenOddWidthSwitches(replaceFreezeWithBitcast(*llvmIr)));
+  return writeWholeFile(path,
+                        foldNullCastsBetweenNamedSpaces(widenOddWidthSwitches(replaceFreezeWithBitcast(*llvmIr))));
 }
 
 Expected<std::vector<uint32_t>> readSpirvWords(const fs::path& path) {

@@ -210,6 +210,40 @@ TEST(LowerPointersTest, GenericPointersIntoGlobalMemoryBecomeBufferPointers) {
                                        generic, kBufferPointer, "OpDecorate %_ptr_CrossWorkgroup_uint ArrayStride 4"));
 }
 
+// A generic pointer that is `out` or &tile[x] as x decides: one pointer value cannot be both a
+// buffer pointer and a __local one, so it becomes a tagged 64-bit integer (tagged_pointers.h):
+// the buffer address, or the __local word memory's byte offset with tag 1 in the top two bits.
+// The load branches on the tag to a load of each space, and no generic pointer is left.
+TEST(LowerPointersTest, GenericPointerIntoTwoSpacesAsThePathDecidesIsTagged) {
+  std::string globals = R"(
+  %_ptr_Generic_uint = OpTypePointer Generic %uint
+  %_ptr_Workgroup__arr_uint_uint_4 = OpTypePointer Workgroup %_arr_uint_uint_4
+  %_ptr_Workgroup_uint = OpTypePointer Workgroup %uint
+       %tile = OpVariable %_ptr_Workgroup__arr_uint_uint_4 Workgroup
+)";
+  test::PassRun run = test::runPass("lower-pointers", computeKernel(R"(
+    %element = OpAccessChain %_ptr_Workgroup_uint %tile %x
+      %local = OpPtrCastToGeneric %_ptr_Generic_uint %element
+     %global = OpPtrCastToGeneric %_ptr_Generic_uint %out
+        %odd = OpBitwiseAnd %uint %x %uint_1
+     %isOdd = OpIEqual %bool %odd %uint_1
+     %either = OpSelect %_ptr_Generic_uint %isOdd %global %local
+          %r = OpLoad %uint %either Aligned 4
+)",
+                                                                      globals));
+  ASSERT_TRUE(run.module) << run.error;
+  std::string text = run.text();
+  // The generic pointer type is left declared, unused (finalize-vulkan drops it).
+  EXPECT_EQ(text.find("_ptr_Generic_uint"), text.rfind("_ptr_Generic_uint")) << text;
+  EXPECT_EQ(text.find("OpPtrCastToGeneric"), std::string::npos) << text;
+  EXPECT_NE(text.find("OpSelect %ulong"), std::string::npos) << text;
+  EXPECT_NE(text.find("OpConstant %ulong 4611686018427387904"), std::string::npos) << "tag 1 << 62: " << text;
+  EXPECT_NE(text.find("OpShiftRightLogical %ulong"), std::string::npos) << text;
+  EXPECT_NE(text.find("OpConvertUToPtr %_ptr_PhysicalStorageBuffer_uint"), std::string::npos) << text;
+  EXPECT_NE(text.find("OpLoad %uint %"), std::string::npos) << text;
+  EXPECT_NE(text.find("OpPhi %uint"), std::string::npos) << "the load's two results joined: " << text;
+}
+
 // The part of a module both reinterpreted-memory tests share: a float variable read as a uint, and
 // byte 2 of a __local uint tile[4] stored through a uchar pointer.
 const std::string kReinterpretingHeader = R"(

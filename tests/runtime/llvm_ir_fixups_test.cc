@@ -49,6 +49,26 @@ TEST(LlvmIrFixupsTest, OddWidthSwitchSwitchesOnTheZeroExtendedCondition) {
 )");
 }
 
+// clang-15 -O2 on the CTS's compare_pointers (`ptr = (__local int*)NULL; gptr == ptr`): a cast
+// of a __local null to __global, which llvm-spirv-15 crashes on, is the __global null; casts of
+// null to or from generic, and of non-null values, stay.
+TEST(LlvmIrFixupsTest, NullCastsBetweenNamedSpacesAreNull) {
+  EXPECT_EQ(foldNullCastsBetweenNamedSpaces(R"(
+  store i32 zext (i1 icmp eq (i32 addrspace(1)* addrspacecast (i32 addrspace(3)* null to i32 addrspace(1)*), i32 addrspace(1)* null) to i32), i32 addrspace(1)* %4, align 4
+  %6 = addrspacecast i32* null to i32 addrspace(1)*
+  %7 = addrspacecast i32 addrspace(3)* null to i32 addrspace(4)*
+  %8 = addrspacecast i32 addrspace(3)* %l to i32 addrspace(4)*
+  %9 = icmp eq i32 addrspace(4)* addrspacecast (i32 addrspace(1)* null to i32 addrspace(4)*), %8
+)"),
+            R"(
+  store i32 zext (i1 icmp eq (i32 addrspace(1)* null, i32 addrspace(1)* null) to i32), i32 addrspace(1)* %4, align 4
+  %6 = bitcast i32 addrspace(1)* null to i32 addrspace(1)*
+  %7 = addrspacecast i32 addrspace(3)* null to i32 addrspace(4)*
+  %8 = addrspacecast i32 addrspace(3)* %l to i32 addrspace(4)*
+  %9 = icmp eq i32 addrspace(4)* addrspacecast (i32 addrspace(1)* null to i32 addrspace(4)*), %8
+)");
+}
+
 // Above 32 bits the condition goes to 64; i1 cases are printed as true and false.
 TEST(LlvmIrFixupsTest, WideAndBooleanSwitchesAreWidenedToo) {
   EXPECT_EQ(widenOddWidthSwitches("  switch i40 %c, label %d [\n    i40 -2, label %e\n  ]\n"),

@@ -35,6 +35,7 @@ class PointerLowering {
     for (Function& function : module_.functions()) {
       if (function.isDeclaration()) continue;
       bitcastsBecomeConversions(function);
+      foldNullConversions(function);
       CL2VK_TRY(lowerMemoryCopies(function));
       removeUnusedPointerArithmetic(function);
       // get_fence is answered first: a pointer that only it uses may join spaces, which the
@@ -263,6 +264,22 @@ class PointerLowering {
       if (replacement.opcode() == spv::Op::OpBitcast && cast->typeId() == ulong)
         replacement = Instruction(spv::Op::OpCopyObject, ulong, cast->resultId(), replacement.operands());
       module_.update(cast, std::move(replacement));
+    }
+  }
+
+  // NULL of any space converted to an integer is 0 (llvm-spirv compares generic pointers, NULL
+  // among them, as integers): folded before a cast of a null constant needs a space.
+  void foldNullConversions(Function& function) {
+    std::vector<Instruction*> conversions;
+    for (Block& block : function.blocks()) {
+      for (Instruction& inst : block.instructions()) {
+        if (inst.opcode() == spv::Op::OpConvertPtrToU && isNullPointer(module_, inst.idOperand(0)))
+          conversions.push_back(&inst);
+      }
+    }
+    for (Instruction* conversion : conversions) {
+      module_.replaceAllUses(conversion->resultId(), ir::constantNull(module_, conversion->typeId()));
+      (void)module_.remove(conversion);  // no longer used: cannot fail
     }
   }
 

@@ -11,11 +11,13 @@
 //   that differ only in the last index).
 // - Generic pointers take the address space of where they come from; get_fence of one
 //   (OpGenericPtrMemSemantics) becomes the semantics of that space (selected at run time where a
-//   select or phi of pointers into two spaces decides it).
+//   select or phi of pointers into two spaces decides it). Those whose space the path decides
+//   (joins of two spaces, generic pointers loaded from memory) become tagged 64-bit pointers
+//   (tagged_pointers.h).
+// - Memory that typed access cannot express (unions, casts to other types, pointers stored in
+//   memory or compared) becomes word-addressed (word_memory.h).
 // - OpCopyMemory(Sized) become a load and a store; lifetime markers go.
-// What cannot be expressed (a __local pointer stored in memory, memory reinterpreted as another
-// type, a generic pointer whose address space depends on the path) is an error naming the kernel
-// and the instruction.
+// What cannot be expressed is an error naming the kernel and the instruction.
 #pragma once
 
 #include "passes/pass.h"

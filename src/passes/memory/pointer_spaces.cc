@@ -15,14 +15,6 @@ std::optional<SC> spaceOfType(SC storage) {
   }
 }
 
-const char* openclName(SC space) {
-  switch (space) {
-    case SC::PhysicalStorageBuffer: return "__global";
-    case SC::Workgroup: return "__local";
-    default: return "__private";
-  }
-}
-
 }  // namespace
 
 Status SpaceInference::run() {
@@ -43,44 +35,22 @@ Status SpaceInference::run() {
   for (Block& block : function_.blocks()) {
     for (Instruction& inst : block.instructions()) {
       if (!isPointerValue(module_, inst) || spaces_.contains(inst.resultId())) continue;
+      // Generic pointers are tagged where this fails (tagged_pointers.h); what is left is a
+      // __constant pointer loaded from memory or computed from something else.
       if (inst.opcode() == spv::Op::OpLoad)
-        return unsupported(module_, inst, "a generic or __constant pointer loaded from memory is not supported");
-      if (std::optional<std::pair<SC, SC>> two = twoSpacesJoined(inst)) {
-        return unsupported(module_, inst,
-                           std::string("a generic pointer into ") + openclName(two->first) + " or " +
-                               openclName(two->second) +
-                               " memory as the path decides is not supported (Vulkan reaches each through "
-                               "pointers of its own)");
-      }
+        return unsupported(module_, inst, "a __constant pointer loaded from memory is not supported");
       return unsupported(module_, inst, "cannot tell which address space this pointer points into");
     }
   }
   return okStatus();
 }
 
-std::optional<std::pair<SC, SC>> SpaceInference::twoSpacesJoined(const Instruction& inst) const {
-  std::optional<SC> first;
-  auto join = [&](uint32_t id) -> std::optional<std::pair<SC, SC>> {
-    std::optional<SC> space = spaceOf(id);
-    if (space && first && *space != *first) return std::pair{*first, *space};
-    if (space) first = space;
-    return std::nullopt;
-  };
-  if (inst.opcode() == spv::Op::OpSelect) {
-    if (auto two = join(inst.idOperand(1))) return two;
-    return join(inst.idOperand(2));
-  }
-  if (inst.opcode() == spv::Op::OpPhi) {
-    for (size_t i = 0; i < inst.numOperands(); i += 2) {
-      if (auto two = join(inst.idOperand(i))) return two;
-    }
-  }
-  return std::nullopt;
-}
-
 std::optional<SC> SpaceInference::spaceOf(uint32_t id) const {
   if (auto it = spaces_.find(id); it != spaces_.end()) return it->second;
   const Instruction* def = module_.def(id);
+  if (def && (def->opcode() == spv::Op::OpConstantNull || def->opcode() == spv::Op::OpUndef) &&
+      isPointerValue(module_, *def))
+    return spaceOfType(storageOf(module_, def->typeId()));  // NULL of a named space; none for generic
   if (def && def->opcode() == spv::Op::OpVariable) {
     SC storage = static_cast<SC>(def->wordOperand(0));
     return storage == SC::UniformConstant ? SC::Private : *spaceOfType(storage);

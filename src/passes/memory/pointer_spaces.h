@@ -1,13 +1,13 @@
 // Address-space inference for lower-pointers: where each pointer value of a function points once
 // generic and __constant pointers are resolved (PhysicalStorageBuffer for buffers, else
 // Workgroup, Function or Private), from its definition through casts, access chains, phis and
-// selects. A pointer whose space cannot be told is an error.
+// selects. A pointer whose space cannot be told is an error; lower-pointers then tags the generic
+// ones (tagged_pointers.h) and infers again.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
-#include <utility>
 
 #include "passes/memory/pointer_values.h"
 
@@ -25,8 +25,6 @@ class SpaceInference {
 
  private:
   std::optional<SC> infer(const Instruction& inst);
-  // The two spaces a phi or select joins, if it joins pointers into two.
-  std::optional<std::pair<SC, SC>> twoSpacesJoined(const Instruction& inst) const;
 
   Module& module_;
   Function& function_;

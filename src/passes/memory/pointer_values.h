@@ -33,6 +33,10 @@ bool isPtrAccessChain(spv::Op op);
 // Instructions whose result points where their first operand points.
 bool forwardsPointer(spv::Op op);
 
+// Whether `id` is a null pointer constant, or one cast (to or from generic, or to another
+// pointee): OpenCL's NULL of every space, which converts to 0.
+bool isNullPointer(const Module& module, uint32_t id);
+
 Error unsupported(const Module& module, const Instruction& inst, const std::string& why);
 
 // The error for a __local or __private pointer used by `user` in a way no rewrite covers. A call

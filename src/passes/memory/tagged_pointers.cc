@@ -32,9 +32,6 @@ unsigned tagOf(SC space) {
   return 0;
 }
 
-bool isNullOrUndef(const Instruction* def) {
-  return def && (def->opcode() == spv::Op::OpConstantNull || def->opcode() == spv::Op::OpUndef);
-}
 
 class GenericTagging {
  public:
@@ -80,6 +77,10 @@ class GenericTagging {
   bool isGenericValue(uint32_t id) const {
     const Instruction* def = module_.def(id);
     return def && isGeneric(*def);
+  }
+  // NULL (of any space, cast or not) or an undefined pointer: tagged as 0 or undefined.
+  bool pointsNowhere(uint32_t id) const {
+    return isNullPointer(module_, id) || module_.def(id)->opcode() == spv::Op::OpUndef;
   }
   bool usesTagged(const Instruction& inst) const {
     for (const Operand& operand : inst.operands())
@@ -161,7 +162,7 @@ class GenericTagging {
   // The spaces an operand can point into (a mask of tag bits).
   unsigned operandSpaces(uint32_t id) const {
     if (auto it = possible_.find(id); it != possible_.end()) return it->second;
-    if (tagged_.contains(id) || isNullOrUndef(module_.def(id))) return 0;
+    if (tagged_.contains(id) || pointsNowhere(id)) return 0;
     std::optional<SC> space = spaces_.spaceOf(id);
     return space ? 1u << tagOf(*space) : 0;
   }
@@ -174,7 +175,7 @@ class GenericTagging {
         if (!storesGeneric && !tagged_.contains(inst.resultId()) && !readsTagged(inst)) continue;
         for (const Operand& operand : inst.operands()) {
           uint32_t id = operand.isId() ? operand.words[0] : 0;
-          if (!id || !isGenericValue(id) || tagged_.contains(id) || isNullOrUndef(module_.def(id))) continue;
+          if (!id || !isGenericValue(id) || tagged_.contains(id) || pointsNowhere(id)) continue;
           if (!spaces_.spaceOf(id))
             return unsupported(module_, *module_.def(id), "cannot tell which address space this pointer points into");
         }
@@ -222,11 +223,14 @@ class GenericTagging {
   uint32_t taggedValue(Builder& b, uint32_t id) {
     if (auto it = values_.find(id); it != values_.end()) return it->second;
     const Instruction* def = module_.def(id);
-    if (def->opcode() == spv::Op::OpConstantNull) return ir::constantNull(module_, ulong_);
+    if (isNullPointer(module_, id)) return ir::constantNull(module_, ulong_);
     if (def->opcode() == spv::Op::OpUndef) return ir::undef(module_, ulong_);
     uint32_t bits = b.op(spv::Op::OpConvertPtrToU, ulong_, {id});
     unsigned tag = tagOf(*spaces_.spaceOf(id));
-    return tag == 0 ? bits : b.bitOr(bits, ir::constantUint(module_, 64, uint64_t{tag} << kTagShift));
+    if (tag == 0) return bits;
+    // A __local or __private NULL (offset 0, which no object holds) is the generic NULL, 0.
+    uint32_t tagged = b.bitOr(bits, constant(uint64_t{tag} << kTagShift));
+    return b.select(b.compare(spv::Op::OpIEqual, bits, constant(0)), constant(0), tagged);
   }
 
   uint32_t constant(uint64_t value) { return ir::constantUint(module_, 64, value); }

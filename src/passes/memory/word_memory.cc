@@ -291,8 +291,15 @@ class WordMemory {
   // The value a load reads through a word-object pointer, as `type`.
   Expected<uint32_t> readValue(Instruction& load, uint32_t type) {
     uint32_t pointer = load.idOperand(0);
-    if (!objectOf(pointer))
-      return unsupported(module_, load, "loading a __local or __private pointer from global memory is not supported");
+    if (!objectOf(pointer)) {
+      if (storageOf(module_, ir::typeOf(module_, pointer)) != SC::PhysicalStorageBuffer)
+        return unsupported(module_, load, "loading a __local or __private pointer from this memory is not supported");
+      // A __local or __private pointer kept in a buffer: the 64 bits stored there, its offset.
+      Builder b = Builder::before(module_, &load);
+      std::vector<Operand> operands = load.operands();
+      operands[0] = Operand::id(b.bitcast(ir::typePointer(module_, SC::PhysicalStorageBuffer, type), pointer));
+      return b.value(spv::Op::OpLoad, type, operands);
+    }
     Expected<uint32_t> offset = offsetOf(pointer);
     if (!offset) return offset;
     Expected<TypeLayout> layout = layoutOf(module_, type);
@@ -330,11 +337,22 @@ class WordMemory {
 
   Status rewriteStore(Instruction& store) {
     uint32_t pointer = store.idOperand(0), value = store.idOperand(1);
-    if (!objectOf(pointer))
-      return unsupported(module_, store,
-                         "storing a __local or __private pointer in global memory is not supported (Vulkan's shared "
-                         "and private memory have no addresses)");
     Builder b = Builder::before(module_, &store);
+    if (!objectOf(pointer)) {
+      // A __local or __private pointer stored in a buffer: its offset, as 64 bits. It means what
+      // it meant to the work-group or work-item that stored it, as in OpenCL.
+      if (storageOf(module_, ir::typeOf(module_, pointer)) != SC::PhysicalStorageBuffer ||
+          !isPointerValue(module_, *module_.def(value)))
+        return unsupported(module_, store, "storing a __local or __private pointer in this memory is not supported");
+      Expected<uint32_t> bits = pointerBits(b, store, value);
+      if (!bits) return bits.error();
+      std::vector<Operand> operands = store.operands();
+      operands[0] = Operand::id(b.bitcast(ir::typePointer(module_, SC::PhysicalStorageBuffer, b.typeOf(*bits)), pointer));
+      operands[1] = Operand::id(*bits);
+      b.add(spv::Op::OpStore, 0, operands);
+      dead_.push_back(&store);
+      return okStatus();
+    }
     if (isPointerValue(module_, *module_.def(value))) {
       Expected<uint32_t> bits = pointerBits(b, store, value);
       if (!bits) return bits.error();
