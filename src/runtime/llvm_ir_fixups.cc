@@ -1,5 +1,6 @@
 // freeze to bitcast, null casts between named spaces folded, inline definitions kept, narrowed
-// switches widened, sub-group calls kept apart and kernel attributes read (llvm_ir_fixups.h): LLVM IR text read line by line, without an LLVM library.
+// switches widened, sub-group calls kept apart and kernel attributes read (llvm_ir_fixups.h): LLVM IR text read line by
+// line, without an LLVM library.
 #include "runtime/llvm_ir_fixups.h"
 
 #include <algorithm>

@@ -61,7 +61,8 @@ TEST_P(IcdGenericPointers, NullOfEverySpaceAndPointersIntoTwoSpacesCompareAsOpen
   ASSERT_CL_SUCCESS(clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &global, &local, 0, nullptr, nullptr));
   std::vector<cl_uint> out = read<cl_uint>(results, n);
   constexpr cl_uint kAll = (1u << 13) - 1;
-  for (size_t i = 0; i < n; ++i) EXPECT_EQ(out[i], kAll) << "work-item " << i << ": the false comparisons are the 0 bits";
+  for (size_t i = 0; i < n; ++i)
+    EXPECT_EQ(out[i], kAll) << "work-item " << i << ": the false comparisons are the 0 bits";
 }
 
 INSTANTIATE_TEST_SUITE_P(Options, IcdGenericPointers, testing::Values("-cl-std=CL3.0", "-cl-std=CL3.0 -cl-opt-disable"),

@@ -230,7 +230,7 @@ TEST(LowerPointersTest, GenericPointerIntoTwoSpacesAsThePathDecidesIsTagged) {
      %either = OpSelect %_ptr_Generic_uint %isOdd %global %local
           %r = OpLoad %uint %either Aligned 4
 )",
-                                                                      globals));
+                                                                    globals));
   ASSERT_TRUE(run.module) << run.error;
   std::string text = run.text();
   // The generic pointer type is left declared, unused (finalize-vulkan drops it).

@@ -45,8 +45,9 @@ bool forwardsPointer(spv::Op op) {
 
 bool isNullPointer(const Module& module, uint32_t id) {
   const Instruction* def = module.def(id);
-  while (def && (def->opcode() == spv::Op::OpPtrCastToGeneric || def->opcode() == spv::Op::OpGenericCastToPtr ||
-                 def->opcode() == spv::Op::OpBitcast || def->opcode() == spv::Op::OpCopyObject) &&
+  while (def &&
+         (def->opcode() == spv::Op::OpPtrCastToGeneric || def->opcode() == spv::Op::OpGenericCastToPtr ||
+          def->opcode() == spv::Op::OpBitcast || def->opcode() == spv::Op::OpCopyObject) &&
          isPointerValue(module, *def))
     def = module.def(def->idOperand(0));
   return def && def->opcode() == spv::Op::OpConstantNull;

@@ -32,7 +32,6 @@ unsigned tagOf(SC space) {
   return 0;
 }
 
-
 class GenericTagging {
  public:
   GenericTagging(Module& module, Function& function, const SpaceInference& spaces)
@@ -123,33 +122,63 @@ class GenericTagging {
     }
   }
 
-  // Every use of a tagged pointer is one this rewrite covers; nothing is changed before that is known.
+  // Whether `type` is a struct or array that holds a generic pointer.
+  bool holdsGenericPointer(uint32_t type, int depth = 0) const {
+    const Instruction* def = module_.def(type);
+    if (!def || depth > 16) return false;
+    switch (def->opcode()) {
+      case spv::Op::OpTypePointer: return depth > 0 && storageOf(module_, type) == SC::Generic;
+      case spv::Op::OpTypeArray:
+      case spv::Op::OpTypeRuntimeArray: return holdsGenericPointer(def->idOperand(0), depth + 1);
+      case spv::Op::OpTypeStruct:
+        for (size_t i = 0; i < def->numOperands(); ++i)
+          if (holdsGenericPointer(def->idOperand(i), depth + 1)) return true;
+        return false;
+      default: return false;
+    }
+  }
+
+  // Every use of a tagged pointer is one this rewrite covers, and no generic pointer moves inside
+  // a struct or array value; nothing is changed before that is known. In instruction order, so
+  // that the error names the first.
   Status checkUses() const {
-    for (uint32_t id : tagged_) {
-      const Instruction& def = *module_.def(id);
-      bool defined = def.opcode() == spv::Op::OpLoad || joinsOrForwards(def.opcode());
-      if (!defined || def.opcode() == spv::Op::OpPtrCastToGeneric)
-        return unsupported(module_, def,
-                           "a generic pointer from this instruction cannot be followed to its address space");
-      for (const ir::Use& use : module_.uses(id)) {
-        const Instruction& user = *use.user;
-        if (tagged_.contains(user.resultId()) || isNameOrDecoration(user.opcode())) continue;
-        switch (user.opcode()) {
-          case spv::Op::OpLoad:
-          case spv::Op::OpStore:
-          case spv::Op::OpGenericCastToPtr:
-          case spv::Op::OpGenericCastToPtrExplicit:
-          case spv::Op::OpGenericPtrMemSemantics:
-          case spv::Op::OpConvertPtrToU:
-          case spv::Op::OpPtrEqual:
-          case spv::Op::OpPtrNotEqual:
-          case spv::Op::OpPtrDiff: continue;
-          default:
-            if (ir::isAtomic(user.opcode()) && use.operandIndex == 0) continue;
-            return unsupported(module_, user,
-                               "uses a generic pointer whose address space the path decides in a way that is not "
-                               "supported");
-        }
+    for (const Block& block : function_.blocks()) {
+      for (const Instruction& inst : block.instructions()) {
+        bool copy = inst.opcode() == spv::Op::OpLoad || inst.opcode() == spv::Op::OpStore;
+        uint32_t type = inst.opcode() == spv::Op::OpStore ? ir::typeOf(module_, inst.idOperand(1)) : inst.typeId();
+        if (copy && holdsGenericPointer(type))
+          return unsupported(module_, inst,
+                             "copies a struct or array that holds a generic pointer whole where generic pointers are "
+                             "tagged (their address space is decided at run time); copy its members one by one");
+        if (tagged_.contains(inst.resultId())) CL2VK_TRY(checkUsesOf(inst));
+      }
+    }
+    return okStatus();
+  }
+
+  Status checkUsesOf(const Instruction& def) const {
+    bool defined = def.opcode() == spv::Op::OpLoad || joinsOrForwards(def.opcode());
+    if (!defined || def.opcode() == spv::Op::OpPtrCastToGeneric)
+      return unsupported(module_, def,
+                         "a generic pointer from this instruction cannot be followed to its address space");
+    for (const ir::Use& use : module_.uses(def.resultId())) {
+      const Instruction& user = *use.user;
+      if (tagged_.contains(user.resultId()) || isNameOrDecoration(user.opcode())) continue;
+      switch (user.opcode()) {
+        case spv::Op::OpLoad:
+        case spv::Op::OpStore:
+        case spv::Op::OpGenericCastToPtr:
+        case spv::Op::OpGenericCastToPtrExplicit:
+        case spv::Op::OpGenericPtrMemSemantics:
+        case spv::Op::OpConvertPtrToU:
+        case spv::Op::OpPtrEqual:
+        case spv::Op::OpPtrNotEqual:
+        case spv::Op::OpPtrDiff: continue;
+        default:
+          if (ir::isAtomic(user.opcode()) && use.operandIndex == 0) continue;
+          return unsupported(module_, user,
+                             "uses a generic pointer whose address space the path decides in a way that is not "
+                             "supported");
       }
     }
     return okStatus();
@@ -332,8 +361,7 @@ class GenericTagging {
         break;
       }
       case spv::Op::OpPtrDiff: {
-        Expected<uint32_t> size =
-            sizeInMemory(module_, pointeeOf(module_, ir::typeOf(module_, inst.idOperand(0))));
+        Expected<uint32_t> size = sizeInMemory(module_, pointeeOf(module_, ir::typeOf(module_, inst.idOperand(0))));
         if (!size) return unsupported(module_, inst, size.error().message());
         uint32_t bytes = b.isub(taggedValue(b, inst.idOperand(0)), taggedValue(b, inst.idOperand(1)));
         result = b.resize(b.binary(spv::Op::OpSDiv, bytes, constant(*size)), ir::scalarWidth(module_, inst.typeId()));
@@ -341,14 +369,15 @@ class GenericTagging {
       }
       default: {  // an atomic (checkUses)
         unsigned spaces = possible_.at(inst.idOperand(0)) & kAtomicSpaces;
-        result = dispatch(inst, spaces ? spaces : kGlobalBit, pointeeOf(module_, ir::typeOf(module_, inst.idOperand(0))),
-                          [&](Builder& at, uint32_t pointer) -> uint32_t {
-                            std::vector<Operand> operands = inst.operands();
-                            operands[0] = Operand::id(pointer);
-                            Instruction* atomic = at.add(opcode, inst.typeId(), operands);
-                            return atomic->resultId();
-                          },
-                          inst.typeId());
+        result = dispatch(
+            inst, spaces ? spaces : kGlobalBit, pointeeOf(module_, ir::typeOf(module_, inst.idOperand(0))),
+            [&](Builder& at, uint32_t pointer) -> uint32_t {
+              std::vector<Operand> operands = inst.operands();
+              operands[0] = Operand::id(pointer);
+              Instruction* atomic = at.add(opcode, inst.typeId(), operands);
+              return atomic->resultId();
+            },
+            inst.typeId());
         break;
       }
     }

@@ -347,7 +347,8 @@ class WordMemory {
       Expected<uint32_t> bits = pointerBits(b, store, value);
       if (!bits) return bits.error();
       std::vector<Operand> operands = store.operands();
-      operands[0] = Operand::id(b.bitcast(ir::typePointer(module_, SC::PhysicalStorageBuffer, b.typeOf(*bits)), pointer));
+      operands[0] =
+          Operand::id(b.bitcast(ir::typePointer(module_, SC::PhysicalStorageBuffer, b.typeOf(*bits)), pointer));
       operands[1] = Operand::id(*bits);
       b.add(spv::Op::OpStore, 0, operands);
       dead_.push_back(&store);
