@@ -4,7 +4,8 @@
 #
 #   tools/device/run-gpu-tests.sh STEP...
 #
-# Steps: icd (the whole icd_tests suite through the ICD), kernels (the whole kernel_tests suite),
+# Steps: icd (the whole icd_tests suite through the ICD), icd:FILTER (the icd_tests that the gtest
+# filter FILTER selects), kernels (the whole kernel_tests suite),
 # kernels:FILTER (the kernel_tests that the gtest filter FILTER selects),
 # icd-no-int64 (its sub-group and
 # collective tests with 64-bit integers emulated), kernels-no-int64 and kernels-no-8-16
@@ -65,6 +66,7 @@ for step in "$@"; do
   log=$OUT/${step%%:*}.log
   case $step in
     icd) .device/icd/icd_tests > "$log" 2>&1 ;;
+    icd:*) .device/icd/icd_tests --gtest_filter="${step#icd:}" > "$log" 2>&1 ;;
     kernels) .device/gpu/kernel_tests > "$log" 2>&1 ;;
     kernels:*) .device/gpu/kernel_tests --gtest_filter="${step#kernels:}" > "$log" 2>&1 ;;
     icd-no-int64)
