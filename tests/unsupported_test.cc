@@ -39,8 +39,8 @@ INSTANTIATE_TEST_SUITE_P(
         Unsupported{"enqueue.O0.spv", "device-side enqueue is not supported"},
         Unsupported{"enqueue.O2.spv", "device-side enqueue is not supported"},
         Unsupported{"recursion.O0.spv", "kernel 'recursion': recursion is not supported: 'fib' calls 'fib'"},
-        Unsupported{"generic_struct_copy.O0.spv", "kernel 'generic_struct_copy': %"},
-        Unsupported{"generic_struct_copy.O0.spv", "copies a struct or array that holds a generic pointer whole"},
+        Unsupported{"generic_struct_copy.spv", "kernel 'generic_struct_copy': %"},
+        Unsupported{"generic_struct_copy.spv", "copies a struct or array that holds a generic pointer whole"},
         Unsupported{"function_pointers.spv", "kernel 'function_pointers': %"},
         Unsupported{"function_pointers.spv", "function pointers are not supported"}),
     [](const testing::TestParamInfo<Unsupported>& info) {
