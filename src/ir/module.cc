@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <functional>
+#include <iterator>
 #include <unordered_set>
 
 namespace cl2vk::ir {
@@ -192,6 +193,15 @@ std::vector<Block*> Module::addBlocks(Function& function, Block* after, size_t c
   std::vector<Block*> added;
   for (size_t i = 0; i < count; ++i) added.push_back(&*blocks.emplace(position, &function));
   return added;
+}
+
+Instruction* Block::endOfCode() {
+  auto last = std::prev(instructions_.end());
+  if (last != instructions_.begin()) {
+    auto before = std::prev(last);
+    if (before->opcode() == spv::Op::OpSelectionMerge || before->opcode() == spv::Op::OpLoopMerge) return &*before;
+  }
+  return &*last;
 }
 
 Block* Module::splitBlockBefore(Instruction* first) {

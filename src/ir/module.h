@@ -46,6 +46,9 @@ class Block {
   const InstList& instructions() const { return instructions_; }
   // The last instruction, which a complete block has as its terminator.
   Instruction* terminator() { return &instructions_.back(); }
+  // Where code goes at the end of the block: before its merge instruction (OpSelectionMerge or
+  // OpLoopMerge), else before its terminator.
+  Instruction* endOfCode();
 
  private:
   Function* function_;

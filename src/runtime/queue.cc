@@ -1,7 +1,10 @@
 #include "runtime/queue.h"
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
+#include <mutex>
 #include <thread>
 
 #include "vulkan/dispatch.h"
@@ -20,6 +23,53 @@ constexpr std::chrono::microseconds kCompletionDelay{kBatchDelay};
 constexpr std::chrono::microseconds kLookInterval{500};
 // The most submissions of one queue in flight at once.
 constexpr size_t kMaxInFlight = 4;
+// How long the process's exit waits for queue workers still busy (tagging along its own work).
+constexpr std::chrono::seconds kExitGrace{10};
+
+// The queue workers that have something to do: commands to start, submissions to complete, or
+// references to drop. A worker may drop the last reference to a context, which destroys its
+// Vulkan device; doing that while the process exits, after the Vulkan drivers' and layers'
+// destructors have run, crashed the process (the validation layer, in `vkDestroyBuffer`, after
+// the program had finished and released everything). So exit waits for the busy ones first: the
+// hook is registered when the first worker starts, after the Vulkan instance loaded the drivers
+// and layers, and exit handlers run in the reverse order of their registration.
+class BusyWorkers {
+ public:
+  static BusyWorkers& get() {
+    static BusyWorkers* workers = new BusyWorkers;  // never destroyed: used while the process exits
+    return *workers;
+  }
+  void setBusy(bool& mine, bool busy) {
+    std::call_once(hooked_, [] { std::atexit([] { get().waitUntilIdle(); }); });
+    std::lock_guard lock(mutex_);
+    if (mine == busy) return;
+    mine = busy;
+    busy_ += busy ? 1 : -1;
+    if (busy_ == 0) idle_.notify_all();
+  }
+
+ private:
+  void waitUntilIdle() {
+    std::unique_lock lock(mutex_);
+    idle_.wait_for(lock, kExitGrace, [this] { return busy_ == 0; });
+  }
+
+  std::once_flag hooked_;
+  std::mutex mutex_;
+  std::condition_variable idle_;
+  long busy_ = 0;
+};
+
+// Marks its worker busy from its start until it waits with nothing pending, and idle at its end.
+class WorkerActivity {
+ public:
+  WorkerActivity() { BusyWorkers::get().setBusy(busy_, true); }
+  ~WorkerActivity() { BusyWorkers::get().setBusy(busy_, false); }
+  void set(bool busy) { BusyWorkers::get().setBusy(busy_, busy); }
+
+ private:
+  bool busy_ = false;
+};
 
 }  // namespace
 
@@ -184,6 +234,7 @@ bool CommandQueue::canStart(Executor& executor, Starter starter) {
 }
 
 void CommandQueue::run(std::shared_ptr<Executor> executor) {
+  WorkerActivity activity;
   std::unique_lock lock(executor->mutex);
   for (;;) {
     if (canStart(*executor, Starter::kWorker)) {
@@ -212,11 +263,17 @@ void CommandQueue::run(std::shared_ptr<Executor> executor) {
       wakeAt = std::min(wakeAt, completeAt);
     }
     if (executor->closed && executor->commands.empty() && executor->inFlight.empty()) return;
+    // Busy while it will act without being asked: not while its next command waits for a user
+    // event, which a program may leave unset as it exits.
+    bool startable =
+        !executor->commands.empty() && dependenciesReady(executor->commands.front().waitList, executor->owner);
+    activity.set(startable || !executor->inFlight.empty() || executor->starting);
     if (wakeAt != std::chrono::steady_clock::time_point::max()) {
       executor->changed.wait_until(lock, wakeAt);
     } else {
       executor->changed.wait(lock);
     }
+    activity.set(true);
   }
 }
 

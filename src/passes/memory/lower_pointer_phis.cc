@@ -1,6 +1,5 @@
 #include "passes/memory/lower_pointer_phis.h"
 
-#include <iterator>
 #include <map>
 #include <unordered_map>
 #include <utility>
@@ -15,17 +14,6 @@ using ir::Block;
 using ir::Instruction;
 using ir::Module;
 using ir::Operand;
-
-// Where an instruction goes at the end of `block`: before its merge instruction, else its terminator.
-Instruction* endOf(Block& block) {
-  auto& insts = block.instructions();
-  auto last = std::prev(insts.end());
-  if (last != insts.begin()) {
-    auto before = std::prev(last);
-    if (before->opcode() == spv::Op::OpSelectionMerge || before->opcode() == spv::Op::OpLoopMerge) return &*before;
-  }
-  return &*last;
-}
 
 }  // namespace
 
@@ -65,7 +53,7 @@ Expected<PassResult> lowerPointerPhis(Module& module, const Target& target) {
         uint32_t& cast = castsAtEnd[{value, label}];
         if (!cast) {
           cast = module.takeId();
-          module.insertBefore(endOf(*module.def(label)->block()),
+          module.insertBefore(module.def(label)->block()->endOfCode(),
                               Instruction(spv::Op::OpBitcast, address, cast, {Operand::id(value)}));
         }
         incoming = cast;

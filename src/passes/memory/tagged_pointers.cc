@@ -61,7 +61,7 @@ class GenericTagging {
       else
         CL2VK_TRY(rewriteUse(*inst));
     }
-    CL2VK_TRY(completePhis(instructions));
+    completePhis(instructions);
     for (Instruction* inst : instructions) {
       if (tagged_.contains(inst->resultId())) replaced_.push_back(inst);
     }
@@ -272,12 +272,7 @@ class GenericTagging {
       case spv::Op::OpSelect:
         value = b.select(inst.idOperand(0), taggedValue(b, inst.idOperand(1)), taggedValue(b, inst.idOperand(2)));
         break;
-      case spv::Op::OpLoad: {
-        Expected<uint32_t> loaded = loadTagged(inst);
-        if (!loaded) return loaded.error();
-        value = *loaded;
-        break;
-      }
+      case spv::Op::OpLoad: value = loadTagged(inst); break;
       case spv::Op::OpAccessChain:
       case spv::Op::OpInBoundsAccessChain:
       case spv::Op::OpPtrAccessChain:
@@ -302,7 +297,7 @@ class GenericTagging {
   }
 
   // A generic pointer loaded from memory: its 64 bits, read as an integer.
-  Expected<uint32_t> loadTagged(Instruction& load) {
+  uint32_t loadTagged(Instruction& load) {
     std::vector<Operand> operands = load.operands();
     uint32_t pointer = load.idOperand(0);
     if (tagged_.contains(pointer))
@@ -471,31 +466,19 @@ class GenericTagging {
     return dispatch(inst, spaces, pointee, access, resultType);
   }
 
-  Status completePhis(const std::vector<Instruction*>& instructions) {
+  void completePhis(const std::vector<Instruction*>& instructions) {
     for (Instruction* phi : instructions) {
       if (phi->opcode() != spv::Op::OpPhi || !tagged_.contains(phi->resultId())) continue;
       std::vector<Operand> incoming;
       for (size_t i = 0; i + 1 < phi->numOperands(); i += 2) {
         uint32_t value = phi->idOperand(i), label = phi->idOperand(i + 1);
-        Builder b = Builder::before(module_, endOf(*module_.def(label)->block()));
+        Builder b = Builder::before(module_, module_.def(label)->block()->endOfCode());
         incoming.push_back(Operand::id(taggedValue(b, value)));
         incoming.push_back(Operand::id(label));
       }
       Instruction* taggedPhi = module_.def(values_.at(phi->resultId()));
       module_.update(taggedPhi, Instruction(spv::Op::OpPhi, ulong_, taggedPhi->resultId(), std::move(incoming)));
     }
-    return okStatus();
-  }
-
-  // Where code goes at the end of `block`: before its merge instruction, else its terminator.
-  static Instruction* endOf(Block& block) {
-    auto& insts = block.instructions();
-    auto last = std::prev(insts.end());
-    if (last != insts.begin()) {
-      auto before = std::prev(last);
-      if (before->opcode() == spv::Op::OpSelectionMerge || before->opcode() == spv::Op::OpLoopMerge) return &*before;
-    }
-    return &*last;
   }
 
   Module& module_;
