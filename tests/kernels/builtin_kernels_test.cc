@@ -425,7 +425,31 @@ TEST_P(BuiltinKernels, DivisionOverEveryDivisor) {
   EXPECT_EQ(failures, 0u);
 }
 
-class GenericPointers : public KernelTest {};
+class GenericPointers : public KernelTest {
+ protected:
+  // A run of `name`(int* g, const int* path, int* out) over 96 work-items in groups of 32, each
+  // with a random path among three spaces (0, 1, 2) and `outPerItem` results.
+  struct PathRun {
+    std::vector<int32_t> g, path, out, gAfter;
+  };
+  PathRun runOnPaths(const char* name, uint32_t seed, size_t outPerItem) {
+    PathRun r;
+    auto k = kernel("generic_pointers", name);
+    EXPECT_TRUE(k);
+    if (!k) return r;
+    r.g = intsIn(kItems, seed);
+    for (auto& v : r.g) v %= 100000;
+    r.path.resize(kItems);
+    std::mt19937 random(seed);
+    for (int32_t& p : r.path) p = static_cast<int32_t>(random() % 3);
+    auto dg = buffer(r.g), dpath = buffer(r.path), dout = buffer(std::vector<int32_t>(outPerItem * kItems, -1));
+    run(*k, range1d(kItems, kGroup), {KernelArg::buffer(dg), KernelArg::buffer(dpath), KernelArg::buffer(dout)});
+    r.out = read<int32_t>(dout, outPerItem * kItems);
+    r.gAfter = read<int32_t>(dg, kItems);
+    return r;
+  }
+  static constexpr size_t kItems = 96, kGroup = 32;
+};
 
 TEST_P(GenericPointers, ToGlobalLocalAndPrivateMemory) {
   auto k = kernel("generic_pointers", "generic_pointers");
@@ -467,18 +491,9 @@ TEST_P(GenericPointers, FencesFollowTheAddressSpace) {
 // through the one pointer, and asks it its space three ways (CTS generic_address_space
 // conditional_casting).
 TEST_P(GenericPointers, ChosenByThePathAmongThreeSpaces) {
-  auto k = kernel("generic_pointers", "generic_by_path");
-  ASSERT_TRUE(k);
-  const size_t n = 96, local = 32;
-  auto g = intsIn(n, 21);
-  for (auto& v : g) v %= 100000;
-  std::vector<int32_t> path(n);
-  std::mt19937 random(5);
-  for (int32_t& p : path) p = static_cast<int32_t>(random() % 3);
-  auto dg = buffer(g), dpath = buffer(path), dout = buffer(std::vector<int32_t>(4 * n, -1));
-  run(*k, range1d(n, local), {KernelArg::buffer(dg), KernelArg::buffer(dpath), KernelArg::buffer(dout)});
-  auto out = read<int32_t>(dout, 4 * n);
-  auto gAfter = read<int32_t>(dg, n);
+  auto [g, path, out, gAfter] = runOnPaths("generic_by_path", 21, 4);
+  ASSERT_EQ(out.size(), 4 * kItems);
+  const size_t n = kItems, local = kGroup;
   constexpr int32_t kGlobalFence = 2, kLocalFence = 1;
   for (size_t i = 0; i < n; ++i) {
     int32_t lid = static_cast<int32_t>(i % local);
@@ -540,17 +555,9 @@ TEST_P(GenericPointers, AtomicsIntoTheSpaceThePathChose) {
 // Generic pointers stored in a private array of structs and in a __local array, loaded back
 // (the one chosen at run time, and the neighbour's) and followed (CTS language_struct).
 TEST_P(GenericPointers, StoredInMemoryAndLoadedBack) {
-  auto k = kernel("generic_pointers", "generic_in_memory");
-  ASSERT_TRUE(k);
-  const size_t n = 96, local = 32;
-  auto g = intsIn(n, 23);
-  for (auto& v : g) v %= 100000;
-  std::vector<int32_t> path(n);
-  std::mt19937 random(6);
-  for (int32_t& p : path) p = static_cast<int32_t>(random() % 3);
-  auto dg = buffer(g), dpath = buffer(path), dout = buffer(std::vector<int32_t>(3 * n, -1));
-  run(*k, range1d(n, local), {KernelArg::buffer(dg), KernelArg::buffer(dpath), KernelArg::buffer(dout)});
-  auto out = read<int32_t>(dout, 3 * n);
+  auto [g, path, out, gAfter] = runOnPaths("generic_in_memory", 23, 3);
+  ASSERT_EQ(out.size(), 3 * kItems);
+  const size_t n = kItems, local = kGroup;
   for (size_t i = 0; i < n; ++i) {
     size_t lid = i % local, neighbour = lid ^ 1;
     int32_t chosen = path[i] == 0   ? g[i]
