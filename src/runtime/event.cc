@@ -41,6 +41,7 @@ void Event::setStatus(cl_int status) { complete(status, std::nullopt); }
 
 void Event::complete(cl_int status, std::optional<double> deviceNanoseconds, std::optional<uint64_t> startedAt) {
   std::vector<Callback> released;
+  std::vector<std::function<void()>> listeners;
   {
     std::lock_guard lock(mutex_);
     if (status_ <= CL_COMPLETE) return;  // complete or failed already
@@ -55,9 +56,22 @@ void Event::complete(cl_int status, std::optional<double> deviceNanoseconds, std
     }
     status_ = status;
     released = takeReleasedCallbacks(status);
+    if (status <= CL_COMPLETE) listeners.swap(settledListeners_);
   }
   changed_.notify_all();
+  for (const std::function<void()>& listener : listeners) listener();
   for (const Callback& callback : released) callback.function(this, status, callback.userData);
+}
+
+void Event::whenSettled(std::function<void()> listener) {
+  {
+    std::lock_guard lock(mutex_);
+    if (status_ > CL_COMPLETE) {
+      settledListeners_.push_back(std::move(listener));
+      return;
+    }
+  }
+  listener();
 }
 
 cl_int Event::wait() {

@@ -3,6 +3,7 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -48,6 +49,9 @@ class Event : public Object<Event, _cl_event> {
   uint64_t ticket() const { return ticket_; }
 
   void addCallback(cl_int triggerStatus, EventCallback callback, void* userData);
+  // Runs `listener` once the event is complete or failed (at once if it is): how a queue whose
+  // command waits for this event learns that it may start it.
+  void whenSettled(std::function<void()> listener);
 
   cl_int getInfo(cl_event_info param, const InfoOut& out);
   cl_int getProfilingInfo(cl_profiling_info param, const InfoOut& out);
@@ -71,6 +75,7 @@ class Event : public Object<Event, _cl_event> {
   bool profiled_ = false;
   uint64_t queued_ = 0, submitted_ = 0, started_ = 0, ended_ = 0;
   std::vector<Callback> callbacks_;
+  std::vector<std::function<void()>> settledListeners_;
 };
 
 }  // namespace cl2vk::runtime

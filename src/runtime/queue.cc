@@ -148,9 +148,23 @@ CommandQueue::~CommandQueue() {
   executor_->changed.notify_all();
 }
 
+void CommandQueue::wakeWhenReady(const std::vector<std::shared_ptr<Event>>& waitList) {
+  std::weak_ptr<Executor> weak = executor_;
+  for (const std::shared_ptr<Event>& dependency : waitList) {
+    if (dependency->queue().get() == this) continue;  // earlier in this queue: in order already
+    dependency->whenSettled([weak] {
+      std::shared_ptr<Executor> executor = weak.lock();
+      if (!executor) return;
+      { std::lock_guard lock(executor->mutex); }  // not between a starter's look and its wait
+      executor->changed.notify_all();
+    });
+  }
+}
+
 std::shared_ptr<Event> CommandQueue::enqueue(cl_command_type type, std::vector<std::shared_ptr<Event>> waitList,
                                              CommandWork work) {
   auto event = std::shared_ptr<Event>(new Event(context_, shared(), type));
+  wakeWhenReady(waitList);
   {
     std::lock_guard lock(executor_->mutex);
     event->setTicket(++executor_->enqueued);
@@ -165,6 +179,7 @@ std::shared_ptr<Event> CommandQueue::enqueue(cl_command_type type, std::vector<s
 
 std::shared_ptr<Event> CommandQueue::enqueueKernel(std::vector<std::shared_ptr<Event>> waitList, KernelWork work) {
   auto event = std::shared_ptr<Event>(new Event(context_, shared(), CL_COMMAND_NDRANGE_KERNEL));
+  wakeWhenReady(waitList);
   std::unique_lock lock(executor_->mutex);
   event->setTicket(++executor_->enqueued);
   // The worker learns of a first pending command (to time its batch) and of a full batch.
@@ -226,9 +241,12 @@ void CommandQueue::waitFor(uint64_t ticket) {
 bool CommandQueue::canStart(Executor& executor, Starter starter) {
   if (executor.starting || executor.commands.empty()) return false;
   const Command& front = executor.commands.front();
+  // No thread blocks on a user event or another queue's command: it would stop watching this
+  // queue's submissions, whose completion may be what sets that event (wakeWhenReady wakes the
+  // queue when it is set).
+  if (!dependenciesReady(front.waitList, executor.owner)) return false;
   if (!front.kernel) return starter != Starter::kMover && executor.inFlight.empty();
   if (executor.inFlight.size() >= kMaxInFlight) return false;
-  if (starter == Starter::kMover && !dependenciesReady(front.waitList, executor.owner)) return false;
   return executor.closed || front.event->ticket() <= executor.flushed || executor.inFlight.empty() ||
          std::chrono::steady_clock::now() >= front.enqueuedAt + kBatchDelay;
 }
@@ -243,7 +261,8 @@ void CommandQueue::run(std::shared_ptr<Executor> executor) {
     }
     auto now = std::chrono::steady_clock::now();
     auto wakeAt = std::chrono::steady_clock::time_point::max();
-    bool queuedLaunch = !executor->commands.empty() && executor->commands.front().kernel;
+    bool queuedLaunch = !executor->commands.empty() && executor->commands.front().kernel &&
+                        dependenciesReady(executor->commands.front().waitList, executor->owner);
     // (Once due, a launch waits only for a thread that is starting commands or for a submission
     // to finish, and both notify.)
     if (queuedLaunch && !executor->starting && executor->inFlight.size() < kMaxInFlight)

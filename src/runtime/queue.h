@@ -123,11 +123,13 @@ class CommandQueue : public Object<CommandQueue, _cl_command_queue> {
     uint64_t lastEnded = 0;                          // the profiled END of the last launch completed (host ns)
     std::chrono::steady_clock::time_point nextLook;  // when the worker may look at a fence again
   };
-  // How a thread may start commands: a waiting thread may block on the first command's
-  // dependencies (user events, other queues) and run commands that are not launches; a thread
-  // that only keeps things moving (enqueue, clFlush) does neither.
+  // How a thread may start commands: a waiting thread and the worker may run commands that are
+  // not launches; a thread that only keeps things moving (enqueue, clFlush) does not. None starts
+  // a command before its dependencies (user events, other queues' commands) have settled.
   enum class Starter { kWaiter, kWorker, kMover };
   static void run(std::shared_ptr<Executor> executor);
+  // Has the commands of `waitList` that are not this queue's wake the queue when they settle.
+  void wakeWhenReady(const std::vector<std::shared_ptr<Event>>& waitList);
   // Whether `starter` may start the first queued command now.
   static bool canStart(Executor& executor, Starter starter);
   // Takes the first queued command (and the launches that may share its submission) and submits

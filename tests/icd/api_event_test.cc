@@ -1,6 +1,7 @@
 // Events: profiling times, waiting, user events that hold commands back, callbacks, markers and
 // barriers, and the errors of each.
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -249,6 +250,78 @@ TEST_F(IcdEvent, CallbacksFireOnCompletion) {
   }
   EXPECT_EQ(kernelComplete, 1);
   EXPECT_EQ(gateComplete, 1);
+}
+
+// Opens `gate` when the command it is registered on completes.
+void CL_CALLBACK openGate(cl_event, cl_int, void* gate) {
+  clSetUserEventStatus(static_cast<cl_event>(gate), CL_COMPLETE);
+}
+
+// Launch K1, then launch K2 behind a user event that K1's completion callback sets, then flush
+// and wait: K1 must complete while K2 waits. The queue's worker, the only thread watching K1's
+// submission, used to block on K2's user event, and K1 stayed CL_RUNNING forever.
+TEST_F(IcdEvent, ALaunchBehindAUserEventDoesNotHoldBackTheOneBeforeIt) {
+  Kernel fill = fillKernel();
+  ASSERT_TRUE(fill.get());
+  const size_t n = 1024;
+  Buffer first = createBuffer(n * sizeof(cl_int)), second = createBuffer(n * sizeof(cl_int));
+  cl_int status = CL_SUCCESS;
+  Event gate(clCreateUserEvent(context_, &status));
+  ASSERT_CL_SUCCESS(status);
+  Event k1, k2;
+  setArgs(fill, first, cl_int{1});
+  ASSERT_CL_SUCCESS(clEnqueueNDRangeKernel(queue_, fill, 1, nullptr, &n, nullptr, 0, nullptr, k1.put()));
+  setArgs(fill, second, cl_int{2});
+  cl_event gateEvent = gate;
+  ASSERT_CL_SUCCESS(clEnqueueNDRangeKernel(queue_, fill, 1, nullptr, &n, nullptr, 1, &gateEvent, k2.put()));
+  ASSERT_CL_SUCCESS(clSetEventCallback(k1, CL_COMPLETE, openGate, gate.get()));
+  ASSERT_CL_SUCCESS(clFlush(queue_));
+  // Polled, as the program would: nothing else waits for K1.
+  auto deadline = std::chrono::steady_clock::now() + 20s;
+  while (executionStatus(k1) != CL_COMPLETE && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(1ms);
+  EXPECT_EQ(executionStatus(k1), CL_COMPLETE) << "K1 did not complete in 20 s while K2 waited for its user event";
+  if (executionStatus(k1) != CL_COMPLETE) clSetUserEventStatus(gate, CL_COMPLETE);  // let the queue drain
+  ASSERT_CL_SUCCESS(clFinish(queue_));
+  EXPECT_EQ(executionStatus(k2), CL_COMPLETE);
+  EXPECT_EQ(read<cl_int>(first, n), std::vector<cl_int>(n, 1));
+  EXPECT_EQ(read<cl_int>(second, n), std::vector<cl_int>(n, 2));
+}
+
+// The same with clFinish as the waiting thread: it completes K1, whose callback opens K2's gate,
+// and returns once K2 is done.
+TEST_F(IcdEvent, FinishCompletesWhatAUserEventWaitsForOnTheSameQueue) {
+  Kernel fill = fillKernel();
+  ASSERT_TRUE(fill.get());
+  const size_t n = 1024;
+  Buffer first = createBuffer(n * sizeof(cl_int)), second = createBuffer(n * sizeof(cl_int));
+  cl_int status = CL_SUCCESS;
+  Event gate(clCreateUserEvent(context_, &status));
+  ASSERT_CL_SUCCESS(status);
+  Event k1;
+  setArgs(fill, first, cl_int{3});
+  ASSERT_CL_SUCCESS(clEnqueueNDRangeKernel(queue_, fill, 1, nullptr, &n, nullptr, 0, nullptr, k1.put()));
+  setArgs(fill, second, cl_int{4});
+  cl_event gateEvent = gate;
+  ASSERT_CL_SUCCESS(clEnqueueNDRangeKernel(queue_, fill, 1, nullptr, &n, nullptr, 1, &gateEvent, nullptr));
+  std::vector<cl_int> host(n, 0);
+  ASSERT_CL_SUCCESS(
+      clEnqueueReadBuffer(queue_, second, CL_FALSE, 0, n * sizeof(cl_int), host.data(), 0, nullptr, nullptr));
+  ASSERT_CL_SUCCESS(clSetEventCallback(k1, CL_COMPLETE, openGate, gate.get()));
+  // A watchdog opens the gate after 20 s, so that a regression fails instead of hanging.
+  std::atomic<bool> finished = false;
+  std::thread watchdog([&] {
+    auto deadline = std::chrono::steady_clock::now() + 20s;
+    while (!finished && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(5ms);
+    if (!finished) clSetUserEventStatus(gate, CL_COMPLETE);
+  });
+  auto started = std::chrono::steady_clock::now();
+  cl_int finish = clFinish(queue_);
+  finished = true;
+  watchdog.join();
+  ASSERT_CL_SUCCESS(finish);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, 15s) << "clFinish waited for the watchdog";
+  EXPECT_EQ(host, std::vector<cl_int>(n, 4));
 }
 
 TEST_F(IcdEvent, CallbackOnACompletedEventStillFires) {

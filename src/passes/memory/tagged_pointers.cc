@@ -5,6 +5,7 @@
 #include <functional>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "analysis/data_layout.h"
@@ -443,7 +444,8 @@ class GenericTagging {
     if (reached.size() == 1) return accessIn(before, reached[0]);
 
     uint32_t tag = before.lshr(tagged, constant(kTagShift));
-    auto [b, rest] = Builder::splitAfter(module_, &inst);
+    std::pair<Builder, Block*> split = Builder::splitAfter(module_, &inst);
+    Builder& b = split.first;
     auto isTagOf = [&](SC space) { return b.compare(spv::Op::OpIEqual, tag, constant(tagOf(space))); };
     uint32_t result = 0;
     if (resultType) {
@@ -456,7 +458,7 @@ class GenericTagging {
     } else {
       for (SC space : reached) b.ifThen(isTagOf(space), [&] { accessIn(b, space); });
     }
-    b.branchTo(rest);
+    b.branchTo(split.second);
     return result;
   }
   uint32_t dispatch(Instruction& inst, unsigned spaces, uint32_t resultType,
