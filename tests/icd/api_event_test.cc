@@ -257,63 +257,63 @@ void CL_CALLBACK openGate(cl_event, cl_int, void* gate) {
   clSetUserEventStatus(static_cast<cl_event>(gate), CL_COMPLETE);
 }
 
-// Launch K1, then launch K2 behind a user event that K1's completion callback sets, then flush
-// and wait: K1 must complete while K2 waits. The queue's worker, the only thread watching K1's
-// submission, used to block on K2's user event, and K1 stayed CL_RUNNING forever.
-TEST_F(IcdEvent, ALaunchBehindAUserEventDoesNotHoldBackTheOneBeforeIt) {
-  Kernel fill = fillKernel();
-  ASSERT_TRUE(fill.get());
-  const size_t n = 1024;
-  Buffer first = createBuffer(n * sizeof(cl_int)), second = createBuffer(n * sizeof(cl_int));
-  cl_int status = CL_SUCCESS;
-  Event gate(clCreateUserEvent(context_, &status));
-  ASSERT_CL_SUCCESS(status);
-  Event k1, k2;
-  setArgs(fill, first, cl_int{1});
-  ASSERT_CL_SUCCESS(clEnqueueNDRangeKernel(queue_, fill, 1, nullptr, &n, nullptr, 0, nullptr, k1.put()));
-  setArgs(fill, second, cl_int{2});
-  cl_event gateEvent = gate;
-  ASSERT_CL_SUCCESS(clEnqueueNDRangeKernel(queue_, fill, 1, nullptr, &n, nullptr, 1, &gateEvent, k2.put()));
-  ASSERT_CL_SUCCESS(clSetEventCallback(k1, CL_COMPLETE, openGate, gate.get()));
+// Launch K1 filling `first` with 1, then launch K2 filling `second` with 2 behind a user event
+// that K1's completion callback opens.
+class IcdGatedLaunches : public IcdEvent {
+ protected:
+  void SetUp() override {
+    IcdEvent::SetUp();
+    if (HasFatalFailure()) return;
+    fill_ = fillKernel();
+    ASSERT_TRUE(fill_.get());
+    first_ = createBuffer(kItems * sizeof(cl_int));
+    second_ = createBuffer(kItems * sizeof(cl_int));
+    cl_int status = CL_SUCCESS;
+    gate_ = Event(clCreateUserEvent(context_, &status));
+    ASSERT_CL_SUCCESS(status);
+    setArgs(fill_, first_, cl_int{1});
+    ASSERT_CL_SUCCESS(clEnqueueNDRangeKernel(queue_, fill_, 1, nullptr, &kItems, nullptr, 0, nullptr, k1_.put()));
+    setArgs(fill_, second_, cl_int{2});
+    cl_event gate = gate_;
+    ASSERT_CL_SUCCESS(clEnqueueNDRangeKernel(queue_, fill_, 1, nullptr, &kItems, nullptr, 1, &gate, k2_.put()));
+    ASSERT_CL_SUCCESS(clSetEventCallback(k1_, CL_COMPLETE, openGate, gate_.get()));
+  }
+
+  void expectBothFilled() {
+    EXPECT_EQ(executionStatus(k2_), CL_COMPLETE);
+    EXPECT_EQ(read<cl_int>(first_, kItems), std::vector<cl_int>(kItems, 1));
+    EXPECT_EQ(read<cl_int>(second_, kItems), std::vector<cl_int>(kItems, 2));
+  }
+
+  static constexpr size_t kItems = 1024;
+  Kernel fill_;
+  Buffer first_, second_;
+  Event gate_, k1_, k2_;
+};
+
+// K1 must complete while K2 waits. The queue's worker, the only thread watching K1's submission,
+// used to block on K2's user event, and K1 stayed CL_RUNNING forever.
+TEST_F(IcdGatedLaunches, ALaunchBehindAUserEventDoesNotHoldBackTheOneBeforeIt) {
   ASSERT_CL_SUCCESS(clFlush(queue_));
   // Polled, as the program would: nothing else waits for K1.
   auto deadline = std::chrono::steady_clock::now() + 20s;
-  while (executionStatus(k1) != CL_COMPLETE && std::chrono::steady_clock::now() < deadline)
+  while (executionStatus(k1_) != CL_COMPLETE && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(1ms);
-  EXPECT_EQ(executionStatus(k1), CL_COMPLETE) << "K1 did not complete in 20 s while K2 waited for its user event";
-  if (executionStatus(k1) != CL_COMPLETE) clSetUserEventStatus(gate, CL_COMPLETE);  // let the queue drain
+  EXPECT_EQ(executionStatus(k1_), CL_COMPLETE) << "K1 did not complete in 20 s while K2 waited for its user event";
+  if (executionStatus(k1_) != CL_COMPLETE) clSetUserEventStatus(gate_, CL_COMPLETE);  // let the queue drain
   ASSERT_CL_SUCCESS(clFinish(queue_));
-  EXPECT_EQ(executionStatus(k2), CL_COMPLETE);
-  EXPECT_EQ(read<cl_int>(first, n), std::vector<cl_int>(n, 1));
-  EXPECT_EQ(read<cl_int>(second, n), std::vector<cl_int>(n, 2));
+  expectBothFilled();
 }
 
 // The same with clFinish as the waiting thread: it completes K1, whose callback opens K2's gate,
 // and returns once K2 is done.
-TEST_F(IcdEvent, FinishCompletesWhatAUserEventWaitsForOnTheSameQueue) {
-  Kernel fill = fillKernel();
-  ASSERT_TRUE(fill.get());
-  const size_t n = 1024;
-  Buffer first = createBuffer(n * sizeof(cl_int)), second = createBuffer(n * sizeof(cl_int));
-  cl_int status = CL_SUCCESS;
-  Event gate(clCreateUserEvent(context_, &status));
-  ASSERT_CL_SUCCESS(status);
-  Event k1;
-  setArgs(fill, first, cl_int{3});
-  ASSERT_CL_SUCCESS(clEnqueueNDRangeKernel(queue_, fill, 1, nullptr, &n, nullptr, 0, nullptr, k1.put()));
-  setArgs(fill, second, cl_int{4});
-  cl_event gateEvent = gate;
-  ASSERT_CL_SUCCESS(clEnqueueNDRangeKernel(queue_, fill, 1, nullptr, &n, nullptr, 1, &gateEvent, nullptr));
-  std::vector<cl_int> host(n, 0);
-  ASSERT_CL_SUCCESS(
-      clEnqueueReadBuffer(queue_, second, CL_FALSE, 0, n * sizeof(cl_int), host.data(), 0, nullptr, nullptr));
-  ASSERT_CL_SUCCESS(clSetEventCallback(k1, CL_COMPLETE, openGate, gate.get()));
+TEST_F(IcdGatedLaunches, FinishCompletesWhatAUserEventWaitsForOnTheSameQueue) {
   // A watchdog opens the gate after 20 s, so that a regression fails instead of hanging.
   std::atomic<bool> finished = false;
   std::thread watchdog([&] {
     auto deadline = std::chrono::steady_clock::now() + 20s;
     while (!finished && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(5ms);
-    if (!finished) clSetUserEventStatus(gate, CL_COMPLETE);
+    if (!finished) clSetUserEventStatus(gate_, CL_COMPLETE);
   });
   auto started = std::chrono::steady_clock::now();
   cl_int finish = clFinish(queue_);
@@ -321,7 +321,7 @@ TEST_F(IcdEvent, FinishCompletesWhatAUserEventWaitsForOnTheSameQueue) {
   watchdog.join();
   ASSERT_CL_SUCCESS(finish);
   EXPECT_LT(std::chrono::steady_clock::now() - started, 15s) << "clFinish waited for the watchdog";
-  EXPECT_EQ(host, std::vector<cl_int>(n, 4));
+  expectBothFilled();
 }
 
 TEST_F(IcdEvent, CallbackOnACompletedEventStillFires) {
