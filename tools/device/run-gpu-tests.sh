@@ -30,6 +30,9 @@
 #                   a compilation that was not recorded fails its test, saying so
 #   .device/cl/stubs/ optional: libraries standing in for ones left out of .device/cl to fit the
 #                   carry (ICU and z3, which clang's libraries link but compiling OpenCL C never calls)
+#   .device/lvp/    Mesa's lavapipe (libvulkan_lvp.so, the libraries it needs besides LLVM, and a
+#                   manifest naming it by a relative path), for lavapipe-kernels:FILTER and
+#                   lavapipe-icd:FILTER (kernel_tests and icd_tests on this machine's CPU)
 #   .device/test_conformance/  a CTS build's suites (binaries and the files they read), for cts:
 #   .device/*.tar.xz  any of the folders above, packed
 set -u
@@ -69,6 +72,17 @@ for step in "$@"; do
     icd:*) .device/icd/icd_tests --gtest_filter="${step#icd:}" > "$log" 2>&1 ;;
     kernels) .device/gpu/kernel_tests > "$log" 2>&1 ;;
     kernels:*) .device/gpu/kernel_tests --gtest_filter="${step#kernels:}" > "$log" 2>&1 ;;
+    lavapipe-kernels:* | lavapipe-icd:*)
+      # Mesa's lavapipe on this machine's CPU, a second CPU beside the development machine's
+      # (llvmpipe's code depends on the CPU's vector features): the carried driver and the LLVM
+      # of the carried clang packages.
+      suite=kernel_tests
+      [ "${step%%:*}" = lavapipe-icd ] && suite=icd_tests
+      binary=.device/gpu/kernel_tests
+      [ "$suite" = icd_tests ] && binary=.device/icd/icd_tests
+      lscpu > "$OUT/cpu.txt" 2>&1
+      VK_DRIVER_FILES=$PWD/.device/lvp/lvp_icd.json LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}:$PWD/.device/lvp \
+        "$binary" --gtest_filter="${step#*:}" > "$log" 2>&1 ;;
     icd-no-int64)
       CL2VK_DEVICE_LACKS=int64 .device/icd/icd_tests --gtest_filter='SubgroupExtensions.*:*Collective*' > "$log" 2>&1 ;;
     kernels-no-int64)
