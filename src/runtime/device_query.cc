@@ -141,7 +141,7 @@ cl_int Device::getInfo(cl_device_info param, const InfoOut& out) {
 
     // Compute.
     case CL_DEVICE_MAX_COMPUTE_UNITS: return out.scalar<cl_uint>(computeUnits());
-    case CL_DEVICE_MAX_CLOCK_FREQUENCY: return out.scalar<cl_uint>(0);
+    case CL_DEVICE_MAX_CLOCK_FREQUENCY: return out.scalar<cl_uint>(maxClockMegahertz());
     case CL_DEVICE_ADDRESS_BITS: return out.scalar<cl_uint>(64);
     case CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS: return out.scalar<cl_uint>(3);
     case CL_DEVICE_MAX_WORK_ITEM_SIZES: {

@@ -2,13 +2,16 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
 #include <set>
+#include <string>
 #include <thread>
 
 #include "launch/kernel_launch.h"
 #include "vulkan/buffer.h"
 #include "vulkan/device_selection.h"
 #include "vulkan/float_denormal_probe.h"
+#include "vulkan/gpu_clocks.h"
 
 namespace cl2vk::runtime {
 namespace {
@@ -290,6 +293,35 @@ bool Device::keepsFloatDenormals() const {
     }
   });
   return keepsFloatDenormals_;
+}
+
+namespace {
+
+// The highest clock (MHz) of the host's processors: cpufreq's maximum where the kernel has it,
+// else the highest "cpu MHz" of /proc/cpuinfo (their current clocks: virtual machines often have
+// no cpufreq); 0 where neither is readable.
+cl_uint hostProcessorMegahertz() {
+  std::ifstream maximum("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
+  uint64_t kilohertz = 0;
+  if (maximum >> kilohertz && kilohertz > 0) return static_cast<cl_uint>(kilohertz / 1000);
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  double highest = 0;
+  for (std::string line; std::getline(cpuinfo, line);) {
+    if (!line.starts_with("cpu MHz")) continue;
+    size_t colon = line.find(':');
+    if (colon != std::string::npos) highest = std::max(highest, std::atof(line.c_str() + colon + 1));
+  }
+  return static_cast<cl_uint>(highest + 0.5);
+}
+
+}  // namespace
+
+cl_uint Device::maxClockMegahertz() const {
+  std::call_once(clockAsked_, [this] {
+    maxClockMegahertz_ =
+        type() == CL_DEVICE_TYPE_CPU ? hostProcessorMegahertz() : vulkan::ClockHold::peakClockMegahertz(info_);
+  });
+  return maxClockMegahertz_;
 }
 
 cl_ulong Device::largestBuffer() const {

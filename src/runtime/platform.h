@@ -100,6 +100,10 @@ class Device : public _cl_device_id {
   // The largest buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE) that the device allocates in one piece
   // (vulkan::Buffer::largestSize; measured on first use, with a Vulkan device of its own).
   cl_ulong largestBuffer() const;
+  // CL_DEVICE_MAX_CLOCK_FREQUENCY (MHz), which Vulkan does not report: an NVIDIA GPU's peak SM
+  // clock as CUDA gives it, a CPU device's processors' highest clock as Linux gives it; 0 where
+  // nothing says (other GPUs), as OpenCL programs read "unknown". Asked on first use.
+  cl_uint maxClockMegahertz() const;
 
  private:
   Platform& platform_;
@@ -110,6 +114,8 @@ class Device : public _cl_device_id {
   mutable bool keepsFloatDenormals_ = false;
   mutable std::once_flag largestBufferMeasured_;
   mutable cl_ulong largestBuffer_ = 0;
+  mutable std::once_flag clockAsked_;
+  mutable cl_uint maxClockMegahertz_ = 0;
 };
 
 class Platform : public _cl_platform_id {

@@ -37,6 +37,10 @@ class ClockHold {
   // CL2VK_NVIDIA_CLOCKS; unset or empty is the default.
   static ClockPolicy policyFromEnvironment();
 
+  // The peak SM clock (MHz) of an NVIDIA device, as CUDA reports it (Vulkan has no such query);
+  // 0 for another vendor's device or where CUDA cannot be asked.
+  static uint32_t peakClockMegahertz(const DeviceInfo& info);
+
  private:
   ClockHold() = default;
   struct Driver;

@@ -83,6 +83,21 @@ TEST_F(IcdDevice, LatestConformanceVersionHasTheDatedForm) {
 // results from such a device). lavapipe keeps them and says so.
 // A device with doubles reports at least what OpenCL requires of one (every rounding mode among
 // it, which the CTS's math_brute_force checks before its first test).
+// CL_DEVICE_MAX_CLOCK_FREQUENCY, which clpeak and clinfo print, is the device's: a CPU device's
+// processors' clock (what Linux says), an NVIDIA GPU's peak SM clock (what CUDA says; 1980 MHz on
+// an H200); 0 ("unknown") only for another vendor's GPU, which no query reports. It was always 0.
+TEST_F(IcdDevice, MaxClockFrequencyIsTheDevicesWhereAnythingSaysIt) {
+  const cl_uint megahertz = deviceInfo<cl_uint>(device_, CL_DEVICE_MAX_CLOCK_FREQUENCY);
+  const cl_device_type type = deviceInfo<cl_device_type>(device_, CL_DEVICE_TYPE);
+  const cl_uint vendor = deviceInfo<cl_uint>(device_, CL_DEVICE_VENDOR_ID);
+  if (type != CL_DEVICE_TYPE_CPU && vendor != 0x10de) {
+    EXPECT_EQ(megahertz, 0u);
+    GTEST_SKIP() << "no query reports this GPU's clock (vendor 0x" << std::hex << vendor << ")";
+  }
+  EXPECT_GE(megahertz, 100u) << "CL_DEVICE_MAX_CLOCK_FREQUENCY";
+  EXPECT_LE(megahertz, 10000u) << "CL_DEVICE_MAX_CLOCK_FREQUENCY";
+}
+
 TEST_F(IcdDevice, DoubleFpConfigHasOpenCLsMinimum) {
   const cl_device_fp_config config = deviceInfo<cl_device_fp_config>(device_, CL_DEVICE_DOUBLE_FP_CONFIG);
   if (config == 0) {
