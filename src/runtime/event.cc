@@ -26,6 +26,26 @@ cl_int Event::status() const {
   return status_;
 }
 
+cl_int Event::reportedStatus() const {
+  std::vector<std::shared_ptr<Event>> waitList;
+  cl_int status;
+  {
+    std::lock_guard lock(mutex_);
+    status = status_;
+    if (status != CL_RUNNING) return status;
+    waitList = waitList_;
+  }
+  bool waiting = std::any_of(waitList.begin(), waitList.end(), [](const std::shared_ptr<Event>& dependency) {
+    return dependency->status() > CL_COMPLETE;
+  });
+  return waiting ? CL_SUBMITTED : status;
+}
+
+void Event::setWaitList(std::vector<std::shared_ptr<Event>> waitList) {
+  std::lock_guard lock(mutex_);
+  if (status_ > CL_COMPLETE) waitList_ = std::move(waitList);
+}
+
 std::vector<Event::Callback> Event::takeReleasedCallbacks(cl_int status) {
   std::vector<Callback> released;
   std::vector<Callback> kept;
@@ -42,6 +62,7 @@ void Event::setStatus(cl_int status) { complete(status, std::nullopt); }
 void Event::complete(cl_int status, std::optional<double> deviceNanoseconds, std::optional<uint64_t> startedAt) {
   std::vector<Callback> released;
   std::vector<std::function<void()>> listeners;
+  std::vector<std::shared_ptr<Event>> waitList;  // dropped outside the lock
   {
     std::lock_guard lock(mutex_);
     if (status_ <= CL_COMPLETE) return;  // complete or failed already
@@ -56,7 +77,10 @@ void Event::complete(cl_int status, std::optional<double> deviceNanoseconds, std
     }
     status_ = status;
     released = takeReleasedCallbacks(status);
-    if (status <= CL_COMPLETE) listeners.swap(settledListeners_);
+    if (status <= CL_COMPLETE) {
+      listeners.swap(settledListeners_);
+      waitList.swap(waitList_);
+    }
   }
   changed_.notify_all();
   for (const std::function<void()>& listener : listeners) listener();
@@ -103,7 +127,7 @@ cl_int Event::getInfo(cl_event_info param, const InfoOut& out) {
     case CL_EVENT_CONTEXT: return out.scalar<cl_context>(context_->handle());
     case CL_EVENT_COMMAND_TYPE: return out.scalar<cl_command_type>(type_);
     case CL_EVENT_COMMAND_EXECUTION_STATUS: {
-      cl_int current = status();
+      cl_int current = reportedStatus();
       // A program polling for completion gets its batched launches started.
       if (current > CL_COMPLETE && queue_) queue_->flush();
       return out.scalar<cl_int>(current);

@@ -32,6 +32,12 @@ class Event : public Object<Event, _cl_event> {
   bool isUserEvent() const { return type_ == CL_COMMAND_USER; }
 
   cl_int status() const;
+  // The status as clGetEventInfo reports it: CL_SUBMITTED, not CL_RUNNING, while a command of the
+  // wait list has not completed (launches submitted together all run once submitted, in order on
+  // the device, but the later ones have not started while the earlier ones run).
+  cl_int reportedStatus() const;
+  // The events the command waits for, kept until it completes (for reportedStatus).
+  void setWaitList(std::vector<std::shared_ptr<Event>> waitList);
   // Moves the event to `status` (CL_SUBMITTED, CL_RUNNING, CL_COMPLETE or a negative error),
   // records the profiling time of that step and runs the callbacks it releases. A completed or
   // failed event does not change again.
@@ -76,6 +82,7 @@ class Event : public Object<Event, _cl_event> {
   uint64_t queued_ = 0, submitted_ = 0, started_ = 0, ended_ = 0;
   std::vector<Callback> callbacks_;
   std::vector<std::function<void()>> settledListeners_;
+  std::vector<std::shared_ptr<Event>> waitList_;
 };
 
 }  // namespace cl2vk::runtime

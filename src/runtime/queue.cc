@@ -165,6 +165,7 @@ std::shared_ptr<Event> CommandQueue::enqueue(cl_command_type type, std::vector<s
                                              CommandWork work) {
   auto event = std::shared_ptr<Event>(new Event(context_, shared(), type));
   wakeWhenReady(waitList);
+  event->setWaitList(waitList);
   {
     std::lock_guard lock(executor_->mutex);
     event->setTicket(++executor_->enqueued);
@@ -180,6 +181,7 @@ std::shared_ptr<Event> CommandQueue::enqueue(cl_command_type type, std::vector<s
 std::shared_ptr<Event> CommandQueue::enqueueKernel(std::vector<std::shared_ptr<Event>> waitList, KernelWork work) {
   auto event = std::shared_ptr<Event>(new Event(context_, shared(), CL_COMMAND_NDRANGE_KERNEL));
   wakeWhenReady(waitList);
+  event->setWaitList(waitList);
   std::unique_lock lock(executor_->mutex);
   event->setTicket(++executor_->enqueued);
   // The worker learns of a first pending command (to time its batch) and of a full batch.

@@ -324,6 +324,33 @@ TEST_F(IcdGatedLaunches, FinishCompletesWhatAUserEventWaitsForOnTheSameQueue) {
   expectBothFilled();
 }
 
+// Launches submitted together run in order on the device: while one still runs, a launch that
+// waits for it is reported CL_SUBMITTED, never CL_RUNNING (the CTS's events `waitlists` saw both
+// running on an idle lavapipe). Polled until the second completes; read in that order, a second
+// reported running means the first had completed.
+TEST_F(IcdEvent, ALaunchIsNotRunningWhileOneItWaitsForIs) {
+  Kernel fill = fillKernel();
+  ASSERT_TRUE(fill.get());
+  const size_t n = size_t{1} << 24;
+  Buffer first = createBuffer(n * sizeof(cl_int)), second = createBuffer(n * sizeof(cl_int));
+  Event k1, k2;
+  setArgs(fill, first, cl_int{5});
+  ASSERT_CL_SUCCESS(clEnqueueNDRangeKernel(queue_, fill, 1, nullptr, &n, nullptr, 0, nullptr, k1.put()));
+  setArgs(fill, second, cl_int{6});
+  cl_event k1Event = k1;
+  ASSERT_CL_SUCCESS(clEnqueueNDRangeKernel(queue_, fill, 1, nullptr, &n, nullptr, 1, &k1Event, k2.put()));
+  ASSERT_CL_SUCCESS(clFlush(queue_));
+  auto deadline = std::chrono::steady_clock::now() + 60s;
+  size_t polls = 0;
+  for (cl_int second = executionStatus(k2); second != CL_COMPLETE; second = executionStatus(k2), ++polls) {
+    ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "the launches did not complete in 60 s";
+    if (second == CL_RUNNING) {
+      ASSERT_EQ(executionStatus(k1), CL_COMPLETE) << "poll " << polls;
+    }
+  }
+  EXPECT_EQ(executionStatus(k1), CL_COMPLETE);
+}
+
 TEST_F(IcdEvent, CallbackOnACompletedEventStillFires) {
   Buffer buffer = createBuffer(64);
   cl_int value = 5;
