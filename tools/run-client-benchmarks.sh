@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Real clients as users run them (issue 17): CLBlast (sgemm, saxpy, sdot), clFFT (1D, 2D) and
-# pyopencl (a + b*c, sum, cumsum), each benchmark in a process of its own, once per OpenCL
+# Real clients as users run them (issue 17): CLBlast (sgemm, saxpy, sdot), clFFT (1D, 2D),
+# pyopencl (a + b*c, sum, cumsum) and clpeak's host transfers (issue 27), each benchmark in a process of its own, once per OpenCL
 # implementation, in one invocation; every result checked against the CPU; a Markdown table of
 # GB/s or GFLOP/s per implementation and the ratio of the first implementation to each other one.
 #
@@ -58,6 +58,14 @@ while [ $# -gt 0 ]; do
   esac
 done
 
+# The host transfers clpeak measures, on a buffer of $1 bytes (clpeak: 2 GiB on a GPU).
+transfers() {
+  local bench
+  for bench in write read write-async read-async map-read memcpy-from-map unmap-write memcpy-to-map; do
+    echo "transfer $bench $1"
+  done
+}
+
 # label (client bench shape) per line; the shapes the clients take (--shape).
 case "$size" in
   tiny)
@@ -68,7 +76,11 @@ clfft fft 256
 clfft fft 16x16
 pyopencl arith 4096
 pyopencl sum 4096
-pyopencl cumsum 4096"
+pyopencl cumsum 4096
+transfer write 1048576
+transfer read 1048576
+transfer map-read 1048576
+transfer unmap-write 1048576"
     runs=${runs:-2} ;;
   small)
     benches="clblast sgemm 256
@@ -79,7 +91,8 @@ clfft fft 65536
 clfft fft 256x256
 pyopencl arith 4194304
 pyopencl sum 4194304
-pyopencl cumsum 4194304"
+pyopencl cumsum 4194304
+$(transfers 67108864)"
     runs=${runs:-5} ;;
   full)
     benches="clblast sgemm 1024
@@ -90,7 +103,8 @@ clfft fft 1048576
 clfft fft 2048x2048
 pyopencl arith 67108864
 pyopencl sum 67108864
-pyopencl cumsum 67108864"
+pyopencl cumsum 67108864
+$(transfers 2147483648)"
     runs=${runs:-20} ;;
   *) echo "run-client-benchmarks: --size is tiny, small or full, not '$size'" >&2; exit 2 ;;
 esac
@@ -102,7 +116,9 @@ if [ ${#impls[@]} -eq 0 ]; then
   [ -e /etc/OpenCL/vendors/pocl.icd ] && impls+=("pocl=$(cat /etc/OpenCL/vendors/pocl.icd)")
   ldconfig -p 2>/dev/null | grep -q 'libnvidia-opencl\.so\.1 ' && impls+=("nvidia=libnvidia-opencl.so.1")
 fi
-for program in cl2vk-client-clblast cl2vk-client-clfft; do
+for client in $(cut -d' ' -f1 <<<"$benches" | sort -u); do
+  [ "$client" = pyopencl ] && continue
+  program=cl2vk-client-$client
   [ -x "$bin/$program" ] || { echo "run-client-benchmarks: no $bin/$program (ninja -C build-rel cl2vk-clients)" >&2; exit 2; }
 done
 
@@ -150,6 +166,7 @@ run() {
   case "$client" in
     clblast) command=("$bin/cl2vk-client-clblast") ;;
     clfft) command=("$bin/cl2vk-client-clfft") ;;
+    transfer) command=("$bin/cl2vk-client-transfer") ;;
     pyopencl) command=(env "${python_env[@]}" "$python" "$root/tools/bench/clients/pyopencl_client.py") ;;
   esac
   if [ $clocks = 1 ]; then

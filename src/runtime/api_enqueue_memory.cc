@@ -41,7 +41,7 @@ CommandOutcome fill(Memory& memory, Device& device, std::vector<std::byte> patte
     }
     std::vector<std::byte> bytes(size);
     for (size_t i = 0; i < size; i += pattern.size()) std::memcpy(bytes.data() + i, pattern.data(), pattern.size());
-    return buffer.upload(bytes, start);
+    return buffer.write(bytes, start);
   });
 }
 
@@ -69,7 +69,7 @@ cl_int hostTransfer(cl_command_queue command_queue, cl_mem buffer, bool toHost, 
     const char* what = toHost ? "clEnqueueReadBuffer" : "clEnqueueWriteBuffer";
     return withBuffer(*memory, device, what, [&](cl2vk::vulkan::Buffer& vk, size_t base) {
       std::span<std::byte> bytes(static_cast<std::byte*>(ptr), size);
-      return toHost ? vk.download(bytes, base + offset) : vk.upload(bytes, base + offset);
+      return toHost ? vk.read(bytes, base + offset) : vk.write(bytes, base + offset);
     });
   };
   return submit(enqueue, toHost ? CL_COMMAND_READ_BUFFER : CL_COMMAND_WRITE_BUFFER, work, blocking, event);
@@ -165,13 +165,13 @@ CL_API_ENTRY void* CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue
   if (((map_flags & CL_MAP_READ) && !memory->hostMayRead()) ||
       ((map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) && !memory->hostMayWrite()))
     return withError<void*>(errcode_ret, CL_INVALID_OPERATION, nullptr);
-  void* pointer = memory->beginMap(offset, size, map_flags);
   Device& device = enqueue.queue->device();
+  void* pointer = memory->beginMap(device, offset, size, map_flags);
   auto work = [memory, &device, offset, size, pointer, invalidate] {
     if (invalidate) return CommandOutcome{};
-    return withBuffer(*memory, device, "clEnqueueMapBuffer", [&](cl2vk::vulkan::Buffer& vk, size_t base) {
-      return vk.download(std::span(static_cast<std::byte*>(pointer), size), base + offset);
-    });
+    cl2vk::Status status = memory->fillMapping(device, pointer, offset, size);
+    if (!status) return commandFailure("clEnqueueMapBuffer", status.error());
+    return CommandOutcome{};
   };
   cl_int status = submit(enqueue, CL_COMMAND_MAP_BUFFER, work, blocking_map, event);
   return withError<void*>(errcode_ret, status, status == CL_SUCCESS ? pointer : nullptr);
@@ -192,9 +192,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command
   Device& device = enqueue.queue->device();
   auto work = [memory, &device, mapping = *mapping, mapped_ptr, written] {
     if (!written) return CommandOutcome{};
-    return withBuffer(*memory, device, "clEnqueueUnmapMemObject", [&](cl2vk::vulkan::Buffer& vk, size_t base) {
-      return vk.upload(std::span(static_cast<const std::byte*>(mapped_ptr), mapping.size), base + mapping.offset);
-    });
+    cl2vk::Status status = memory->writeBackMapping(device, mapped_ptr, mapping.offset, mapping.size);
+    if (!status) return commandFailure("clEnqueueUnmapMemObject", status.error());
+    return CommandOutcome{};
   };
   return submit(enqueue, CL_COMMAND_UNMAP_MEM_OBJECT, work, false, event);
 }

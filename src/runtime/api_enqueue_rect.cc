@@ -71,7 +71,7 @@ Expected<std::vector<std::byte>> download(Memory& memory, Device& device, Span s
   Expected<Memory::Location> location = memory.locate(device);
   if (!location) return location.error();
   std::vector<std::byte> bytes(span.end - span.begin);
-  cl2vk::Status status = location->buffer->download(bytes, location->offset + span.begin);
+  cl2vk::Status status = location->buffer->read(bytes, location->offset + span.begin);
   if (!status) return status.error();
   return bytes;
 }
@@ -79,7 +79,7 @@ Expected<std::vector<std::byte>> download(Memory& memory, Device& device, Span s
 cl2vk::Status upload(Memory& memory, Device& device, Span span, const std::vector<std::byte>& bytes) {
   Expected<Memory::Location> location = memory.locate(device);
   if (!location) return location.error();
-  return location->buffer->upload(bytes, location->offset + span.begin);
+  return location->buffer->write(bytes, location->offset + span.begin);
 }
 
 CommandOutcome outcomeOf(const cl2vk::Status& status, const char* what) {

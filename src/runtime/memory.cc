@@ -151,17 +151,69 @@ Expected<Memory::Location> Memory::locate(Device& device) {
   return Location{*buffer, origin_};
 }
 
-std::byte* Memory::hostBase() {
+std::byte* Memory::hostBase(Device& device) {
   if (hostPtr_ != nullptr) return static_cast<std::byte*>(hostPtr_);
-  if (!shadow_) shadow_.reset(new std::byte[size_]);
+  if (pinnedShadow_) return pinnedShadow_->hostAddress();
+  if (shadow_) return shadow_.get();
+  // Pinned memory is worth having where the device is not the CPU: the device copies into it at
+  // the speed of its link, and the host reads it at the speed of its own memory.
+  if (device.info().type != VK_PHYSICAL_DEVICE_TYPE_CPU) {
+    Expected<vulkan::Buffer> pinned = vulkan::Buffer::createHostMemory(context_->vulkanDevice(device), size_);
+    if (pinned) {
+      pinnedShadow_ = std::move(*pinned);
+      return pinnedShadow_->hostAddress();
+    }
+  }
+  shadow_.reset(new std::byte[size_]);
   return shadow_.get();
 }
 
-void* Memory::beginMap(size_t offset, size_t size, cl_map_flags flags) {
+vulkan::Buffer* Memory::pinnedShadow() {
   std::lock_guard lock(mutex_);
-  void* pointer = hostBase() + offset;
+  return pinnedShadow_ ? &*pinnedShadow_ : nullptr;
+}
+
+void* Memory::beginMap(Device& device, size_t offset, size_t size, cl_map_flags flags) {
+  std::byte* base = nullptr;
+  // On a CPU device the buffer's own memory is host memory: mapping it copies nothing. Only where
+  // the contents cannot move to another device while mapped.
+  if (hostPtr_ == nullptr && context_->devices().size() == 1) {
+    Expected<Location> location = locate(device);
+    if (location && location->buffer->hostAddress() != nullptr)
+      base = location->buffer->hostAddress() + location->offset;
+  }
+  std::lock_guard lock(mutex_);
+  void* pointer = (base != nullptr ? base : hostBase(device)) + offset;
   mappings_.emplace(pointer, Mapping{offset, size, flags});
   return pointer;
+}
+
+Expected<Memory::MappedRange> Memory::mappedRange(Device& device, const void* pointer, size_t offset) {
+  Expected<Location> location = locate(device);
+  if (!location) return location.error();
+  MappedRange range{location->buffer, location->offset + offset, false, nullptr};
+  const std::byte* own = range.buffer->hostAddress();
+  range.own = own != nullptr && pointer == own + range.at;
+  vulkan::Buffer* pinned = pinnedShadow();
+  if (pinned != nullptr && &pinned->device() == &range.buffer->device() && pointer == pinned->hostAddress() + offset)
+    range.pinned = pinned;
+  return range;
+}
+
+Status Memory::fillMapping(Device& device, void* pointer, size_t offset, size_t size) {
+  Expected<MappedRange> range = mappedRange(device, pointer, offset);
+  if (!range) return range.error();
+  if (range->own) return okStatus();
+  if (range->pinned) return range->pinned->copyFrom(*range->buffer, range->at, offset, size);
+  return range->buffer->read(std::span(static_cast<std::byte*>(pointer), size), range->at);
+}
+
+Status Memory::writeBackMapping(Device& device, const void* pointer, size_t offset, size_t size) {
+  Expected<MappedRange> range = mappedRange(device, pointer, offset);
+  if (!range) return range.error();
+  if (range->own) return okStatus();
+  if (range->pinned) return range->buffer->copyFrom(*range->pinned, offset, range->at, size);
+  return range->buffer->write(std::span(static_cast<const std::byte*>(pointer), size), range->at);
 }
 
 std::optional<Memory::Mapping> Memory::endMap(void* pointer) {

@@ -1,12 +1,17 @@
 // cl_mem buffers. A buffer's contents live in device-local Vulkan memory (vulkan::Buffer), reached
-// by kernels through its device address; the host reads and writes them through staging copies.
+// by kernels through its device address; the host reads and writes them through staging copies,
+// or directly on a CPU device, whose device memory is host memory (vulkan::Buffer::write).
 // Sub-buffers share their parent's storage at an offset.
 //
-// CL_MEM_USE_HOST_PTR: the host memory is copied in at creation, and written back when the buffer
-// is mapped (the specification lets an implementation cache it on the device between maps).
-// Mapping any other buffer returns host memory of the runtime's (CL_MEM_ALLOC_HOST_PTR included)
-// that the map fills and the unmap writes back. In a context of several devices the contents move,
-// through the host, to the device of the queue that uses them.
+// Maps (docs/runtime.md, "Transfers and maps"): CL_MEM_USE_HOST_PTR's host memory is copied in at
+// creation, and the map copies the contents into it and the unmap back (the specification lets an
+// implementation cache it on the device between maps). On a CPU device in a context of one device a
+// map returns the buffer's own memory and copies nothing. Otherwise the map returns host memory of
+// the runtime's for the whole buffer (CL_MEM_ALLOC_HOST_PTR included), allocated at the first map
+// as pinned memory that the device copies into and out of itself (vulkan::Buffer::createHostMemory;
+// plain memory and staging copies where it cannot be had), which the map fills and the unmap
+// writes back. In a context of several devices the contents move, through the host, to the device
+// of the queue that uses them.
 #pragma once
 
 #include <cstddef>
@@ -72,8 +77,15 @@ class Memory : public Object<Memory, _cl_mem> {
   };
   Expected<Location> locate(Device& device);
 
-  // Mapping: the host address for [offset, offset + size) of this buffer, recorded until unmapped.
-  void* beginMap(size_t offset, size_t size, cl_map_flags flags);
+  // Mapping: the host address for [offset, offset + size) of this buffer, mapped by a queue on
+  // `device`, recorded until unmapped.
+  void* beginMap(Device& device, size_t offset, size_t size, cl_map_flags flags);
+  // Brings the contents of [offset, offset + size) into the mapping at `pointer` (beginMap), on
+  // `device`: a map's command, for reading or writing.
+  Status fillMapping(Device& device, void* pointer, size_t offset, size_t size);
+  // Writes the mapping at `pointer` back into [offset, offset + size): an unmap's command after a
+  // map for writing.
+  Status writeBackMapping(Device& device, const void* pointer, size_t offset, size_t size);
   struct Mapping {
     size_t offset;
     size_t size;
@@ -88,9 +100,22 @@ class Memory : public Object<Memory, _cl_mem> {
  private:
   Memory(std::shared_ptr<Context> context, cl_mem_flags flags, size_t size)
       : context_(std::move(context)), flags_(flags), size_(size) {}
-  // Host memory backing maps: the application's (USE_HOST_PTR) or the runtime's, for the whole
-  // buffer.
-  std::byte* hostBase();
+  // Host memory backing maps that are not the buffer's own memory: the application's
+  // (USE_HOST_PTR) or the runtime's, for the whole buffer, pinned on `device` where it can be.
+  // Under mutex_.
+  std::byte* hostBase(Device& device);
+  // The pinned memory behind the maps, if that is what hostBase allocated.
+  vulkan::Buffer* pinnedShadow();
+  // What a mapping at `pointer` of the range at `offset` goes through on `device`: the Vulkan
+  // buffer and where the range is in it; whether the mapping is that buffer's own memory; the
+  // pinned memory it is in, if so.
+  struct MappedRange {
+    vulkan::Buffer* buffer;
+    size_t at;
+    bool own;
+    vulkan::Buffer* pinned;
+  };
+  Expected<MappedRange> mappedRange(Device& device, const void* pointer, size_t offset);
 
   std::shared_ptr<Context> context_;
   cl_mem_flags flags_;
@@ -102,6 +127,7 @@ class Memory : public Object<Memory, _cl_mem> {
   std::shared_ptr<BufferStorage> storage_;
 
   std::mutex mutex_;
+  std::optional<vulkan::Buffer> pinnedShadow_;
   std::unique_ptr<std::byte[]> shadow_;
   std::multimap<void*, Mapping> mappings_;
   std::vector<std::pair<MemoryDestructorCallback, void*>> destructorCallbacks_;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -9,6 +11,7 @@
 
 #include "vulkan/barriers.h"
 #include "vulkan/device.h"
+#include "vulkan/host_copy.h"
 #include "vulkan/process_exit.h"
 #include "vulkan/vk_result.h"
 
@@ -95,6 +98,20 @@ Expected<Buffer> Buffer::create(Device& device, VkDeviceSize size) {
   request.required = 0;
   request.preferred = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
   request.deviceAddress = true;
+  // A CPU device's memory is the host's: mapped, the runtime's transfers need no staging copy.
+  if (device.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU) {
+    request.preferred |= VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    request.mapWhereHostVisible = true;
+  }
+  return allocate(device, size, request);
+}
+
+Expected<Buffer> Buffer::createHostMemory(Device& device, VkDeviceSize size) {
+  MemoryRequest request{};
+  request.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  request.required = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  request.preferred = VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+  request.deviceAddress = false;
   return allocate(device, size, request);
 }
 
@@ -173,7 +190,10 @@ Expected<Buffer> Buffer::allocate(Device& device, VkDeviceSize size, const Memor
     addressInfo.buffer = allocation.buffer;
     allocation.address = vk.vkGetBufferDeviceAddress(handle, &addressInfo);
   }
-  if (request.required & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
+  constexpr VkMemoryPropertyFlags kHostMemory =
+      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  if ((request.required & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) ||
+      (request.mapWhereHostVisible && (typeFlags & kHostMemory) == kHostMemory)) {
     CL2VK_TRY(check(vk.vkMapMemory(handle, allocation.memory, 0, VK_WHOLE_SIZE, 0, &allocation.mapped), "vkMapMemory"));
   }
   buffer.recyclable_ = true;
@@ -219,49 +239,140 @@ Status Buffer::checkRange(VkDeviceSize offset, VkDeviceSize length) const {
   return okStatus();
 }
 
+VkMappedMemoryRange Buffer::wholeMemory() const {
+  VkMappedMemoryRange range{};
+  range.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE;
+  range.memory = allocation_.memory;
+  range.size = VK_WHOLE_SIZE;
+  return range;
+}
+
+Status Buffer::flushForDevice() const {
+  if (allocation_.hostCoherent) return okStatus();
+  VkMappedMemoryRange range = wholeMemory();
+  return check(device_->vk().vkFlushMappedMemoryRanges(device_->handle(), 1, &range), "vkFlushMappedMemoryRanges");
+}
+
+Status Buffer::invalidateForHost() const {
+  if (allocation_.hostCoherent) return okStatus();
+  VkMappedMemoryRange range = wholeMemory();
+  return check(device_->vk().vkInvalidateMappedMemoryRanges(device_->handle(), 1, &range),
+               "vkInvalidateMappedMemoryRanges");
+}
+
+namespace {
+
+// How many staging buffers of one transfer the device may be copying while the host fills or
+// empties the next: enough that neither waits for the other when their speeds are close.
+constexpr size_t kStagingDepth = 3;
+
+// One piece of a transfer: its staging buffer, where it goes, and the copy once submitted.
+// The copy is declared last, so that it is destroyed first: destroying a submission waits for it,
+// and only then may the staging buffer go back to the cache.
+struct StagedPiece {
+  Buffer staging;
+  VkDeviceSize done;  // where the piece starts, from the start of the transfer
+  VkDeviceSize length;
+  std::shared_ptr<Submission> copy;
+};
+
+Status waitFor(const Submission& submission) {
+  Expected<bool> finished = submission.wait();
+  if (!finished) return finished.error();
+  return okStatus();
+}
+
+}  // namespace
+
 Status Buffer::upload(std::span<const std::byte> bytes, VkDeviceSize offset) {
   CL2VK_TRY(checkRange(offset, bytes.size()));
   if (bytes.empty()) return okStatus();
-  Expected<Buffer> staging = createStaging(*device_, bytes.size(), VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
-  if (!staging) return staging.error().withContext("uploading to a buffer");
   const VolkDeviceTable& vk = device_->vk();
-  std::memcpy(staging->allocation_.mapped, bytes.data(), bytes.size());
-  if (!staging->allocation_.hostCoherent) {
-    VkMappedMemoryRange range{};
-    range.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE;
-    range.memory = staging->allocation_.memory;
-    range.size = VK_WHOLE_SIZE;
-    CL2VK_TRY(check(vk.vkFlushMappedMemoryRanges(device_->handle(), 1, &range), "vkFlushMappedMemoryRanges"));
+  const VkDeviceSize chunk = std::min<VkDeviceSize>(device_->stagingChunk(), bytes.size());
+  std::deque<StagedPiece> inFlight;
+  for (VkDeviceSize done = 0; done < bytes.size(); done += chunk) {
+    VkDeviceSize length = std::min<VkDeviceSize>(chunk, bytes.size() - done);
+    std::optional<Buffer> staging;
+    if (inFlight.size() == kStagingDepth) {
+      CL2VK_TRY(waitFor(*inFlight.front().copy));
+      staging = std::move(inFlight.front().staging);
+      inFlight.pop_front();
+    } else {
+      Expected<Buffer> made = createStaging(*device_, chunk, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+      if (!made) return made.error().withContext("uploading to a buffer");
+      staging = std::move(*made);
+    }
+    copyHostMemory(staging->allocation_.mapped, bytes.data() + done, length);
+    CL2VK_TRY(staging->flushForDevice());
+    // vkQueueSubmit makes the host's writes to the staging buffer visible to the copy.
+    VkBuffer from = staging->allocation_.buffer;
+    Expected<std::shared_ptr<Submission>> copy = device_->queue().submit([&](VkCommandBuffer commands, VkQueryPool) {
+      waitForEarlierWrites(vk, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+      copyBuffer(vk, commands, from, allocation_.buffer, 0, offset + done, length);
+    });
+    if (!copy) return copy.error();
+    inFlight.push_back({std::move(*staging), done, length, std::move(*copy)});
   }
-  // vkQueueSubmit makes the host's writes to the staging buffer visible to the copy.
-  return device_->queue().submitAndWait([&](VkCommandBuffer commands) {
-    waitForEarlierWrites(vk, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-    copyBuffer(vk, commands, staging->allocation_.buffer, allocation_.buffer, 0, offset, bytes.size());
-  });
+  for (const StagedPiece& piece : inFlight) CL2VK_TRY(waitFor(*piece.copy));
+  return okStatus();
 }
 
 Status Buffer::download(std::span<std::byte> bytes, VkDeviceSize offset) {
   CL2VK_TRY(checkRange(offset, bytes.size()));
   if (bytes.empty()) return okStatus();
-  Expected<Buffer> staging = createStaging(*device_, bytes.size(), VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-  if (!staging) return staging.error().withContext("downloading from a buffer");
   const VolkDeviceTable& vk = device_->vk();
-  CL2VK_TRY(device_->queue().submitAndWait([&](VkCommandBuffer commands) {
-    // The copy reads this buffer and writes the staging buffer, whose recycled memory an earlier
-    // submission (of any thread) may have written last.
-    waitForEarlierWrites(vk, commands, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                         VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
-    copyBuffer(vk, commands, allocation_.buffer, staging->allocation_.buffer, offset, 0, bytes.size());
-    makeWritesVisibleToHost(vk, commands);
-  }));
-  if (!staging->allocation_.hostCoherent) {
-    VkMappedMemoryRange range{};
-    range.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE;
-    range.memory = staging->allocation_.memory;
-    range.size = VK_WHOLE_SIZE;
-    CL2VK_TRY(check(vk.vkInvalidateMappedMemoryRanges(device_->handle(), 1, &range), "vkInvalidateMappedMemoryRanges"));
+  const VkDeviceSize chunk = std::min<VkDeviceSize>(device_->stagingChunk(), bytes.size());
+  std::deque<StagedPiece> inFlight;
+  // Submits the copy of the piece at `done` into `staging`.
+  auto submitPiece = [&](Buffer staging, VkDeviceSize done) -> Status {
+    VkDeviceSize length = std::min<VkDeviceSize>(chunk, bytes.size() - done);
+    VkBuffer to = staging.allocation_.buffer;
+    Expected<std::shared_ptr<Submission>> copy = device_->queue().submit([&](VkCommandBuffer commands, VkQueryPool) {
+      // The copy reads this buffer and writes the staging buffer, whose recycled memory an earlier
+      // submission (of any thread) may have written last.
+      waitForEarlierWrites(vk, commands, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                           VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+      copyBuffer(vk, commands, allocation_.buffer, to, offset + done, 0, length);
+      makeWritesVisibleToHost(vk, commands);
+    });
+    if (!copy) return copy.error();
+    inFlight.push_back({std::move(staging), done, length, std::move(*copy)});
+    return okStatus();
+  };
+  VkDeviceSize submitted = 0;
+  for (; submitted < bytes.size() && inFlight.size() < kStagingDepth; submitted += chunk) {
+    Expected<Buffer> staging = createStaging(*device_, chunk, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    if (!staging) return staging.error().withContext("downloading from a buffer");
+    CL2VK_TRY(submitPiece(std::move(*staging), submitted));
   }
-  std::memcpy(bytes.data(), staging->allocation_.mapped, bytes.size());
+  while (!inFlight.empty()) {
+    StagedPiece& piece = inFlight.front();
+    CL2VK_TRY(waitFor(*piece.copy));
+    CL2VK_TRY(piece.staging.invalidateForHost());
+    copyHostMemory(bytes.data() + piece.done, piece.staging.allocation_.mapped, piece.length);
+    Buffer staging = std::move(piece.staging);
+    inFlight.pop_front();
+    if (submitted < bytes.size()) {
+      CL2VK_TRY(submitPiece(std::move(staging), submitted));
+      submitted += chunk;
+    }
+  }
+  return okStatus();
+}
+
+Status Buffer::write(std::span<const std::byte> bytes, VkDeviceSize offset) {
+  CL2VK_TRY(checkRange(offset, bytes.size()));
+  std::byte* host = hostAddress();
+  if (host == nullptr) return upload(bytes, offset);
+  if (!bytes.empty()) copyHostMemory(host + offset, bytes.data(), bytes.size());
+  return okStatus();
+}
+
+Status Buffer::read(std::span<std::byte> bytes, VkDeviceSize offset) {
+  CL2VK_TRY(checkRange(offset, bytes.size()));
+  const std::byte* host = hostAddress();
+  if (host == nullptr) return download(bytes, offset);
+  if (!bytes.empty()) copyHostMemory(bytes.data(), host + offset, bytes.size());
   return okStatus();
 }
 
@@ -276,6 +387,7 @@ Status Buffer::copyFrom(const Buffer& source, VkDeviceSize sourceOffset, VkDevic
     waitForEarlierWrites(vk, commands, VK_PIPELINE_STAGE_TRANSFER_BIT,
                          VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
     copyBuffer(vk, commands, source.allocation_.buffer, allocation_.buffer, sourceOffset, offset, size);
+    makeWritesVisibleToHost(vk, commands);
   });
 }
 

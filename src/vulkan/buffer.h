@@ -1,6 +1,10 @@
-// A device-local storage buffer that kernels reach through its device address. The host reads and
-// writes it only through a host-visible staging buffer and a copy on the queue, even where the
-// memory could be mapped (lavapipe): that is the path a discrete GPU takes, so tests exercise it.
+// A device-local storage buffer that kernels reach through its device address, and the transfers
+// between it and host memory. upload() and download() go through host-visible staging buffers and
+// copies on the queue, in pieces of Device::stagingChunk() bytes with three in flight, so that the
+// host copies one piece while the device copies the one before; they are ordered after every
+// earlier submission, whatever thread made it. write() and read() are for a caller that already
+// knows nothing in flight uses the range (the OpenCL runtime's transfer commands): where the
+// buffer's memory is the host's (a CPU device: lavapipe, SwiftShader) they copy it directly.
 #pragma once
 
 #include <volk.h>
@@ -27,6 +31,11 @@ class Buffer {
   // size, so a buffer of exactly maxMemoryAllocationSize bytes needs more than one allocation may
   // have). Asks the driver for the memory requirements of buffers it creates and destroys.
   static Expected<VkDeviceSize> largestSize(Device& device);
+  // `size` bytes of host memory that the device copies into and out of directly (host-visible and
+  // coherent; cached where the device has such memory, so that the host reads it at the speed of
+  // its own memory), mapped for the buffer's whole life (hostAddress): what the OpenCL runtime
+  // hands out for a map on a GPU. No device address.
+  static Expected<Buffer> createHostMemory(Device& device, VkDeviceSize size);
 
   Buffer(Buffer&& other) noexcept;
   Buffer& operator=(Buffer&& other) noexcept;
@@ -38,14 +47,28 @@ class Buffer {
   VkBuffer handle() const { return allocation_.buffer; }
   // What a kernel's pointer argument holds (a PhysicalStorageBuffer64 address).
   VkDeviceAddress deviceAddress() const { return allocation_.address; }
+  Device& device() const { return *device_; }
+  // Where the host reads and writes the buffer's memory directly: a host-memory buffer's
+  // (createHostMemory), and on a CPU device every buffer's, whose device memory is host memory
+  // (mapped when it is host-visible and coherent). Null otherwise.
+  std::byte* hostAddress() const {
+    return allocation_.hostCoherent ? static_cast<std::byte*>(allocation_.mapped) : nullptr;
+  }
 
-  // Copies `bytes` to the buffer at `offset`, through a staging buffer; blocks until done.
+  // Copies `bytes` to the buffer at `offset`, through staging buffers, after everything submitted
+  // before; blocks until done.
   Status upload(std::span<const std::byte> bytes, VkDeviceSize offset = 0);
-  // Copies `bytes.size()` bytes from `offset` into `bytes`; blocks until done.
+  // Copies `bytes.size()` bytes from `offset` into `bytes`, after everything submitted before;
+  // blocks until done.
   Status download(std::span<std::byte> bytes, VkDeviceSize offset = 0);
+  // upload() and download() for a caller that knows no submission in flight uses the range: a
+  // memcpy where the host reaches the memory directly (hostAddress), else the same as they.
+  Status write(std::span<const std::byte> bytes, VkDeviceSize offset);
+  Status read(std::span<std::byte> bytes, VkDeviceSize offset);
 
-  // Copies `size` bytes from `source` at `sourceOffset` to this buffer at `offset`, on the device;
-  // blocks until done. The ranges may be in the same buffer but must not overlap.
+  // Copies `size` bytes from `source` at `sourceOffset` to this buffer at `offset`, on the device,
+  // after everything submitted before; blocks until done, when the host sees what the copy wrote
+  // into host memory (createHostMemory). The ranges may be in the same buffer but must not overlap.
   Status copyFrom(const Buffer& source, VkDeviceSize sourceOffset, VkDeviceSize offset, VkDeviceSize size);
   // Writes the 4-byte `pattern` over `size` bytes at `offset` (both multiples of 4) with
   // vkCmdFillBuffer; blocks until done.
@@ -69,6 +92,9 @@ class Buffer {
     VkMemoryPropertyFlags required;
     VkMemoryPropertyFlags preferred;
     bool deviceAddress;
+    // Map the memory when the type chosen is host-visible and coherent (hostAddress), although
+    // `required` does not ask for host-visible memory.
+    bool mapWhereHostVisible;
   };
   static Expected<Buffer> allocate(Device& device, VkDeviceSize size, const MemoryRequest& request);
   explicit Buffer(Device& device) : device_(&device) {}
@@ -77,6 +103,11 @@ class Buffer {
   Status checkRange(VkDeviceSize offset, VkDeviceSize length) const;
   // A staging buffer mapped for the host, with its memory's coherence.
   static Expected<Buffer> createStaging(Device& device, VkDeviceSize size, VkBufferUsageFlags usage);
+  // Makes the host's writes to a staging buffer's memory visible to the device (flushes it where
+  // it is not coherent), or the device's to the host (invalidates it).
+  Status flushForDevice() const;
+  Status invalidateForHost() const;
+  VkMappedMemoryRange wholeMemory() const;
 
   Device* device_ = nullptr;
   BufferAllocation allocation_;  // its VkBuffer may be larger than size_ (BufferCache::capacityFor)

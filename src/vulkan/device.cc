@@ -82,8 +82,11 @@ Expected<std::unique_ptr<Device>> Device::open(const DeviceOptions& options) {
     const VkMemoryHeap& heap = device->memoryProperties_.memoryHeaps[i];
     if (heap.flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) deviceLocalHeap = std::max(deviceLocalHeap, heap.size);
   }
-  device->bufferCache_ =
-      std::make_unique<BufferCache>(device->vk_, device->device_, BufferCache::limitsFor(info.type, deviceLocalHeap));
+  BufferCache::Limits cacheLimits = BufferCache::limitsFor(info.type, deviceLocalHeap);
+  device->bufferCache_ = std::make_unique<BufferCache>(device->vk_, device->device_, cacheLimits);
+  constexpr VkDeviceSize kStagingChunk = VkDeviceSize{16} << 20;
+  device->stagingChunk_ =
+      std::max<VkDeviceSize>(options.stagingChunk.value_or(std::min(kStagingChunk, cacheLimits.largestKept)), 1);
 
   Expected<std::unique_ptr<Queue>> queue =
       Queue::create(device->vk_, device->device_, *family, families[*family].timestampValidBits,

@@ -35,6 +35,10 @@ struct DeviceOptions {
   ClockPolicy clocks = ClockPolicy::kCudaContext;
   // How long a submission may run before the queue takes it to hang (queue.h); none: no limit.
   std::optional<std::chrono::seconds> hangTimeout;
+  // The size of the pieces a transfer between host memory and a buffer moves through staging
+  // memory (Buffer::upload); none: the device's default (Device::stagingChunk). Tests set it small
+  // to make transfers of a few kilobytes take many pieces.
+  std::optional<VkDeviceSize> stagingChunk;
 
   // CL2VK_DEVICE, CL2VK_VALIDATION (on when "1"), CL2VK_QUEUE, CL2VK_NVIDIA_CLOCKS and
   // CL2VK_HANG_TIMEOUT (seconds; unset, 0 or not a number: no limit).
@@ -81,6 +85,10 @@ class Device {
   // The allocations released buffers left for reuse (buffer_cache.h): Buffer takes and keeps
   // them; tests read how many are kept.
   BufferCache& bufferCache() { return *bufferCache_; }
+  // How many bytes one staging buffer of a transfer holds: 16 MiB, or less where the buffer cache
+  // would not keep staging buffers that large (so that a transfer's pieces recycle them), unless
+  // DeviceOptions::stagingChunk says otherwise.
+  VkDeviceSize stagingChunk() const { return stagingChunk_; }
 
  private:
   friend class Pipeline;  // counts what it creates
@@ -96,6 +104,7 @@ class Device {
   VkPhysicalDeviceMemoryProperties memoryProperties_{};
   std::unique_ptr<Queue> queue_;
   std::unique_ptr<BufferCache> bufferCache_;
+  VkDeviceSize stagingChunk_ = 0;
   std::unique_ptr<ClockHold> clockHold_;
   std::string clockHoldProblem_;
   std::atomic<uint64_t> pipelinesCreated_{0};

@@ -122,6 +122,82 @@ TEST_F(ExecutorBufferTest, TheLargestSizeIsAllocated) {
   EXPECT_EQ(*back, bytes);
 }
 
+// Transfers in pieces: with 1000-byte staging buffers, transfers of a few kilobytes take many
+// pieces, three in flight, and end with a short one; every byte lands where it belongs, at offsets
+// that are not multiples of the piece, and ranges beside the transfer keep what they held.
+TEST(StagedTransfers, ManyPiecesInFlightLandInOrder) {
+  DeviceOptions options = DeviceOptions::fromEnvironment();
+  options.stagingChunk = 1000;
+  Expected<std::unique_ptr<Device>> device = Device::open(options);
+  ASSERT_TRUE(device.ok()) << device.error().message();
+  ASSERT_EQ((*device)->stagingChunk(), 1000u);
+  constexpr size_t kSize = 10007;
+  Expected<Buffer> buffer = Buffer::create(**device, kSize);
+  ASSERT_TRUE(buffer.ok()) << buffer.error().message();
+  std::vector<std::byte> whole(kSize);
+  for (size_t i = 0; i < kSize; ++i) whole[i] = std::byte(static_cast<unsigned char>(i * 7 + i / 251));
+  ASSERT_TRUE(buffer->upload(whole).ok());
+  for (size_t size : {size_t{1}, size_t{999}, size_t{1000}, size_t{1001}, size_t{3000}, size_t{4321}}) {
+    SCOPED_TRACE("size " + std::to_string(size));
+    size_t offset = 1234;
+    std::vector<std::byte> piece(size);
+    for (size_t i = 0; i < size; ++i) piece[i] = std::byte(static_cast<unsigned char>(255 - i % 253));
+    ASSERT_TRUE(buffer->upload(piece, offset).ok());
+    std::copy(piece.begin(), piece.end(), whole.begin() + static_cast<std::ptrdiff_t>(offset));
+    std::vector<std::byte> back(size);
+    ASSERT_TRUE(buffer->download(back, offset).ok());
+    EXPECT_EQ(back, piece);
+    std::vector<std::byte> all(kSize);
+    ASSERT_TRUE(buffer->download(all).ok());
+    EXPECT_EQ(all, whole);
+  }
+  for (const std::string& message : (*device)->validationMessages()) ADD_FAILURE() << message;
+}
+
+// Host memory the device copies into and out of: the host sees the device's copy once copyFrom
+// returns, and the device copies what the host wrote.
+TEST_F(ExecutorBufferTest, HostMemoryIsCopiedIntoAndOutOfByTheDevice) {
+  constexpr size_t kSize = 4099;
+  Expected<Buffer> host = Buffer::createHostMemory(*device_, kSize);
+  ASSERT_TRUE(host.ok()) << host.error().message();
+  ASSERT_NE(host->hostAddress(), nullptr);
+  Expected<Buffer> buffer = Buffer::create(*device_, kSize);
+  ASSERT_TRUE(buffer.ok()) << buffer.error().message();
+  std::vector<std::byte> sent = pattern(kSize, 3);
+  ASSERT_TRUE(buffer->upload(sent).ok());
+  ASSERT_TRUE(host->copyFrom(*buffer, 0, 0, kSize).ok());
+  EXPECT_TRUE(std::equal(sent.begin(), sent.end(), host->hostAddress()));
+
+  std::vector<std::byte> changed = pattern(100, 77);
+  std::copy(changed.begin(), changed.end(), host->hostAddress() + 17);
+  ASSERT_TRUE(buffer->copyFrom(*host, 17, 517, changed.size()).ok());
+  std::copy(changed.begin(), changed.end(), sent.begin() + 517);
+  std::vector<std::byte> back(kSize);
+  ASSERT_TRUE(buffer->download(back).ok());
+  EXPECT_EQ(back, sent);
+}
+
+// write() and read() reach the same contents as upload() and download(), directly where the host
+// reaches the memory: on a CPU device, every buffer.
+TEST_F(ExecutorBufferTest, WritesAndReadsMeetUploadsAndDownloads) {
+  constexpr size_t kSize = 3001;
+  Expected<Buffer> buffer = Buffer::create(*device_, kSize);
+  ASSERT_TRUE(buffer.ok()) << buffer.error().message();
+  EXPECT_EQ(buffer->hostAddress() != nullptr, device_->info().type == VK_PHYSICAL_DEVICE_TYPE_CPU);
+  std::vector<std::byte> sent = pattern(kSize, 11);
+  ASSERT_TRUE(buffer->write(sent, 0).ok());
+  std::vector<std::byte> back(kSize);
+  ASSERT_TRUE(buffer->download(back).ok());
+  EXPECT_EQ(back, sent);
+  std::vector<std::byte> middle = pattern(50, 99);
+  ASSERT_TRUE(buffer->upload(middle, 1000).ok());
+  std::vector<std::byte> read(50);
+  ASSERT_TRUE(buffer->read(read, 1000).ok());
+  EXPECT_EQ(read, middle);
+  EXPECT_FALSE(buffer->write(middle, kSize - 49).ok());
+  EXPECT_FALSE(buffer->read(read, kSize).ok());
+}
+
 TEST_F(ExecutorBufferTest, BuffersHaveDistinctDeviceAddresses) {
   Expected<Buffer> first = Buffer::create(*device_, 256);
   Expected<Buffer> second = Buffer::create(*device_, 256);

@@ -4,6 +4,9 @@
 # llvm-spirv-15, and registers cl2vk's ICD (from the folder $1) and NVIDIA's OpenCL with ocl-icd.
 for f in .device/debs/*.deb; do dpkg -x "$f" /; done; ldconfig
 mkdir -p /tmp/cl && for f in .device/cl/*.deb; do dpkg -x "$f" /tmp/cl; done
+# ocl-icd's libOpenCL.so.1 where LD_LIBRARY_PATH finds it first: otherwise the machine's own loader
+# came first and gave every process NVIDIA's platform, whatever OCL_ICD_VENDORS said.
+for f in .device/debs/ocl-icd-libopencl1_*.deb; do dpkg -x "$f" /tmp/cl; done
 # clang's OpenCL headers (opencl-c.h, opencl-c-base.h) live in libclang-common-15-dev, whose 30 MB
 # do not fit the carry: the two headers travel as a tarball of their installed paths, where the
 # carried clang looks for them (its resource directory, relative to the binary).

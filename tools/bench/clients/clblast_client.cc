@@ -207,15 +207,10 @@ void sdot(const Options& options, Session& session, Result& result) {
 
 int main(int argc, char** argv) {
   Options options = parseOptions(argc, argv, kUsage);
-  Result result;
-  result.client = "clblast";
-  result.bench = options.bench;
-  result.shape = shapeText(options.shape);
-  result.variant = options.paramsIn.empty() ? "default" : "params";
   Device device;
-  if (!pickDevice(device, result.error)) return result.report();
-  result.platform = device.platformName;
-  result.device = device.deviceName;
+  Result result = startResult(options, "clblast", device);
+  if (!options.paramsIn.empty()) result.variant = "params";
+  if (!result.error.empty()) return result.report();
   Session session(device);
   if (!session.ok()) {
     result.error = session.error();

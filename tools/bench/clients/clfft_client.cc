@@ -134,19 +134,13 @@ void fft(const Options& options, Session& session, Result& result) {
 
 int main(int argc, char** argv) {
   Options options = parseOptions(argc, argv, kUsage);
-  Result result;
-  result.client = "clfft";
-  result.bench = options.bench;
-  result.shape = shapeText(options.shape);
-  result.variant = "default";
   if (options.bench != "fft") {
     std::fprintf(stderr, "unknown --bench %s\nusage: %s\n", options.bench.c_str(), kUsage);
     return 2;
   }
   Device device;
-  if (!pickDevice(device, result.error)) return result.report();
-  result.platform = device.platformName;
-  result.device = device.deviceName;
+  Result result = startResult(options, "clfft", device);
+  if (!result.error.empty()) return result.report();
   Session session(device);
   if (session.ok()) {
     fft(options, session, result);

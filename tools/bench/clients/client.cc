@@ -262,4 +262,16 @@ std::string clError(const char* call, cl_int status) {
   return std::string(call) + " returned " + std::to_string(status);
 }
 
+Result startResult(const Options& options, const char* client, Device& device) {
+  Result result;
+  result.client = client;
+  result.bench = options.bench;
+  result.shape = shapeText(options.shape);
+  result.variant = "default";
+  if (!pickDevice(device, result.error)) return result;
+  result.platform = device.platformName;
+  result.device = device.deviceName;
+  return result;
+}
+
 }  // namespace cl2vk::clients

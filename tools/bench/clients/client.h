@@ -106,6 +106,10 @@ struct Result {
   int report() const;
 };
 
+// What every client's main() starts with: the result named after the command line (variant
+// "default") and the device picked into `device`, or `error` set when there is none.
+Result startResult(const Options& options, const char* client, Device& device);
+
 // Reproducible inputs (fixed seed per buffer).
 std::vector<float> uniformFloats(size_t count, uint32_t seed);       // in [-1, 1)
 std::vector<float> smallIntegerFloats(size_t count, uint32_t seed);  // in {-2, ..., 2}

@@ -12,7 +12,20 @@ import json
 import math
 import statistics
 
-CLIENT_NAMES = {"clblast": "CLBlast", "clfft": "clFFT", "pyopencl": "pyopencl"}
+CLIENT_NAMES = {"clblast": "CLBlast", "clfft": "clFFT", "pyopencl": "pyopencl", "transfer": "clpeak transfer"}
+TRANSFER_NAMES = {"write": "clEnqueueWriteBuffer", "read": "clEnqueueReadBuffer",
+                  "write-async": "clEnqueueWriteBuffer, not blocking",
+                  "read-async": "clEnqueueReadBuffer, not blocking", "map-read": "clEnqueueMapBuffer (for read)",
+                  "memcpy-from-map": "memcpy from the mapped pointer", "unmap-write": "clEnqueueUnmap (after write)",
+                  "memcpy-to-map": "memcpy to the mapped pointer"}
+
+
+def size_text(n):
+    n = int(n)
+    for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if n >= 1 << shift and n % (1 << shift) == 0:
+            return f"{n >> shift} {unit}"
+    return f"{n} bytes"
 PYOPENCL_NAMES = {"arith": "a + b*c", "sum": "sum", "cumsum": "cumsum (inclusive scan)"}
 
 
@@ -29,6 +42,8 @@ def label(client, bench, shape, variant):
     elif bench == "fft":
         what = (f"FFT 1D {power_text(dims[0])} complex" if len(dims) == 1
                 else f"FFT 2D {'×'.join(dims)} complex")
+    elif client == "transfer":
+        what = f"{TRANSFER_NAMES.get(bench, bench)}, {size_text(dims[0])}"
     elif client == "pyopencl":
         what = f"{PYOPENCL_NAMES.get(bench, bench)}, {power_text(dims[0])} floats"
     else:

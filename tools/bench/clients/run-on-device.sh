@@ -4,7 +4,7 @@
 # (libnvidia-opencl.so.1, which has no .icd file there), each benchmark in a process of its own.
 # Carry, besides what tools/bench/device-env.sh unpacks (.device/debs: the Vulkan loader;
 # .device/cl: ocl-icd, clang-15, llvm-spirv-15; .device/bench/libcl2vk_icd.so):
-#   .device/clients/cl2vk-client-clblast, .device/clients/cl2vk-client-clfft (strip them)
+#   .device/clients/cl2vk-client-clblast, cl2vk-client-clfft, cl2vk-client-transfer (strip them)
 #   .device/clients/debs/libclblast1_1.5.3-3_amd64.deb, libclfft2_2.12.2-3.2_amd64.deb
 #   for the pyopencl rows, .device/py/ with Debian's python3.11 and its numpy and pyopencl as .deb
 #   files (python3.11-minimal, libpython3.11-minimal, libpython3.11-stdlib, python3-numpy,
