@@ -330,6 +330,64 @@ TEST_F(IcdBuffer, AllocHostPtrCanBeMappedAndUsedByKernels) {
   for (size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], -2 * (static_cast<int32_t>(i) - 50)) << i;
 }
 
+// Transfers and maps larger than a staging piece (16 MiB on a GPU), at offsets that are not
+// multiples of anything, around a kernel that changes every word: what each one moves is the
+// buffer's current contents, byte for byte, and what it writes is what a kernel then reads.
+TEST_F(IcdBuffer, LargeTransfersAndMapsAtOddOffsetsKeepEveryByte) {
+  Kernel scale = severalKernels("scale");
+  ASSERT_TRUE(scale.get());
+  const size_t n = (40u << 20) / sizeof(int32_t) + 3;  // a little over 40 MiB
+  const size_t bytes = n * sizeof(int32_t);
+  Buffer buffer = createBuffer(bytes, CL_MEM_READ_WRITE);
+  ASSERT_TRUE(buffer.get());
+  std::vector<int32_t> expected = sequence(n, -1000);
+  ASSERT_CL_SUCCESS(clEnqueueWriteBuffer(queue_, buffer, CL_FALSE, 0, bytes, expected.data(), 0, nullptr, nullptr));
+  setArgs(scale, buffer, int32_t{3});
+  run1d(scale, n);
+  for (int32_t& value : expected) value *= 3;
+
+  // A read of 33 MiB starting at byte 4097 + 1: odd in bytes, across three pieces.
+  const size_t readOffset = 4098, readSize = (33u << 20) + 5;
+  std::vector<uint8_t> got(readSize);
+  ASSERT_CL_SUCCESS(
+      clEnqueueReadBuffer(queue_, buffer, CL_TRUE, readOffset, readSize, got.data(), 0, nullptr, nullptr));
+  const auto* expectedBytes = reinterpret_cast<const uint8_t*>(expected.data());
+  ASSERT_EQ(std::memcmp(got.data(), expectedBytes + readOffset, readSize), 0);
+
+  // A write of 20 MiB at an odd offset, then a map for reading over its edge.
+  std::vector<uint8_t> patch = bytePattern((20u << 20) + 1, 11);
+  const size_t writeOffset = (3u << 20) + 7;
+  ASSERT_CL_SUCCESS(
+      clEnqueueWriteBuffer(queue_, buffer, CL_TRUE, writeOffset, patch.size(), patch.data(), 0, nullptr, nullptr));
+  auto* expectedWritable = reinterpret_cast<uint8_t*>(expected.data());
+  std::memcpy(expectedWritable + writeOffset, patch.data(), patch.size());
+  cl_int status = CL_SUCCESS;
+  const size_t mapOffset = writeOffset + patch.size() - 1000, mapSize = (17u << 20) + 3;
+  auto* mapped = static_cast<uint8_t*>(
+      clEnqueueMapBuffer(queue_, buffer, CL_TRUE, CL_MAP_READ, mapOffset, mapSize, 0, nullptr, nullptr, &status));
+  ASSERT_CL_SUCCESS(status);
+  ASSERT_EQ(std::memcmp(mapped, expectedWritable + mapOffset, mapSize), 0);
+  ASSERT_CL_SUCCESS(clEnqueueUnmapMemObject(queue_, buffer, mapped, 0, nullptr, nullptr));
+
+  // A map for writing of a whole sub-buffer, changed on the host; the kernel then sees it.
+  const size_t origin = 8u << 20, subSize = (18u << 20) + 12;  // origin: a multiple of 1024 bits
+  cl_buffer_region region{origin, subSize};
+  Buffer sub(clCreateSubBuffer(buffer, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &status));
+  ASSERT_CL_SUCCESS(status);
+  auto* words = static_cast<int32_t*>(
+      clEnqueueMapBuffer(queue_, sub, CL_TRUE, CL_MAP_WRITE, 0, subSize, 0, nullptr, nullptr, &status));
+  ASSERT_CL_SUCCESS(status);
+  ASSERT_EQ(std::memcmp(words, expectedWritable + origin, subSize), 0);
+  for (size_t i = 0; i < subSize / sizeof(int32_t); i += 1021) words[i] = static_cast<int32_t>(i);
+  std::memcpy(expectedWritable + origin, words, subSize);
+  ASSERT_CL_SUCCESS(clEnqueueUnmapMemObject(queue_, sub, words, 0, nullptr, nullptr));
+  // Factor 1: the words are arbitrary now, and a product could overflow.
+  setArgs(scale, buffer, int32_t{1});
+  run1d(scale, n);
+  std::vector<int32_t> out = read<int32_t>(buffer, n);
+  ASSERT_EQ(std::memcmp(out.data(), expected.data(), bytes), 0);
+}
+
 TEST_F(IcdBuffer, HostAccessFlagsRestrictTransfers) {
   int32_t value = 1;
   Buffer hostReadOnly = createBuffer(64, CL_MEM_HOST_READ_ONLY);
