@@ -19,6 +19,13 @@ set(CL2VK_CLANG_FLAGS -fno-vectorize -fno-slp-vectorize -cl-kernel-arg-info)
 set(CL2VK_CORPUS_EXTENSIONS "+SPV_KHR_uniform_group_instructions")
 set(CL2VK_ALL_EXTENSIONS "+all")
 
+# Creates the folder `output` goes in, at configure time: Ninja creates the folders of a custom
+# command's outputs, the Makefile generators do not (and the tools here do not either).
+function(cl2vk_make_output_directory output)
+  get_filename_component(directory "${output}" DIRECTORY)
+  file(MAKE_DIRECTORY "${directory}")
+endfunction()
+
 # cl2vk_add_opencl_spirv(<source.cl> <-O0|-O1|-O2|-O3> <output.spv> [INCLUDES dirs...] [DEPENDS files...]
 #                        [STD CL1.2|CL2.0|CL3.0] [SPIRV_VERSION 1.x] [EXTENSIONS +list])
 function(cl2vk_add_opencl_spirv source opt output)
@@ -37,6 +44,7 @@ function(cl2vk_add_opencl_spirv source opt output)
     list(APPEND include_flags "-I${dir}")
   endforeach()
   set(bitcode "${output}.bc")
+  cl2vk_make_output_directory("${output}")
   add_custom_command(
     OUTPUT "${output}"
     COMMAND "${CL2VK_CLANG}" -cl-std=${ARG_STD} -target spir64 ${opt} ${CL2VK_CLANG_FLAGS} ${include_flags}
@@ -58,6 +66,7 @@ function(cl2vk_add_spirv_assembly source output)
     # (file(STRINGS) escapes the line's ';', which the list it returns would split on.)
     string(REGEX REPLACE ".*Version: (1\\.[0-9]).*" "\\1" version "${version_line}")
   endif()
+  cl2vk_make_output_directory("${output}")
   add_custom_command(
     OUTPUT "${output}"
     COMMAND "${CL2VK_SPIRV_AS}" --preserve-numeric-ids --target-env spv${version} "${source}" -o "${output}"
