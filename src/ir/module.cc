@@ -6,6 +6,8 @@
 #include <iterator>
 #include <unordered_set>
 
+#include "ir/opcode_classes.h"
+
 namespace cl2vk::ir {
 namespace {
 
@@ -18,19 +20,6 @@ size_t hashValue(const Instruction& inst) {
     for (uint32_t word : op.words) mix(word);
   }
   return h;
-}
-
-bool isNameOrDecoration(spv::Op opcode) {
-  switch (opcode) {
-    case spv::Op::OpName:
-    case spv::Op::OpMemberName:
-    case spv::Op::OpDecorate:
-    case spv::Op::OpDecorateId:
-    case spv::Op::OpDecorateString:
-    case spv::Op::OpMemberDecorate:
-    case spv::Op::OpMemberDecorateString: return true;
-    default: return false;
-  }
 }
 
 // Whether operand `operandIndex` of `user` is the target of a name or decoration.

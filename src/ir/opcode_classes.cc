@@ -21,6 +21,19 @@ bool isBlockTerminator(spv::Op opcode) {
   }
 }
 
+bool isNameOrDecoration(spv::Op opcode) {
+  switch (opcode) {
+    case spv::Op::OpName:
+    case spv::Op::OpMemberName:
+    case spv::Op::OpDecorate:
+    case spv::Op::OpDecorateId:
+    case spv::Op::OpDecorateString:
+    case spv::Op::OpMemberDecorate:
+    case spv::Op::OpMemberDecorateString: return true;
+    default: return false;
+  }
+}
+
 bool isAtomic(spv::Op opcode) {
   switch (opcode) {
     case spv::Op::OpAtomicLoad:

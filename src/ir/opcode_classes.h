@@ -10,6 +10,10 @@ namespace cl2vk::ir {
 // Instructions that end a block.
 bool isBlockTerminator(spv::Op opcode);
 
+// OpName, OpMemberName and the OpDecorate* and OpMemberDecorate* instructions: their first operand
+// names what they annotate.
+bool isNameOrDecoration(spv::Op opcode);
+
 // OpAtomic* read-modify-write, load, store, exchange and flag instructions: their first operand
 // is the pointer, then the scope and the memory semantics.
 bool isAtomic(spv::Op opcode);

@@ -24,14 +24,16 @@ constexpr SC kSpaces[] = {SC::PhysicalStorageBuffer, SC::Workgroup, SC::Function
 constexpr size_t kSpaceCount = sizeof(kSpaces) / sizeof(kSpaces[0]);
 constexpr uint32_t kTagShift = 62;
 constexpr uint64_t kAddressBits = (uint64_t{1} << kTagShift) - 1;
-constexpr unsigned kGlobalBit = 1u;
-constexpr unsigned kAtomicSpaces = 3u;  // __global and __local: OpenCL's atomics reach no other
 
-unsigned tagOf(SC space) {
+constexpr unsigned tagOf(SC space) {
   for (size_t i = 0; i < kSpaceCount; ++i)
     if (kSpaces[i] == space) return static_cast<unsigned>(i);
   return 0;
 }
+
+constexpr unsigned kGlobalBit = 1u << tagOf(SC::PhysicalStorageBuffer);
+// __global and __local: OpenCL's atomics reach no other space.
+constexpr unsigned kAtomicSpaces = kGlobalBit | (1u << tagOf(SC::Workgroup));
 
 class GenericTagging {
  public:
@@ -164,7 +166,7 @@ class GenericTagging {
                          "a generic pointer from this instruction cannot be followed to its address space");
     for (const ir::Use& use : module_.uses(def.resultId())) {
       const Instruction& user = *use.user;
-      if (tagged_.contains(user.resultId()) || isNameOrDecoration(user.opcode())) continue;
+      if (tagged_.contains(user.resultId()) || ir::isNameOrDecoration(user.opcode())) continue;
       switch (user.opcode()) {
         case spv::Op::OpLoad:
         case spv::Op::OpStore:
@@ -183,10 +185,6 @@ class GenericTagging {
       }
     }
     return okStatus();
-  }
-
-  static bool isNameOrDecoration(spv::Op opcode) {
-    return opcode == spv::Op::OpName || opcode == spv::Op::OpDecorate || opcode == spv::Op::OpMemberDecorate;
   }
 
   // The spaces an operand can point into (a mask of tag bits).
