@@ -203,7 +203,7 @@ Expected<Memory::MappedRange> Memory::mappedRange(Device& device, const void* po
 Status Memory::fillMapping(Device& device, void* pointer, size_t offset, size_t size) {
   Expected<MappedRange> range = mappedRange(device, pointer, offset);
   if (!range) return range.error();
-  if (range->own) return okStatus();
+  if (range->own) return range->buffer->checkNotLost();
   if (range->pinned) return range->pinned->copyFrom(*range->buffer, range->at, offset, size);
   return range->buffer->read(std::span(static_cast<std::byte*>(pointer), size), range->at);
 }
@@ -211,7 +211,7 @@ Status Memory::fillMapping(Device& device, void* pointer, size_t offset, size_t 
 Status Memory::writeBackMapping(Device& device, const void* pointer, size_t offset, size_t size) {
   Expected<MappedRange> range = mappedRange(device, pointer, offset);
   if (!range) return range.error();
-  if (range->own) return okStatus();
+  if (range->own) return range->buffer->checkNotLost();
   if (range->pinned) return range->buffer->copyFrom(*range->pinned, offset, range->at, size);
   return range->buffer->write(std::span(static_cast<const std::byte*>(pointer), size), range->at);
 }

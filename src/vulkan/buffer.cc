@@ -360,10 +360,16 @@ Status Buffer::download(std::span<std::byte> bytes, VkDeviceSize offset) {
   return okStatus();
 }
 
+Status Buffer::checkNotLost() const {
+  if (!device_->lost()) return okStatus();
+  return Queue::lostError();
+}
+
 Status Buffer::write(std::span<const std::byte> bytes, VkDeviceSize offset) {
   CL2VK_TRY(checkRange(offset, bytes.size()));
   std::byte* host = hostAddress();
   if (host == nullptr) return upload(bytes, offset);
+  CL2VK_TRY(checkNotLost());
   if (!bytes.empty()) copyHostMemory(host + offset, bytes.data(), bytes.size());
   return okStatus();
 }
@@ -372,6 +378,7 @@ Status Buffer::read(std::span<std::byte> bytes, VkDeviceSize offset) {
   CL2VK_TRY(checkRange(offset, bytes.size()));
   const std::byte* host = hostAddress();
   if (host == nullptr) return download(bytes, offset);
+  CL2VK_TRY(checkNotLost());
   if (!bytes.empty()) copyHostMemory(bytes.data(), host + offset, bytes.size());
   return okStatus();
 }

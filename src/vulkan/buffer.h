@@ -62,9 +62,13 @@ class Buffer {
   // blocks until done.
   Status download(std::span<std::byte> bytes, VkDeviceSize offset = 0);
   // upload() and download() for a caller that knows no submission in flight uses the range: a
-  // memcpy where the host reaches the memory directly (hostAddress), else the same as they.
+  // memcpy where the host reaches the memory directly (hostAddress), else the same as they. Both
+  // fail once the device is lost, as submissions do.
   Status write(std::span<const std::byte> bytes, VkDeviceSize offset);
   Status read(std::span<std::byte> bytes, VkDeviceSize offset);
+  // An error once the device is lost: the host's direct access (hostAddress) fails then, as
+  // submissions do.
+  Status checkNotLost() const;
 
   // Copies `size` bytes from `source` at `sourceOffset` to this buffer at `offset`, on the device,
   // after everything submitted before; blocks until done, when the host sees what the copy wrote

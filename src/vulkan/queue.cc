@@ -85,6 +85,10 @@ void Queue::markLost(bool locked) {
   (void)vk_.vkQueueWaitIdle(queue_);  // VK_ERROR_DEVICE_LOST is the expected answer
 }
 
+Error Queue::lostError() {
+  return Error("the Vulkan device was lost (VK_ERROR_DEVICE_LOST) in an earlier submission; it runs nothing more");
+}
+
 void Queue::releaseSlot(Submission::Slot* slot) {
   std::lock_guard lock(mutex_);
   free_.push_back(slot);
@@ -93,8 +97,7 @@ void Queue::releaseSlot(Submission::Slot* slot) {
 Expected<std::shared_ptr<Submission>> Queue::submit(const std::function<void(VkCommandBuffer, VkQueryPool)>& record,
                                                     uint32_t timestamps) {
   if (hung_) return Error("an earlier submission never finished; the device cannot take more work");
-  if (lost())
-    return Error("the Vulkan device was lost (VK_ERROR_DEVICE_LOST) in an earlier submission; it runs nothing more");
+  if (lost()) return lostError();
   std::lock_guard lock(mutex_);
   Expected<Submission::Slot*> taken = takeSlot();
   if (!taken) return taken.error();

@@ -101,6 +101,8 @@ class Queue {
 
   // Whether a submission reported VK_ERROR_DEVICE_LOST.
   bool lost() const { return lost_.load(std::memory_order_acquire); }
+  // What a submission on a lost queue fails with.
+  static Error lostError();
 
  private:
   friend class Submission;
