@@ -8,7 +8,6 @@
 #include <functional>
 #include <mutex>
 #include <thread>
-#include <vector>
 
 namespace cl2vk::vulkan {
 namespace {
@@ -32,23 +31,24 @@ class CopyPool {
   // which has none of its threads.
   unsigned threads() const { return getpid() == owner_ ? threads_ : 1; }
 
-  // Runs `shares` (each a copy) on the pool's threads and this one; returns when all are done.
-  void run(const std::vector<std::function<void()>>& shares) {
+  // Runs share(0) ... share(count - 1) on the pool's threads and this one; returns when all are
+  // done.
+  void run(size_t count, const std::function<void(size_t)>& share) {
     std::mutex doneMutex;
     std::condition_variable doneChanged;
-    size_t left = shares.size() - 1;
+    size_t left = count - 1;
     {
       std::lock_guard lock(mutex_);
-      for (size_t i = 1; i < shares.size(); ++i) {
+      for (size_t i = 1; i < count; ++i) {
         tasks_.push_back([&, i] {
-          shares[i]();
+          share(i);
           std::lock_guard doneLock(doneMutex);
           if (--left == 0) doneChanged.notify_one();
         });
       }
     }
     changed_.notify_all();
-    shares[0]();
+    share(0);
     std::unique_lock doneLock(doneMutex);
     doneChanged.wait(doneLock, [&] { return left == 0; });
   }
@@ -94,13 +94,10 @@ void copyHostMemory(void* to, const void* from, size_t size) {
   }
   // Shares of whole cache lines, the last taking the rest.
   size_t share = size / count / 64 * 64;
-  std::vector<std::function<void()>> shares;
-  for (size_t i = 0; i < count; ++i) {
+  pool.run(count, [&](size_t i) {
     size_t begin = i * share, length = i + 1 == count ? size - begin : share;
-    shares.push_back(
-        [=] { std::memcpy(static_cast<char*>(to) + begin, static_cast<const char*>(from) + begin, length); });
-  }
-  pool.run(shares);
+    std::memcpy(static_cast<char*>(to) + begin, static_cast<const char*>(from) + begin, length);
+  });
 }
 
 }  // namespace cl2vk::vulkan

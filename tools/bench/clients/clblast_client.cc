@@ -207,29 +207,22 @@ void sdot(const Options& options, Session& session, Result& result) {
 
 int main(int argc, char** argv) {
   Options options = parseOptions(argc, argv, kUsage);
-  Device device;
-  Result result = startResult(options, "clblast", device);
-  if (!options.paramsIn.empty()) result.variant = "params";
-  if (!result.error.empty()) return result.report();
-  Session session(device);
-  if (!session.ok()) {
-    result.error = session.error();
-    return result.report();
-  }
-  if (!options.paramsOut.empty()) result.error = writeParameters(device.device, options.paramsOut);
-  if (result.error.empty() && !options.paramsIn.empty()) {
-    result.error = overrideParameters(device.device, options.paramsIn);
-  }
-  if (!result.error.empty()) return result.report();
-  if (options.bench == "sgemm") {
-    sgemm(options, session, result);
-  } else if (options.bench == "saxpy") {
-    saxpy(options, session, result);
-  } else if (options.bench == "sdot") {
-    sdot(options, session, result);
-  } else {
+  if (options.bench != "sgemm" && options.bench != "saxpy" && options.bench != "sdot") {
     std::fprintf(stderr, "unknown --bench %s\nusage: %s\n", options.bench.c_str(), kUsage);
     return 2;
   }
-  return result.report();
+  return runClient(options, "clblast", [&](const Device& device, Session& session, Result& result) {
+    if (!options.paramsOut.empty()) result.error = writeParameters(device.device, options.paramsOut);
+    if (result.error.empty() && !options.paramsIn.empty()) {
+      result.error = overrideParameters(device.device, options.paramsIn);
+    }
+    if (!result.error.empty()) return;
+    if (options.bench == "sgemm") {
+      sgemm(options, session, result);
+    } else if (options.bench == "saxpy") {
+      saxpy(options, session, result);
+    } else {
+      sdot(options, session, result);
+    }
+  });
 }

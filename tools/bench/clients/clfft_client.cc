@@ -138,14 +138,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "unknown --bench %s\nusage: %s\n", options.bench.c_str(), kUsage);
     return 2;
   }
-  Device device;
-  Result result = startResult(options, "clfft", device);
-  if (!result.error.empty()) return result.report();
-  Session session(device);
-  if (session.ok()) {
-    fft(options, session, result);
-  } else {
-    result.error = session.error();
-  }
-  return result.report();
+  return runClient(options, "clfft",
+                   [&](const Device&, Session& session, Result& result) { fft(options, session, result); });
 }

@@ -262,16 +262,23 @@ std::string clError(const char* call, cl_int status) {
   return std::string(call) + " returned " + std::to_string(status);
 }
 
-Result startResult(const Options& options, const char* client, Device& device) {
+int runClient(const Options& options, const char* client, const Bench& bench) {
   Result result;
   result.client = client;
   result.bench = options.bench;
   result.shape = shapeText(options.shape);
-  result.variant = "default";
-  if (!pickDevice(device, result.error)) return result;
+  result.variant = options.paramsIn.empty() ? "default" : "params";
+  Device device;
+  if (!pickDevice(device, result.error)) return result.report();
   result.platform = device.platformName;
   result.device = device.deviceName;
-  return result;
+  Session session(device);
+  if (session.ok()) {
+    bench(device, session, result);
+  } else {
+    result.error = session.error();
+  }
+  return result.report();
 }
 
 }  // namespace cl2vk::clients

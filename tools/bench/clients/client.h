@@ -106,9 +106,12 @@ struct Result {
   int report() const;
 };
 
-// What every client's main() starts with: the result named after the command line (variant
-// "default") and the device picked into `device`, or `error` set when there is none.
-Result startResult(const Options& options, const char* client, Device& device);
+// What every client's main() does once its options are parsed: the result named after the command
+// line (variant "params" when --params-in is given, else "default"), the device picked, a session
+// on it, and `bench` run in that session unless either failed; prints the result and returns the
+// process's exit status (Result::report).
+using Bench = std::function<void(const Device& device, Session& session, Result& result)>;
+int runClient(const Options& options, const char* client, const Bench& bench);
 
 // Reproducible inputs (fixed seed per buffer).
 std::vector<float> uniformFloats(size_t count, uint32_t seed);       // in [-1, 1)

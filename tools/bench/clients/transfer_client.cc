@@ -188,14 +188,6 @@ void transfer(const Options& options, Session& session, Result& result) {
 
 int main(int argc, char** argv) {
   Options options = parseOptions(argc, argv, kUsage);
-  Device device;
-  Result result = startResult(options, "transfer", device);
-  if (!result.error.empty()) return result.report();
-  Session session(device);
-  if (session.ok()) {
-    transfer(options, session, result);
-  } else {
-    result.error = session.error();
-  }
-  return result.report();
+  return runClient(options, "transfer",
+                   [&](const Device&, Session& session, Result& result) { transfer(options, session, result); });
 }
