@@ -31,47 +31,65 @@ constexpr std::chrono::seconds kExitGrace{10};
 // Vulkan device; doing that while the process exits, after the Vulkan drivers' and layers'
 // destructors have run, crashed the process (the validation layer, in `vkDestroyBuffer`, after
 // the program had finished and released everything). So exit waits for the busy ones first: the
-// hook is registered when the first worker starts, after the Vulkan instance loaded the drivers
-// and layers, and exit handlers run in the reverse order of their registration.
+// hook is registered when the first queue is made, after the Vulkan instance loaded the drivers
+// and layers, and exit handlers run in the reverse order of their registration. Once the hook
+// has waited, the process is exiting: a worker that would become busy after that (woken by a
+// timeout, or started late) never does anything again (ThreadSanitizer once caught a worker
+// that woke after the hook destroying a device under the loader's destroyed lock).
 class BusyWorkers {
  public:
   static BusyWorkers& get() {
     static BusyWorkers* workers = new BusyWorkers;  // never destroyed: used while the process exits
     return *workers;
   }
-  void setBusy(bool& mine, bool busy) {
+  // Marks `mine` busy or idle. False, and nothing changed, when it would become busy while the
+  // process exits.
+  bool setBusy(bool& mine, bool busy) {
     std::call_once(hooked_, [] { std::atexit([] { get().waitUntilIdle(); }); });
     std::lock_guard lock(mutex_);
-    if (mine == busy) return;
+    if (busy && exiting_) return false;
+    if (mine == busy) return true;
     mine = busy;
     busy_ += busy ? 1 : -1;
     if (busy_ == 0) idle_.notify_all();
+    return true;
   }
 
  private:
   void waitUntilIdle() {
     std::unique_lock lock(mutex_);
     idle_.wait_for(lock, kExitGrace, [this] { return busy_ == 0; });
+    exiting_ = true;
   }
 
   std::once_flag hooked_;
   std::mutex mutex_;
   std::condition_variable idle_;
   long busy_ = 0;
+  bool exiting_ = false;
 };
 
-// Marks its worker busy from its start until it waits with nothing pending, and idle at its end.
-class WorkerActivity {
+}  // namespace
+
+// Marks its worker busy from the queue's creation (before the thread runs, so that an exit right
+// after the program's last call waits for it) until it waits with nothing pending, and idle at
+// its end.
+class CommandQueue::WorkerActivity {
  public:
   WorkerActivity() { BusyWorkers::get().setBusy(busy_, true); }
+  WorkerActivity(const WorkerActivity&) = delete;
+  WorkerActivity& operator=(const WorkerActivity&) = delete;
   ~WorkerActivity() { BusyWorkers::get().setBusy(busy_, false); }
-  void set(bool busy) { BusyWorkers::get().setBusy(busy_, busy); }
+  // Called without the executor's lock: a worker that would become busy while the process exits
+  // stays here, holding what it holds, until the process ends.
+  void setBusy(bool busy) {
+    if (BusyWorkers::get().setBusy(busy_, busy)) return;
+    for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+  }
 
  private:
   bool busy_ = false;
 };
-
-}  // namespace
 
 CommandQueue::CommandQueue(std::shared_ptr<Context> context, Device& device, cl_command_queue_properties properties,
                            std::vector<cl_queue_properties> propertyList)
@@ -88,7 +106,9 @@ CommandQueue::CommandQueue(std::shared_ptr<Context> context, Device& device, cl_
   if (vulkanDevice.validationEnabled()) executor_->validated = &vulkanDevice;
   // Detached: the worker may be the thread that drops the queue's last reference (through a
   // command's event), so the queue cannot join it. It ends once closed and drained.
-  std::thread(run, executor_).detach();
+  std::thread([executor = executor_, activity = std::make_unique<WorkerActivity>()] {
+    run(executor, *activity);
+  }).detach();
 }
 
 namespace {
@@ -253,8 +273,8 @@ bool CommandQueue::canStart(Executor& executor, Starter starter) {
          std::chrono::steady_clock::now() >= front.enqueuedAt + kBatchDelay;
 }
 
-void CommandQueue::run(std::shared_ptr<Executor> executor) {
-  WorkerActivity activity;
+void CommandQueue::run(std::shared_ptr<Executor> executor, WorkerActivity& activity) {
+  activity.setBusy(true);  // (stays here if the process exits before the thread ran)
   std::unique_lock lock(executor->mutex);
   for (;;) {
     if (canStart(*executor, Starter::kWorker)) {
@@ -288,13 +308,18 @@ void CommandQueue::run(std::shared_ptr<Executor> executor) {
     // event, which a program may leave unset as it exits.
     bool startable =
         !executor->commands.empty() && dependenciesReady(executor->commands.front().waitList, executor->owner);
-    activity.set(startable || !executor->inFlight.empty() || executor->starting);
+    bool busy = startable || !executor->inFlight.empty() || executor->starting;
+    if (!busy) activity.setBusy(false);
     if (wakeAt != std::chrono::steady_clock::time_point::max()) {
       executor->changed.wait_until(lock, wakeAt);
     } else {
       executor->changed.wait(lock);
     }
-    activity.set(true);
+    if (!busy) {
+      lock.unlock();
+      activity.setBusy(true);
+      lock.lock();
+    }
   }
 }
 

@@ -127,7 +127,9 @@ class CommandQueue : public Object<CommandQueue, _cl_command_queue> {
   // not launches; a thread that only keeps things moving (enqueue, clFlush) does not. None starts
   // a command before its dependencies (user events, other queues' commands) have settled.
   enum class Starter { kWaiter, kWorker, kMover };
-  static void run(std::shared_ptr<Executor> executor);
+  // Whether a worker is busy, for the process's exit (queue.cc).
+  class WorkerActivity;
+  static void run(std::shared_ptr<Executor> executor, WorkerActivity& activity);
   // Has the commands of `waitList` that are not this queue's wake the queue when they settle.
   void wakeWhenReady(const std::vector<std::shared_ptr<Event>>& waitList);
   // Whether `starter` may start the first queued command now.

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -177,6 +178,52 @@ TEST_F(IcdLifetime, EveryKindOfObjectReleases) {
   EXPECT_CL_SUCCESS(clReleaseMemObject(sub));
   EXPECT_CL_SUCCESS(clReleaseCommandQueue(queue));
   EXPECT_CL_SUCCESS(clReleaseContext(context));
+}
+
+// Enqueues launches and a non-blocking read on a context of its own, released (without a
+// finish) when `release`, else left to the process's exit.
+void leaveWorkInFlight(cl_platform_id platform, cl_device_id device, bool release) {
+  cl_context_properties properties[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform), 0};
+  cl_int status = CL_SUCCESS;
+  cl_context context = clCreateContext(properties, 1, &device, nullptr, nullptr, &status);
+  cl_command_queue queue = clCreateCommandQueueWithProperties(context, device, nullptr, &status);
+  const char* source = "kernel void bump(global uint* p) { p[get_global_id(0)] += get_global_id(0); }";
+  cl_program program = clCreateProgramWithSource(context, 1, &source, nullptr, &status);
+  clBuildProgram(program, 1, &device, "", nullptr, nullptr);
+  cl_kernel kernel = clCreateKernel(program, "bump", &status);
+  const size_t n = size_t{1} << 20;
+  cl_mem buffer = clCreateBuffer(context, CL_MEM_READ_WRITE, n * sizeof(cl_uint), nullptr, &status);
+  clSetKernelArg(kernel, 0, sizeof(buffer), &buffer);
+  for (int i = 0; i < 16; ++i) clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &n, nullptr, 0, nullptr, nullptr);
+  // Never freed: the exit waits for the read only after the static objects made later are gone.
+  auto* landing = new cl_uint[n];
+  clEnqueueReadBuffer(queue, buffer, CL_FALSE, 0, n * sizeof(cl_uint), landing, 0, nullptr, nullptr);
+  if (!release) return;
+  clReleaseMemObject(buffer);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+  clReleaseCommandQueue(queue);
+  clReleaseContext(context);
+}
+
+// A program may exit while its commands run or wait to start, whether it released its objects or
+// not: the process exits with the program's status. The queue workers still busy finish first,
+// and a worker that would start after the exit began does nothing (ThreadSanitizer once saw a
+// worker destroy a Vulkan device after the loader's destructors had run). Under ThreadSanitizer or
+// AddressSanitizer a report in the exiting child changes its status.
+TEST_F(IcdLifetime, TheProcessExitsWhileCommandsAreInFlight) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        leaveWorkInFlight(platform_, device_, /*release=*/true);
+        leaveWorkInFlight(platform_, device_, /*release=*/false);
+        // A queue whose worker may not have run yet when the exit begins.
+        cl_int status = CL_SUCCESS;
+        cl_command_queue late = clCreateCommandQueueWithProperties(context_, device_, nullptr, &status);
+        clReleaseCommandQueue(late);
+        std::exit(0);
+      },
+      testing::ExitedWithCode(0), "");
 }
 
 }  // namespace
