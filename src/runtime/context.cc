@@ -22,9 +22,11 @@ Expected<std::shared_ptr<Context>> Context::create(std::vector<Device*> devices,
   std::shared_ptr<Context> context(new Context(std::move(devices), std::move(properties), notify, userData));
   for (Device* device : context->devices_) {
     if (context->vulkanDevices_.contains(device)) continue;
-    Expected<std::unique_ptr<vulkan::Device>> opened = device->openVulkanDevice();
+    std::string shared;
+    Expected<std::shared_ptr<vulkan::Device>> opened = device->vulkanDeviceForContext(shared);
     if (!opened) return opened.error();
     context->vulkanDevices_.emplace(device, std::move(*opened));
+    if (!shared.empty()) context->report(shared);
   }
   return context;
 }

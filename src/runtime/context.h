@@ -5,7 +5,8 @@
 // Each context has a Vulkan logical device (VkDevice) of its own on each of its devices: Vulkan
 // loses devices one VkDevice at a time, so a device lost fails the commands of the context that
 // lost it and no other context's. A lost context refuses new work with CL_OUT_OF_RESOURCES; a new
-// context opens a new VkDevice and works.
+// context opens a new VkDevice and works. Where the driver opens no more VkDevices, a new context
+// shares an open one (Device::vulkanDeviceForContext), and says so through its callback.
 #pragma once
 
 #include <functional>
@@ -33,7 +34,7 @@ class Context : public Object<Context, _cl_context> {
 
   const std::vector<Device*>& devices() const { return devices_; }
   bool hasDevice(const Device* device) const;
-  // The context's own Vulkan device on `device`, one of its devices.
+  // The context's Vulkan device on `device`, one of its devices.
   vulkan::Device& vulkanDevice(const Device& device) const { return *vulkanDevices_.at(&device); }
   // Whether one of the context's Vulkan devices was lost: then nothing more runs in the context.
   bool lost() const;
@@ -54,7 +55,7 @@ class Context : public Object<Context, _cl_context> {
       : devices_(std::move(devices)), properties_(std::move(properties)), notify_(notify), userData_(userData) {}
 
   std::vector<Device*> devices_;
-  std::map<const Device*, std::unique_ptr<vulkan::Device>> vulkanDevices_;
+  std::map<const Device*, std::shared_ptr<vulkan::Device>> vulkanDevices_;
   std::vector<cl_context_properties> properties_;  // as given, with its terminating 0; empty if none
   ContextNotify notify_;
   void* userData_;

@@ -345,6 +345,31 @@ Expected<std::unique_ptr<vulkan::Device>> Device::openVulkanDevice(vulkan::Devic
   return opened;
 }
 
+Expected<std::shared_ptr<vulkan::Device>> Device::vulkanDeviceForContext(std::string& shared) const {
+  Expected<std::unique_ptr<vulkan::Device>> opened = openVulkanDevice();
+  std::lock_guard lock(contextDevicesMutex_);
+  std::erase_if(contextDevices_, [](const std::weak_ptr<vulkan::Device>& device) { return device.expired(); });
+  if (opened) {
+    std::shared_ptr<vulkan::Device> own = std::move(*opened);
+    contextDevices_.push_back(own);
+    return own;
+  }
+  std::shared_ptr<vulkan::Device> least;
+  long sharers = 0;
+  for (const std::weak_ptr<vulkan::Device>& open : contextDevices_) {
+    std::shared_ptr<vulkan::Device> device = open.lock();
+    // (Less one for `device`.)
+    if (device && !device->lost() && (!least || device.use_count() - 1 < sharers)) {
+      sharers = device.use_count() - 1;
+      least = std::move(device);
+    }
+  }
+  if (!least) return opened.error();
+  shared = "clCreateContext: " + opened.error().message() + "; the context shares the Vulkan device of " +
+           std::to_string(sharers) + " other context(s) instead, and a device lost fails them all";
+  return least;
+}
+
 Platform::Platform() {
   this->dispatch = dispatchTable();
   Expected<std::unique_ptr<vulkan::Instance>> instance = vulkan::Instance::create(/*validation=*/false);

@@ -86,10 +86,15 @@ class Device : public _cl_device_id {
   // The smallest alignment (bytes) of a sub-buffer origin: CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8.
   static constexpr size_t kBaseAddressAlignment = 128;
 
-  // A new Vulkan logical device on this physical device; each context opens its own. `options`
-  // choose everything but the device.
+  // A new Vulkan logical device on this physical device. `options` choose everything but the
+  // device.
   Expected<std::unique_ptr<vulkan::Device>> openVulkanDevice(
       vulkan::DeviceOptions options = vulkan::DeviceOptions::fromEnvironment()) const;
+  // The Vulkan device of a new context: one of its own, so that a device lost fails only that
+  // context; or, where the driver opens no more (NVIDIA's stops at about 85 at once), the open
+  // one that the fewest contexts share, not lost, with `shared` set to what the context is told.
+  // Thread-safe.
+  Expected<std::shared_ptr<vulkan::Device>> vulkanDeviceForContext(std::string& shared) const;
 
   cl_int getInfo(cl_device_info param, const InfoOut& out);
 
@@ -116,6 +121,8 @@ class Device : public _cl_device_id {
   mutable cl_ulong largestBuffer_ = 0;
   mutable std::once_flag clockAsked_;
   mutable cl_uint maxClockMegahertz_ = 0;
+  mutable std::mutex contextDevicesMutex_;
+  mutable std::vector<std::weak_ptr<vulkan::Device>> contextDevices_;  // those contexts opened
 };
 
 class Platform : public _cl_platform_id {

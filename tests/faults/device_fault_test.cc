@@ -38,6 +38,7 @@ std::vector<cl_int> affineOnTheCpu(const std::vector<cl_int>& x, cl_int a) {
 
 // The fault layer's controls (fault_layer.cc), found in the library the Vulkan loader loads.
 struct FaultLayer {
+  void (*refuseDevices)(uint32_t count) = nullptr;
   void (*failAllocations)(uint32_t pass, uint32_t count) = nullptr;
   void (*loseDeviceAtSubmit)(uint32_t pass) = nullptr;
   void (*loseDeviceAtWait)(uint32_t pass) = nullptr;
@@ -59,6 +60,7 @@ struct FaultLayer {
       *why = std::string("cannot open the fault layer: ") + dlerror();
       return layer;
     }
+    layer.refuseDevices = reinterpret_cast<decltype(layer.refuseDevices)>(dlsym(library, "cl2vk_fault_refuse_devices"));
     layer.failAllocations =
         reinterpret_cast<decltype(layer.failAllocations)>(dlsym(library, "cl2vk_fault_fail_allocations"));
     layer.loseDeviceAtSubmit =
@@ -67,8 +69,8 @@ struct FaultLayer {
         reinterpret_cast<decltype(layer.loseDeviceAtWait)>(dlsym(library, "cl2vk_fault_lose_device_at_wait"));
     layer.disarm = reinterpret_cast<decltype(layer.disarm)>(dlsym(library, "cl2vk_fault_disarm"));
     layer.devicesLost = reinterpret_cast<decltype(layer.devicesLost)>(dlsym(library, "cl2vk_fault_devices_lost"));
-    if (!layer.failAllocations || !layer.loseDeviceAtSubmit || !layer.loseDeviceAtWait || !layer.disarm ||
-        !layer.devicesLost)
+    if (!layer.refuseDevices || !layer.failAllocations || !layer.loseDeviceAtSubmit || !layer.loseDeviceAtWait ||
+        !layer.disarm || !layer.devicesLost)
       *why = "the fault layer lacks its controls";
     return layer;
   }
@@ -323,6 +325,46 @@ TEST_F(DeviceFault, DeviceLostDuringARunFailsOnlyItsContext) {
   std::unique_ptr<Tenant> next = newTenant();
   ASSERT_TRUE(next->kernel.get());
   EXPECT_EQ(runAffine(next->context, next->queue, next->kernel, -4), affineOnTheCpu(x, -4));
+}
+
+// Where the driver opens no more Vulkan devices (NVIDIA's stops at about 85 at once), a new
+// context shares the open device that the fewest contexts share, says so through its callback,
+// and works as it would on a device of its own; a lost device is shared no more.
+TEST_F(DeviceFault, ContextsShareAVulkanDeviceWhereTheDriverOpensNoMore) {
+  std::vector<cl_int> x = inputs();
+  std::unique_ptr<Tenant> own = newTenant();  // beside the fixture's: two devices, one context each
+  ASSERT_TRUE(own->kernel.get());
+  EXPECT_FALSE(own->told("shares the Vulkan device")) << own->allMessages();
+  layer_.refuseDevices(2);
+  std::unique_ptr<Tenant> first = newTenant();
+  std::unique_ptr<Tenant> second = newTenant();  // takes the device that first does not share
+  ASSERT_TRUE(first->kernel.get() && second->kernel.get());
+  const std::string sharing =
+      "vkCreateDevice failed: VK_ERROR_INITIALIZATION_FAILED; the context shares the Vulkan device of 1 other "
+      "context(s) instead, and a device lost fails them all";
+  EXPECT_TRUE(first->told(sharing)) << first->allMessages();
+  EXPECT_TRUE(second->told(sharing)) << second->allMessages();
+  EXPECT_EQ(runAffine(first->context, first->queue, first->kernel, 3), affineOnTheCpu(x, 3));
+  EXPECT_EQ(runAffine(second->context, second->queue, second->kernel, -6), affineOnTheCpu(x, -6));
+  EXPECT_EQ(runAffine(own->context, own->queue, own->kernel, 9), affineOnTheCpu(x, 9));
+
+  // Lost through first, its device fails first's commands; second's device is another, and works.
+  layer_.loseDeviceAtWait(0);
+  Buffer in(clCreateBuffer(first->context, CL_MEM_READ_WRITE, kItems * sizeof(cl_int), nullptr, nullptr));
+  Buffer out(clCreateBuffer(first->context, CL_MEM_READ_WRITE, kItems * sizeof(cl_int), nullptr, nullptr));
+  setArgs(first->kernel, in, out, cl_int{1});
+  ASSERT_CL_SUCCESS(
+      clEnqueueNDRangeKernel(first->queue, first->kernel, 1, nullptr, &kItems, nullptr, 0, nullptr, nullptr));
+  EXPECT_CL_ERROR(CL_OUT_OF_RESOURCES, clFinish(first->queue));
+  layer_.disarm();
+  EXPECT_EQ(runAffine(second->context, second->queue, second->kernel, 4), affineOnTheCpu(x, 4));
+
+  // A context made now, with the driver out of devices again, shares the one not lost.
+  layer_.refuseDevices(1);
+  std::unique_ptr<Tenant> third = newTenant();
+  ASSERT_TRUE(third->kernel.get());
+  EXPECT_TRUE(third->told("the context shares the Vulkan device of 2 other context(s)")) << third->allMessages();
+  EXPECT_EQ(runAffine(third->context, third->queue, third->kernel, 8), affineOnTheCpu(x, 8));
 }
 
 // A device lost at submission with several commands queued: each fails (the commands after the

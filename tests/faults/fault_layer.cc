@@ -1,9 +1,10 @@
 // VK_LAYER_CL2VK_fault_injection: a Vulkan layer for the device-fault tests, written from the
 // loader's layer interface (vkNegotiateLoaderLayerInterfaceVersion, interface version 2, and the
 // VkLayer{Instance,Device}CreateInfo link chains). It passes every call down the chain except
-// three, which it makes fail when the test asks, through the functions at the end of this file
+// four, which it makes fail when the test asks, through the functions at the end of this file
 // (the test finds them with dlsym):
 //
+//   vkCreateDevice    -> VK_ERROR_INITIALIZATION_FAILED (cl2vk_fault_refuse_devices)
 //   vkAllocateMemory  -> VK_ERROR_OUT_OF_DEVICE_MEMORY  (cl2vk_fault_fail_allocations)
 //   vkQueueSubmit     -> VK_ERROR_DEVICE_LOST           (cl2vk_fault_lose_device_at_submit)
 //   vkWaitForFences   -> VK_ERROR_DEVICE_LOST           (cl2vk_fault_lose_device_at_wait)
@@ -46,6 +47,7 @@ struct DeviceChain {
 // What the test armed: how many matching calls pass before the fault, and for allocations how
 // many fail then. Zero armed calls means no fault.
 struct Faults {
+  uint32_t devicesToRefuse = 0;
   uint32_t allocationsToPass = 0, allocationsToFail = 0;
   bool loseAtSubmit = false, loseAtWait = false;
   uint32_t submitsToPass = 0, waitsToPass = 0;
@@ -113,6 +115,13 @@ VKAPI_ATTR VkResult VKAPI_CALL createDevice(VkPhysicalDevice physicalDevice, con
   }
   auto create = reinterpret_cast<PFN_vkCreateDevice>(nextInstance(owner, "vkCreateDevice"));
   if (create == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+  {
+    std::lock_guard lock(mutex);
+    if (faults.devicesToRefuse > 0) {
+      --faults.devicesToRefuse;
+      return VK_ERROR_INITIALIZATION_FAILED;  // what a driver out of devices (or channels) says
+    }
+  }
   VkResult result = create(physicalDevice, info, allocator, device);
   if (result != VK_SUCCESS) return result;
   DeviceChain chain;
@@ -260,6 +269,12 @@ vkNegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface* negotiation) {
 
 // The test's controls. Each replaces what was armed of its kind.
 
+// The next `count` vkCreateDevice calls fail with VK_ERROR_INITIALIZATION_FAILED.
+__attribute__((visibility("default"))) void cl2vk_fault_refuse_devices(uint32_t count) {
+  std::lock_guard lock(mutex);
+  faults.devicesToRefuse = count;
+}
+
 // The next `count` vkAllocateMemory calls after `pass` more fail with VK_ERROR_OUT_OF_DEVICE_MEMORY.
 __attribute__((visibility("default"))) void cl2vk_fault_fail_allocations(uint32_t pass, uint32_t count) {
   std::lock_guard lock(mutex);
@@ -285,6 +300,7 @@ __attribute__((visibility("default"))) void cl2vk_fault_lose_device_at_wait(uint
 // Disarms every fault (devices already lost stay lost).
 __attribute__((visibility("default"))) void cl2vk_fault_disarm() {
   std::lock_guard lock(mutex);
+  faults.devicesToRefuse = 0;
   faults.allocationsToFail = faults.allocationsToPass = 0;
   faults.loseAtSubmit = faults.loseAtWait = false;
 }
