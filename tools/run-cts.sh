@@ -23,7 +23,9 @@
 #   --jobs N       suites run N at a time (default 1); each suite is one process, so on a machine
 #                  with many cores and one GPU this shortens the whole run several times.
 #   SUITE[:ARGS]   suites to run (default: every suite below); ARGS replaces the suite's arguments,
-#                  e.g. subgroups:"subgroup_functions_ballot".
+#                  e.g. subgroups:"subgroup_functions_ballot". SUITE@PART:ARGS runs one part of a
+#                  suite, logged and summarized as SUITE@PART, so that a long suite's tests can run
+#                  in several processes at once (basic@1:"astype sizeof" basic@2:"vector_swizzle").
 #
 # Each suite writes BUILD's JSON results (CL_CONFORMANCE_RESULTS_FILENAME) next to its log; the
 # summary counts each suite's tests as passed, failed and skipped from that file, so a suite that
@@ -189,20 +191,24 @@ for entry in "${suites[@]}"; do
   IFS='|' read -r name binary full quick <<< "$entry"
   arguments=$full
   [ "$mode" = quick ] && arguments=$quick
-  if [ ${#selected[@]} -gt 0 ]; then
-    wanted=""
+  # Each run of the suite: its label (NAME, or NAME@PART for one of several parts) and arguments.
+  runs=()
+  if [ ${#selected[@]} -eq 0 ]; then
+    runs=("$name|$arguments")
+  else
     for choice in "${selected[@]}"; do
-      if [ "${choice%%:*}" = "$name" ]; then
-        wanted=yes
-        [[ "$choice" == *:* ]] && arguments=${choice#*:}
-      fi
+      label=${choice%%:*}
+      [ "${label%%@*}" = "$name" ] || continue
+      if [[ "$choice" == *:* ]]; then runs+=("$label|${choice#*:}"); else runs+=("$label|$arguments"); fi
     done
-    [ -n "$wanted" ] || continue
   fi
-  rows+=("$out/$name.row")
-  rm -f "$out/$name.row"
-  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
-  run_suite "$name" "$binary" "$arguments" &
+  for run in "${runs[@]}"; do
+    label=${run%%|*}
+    rows+=("$out/$label.row")
+    rm -f "$out/$label.row"
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+    run_suite "$label" "$binary" "${run#*|}" &
+  done
 done
 wait
 
