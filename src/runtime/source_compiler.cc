@@ -28,9 +28,12 @@ constexpr std::string_view kEmbeddedCollectivesHeader =
 // macros whatever -cl-ext says; -U would come before it and not hold. Feature macros (__opencl_c_*)
 // only in OpenCL C 3.0, whose optional features they are: clang-15 offers a builtin only while its
 // macros are defined, and OpenCL C 2.0 requires what they stand for there (atomic_load's seq_cst).
+//
+// And __OPENCL_VERSION__, the OpenCL version of the device (CL_DEVICE_VERSION, 3.0), which OpenCL C
+// says every compiler defines and clang leaves to the implementation.
 std::string deviceMacros(const CompileRequest& request) {
   const bool optionalFeatures = request.options.languageVersion == "CL3.0";
-  std::string text;
+  std::string text = "#ifndef __OPENCL_VERSION__\n#define __OPENCL_VERSION__ 300\n#endif\n";
   for (const std::string& name : request.undefinedMacros) {
     if (name.starts_with("__opencl_c_") && !optionalFeatures) continue;
     text += "#undef " + name + "\n";

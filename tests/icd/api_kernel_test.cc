@@ -280,6 +280,44 @@ TEST_F(IcdKernel, LocalMemorySizeCountsTheKernelsLocalArrays) {
   for (int i = 0; i < 40; ++i) EXPECT_EQ(values[i], 39 - i + 1) << i;
 }
 
+// A __local pointer argument points at memory aligned for its element type, also where the kernel
+// reads its address as an integer (the arguments then share one word-addressed array): char16 at
+// a multiple of 16, long4 of 32 (the OpenCL-CTS's kernel_memory_alignment_local found them at
+// multiples of 4). The arrays do not overlap, and each keeps what was stored in it.
+TEST_F(IcdKernel, LocalArgumentsAreAlignedForTheirElementType) {
+  Program program = buildSource(R"(
+    kernel void addresses(global ulong* out, local char* a, local char16* b, local long4* c, local short3* d) {
+      out[0] = (ulong)a;
+      out[1] = (ulong)b;
+      out[2] = (ulong)c;
+      out[3] = (ulong)d;
+      a[2] = 7;
+      b[2] = (char16)(9);
+      c[1] = (long4)(-5);
+      d[4] = (short3)(3);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      out[4] = (ulong)(a[2] + b[2].s5 + c[1].w + d[4].z);
+    }
+  )");
+  ASSERT_TRUE(program);
+  Kernel kernel = createKernel(program, "addresses");
+  ASSERT_TRUE(kernel);
+  Buffer out = bufferOf(std::vector<cl_ulong>(5, 1));
+  setArg(kernel, 0, out);
+  const size_t sizes[] = {3, 3 * 16, 2 * 32, 5 * 8}, alignments[] = {1, 16, 32, 8};
+  for (cl_uint i = 0; i < 4; ++i) ASSERT_CL_SUCCESS(clSetKernelArg(kernel, i + 1, sizes[i], nullptr));
+  run1d(kernel, 1, 1);
+  std::vector<cl_ulong> values = read<cl_ulong>(out, 5);
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(values[i] % alignments[i], 0u) << "argument " << i + 1 << " at " << values[i];
+    for (size_t j = 0; j < i; ++j) {
+      EXPECT_TRUE(values[i] + sizes[i] <= values[j] || values[j] + sizes[j] <= values[i])
+          << "arguments " << j + 1 << " and " << i + 1 << " overlap";
+    }
+  }
+  EXPECT_EQ(values[4], cl_ulong{7 + 9 - 5 + 3});
+}
+
 TEST_F(IcdKernel, RequiredWorkGroupSizeIsUsedAndEnforced) {
   Kernel fixed = createKernel(program_, "fixed_size");
   ASSERT_TRUE(fixed.get());

@@ -227,6 +227,33 @@ TEST_F(IcdProgram, ImageSupportMacroFollowsTheDevice) {
   }
 }
 
+// __OPENCL_VERSION__ is the device's OpenCL version (CL_DEVICE_VERSION 3.0: 300) in every OpenCL C
+// version; clang leaves it to the implementation (the OpenCL-CTS's kernel_preprocessor_macros).
+TEST_F(IcdProgram, OpenclVersionMacroIsTheDevicesVersion) {
+  constexpr const char* kVersion = R"(
+    kernel void version(global int* out) {
+    #ifdef __OPENCL_VERSION__
+      out[0] = __OPENCL_VERSION__;
+    #else
+      out[0] = -2;
+    #endif
+      out[1] = __OPENCL_C_VERSION__;
+    }
+  )";
+  ASSERT_EQ(deviceString(device_, CL_DEVICE_VERSION).rfind("OpenCL 3.0 ", 0), 0u);
+  for (const char* options : {"", "-cl-std=CL1.2", "-cl-std=CL2.0", "-cl-std=CL3.0"}) {
+    Program program = buildSource(kVersion, options);
+    ASSERT_TRUE(program.get()) << options;
+    Kernel kernel = createKernel(program, "version");
+    Buffer out = bufferOf(std::vector<int32_t>{-1, -1});
+    setArgs(kernel, out);
+    run1d(kernel, 1);
+    std::vector<int32_t> result = read<int32_t>(out, 2);
+    EXPECT_EQ(result[0], 300) << "options \"" << options << "\"";
+    EXPECT_GE(result[1], 120) << "options \"" << options << "\"";
+  }
+}
+
 // Each optional extension and OpenCL C feature macro is defined in a program exactly when the
 // device reports it (CL_DEVICE_EXTENSIONS, CL_DEVICE_OPENCL_C_FEATURES), in OpenCL C 2.0 and 3.0,
 // although clang-15's own header defines many of them for spir64 whatever the device has.

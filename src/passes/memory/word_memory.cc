@@ -69,16 +69,20 @@ class WordMemory {
   // --- The objects -------------------------------------------------------------------------------
 
   // A __local argument's array, whose length is a specialization constant: its element's size and
-  // the constant, else nothing.
-  std::optional<std::pair<uint32_t, uint32_t>> specSized(uint32_t type) {
+  // alignment and the constant, else nothing.
+  struct SpecSized {
+    uint32_t stride, alignment, count;
+  };
+  std::optional<SpecSized> specSized(uint32_t type) {
     const Instruction* def = module_.def(type);
     if (def->opcode() != spv::Op::OpTypeArray) return std::nullopt;
     const Instruction* length = module_.def(def->idOperand(1));
     if (length->opcode() != spv::Op::OpSpecConstant && length->opcode() != spv::Op::OpSpecConstantOp)
       return std::nullopt;
     Expected<uint32_t> stride = sizeInMemory(module_, def->idOperand(0));
-    if (!stride) return std::nullopt;
-    return std::pair{*stride, length->resultId()};
+    Expected<TypeLayout> element = layoutOf(module_, def->idOperand(0));
+    if (!stride || !element) return std::nullopt;
+    return SpecSized{*stride, element->alignment, length->resultId()};
   }
 
   Status build(WordObject& object) {
@@ -107,12 +111,18 @@ class WordMemory {
     }
     uint32_t length = constant(std::max<uint32_t>(1, (end + 3) / 4));
     if (!specMembers.empty()) {
-      // Members sized at dispatch time go last; their offsets are specialization constants too.
+      // Members sized at dispatch time go last; their offsets are specialization constants too,
+      // each aligned for its element (a __local char16* argument at a multiple of 16, as OpenCL
+      // requires and the OpenCL-CTS's kernel_memory_alignment_local checks).
       uint32_t next = constant(alignUp(end, 16));
       for (uint32_t variable : specMembers) {
-        auto [stride, count] = *specSized(pointeeOf(module_, module_.def(variable)->typeId()));
+        SpecSized member = *specSized(pointeeOf(module_, module_.def(variable)->typeId()));
+        if (member.alignment > 4) {  // (every offset is a multiple of 4)
+          next = specOp(spv::Op::OpBitwiseAnd, specOp(spv::Op::OpIAdd, next, constant(member.alignment - 1)),
+                        constant(~(member.alignment - 1)));
+        }
         offsets_[variable] = next;
-        uint32_t bytes = specOp(spv::Op::OpIMul, count, constant(alignUp(stride, 4)));
+        uint32_t bytes = specOp(spv::Op::OpIMul, member.count, constant(alignUp(member.stride, 4)));
         next = specOp(spv::Op::OpIAdd, next, bytes);
       }
       length = specOp(spv::Op::OpUDiv, specOp(spv::Op::OpIAdd, next, constant(3)), constant(4));
