@@ -1,6 +1,7 @@
 #include "runtime/memory.h"
 
 #include <bit>
+#include <cstdio>
 #include <cstring>
 
 namespace cl2vk::runtime {
@@ -18,6 +19,35 @@ Expected<std::shared_ptr<BufferStorage>> BufferStorage::create(Context& context,
   std::shared_ptr<BufferStorage> storage(new BufferStorage(context, size));
   Expected<vulkan::Buffer*> first = storage->on(*context.devices().front());
   if (!first) return first.error();
+  return storage;
+}
+
+std::shared_ptr<BufferStorage> BufferStorage::importHost(Context& context, void* hostPtr, size_t size) {
+  // On a GPU the kernels would reach imported memory across the bus: it stays a cache there.
+  if (context.devices().size() != 1) return nullptr;
+  Device& device = *context.devices().front();
+  if (device.info().type != VK_PHYSICAL_DEVICE_TYPE_CPU || device.info().importedHostPointerAlignment == 0)
+    return nullptr;
+  // Kernels may rely on CL_DEVICE_MEM_BASE_ADDR_ALIGN (a float16 argument's loads do).
+  if (reinterpret_cast<uintptr_t>(hostPtr) % Device::kBaseAddressAlignment != 0) {
+    if (loggingEnabled())
+      std::fprintf(stderr,
+                   "cl2vk: clCreateBuffer: CL_MEM_USE_HOST_PTR memory copied, not imported: %p is not aligned to "
+                   "CL_DEVICE_MEM_BASE_ADDR_ALIGN (%zu bytes)\n",
+                   hostPtr, Device::kBaseAddressAlignment);
+    return nullptr;
+  }
+  Expected<vulkan::Buffer> imported = vulkan::Buffer::importHostMemory(context.vulkanDevice(device), hostPtr, size);
+  if (!imported) {
+    if (loggingEnabled())
+      std::fprintf(stderr, "cl2vk: clCreateBuffer: CL_MEM_USE_HOST_PTR memory copied, not imported: %s\n",
+                   imported.error().message().c_str());
+    return nullptr;
+  }
+  std::shared_ptr<BufferStorage> storage(new BufferStorage(context, size));
+  storage->copies_.emplace(&device, std::move(*imported));
+  storage->current_ = &device;
+  storage->importedHost_ = true;
   return storage;
 }
 
@@ -72,7 +102,10 @@ std::shared_ptr<Memory> Memory::createBuffer(std::shared_ptr<Context> context, c
     return nullptr;
   }
 
-  Expected<std::shared_ptr<BufferStorage>> storage = BufferStorage::create(*context, size);
+  std::shared_ptr<BufferStorage> imported;
+  if (flags & CL_MEM_USE_HOST_PTR) imported = BufferStorage::importHost(*context, hostPtr, size);
+  Expected<std::shared_ptr<BufferStorage>> storage =
+      imported ? std::move(imported) : BufferStorage::create(*context, size);
   if (!storage) {
     context->report("clCreateBuffer: " + storage.error().message());
     *error = CL_MEM_OBJECT_ALLOCATION_FAILURE;
@@ -82,7 +115,7 @@ std::shared_ptr<Memory> Memory::createBuffer(std::shared_ptr<Context> context, c
   memory->storage_ = std::move(*storage);
   memory->properties_ = std::move(properties);
   if (flags & CL_MEM_USE_HOST_PTR) memory->hostPtr_ = hostPtr;
-  if (needsHostPtr) {
+  if (needsHostPtr && !memory->importedHost()) {
     Expected<vulkan::Buffer*> buffer = memory->storage_->on(*context->devices().front());
     Status uploaded =
         buffer ? (*buffer)->upload(std::span(static_cast<const std::byte*>(hostPtr), size)) : Status(buffer.error());

@@ -3,7 +3,8 @@
 // or directly on a CPU device, whose device memory is host memory (vulkan::Buffer::write).
 // Sub-buffers share their parent's storage at an offset.
 //
-// Maps (docs/runtime.md, "Transfers and maps"): CL_MEM_USE_HOST_PTR's host memory is copied in at
+// Maps (docs/runtime.md, "Transfers and maps"): CL_MEM_USE_HOST_PTR's host memory is the buffer's
+// memory on a CPU device that can import it (its only device); elsewhere it is copied in at
 // creation, and the map copies the contents into it and the unmap back (the specification lets an
 // implementation cache it on the device between maps). On a CPU device in a context of one device a
 // map returns the buffer's own memory and copies nothing. Otherwise the map returns host memory of
@@ -34,10 +35,16 @@ class BufferStorage {
   // Allocates on the context's first device. Errors name the size and Vulkan's reason. The
   // context outlives the storage (the buffers that hold it hold the context).
   static Expected<std::shared_ptr<BufferStorage>> create(Context& context, size_t size);
+  // CL_MEM_USE_HOST_PTR's storage: the application's `size` bytes at `hostPtr` themselves,
+  // imported (vulkan::Buffer::importHostMemory), where the context is one CPU device that can
+  // import them; nothing where not (the caller allocates and copies).
+  static std::shared_ptr<BufferStorage> importHost(Context& context, void* hostPtr, size_t size);
 
   // The Vulkan buffer on `device`, holding the current contents (moved there if they were on
   // another device).
   Expected<vulkan::Buffer*> on(Device& device);
+  // Whether the memory is the application's, imported (importHost).
+  bool importedHost() const { return importedHost_; }
 
  private:
   BufferStorage(Context& context, size_t size) : context_(context), size_(size) {}
@@ -47,6 +54,7 @@ class BufferStorage {
   std::mutex mutex_;
   std::map<Device*, vulkan::Buffer> copies_;
   Device* current_ = nullptr;
+  bool importedHost_ = false;
 };
 
 using MemoryDestructorCallback = void(CL_CALLBACK*)(cl_mem memobj, void* user_data);
@@ -69,6 +77,9 @@ class Memory : public Object<Memory, _cl_mem> {
   bool hostMayWrite() const { return !(flags_ & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)); }
   size_t size() const { return size_; }
   bool isSubBuffer() const { return parent_ != nullptr; }
+  // Whether the buffer's memory is CL_MEM_USE_HOST_PTR's memory itself (BufferStorage::importHost):
+  // then a map returns it and copies nothing, as does the CPU device's own memory.
+  bool importedHost() const { return storage_->importedHost(); }
 
   // The Vulkan buffer on `device` and where this object starts in it.
   struct Location {

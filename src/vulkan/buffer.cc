@@ -1,6 +1,7 @@
 #include "vulkan/buffer.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <memory>
@@ -197,6 +198,81 @@ Expected<Buffer> Buffer::allocate(Device& device, VkDeviceSize size, const Memor
     CL2VK_TRY(check(vk.vkMapMemory(handle, allocation.memory, 0, VK_WHOLE_SIZE, 0, &allocation.mapped), "vkMapMemory"));
   }
   buffer.recyclable_ = true;
+  return buffer;
+}
+
+Expected<Buffer> Buffer::importHostMemory(Device& device, void* pointer, VkDeviceSize size) {
+  const VkDeviceSize pageSize = device.info().importedHostPointerAlignment;
+  if (pageSize == 0) return Error(device.info().name + " cannot import host memory (no VK_EXT_external_memory_host)");
+  if (size == 0 || pointer == nullptr) return Error("cannot import an empty range of host memory");
+  const auto address = reinterpret_cast<uintptr_t>(pointer);
+  const uintptr_t first = address / pageSize * pageSize;
+  const VkDeviceSize offset = address - first;
+  const VkDeviceSize importedSize = (offset + size + pageSize - 1) / pageSize * pageSize;
+  const VolkDeviceTable& vk = device.vk();
+  VkDevice handle = device.handle();
+  constexpr VkExternalMemoryHandleTypeFlagBits kHandleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+  VkMemoryHostPointerPropertiesEXT hostProperties{};
+  hostProperties.sType = VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT;
+  CL2VK_TRY(check(
+      vk.vkGetMemoryHostPointerPropertiesEXT(handle, kHandleType, reinterpret_cast<void*>(first), &hostProperties),
+      "vkGetMemoryHostPointerPropertiesEXT"));
+
+  Buffer buffer(device);
+  buffer.size_ = size;
+  BufferAllocation& allocation = buffer.allocation_;
+  allocation.shape.usage = kStorageUsage;
+  allocation.shape.deviceAddress = true;
+  allocation.shape.capacity = size;
+  VkExternalMemoryBufferCreateInfo external{};
+  external.sType = VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO;
+  external.handleTypes = kHandleType;
+  VkBufferCreateInfo bufferInfo{};
+  bufferInfo.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
+  bufferInfo.pNext = &external;
+  bufferInfo.size = size;
+  bufferInfo.usage = kStorageUsage;
+  bufferInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  CL2VK_TRY(check(vk.vkCreateBuffer(handle, &bufferInfo, nullptr, &allocation.buffer), "vkCreateBuffer"));
+  VkMemoryRequirements requirements{};
+  vk.vkGetBufferMemoryRequirements(handle, allocation.buffer, &requirements);
+  if (offset % requirements.alignment != 0) {
+    char where[32];
+    std::snprintf(where, sizeof where, "%#zx", static_cast<size_t>(address));
+    return Error(std::string("host memory at ") + where + " is not aligned to " +
+                 std::to_string(requirements.alignment) + " bytes, as the device's buffers are");
+  }
+  if (offset + requirements.size > importedSize) return Error("the device's buffer needs more memory than imported");
+  const VkPhysicalDeviceMemoryProperties& memory = device.memoryProperties();
+  std::optional<uint32_t> type =
+      findMemoryType(memory, requirements.memoryTypeBits & hostProperties.memoryTypeBits,
+                     VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT, VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+  if (!type) return Error("no memory type of the device's buffers can hold imported host memory");
+  allocation.hostCoherent = (memory.memoryTypes[*type].propertyFlags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0;
+
+  VkImportMemoryHostPointerInfoEXT import{};
+  import.sType = VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT;
+  import.handleType = kHandleType;
+  import.pHostPointer = reinterpret_cast<void*>(first);
+  VkMemoryAllocateFlagsInfo flagsInfo{};
+  flagsInfo.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO;
+  flagsInfo.pNext = &import;
+  flagsInfo.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+  VkMemoryAllocateInfo allocateInfo{};
+  allocateInfo.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
+  allocateInfo.pNext = &flagsInfo;
+  allocateInfo.allocationSize = importedSize;
+  allocateInfo.memoryTypeIndex = *type;
+  CL2VK_TRY(check(vk.vkAllocateMemory(handle, &allocateInfo, nullptr, &allocation.memory), "vkAllocateMemory"));
+  allocation.memorySize = importedSize;
+  device.memoryAllocations_.fetch_add(1, std::memory_order_relaxed);
+  CL2VK_TRY(check(vk.vkBindBufferMemory(handle, allocation.buffer, allocation.memory, offset), "vkBindBufferMemory"));
+  VkBufferDeviceAddressInfo addressInfo{};
+  addressInfo.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO;
+  addressInfo.buffer = allocation.buffer;
+  allocation.address = vk.vkGetBufferDeviceAddress(handle, &addressInfo);
+  // The application's own address: the memory is not mapped again (the host reaches it already).
+  allocation.mapped = pointer;
   return buffer;
 }
 

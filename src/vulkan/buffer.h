@@ -37,6 +37,14 @@ class Buffer {
   // hands out for a map on a GPU. No device address.
   static Expected<Buffer> createHostMemory(Device& device, VkDeviceSize size);
 
+  // A storage buffer (as create() makes) whose memory is the host's `size` bytes at `pointer`,
+  // imported (VK_EXT_external_memory_host): the device reads and writes them, and hostAddress() is
+  // `pointer`. The pages around them are imported too, so `pointer` need only be aligned as the
+  // device aligns a buffer's memory. An error where the device cannot import that memory (no
+  // extension, an address it refuses, a pointer not aligned enough); the memory must outlive the
+  // buffer, and is never recycled.
+  static Expected<Buffer> importHostMemory(Device& device, void* pointer, VkDeviceSize size);
+
   Buffer(Buffer&& other) noexcept;
   Buffer& operator=(Buffer&& other) noexcept;
   Buffer(const Buffer&) = delete;

@@ -157,6 +157,12 @@ DeviceInfo queryDeviceInfo(VkPhysicalDevice device, uint32_t index, uint32_t ins
     *tail = &maintenance4;
     tail = &maintenance4.pNext;
   }
+  VkPhysicalDeviceExternalMemoryHostPropertiesEXT hostImports{};
+  hostImports.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT;
+  if (shape.externalMemoryHost) {
+    *tail = &hostImports;
+    tail = &hostImports.pNext;
+  }
   // How many multiprocessors (compute units, shader cores) the GPU has, where its vendor's
   // extension says (VK_NV_shader_sm_builtins, VK_AMD_shader_core_properties): OpenCL programs size their launches by
   // CL_DEVICE_MAX_COMPUTE_UNITS.
@@ -172,6 +178,7 @@ DeviceInfo queryDeviceInfo(VkPhysicalDevice device, uint32_t index, uint32_t ins
     if (info.hasExtension(VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME)) *tail = &amdCores;
   }
   vkGetPhysicalDeviceProperties2(device, &properties);
+  info.importedHostPointerAlignment = shape.externalMemoryHost ? hostImports.minImportedHostPointerAlignment : 0;
   info.computeUnits = nvidiaCores.shaderSMCount;
   if (info.computeUnits == 0)
     info.computeUnits =

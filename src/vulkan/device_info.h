@@ -115,6 +115,9 @@ struct DeviceInfo {
   // Multiprocessors / compute units, from VK_NV_shader_sm_builtins or
   // VK_AMD_shader_core_properties; 0 where no extension says.
   uint32_t computeUnits = 0;
+  // VkPhysicalDeviceExternalMemoryHostPropertiesEXT::minImportedHostPointerAlignment where the
+  // device has VK_EXT_external_memory_host (host memory it can use as its own); 0 where not.
+  VkDeviceSize importedHostPointerAlignment = 0;
   DeviceFeatures features;
   // How many loop-header executions an invocation may make before the driver silently ends its
   // loops (lavapipe: 65536, shared by all loops); 0 for none. Measured by Device::open on CPU

@@ -34,6 +34,11 @@ FeatureChainShape featureChainShape(uint32_t apiVersion, const std::vector<std::
     shape.pipelineExecutableProperties = true;
     shape.extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
   }
+  // (Its VK_KHR_external_memory dependency is core since Vulkan 1.1.)
+  if (shape.vulkan12 && has(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME)) {
+    shape.externalMemoryHost = true;
+    shape.extensions.push_back(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
+  }
   return shape;
 }
 

@@ -21,6 +21,7 @@ struct FeatureChainShape {
   bool maintenance4 = false;
   bool integerDotProduct = false;
   bool pipelineExecutableProperties = false;  // an extension on every version
+  bool externalMemoryHost = false;            // VK_EXT_external_memory_host: no features, enabled
   std::vector<const char*> extensions;
 };
 

@@ -2,6 +2,7 @@
 // checked by reading the data back (and by kernels of spirv/kernels/several_kernels.cl).
 
 #include <cstring>
+#include <memory>
 #include <numeric>
 
 #include "icd/icd_test_util.h"
@@ -310,6 +311,64 @@ TEST_F(IcdBuffer, UseHostPtrMapsOntoTheHostMemory) {
   run1d(scale, n);
   std::vector<int32_t> out = read<int32_t>(buffer, n);
   for (size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], 3 * static_cast<int32_t>(i)) << i;
+}
+
+// On a CPU device (the context's only device) CL_MEM_USE_HOST_PTR's memory is the buffer's own
+// memory, imported, wherever the device can import it (a pointer aligned as its buffers are): the
+// kernels write into it and a map copies nothing, so what a kernel wrote is there even before the
+// map. Elsewhere, and at an address the device cannot import, the memory is a copy that maps
+// bring up to date. Either way the map is the host memory at the mapped offset, sub-buffers
+// included, and what the host writes there reaches the kernels.
+TEST_F(IcdBuffer, UseHostPtrIsTheBuffersOwnMemoryOnACpuDevice) {
+  Kernel scale = severalKernels("scale");
+  ASSERT_TRUE(scale.get());
+  const bool cpu = (deviceInfo<cl_device_type>(device_, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_CPU) != 0;
+  const size_t n = (size_t{1} << 18) + 3, bytes = n * sizeof(int32_t), page = 4096;
+  std::unique_ptr<std::byte[]> storage(new std::byte[bytes + 2 * page]);
+  std::byte* aligned =
+      reinterpret_cast<std::byte*>((reinterpret_cast<uintptr_t>(storage.get()) + page - 1) / page * page);
+  // Page-aligned, 256 bytes in (every device's buffer alignment), and 4 bytes in (none's).
+  for (size_t shift : {size_t{0}, size_t{256}, size_t{4}}) {
+    SCOPED_TRACE("the host memory " + std::to_string(shift) + " bytes past a page");
+    auto* host = reinterpret_cast<int32_t*>(aligned + shift);
+    for (size_t i = 0; i < n; ++i) host[i] = static_cast<int32_t>(i) - 7;
+    Buffer buffer = createBuffer(bytes, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, host);
+    ASSERT_TRUE(buffer.get());
+    setArgs(scale, buffer, int32_t{3});
+    run1d(scale, n);
+    if (cpu && shift % 256 == 0) {
+      for (size_t i = 0; i < n; i += 4099) ASSERT_EQ(host[i], 3 * (static_cast<int32_t>(i) - 7)) << i;
+    }
+    cl_int status = CL_SUCCESS;
+    const size_t first = 1000;
+    auto* mapped = static_cast<int32_t*>(clEnqueueMapBuffer(queue_, buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE,
+                                                            first * sizeof(int32_t), (n - first) * sizeof(int32_t), 0,
+                                                            nullptr, nullptr, &status));
+    ASSERT_CL_SUCCESS(status);
+    ASSERT_EQ(mapped, host + first);
+    for (size_t i = first; i < n; ++i) ASSERT_EQ(mapped[i - first], 3 * (static_cast<int32_t>(i) - 7)) << i;
+    for (size_t i = first; i < n; ++i) mapped[i - first] = static_cast<int32_t>(i);
+    ASSERT_CL_SUCCESS(clEnqueueUnmapMemObject(queue_, buffer, mapped, 0, nullptr, nullptr));
+
+    // A sub-buffer maps onto the same host memory, at its origin.
+    const size_t origin = page;
+    cl_buffer_region region{origin, bytes - origin};
+    Buffer sub(clCreateSubBuffer(buffer, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &status));
+    ASSERT_CL_SUCCESS(status);
+    setArgs(scale, sub, int32_t{-2});
+    run1d(scale, (bytes - origin) / sizeof(int32_t));
+    mapped = static_cast<int32_t*>(
+        clEnqueueMapBuffer(queue_, sub, CL_TRUE, CL_MAP_READ, 0, 64, 0, nullptr, nullptr, &status));
+    ASSERT_CL_SUCCESS(status);
+    EXPECT_EQ(reinterpret_cast<std::byte*>(mapped), reinterpret_cast<std::byte*>(host) + origin);
+    ASSERT_CL_SUCCESS(clEnqueueUnmapMemObject(queue_, sub, mapped, 0, nullptr, nullptr));
+    std::vector<int32_t> out = read<int32_t>(buffer, n);
+    for (size_t i = 0; i < n; ++i) {
+      int32_t expected = i < first ? 3 * (static_cast<int32_t>(i) - 7) : static_cast<int32_t>(i);
+      if (i * sizeof(int32_t) >= origin) expected *= -2;
+      ASSERT_EQ(out[i], expected) << i;
+    }
+  }
 }
 
 TEST_F(IcdBuffer, AllocHostPtrCanBeMappedAndUsedByKernels) {

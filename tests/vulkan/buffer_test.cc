@@ -177,6 +177,40 @@ TEST_F(ExecutorBufferTest, HostMemoryIsCopiedIntoAndOutOfByTheDevice) {
   EXPECT_EQ(back, sent);
 }
 
+// Imported host memory (VK_EXT_external_memory_host) is the buffer's memory: what the device
+// writes the host reads there, what the host writes the device reads, at a pointer past the start
+// of a page (the pages around it are imported). A pointer the device cannot align a buffer to, or
+// a device without the extension, is an error, not a copy.
+TEST_F(ExecutorBufferTest, ImportedHostMemoryIsTheBuffersMemory) {
+  const VkDeviceSize page = device_->info().importedHostPointerAlignment;
+  constexpr size_t kSize = 10007;
+  std::vector<std::byte> storage(kSize + 4 * 65536);
+  if (page == 0) {
+    Expected<Buffer> refused = Buffer::importHostMemory(*device_, storage.data(), kSize);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().message().find("VK_EXT_external_memory_host"), std::string::npos);
+    GTEST_SKIP() << device_->info().name << " has no VK_EXT_external_memory_host: only its refusal was checked";
+  }
+  ASSERT_LE(page, 65536u);
+  auto start = reinterpret_cast<uintptr_t>(storage.data());
+  auto* host = reinterpret_cast<std::byte*>((start + page - 1) / page * page + 1024);
+  Expected<Buffer> imported = Buffer::importHostMemory(*device_, host, kSize);
+  ASSERT_TRUE(imported.ok()) << imported.error().message();
+  EXPECT_EQ(imported->hostAddress(), host);
+  EXPECT_NE(imported->deviceAddress(), 0u);
+  ASSERT_TRUE(imported->fill(0x01020304u, 0, 4000).ok());
+  for (size_t i = 0; i < 4000; i += 4) ASSERT_EQ(host[i], std::byte{4}) << i;
+  std::vector<std::byte> sent = pattern(kSize, 5);
+  std::copy(sent.begin(), sent.end(), host);
+  std::vector<std::byte> back(kSize);
+  ASSERT_TRUE(imported->download(back).ok());
+  EXPECT_EQ(back, sent);
+
+  Expected<Buffer> misaligned = Buffer::importHostMemory(*device_, host + 4, kSize);
+  ASSERT_FALSE(misaligned.ok());
+  EXPECT_NE(misaligned.error().message().find("is not aligned"), std::string::npos) << misaligned.error().message();
+}
+
 // write() and read() reach the same contents as upload() and download(), directly where the host
 // reaches the memory: on a CPU device, every buffer.
 TEST_F(ExecutorBufferTest, WritesAndReadsMeetUploadsAndDownloads) {
