@@ -14,6 +14,7 @@
 #include "passes/environment/repair_llvm_spirv.h"
 #include "passes/pass.h"
 #include "passes/types/widen_odd_integers.h"
+#include "spirv-tools/optimizer.hpp"
 
 namespace cl2vk {
 
@@ -168,8 +169,47 @@ void measureWorkgroupMemory(const ir::Module& module, ModuleReflection& reflecti
   }
 }
 
-// The whole translation of a module in memory, changed in place; returns the reflection.
-Expected<ModuleReflection> translateModule(ir::Module& module, const Target& target) {
+// The largest id bound SPIR-V's validator (its universal limit) and drivers accept.
+constexpr uint32_t kMostIds = 0x3FFFFF;
+
+// `module` renumbered so that its ids run from 1 without gaps (SPIRV-Tools' compact-ids), where
+// its bound is above kMostIds: the passes take fresh ids and leave the old ones unused, and a
+// large kernel ended above the limit with far fewer ids in use (hashcat's SHA-512 kernels, their
+// 80 rounds unrolled), as may an input another generator wrote.
+Status keepIdsWithinTheLimit(std::unique_ptr<ir::Module>& module, spv_target_env env) {
+  if (module->bound() <= kMostIds) return okStatus();
+  std::vector<uint32_t> words = ir::writeBinary(*module);
+  spvtools::Optimizer optimizer(env);
+  optimizer.RegisterPass(spvtools::CreateCompactIdsPass());
+  std::vector<uint32_t> compacted;
+  spvtools::OptimizerOptions options;
+  options.set_run_validator(false);
+  if (!optimizer.Run(words.data(), words.size(), &compacted, options))
+    return Error("renumbering the module's ids (its id bound " + std::to_string(module->bound()) + ") failed");
+  Expected<std::unique_ptr<ir::Module>> renumbered = ir::readBinary(compacted);
+  if (!renumbered) return renumbered.error().withContext("renumbering the module's ids");
+  module = std::move(*renumbered);
+  if (module->bound() > kMostIds)
+    return Error("the module uses " + std::to_string(module->bound() - 1) + " ids, more than SPIR-V's limit of " +
+                 std::to_string(kMostIds));
+  return okStatus();
+}
+
+// The checks of a translation's result, and what the reflection measures of it.
+Expected<ModuleReflection> finishTranslation(ir::Module& module, const Target& target, ModuleReflection reflection) {
+  if (Status valid = ir::validate(module, target.vulkanEnv); !valid.ok())
+    return valid.error().withContext(
+        "internal error: the translation is not valid Vulkan SPIR-V (a cl2vk bug; please report it)");
+  CL2VK_TRY(checkDeviceHasWhatTheTranslationNeeds(module, reflection.requirements, target));
+  measureWorkgroupMemory(module, reflection);
+  return reflection;
+}
+
+// The whole translation of a module in memory, changed or replaced; returns the reflection.
+Expected<ModuleReflection> translateModule(std::unique_ptr<ir::Module>& owned, const Target& target) {
+  if (Status kept = keepIdsWithinTheLimit(owned, ir::universalEnvironment(*owned)); !kept.ok())
+    return kept.error().withContext("the input");
+  ir::Module& module = *owned;
   CL2VK_TRY(checkIsKernelModule(module));
   // What cl2vk cannot translate gets its own message before the validator's, which may know
   // less about it.
@@ -198,13 +238,9 @@ Expected<ModuleReflection> translateModule(ir::Module& module, const Target& tar
   for (const PassInfo& pass : registeredPasses()) pipeline.push_back(&pass);
   Expected<PassResult> result = runPasses(module, context, pipeline);
   if (!result) return result.error();
-
-  if (Status valid = ir::validate(module, target.vulkanEnv); !valid.ok())
-    return valid.error().withContext(
-        "internal error: the translation is not valid Vulkan SPIR-V (a cl2vk bug; please report it)");
-  CL2VK_TRY(checkDeviceHasWhatTheTranslationNeeds(module, context.reflection.requirements, target));
-  measureWorkgroupMemory(module, context.reflection);
-  return std::move(context.reflection);
+  if (Status kept = keepIdsWithinTheLimit(owned, target.vulkanEnv); !kept.ok())
+    return kept.error().withContext("the translation");
+  return finishTranslation(*owned, target, std::move(context.reflection));
 }
 
 }  // namespace
@@ -212,7 +248,7 @@ Expected<ModuleReflection> translateModule(ir::Module& module, const Target& tar
 Expected<Translation> translate(std::span<const uint32_t> kernelSpirv, const Target& target) {
   auto module = ir::readBinary(kernelSpirv);
   if (!module) return module.error();
-  Expected<ModuleReflection> reflection = translateModule(**module, target);
+  Expected<ModuleReflection> reflection = translateModule(*module, target);
   if (!reflection) return reflection.error();
   return Translation{ir::writeBinary(**module), std::move(*reflection)};
 }
