@@ -108,7 +108,7 @@ spv_target_env universalEnvironment(uint32_t version) {
 
 Status validate(const Module& module, spv_target_env env) { return validate(module, env, 255); }
 
-Status validate(const Module& module, spv_target_env env, uint32_t maxFunctionParameters) {
+Status validate(const Module& module, spv_target_env env, uint32_t maxFunctionParameters, uint32_t maxIdBound) {
   if (Status checked = checkWhatTheValidatorMisses(module); !checked.ok())
     return checked.error().withContext("validation (" + environmentName(env) + ") failed");
   spvtools::SpirvTools tools(env);
@@ -121,6 +121,7 @@ Status validate(const Module& module, spv_target_env env, uint32_t maxFunctionPa
   std::vector<uint32_t> words = writeBinary(module);
   spvtools::ValidatorOptions options;
   options.SetUniversalLimit(spv_validator_limit_max_function_args, maxFunctionParameters);
+  options.SetUniversalLimit(spv_validator_limit_max_id_bound, maxIdBound);
   if (!tools.Validate(words.data(), words.size(), options))
     return Error("SPIRV-Tools validation (" + environmentName(env) + ") failed: " + diagnostics);
   return okStatus();

@@ -28,7 +28,10 @@ Status validate(const Module& module, spv_target_env env);
 // The same, with SPIR-V's universal limit on a function's parameters (255) raised to
 // `maxFunctionParameters`: an OpenCL kernel may take more (CL_DEVICE_MAX_PARAMETER_SIZE bytes of
 // them), and none of them reaches the Vulkan module as a function parameter.
-Status validate(const Module& module, spv_target_env env, uint32_t maxFunctionParameters);
+// `maxIdBound` likewise raises the limit on the id bound (0x3FFFFF), for a module about to be
+// renumbered.
+Status validate(const Module& module, spv_target_env env, uint32_t maxFunctionParameters,
+                uint32_t maxIdBound = 0x3FFFFF);
 
 // "vulkan1.2" -> SPV_ENV_VULKAN_1_2, for the environments cl2vk targets (vulkan1.1 to vulkan1.3).
 Expected<spv_target_env> parseVulkanEnvironment(std::string_view name);

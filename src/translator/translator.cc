@@ -172,10 +172,14 @@ void measureWorkgroupMemory(const ir::Module& module, ModuleReflection& reflecti
 // The largest id bound SPIR-V's validator (its universal limit) and drivers accept.
 constexpr uint32_t kMostIds = 0x3FFFFF;
 
-// `module` renumbered so that its ids run from 1 without gaps (SPIRV-Tools' compact-ids), where
-// its bound is above kMostIds: the passes take fresh ids and leave the old ones unused, and a
-// large kernel ended above the limit with far fewer ids in use (hashcat's SHA-512 kernels, their
-// 80 rounds unrolled), as may an input another generator wrote.
+constexpr const char* kInvalidTranslation =
+    "internal error: the translation is not valid Vulkan SPIR-V (a cl2vk bug; please report it)";
+
+// `module`, valid in all but its id bound (SPIRV-Tools' optimizer assumes a valid module),
+// renumbered so that its ids run from 1 without gaps (SPIRV-Tools' compact-ids), where its bound
+// is above kMostIds: the passes take fresh ids and leave the old ones unused, and a large kernel
+// ended above the limit with far fewer ids in use (hashcat's SHA-512 kernels, their 80 rounds
+// unrolled), as may an input another generator wrote.
 Status keepIdsWithinTheLimit(std::unique_ptr<ir::Module>& module, spv_target_env env) {
   if (module->bound() <= kMostIds) return okStatus();
   std::vector<uint32_t> words = ir::writeBinary(*module);
@@ -198,8 +202,7 @@ Status keepIdsWithinTheLimit(std::unique_ptr<ir::Module>& module, spv_target_env
 // The checks of a translation's result, and what the reflection measures of it.
 Expected<ModuleReflection> finishTranslation(ir::Module& module, const Target& target, ModuleReflection reflection) {
   if (Status valid = ir::validate(module, target.vulkanEnv); !valid.ok())
-    return valid.error().withContext(
-        "internal error: the translation is not valid Vulkan SPIR-V (a cl2vk bug; please report it)");
+    return valid.error().withContext(kInvalidTranslation);
   CL2VK_TRY(checkDeviceHasWhatTheTranslationNeeds(module, reflection.requirements, target));
   measureWorkgroupMemory(module, reflection);
   return reflection;
@@ -207,8 +210,6 @@ Expected<ModuleReflection> finishTranslation(ir::Module& module, const Target& t
 
 // The whole translation of a module in memory, changed or replaced; returns the reflection.
 Expected<ModuleReflection> translateModule(std::unique_ptr<ir::Module>& owned, const Target& target) {
-  if (Status kept = keepIdsWithinTheLimit(owned, ir::universalEnvironment(*owned)); !kept.ok())
-    return kept.error().withContext("the input");
   ir::Module& module = *owned;
   CL2VK_TRY(checkIsKernelModule(module));
   // What cl2vk cannot translate gets its own message before the validator's, which may know
@@ -230,16 +231,23 @@ Expected<ModuleReflection> translateModule(std::unique_ptr<ir::Module>& owned, c
   // kernel may take as many arguments as CL_DEVICE_MAX_PARAMETER_SIZE bytes hold (4096 chars), more
   // than SPIR-V's universal limit of 255 function parameters, which llvm-spirv does not keep to.
   constexpr uint32_t kMostKernelParameters = 4096;
-  if (Status valid = ir::validate(module, ir::universalEnvironment(module), kMostKernelParameters); !valid.ok())
+  const spv_target_env inputEnv = ir::universalEnvironment(module);
+  if (Status valid = ir::validate(module, inputEnv, kMostKernelParameters, std::max(module.bound(), kMostIds));
+      !valid.ok())
     return valid.error().withContext("the input is not valid SPIR-V");
+  if (Status kept = keepIdsWithinTheLimit(owned, inputEnv); !kept.ok()) return kept.error().withContext("the input");
 
   PassContext context{target, {}};
   std::vector<const PassInfo*> pipeline;
   for (const PassInfo& pass : registeredPasses()) pipeline.push_back(&pass);
-  Expected<PassResult> result = runPasses(module, context, pipeline);
+  Expected<PassResult> result = runPasses(*owned, context, pipeline);
   if (!result) return result.error();
-  if (Status kept = keepIdsWithinTheLimit(owned, target.vulkanEnv); !kept.ok())
-    return kept.error().withContext("the translation");
+  if (owned->bound() > kMostIds) {
+    if (Status valid = ir::validate(*owned, target.vulkanEnv, 255, owned->bound()); !valid.ok())
+      return valid.error().withContext(kInvalidTranslation);
+    if (Status kept = keepIdsWithinTheLimit(owned, target.vulkanEnv); !kept.ok())
+      return kept.error().withContext("the translation");
+  }
   return finishTranslation(*owned, target, std::move(context.reflection));
 }
 
