@@ -97,6 +97,14 @@ TEST(BadInput, AnIdBoundAboveTheLimitIsRenumberedNotRefused) {
   ASSERT_GT(translation->spirv.size(), 5u);
   EXPECT_LE(translation->spirv[3], 0x3FFFFFu);
   EXPECT_TRUE(translate(assembleWords(kStoreOneKernel), Target{}).ok());
+
+  // Invalid besides: refused by the validator, as with a small bound (the renumbering, whose
+  // optimizer assumes a valid module, never sees it).
+  std::vector<uint32_t> invalid = assembleWords(
+      replaced(kStoreOneKernel, "%x = OpCompositeExtract %ulong %ids 0", "%x = OpCompositeExtract %uint %ids 0"));
+  invalid[3] = 5'000'000;
+  std::string error = refusal(invalid);
+  EXPECT_CONTAINS(error, "the input is not valid SPIR-V: SPIRV-Tools validation (spv1.6) failed: Result type");
 }
 
 TEST(BadInput, UseOfAnUndefinedIdIsRefusedNamingTheInstruction) {
