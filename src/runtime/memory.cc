@@ -28,22 +28,17 @@ std::shared_ptr<BufferStorage> BufferStorage::importHost(Context& context, void*
   Device& device = *context.devices().front();
   if (device.info().type != VK_PHYSICAL_DEVICE_TYPE_CPU || device.info().importedHostPointerAlignment == 0)
     return nullptr;
+  auto copied = [](const std::string& why) {
+    if (loggingEnabled())
+      std::fprintf(stderr, "cl2vk: clCreateBuffer: CL_MEM_USE_HOST_PTR memory copied, not imported: %s\n", why.c_str());
+    return nullptr;
+  };
   // Kernels may rely on CL_DEVICE_MEM_BASE_ADDR_ALIGN (a float16 argument's loads do).
-  if (reinterpret_cast<uintptr_t>(hostPtr) % Device::kBaseAddressAlignment != 0) {
-    if (loggingEnabled())
-      std::fprintf(stderr,
-                   "cl2vk: clCreateBuffer: CL_MEM_USE_HOST_PTR memory copied, not imported: %p is not aligned to "
-                   "CL_DEVICE_MEM_BASE_ADDR_ALIGN (%zu bytes)\n",
-                   hostPtr, Device::kBaseAddressAlignment);
-    return nullptr;
-  }
+  if (reinterpret_cast<uintptr_t>(hostPtr) % Device::kBaseAddressAlignment != 0)
+    return copied("the address is not aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN (" +
+                  std::to_string(Device::kBaseAddressAlignment) + " bytes)");
   Expected<vulkan::Buffer> imported = vulkan::Buffer::importHostMemory(context.vulkanDevice(device), hostPtr, size);
-  if (!imported) {
-    if (loggingEnabled())
-      std::fprintf(stderr, "cl2vk: clCreateBuffer: CL_MEM_USE_HOST_PTR memory copied, not imported: %s\n",
-                   imported.error().message().c_str());
-    return nullptr;
-  }
+  if (!imported) return copied(imported.error().message());
   std::shared_ptr<BufferStorage> storage(new BufferStorage(context, size));
   storage->copies_.emplace(&device, std::move(*imported));
   storage->current_ = &device;

@@ -208,9 +208,9 @@ Expected<ModuleReflection> finishTranslation(ir::Module& module, const Target& t
   return reflection;
 }
 
-// The whole translation of a module in memory, changed or replaced; returns the reflection.
-Expected<ModuleReflection> translateModule(std::unique_ptr<ir::Module>& owned, const Target& target) {
-  ir::Module& module = *owned;
+// What comes before the input's validation: refusals with cl2vk's own messages, and repairs of
+// what llvm-spirv-15 writes.
+Status prepareInput(ir::Module& module, const Target& target) {
   CL2VK_TRY(checkIsKernelModule(module));
   // What cl2vk cannot translate gets its own message before the validator's, which may know
   // less about it.
@@ -227,28 +227,35 @@ Expected<ModuleReflection> translateModule(std::unique_ptr<ir::Module>& owned, c
   if (Expected<PassResult> widened = widenOddIntegers(module, target); !widened)
     return widened.error().withContext("widen-odd-integers");
   completeEntryPointInterfaces(module);
+  return okStatus();
+}
+
+// The whole translation of a module in memory, changed or replaced (renumbered); returns the
+// reflection.
+Expected<ModuleReflection> translateModule(std::unique_ptr<ir::Module>& module, const Target& target) {
+  CL2VK_TRY(prepareInput(*module, target));
   // SPIR-V's core rules, not an OpenCL profile's: the device decides which extensions it has. A
   // kernel may take as many arguments as CL_DEVICE_MAX_PARAMETER_SIZE bytes hold (4096 chars), more
   // than SPIR-V's universal limit of 255 function parameters, which llvm-spirv does not keep to.
   constexpr uint32_t kMostKernelParameters = 4096;
-  const spv_target_env inputEnv = ir::universalEnvironment(module);
-  if (Status valid = ir::validate(module, inputEnv, kMostKernelParameters, std::max(module.bound(), kMostIds));
+  const spv_target_env inputEnv = ir::universalEnvironment(*module);
+  if (Status valid = ir::validate(*module, inputEnv, kMostKernelParameters, std::max(module->bound(), kMostIds));
       !valid.ok())
     return valid.error().withContext("the input is not valid SPIR-V");
-  if (Status kept = keepIdsWithinTheLimit(owned, inputEnv); !kept.ok()) return kept.error().withContext("the input");
+  if (Status kept = keepIdsWithinTheLimit(module, inputEnv); !kept.ok()) return kept.error().withContext("the input");
 
   PassContext context{target, {}};
   std::vector<const PassInfo*> pipeline;
   for (const PassInfo& pass : registeredPasses()) pipeline.push_back(&pass);
-  Expected<PassResult> result = runPasses(*owned, context, pipeline);
+  Expected<PassResult> result = runPasses(*module, context, pipeline);
   if (!result) return result.error();
-  if (owned->bound() > kMostIds) {
-    if (Status valid = ir::validate(*owned, target.vulkanEnv, 255, owned->bound()); !valid.ok())
+  if (module->bound() > kMostIds) {
+    if (Status valid = ir::validate(*module, target.vulkanEnv, 255, module->bound()); !valid.ok())
       return valid.error().withContext(kInvalidTranslation);
-    if (Status kept = keepIdsWithinTheLimit(owned, target.vulkanEnv); !kept.ok())
+    if (Status kept = keepIdsWithinTheLimit(module, target.vulkanEnv); !kept.ok())
       return kept.error().withContext("the translation");
   }
-  return finishTranslation(*owned, target, std::move(context.reflection));
+  return finishTranslation(*module, target, std::move(context.reflection));
 }
 
 }  // namespace
