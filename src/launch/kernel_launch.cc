@@ -219,6 +219,8 @@ Status LaunchableKernel::checkArguments(std::span<const KernelArg> args) const {
         if (arg.kind != KernelArg::Kind::kLocal || arg.localSize == 0) return Error(where + "expects a __local size");
         break;
       case ArgumentKind::kValue:
+      case ArgumentKind::kImage:
+      case ArgumentKind::kSampler:
         if (arg.kind != KernelArg::Kind::kBytes || arg.bytes.size() != param.size)
           return Error(where + "expects " + std::to_string(param.size) + " bytes");
         break;

@@ -17,6 +17,7 @@
 #include "passes/functions/resolve_builtin_calls.h"
 #include "passes/instructions/full_range_division.h"
 #include "passes/instructions/lower_conversions.h"
+#include "passes/instructions/lower_images.h"
 #include "passes/instructions/lower_kernel_instructions.h"
 #include "passes/instructions/lower_opencl_std.h"
 #include "passes/interface/canonicalize_builtin_loads.h"
@@ -47,7 +48,7 @@ Expected<PassResult> withTarget(ir::Module& module, PassContext& context) {
 
 const std::vector<PassInfo>& registeredPasses() {
   static const std::vector<PassInfo> passes = {
-      {"check-supported", "Fail early, naming the kernel, on images, samplers, pipes, enqueue, function pointers.",
+      {"check-supported", "Fail early, naming the kernel, on pipes, device-side enqueue, function pointers.",
        withTarget<checkSupported>},
       {"repair-llvm-spirv",
        "Put right what llvm-spirv-15 writes against SPIR-V's rules: block order, merges, selects, capabilities.",
@@ -64,6 +65,10 @@ const std::vector<PassInfo>& registeredPasses() {
       {"resolve-builtin-calls",
        "Calls to imported collective builtins (work_group_reduce_and ...) become OpGroup* instructions.",
        withTarget<resolveBuiltinCalls>},
+      {"lower-images",
+       "Images and samplers in software: image records, sampler bits, texel reads and writes through the builtin "
+       "library.",
+       [](ir::Module& module, PassContext&) { return lowerImages(module); }},
       {"full-range-division",
        "Float divisions by more than 2^126 divide both operands by 4 first (Vulkan bounds OpFDiv only below).",
        withTarget<fullRangeDivision>},

@@ -47,6 +47,10 @@ Expected<std::vector<cl2vk::launch::KernelArg>> launchArguments(const std::vecto
     cl2vk::launch::KernelArg arg;
     if (value.localSize > 0) {
       arg = cl2vk::launch::KernelArg::local(value.localSize);
+    } else if (value.image) {
+      Expected<std::vector<std::byte>> record = value.memory->imageRecord(device);
+      if (!record) return record.error();
+      arg = cl2vk::launch::KernelArg::raw(record->data(), record->size());
     } else if (!value.bytes.empty()) {
       arg = cl2vk::launch::KernelArg::raw(value.bytes.data(), value.bytes.size());
     } else {

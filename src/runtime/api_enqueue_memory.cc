@@ -77,6 +77,31 @@ cl_int hostTransfer(cl_command_queue command_queue, cl_mem buffer, bool toHost, 
 
 }  // namespace
 
+namespace cl2vk::runtime {
+
+void* enqueueMap(Enqueue& enqueue, std::shared_ptr<Memory> memory, bool blocking, cl_map_flags flags, size_t offset,
+                 size_t size, cl_command_type type, const char* what, cl_event* event, cl_int* errcode_ret) {
+  constexpr cl_map_flags kKnown = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+  bool invalidate = flags & CL_MAP_WRITE_INVALIDATE_REGION;
+  if ((flags & ~kKnown) != 0 || (invalidate && (flags & (CL_MAP_READ | CL_MAP_WRITE))))
+    return withError<void*>(errcode_ret, CL_INVALID_VALUE, nullptr);
+  if (((flags & CL_MAP_READ) && !memory->hostMayRead()) ||
+      ((flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) && !memory->hostMayWrite()))
+    return withError<void*>(errcode_ret, CL_INVALID_OPERATION, nullptr);
+  Device& device = enqueue.queue->device();
+  void* pointer = memory->beginMap(device, offset, size, flags);
+  auto work = [memory, &device, offset, size, pointer, invalidate, what] {
+    if (invalidate) return CommandOutcome{};
+    cl2vk::Status status = memory->fillMapping(device, pointer, offset, size);
+    if (!status) return commandFailure(what, status.error());
+    return CommandOutcome{};
+  };
+  cl_int status = submit(enqueue, type, work, blocking, event);
+  return withError<void*>(errcode_ret, status, status == CL_SUCCESS ? pointer : nullptr);
+}
+
+}  // namespace cl2vk::runtime
+
 extern "C" {
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer,
@@ -157,24 +182,9 @@ CL_API_ENTRY void* CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue
   std::shared_ptr<Memory> memory;
   if (cl_int status = findBuffer(buffer, *enqueue.queue, &memory); status != CL_SUCCESS)
     return withError<void*>(errcode_ret, status, nullptr);
-  constexpr cl_map_flags kKnown = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
-  bool invalidate = map_flags & CL_MAP_WRITE_INVALIDATE_REGION;
-  if ((map_flags & ~kKnown) != 0 || (invalidate && (map_flags & (CL_MAP_READ | CL_MAP_WRITE))) || size == 0 ||
-      !inRange(*memory, offset, size))
-    return withError<void*>(errcode_ret, CL_INVALID_VALUE, nullptr);
-  if (((map_flags & CL_MAP_READ) && !memory->hostMayRead()) ||
-      ((map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) && !memory->hostMayWrite()))
-    return withError<void*>(errcode_ret, CL_INVALID_OPERATION, nullptr);
-  Device& device = enqueue.queue->device();
-  void* pointer = memory->beginMap(device, offset, size, map_flags);
-  auto work = [memory, &device, offset, size, pointer, invalidate] {
-    if (invalidate) return CommandOutcome{};
-    cl2vk::Status status = memory->fillMapping(device, pointer, offset, size);
-    if (!status) return commandFailure("clEnqueueMapBuffer", status.error());
-    return CommandOutcome{};
-  };
-  cl_int status = submit(enqueue, CL_COMMAND_MAP_BUFFER, work, blocking_map, event);
-  return withError<void*>(errcode_ret, status, status == CL_SUCCESS ? pointer : nullptr);
+  if (size == 0 || !inRange(*memory, offset, size)) return withError<void*>(errcode_ret, CL_INVALID_VALUE, nullptr);
+  return enqueueMap(enqueue, std::move(memory), blocking_map, map_flags, offset, size, CL_COMMAND_MAP_BUFFER,
+                    "clEnqueueMapBuffer", event, errcode_ret);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, void* mapped_ptr,
@@ -185,7 +195,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command
       status != CL_SUCCESS)
     return status;
   std::shared_ptr<Memory> memory;
-  if (cl_int status = findBuffer(memobj, *enqueue.queue, &memory); status != CL_SUCCESS) return status;
+  if (cl_int status = findMemoryObject(memobj, *enqueue.queue, &memory); status != CL_SUCCESS) return status;
   std::optional<Memory::Mapping> mapping = memory->endMap(mapped_ptr);
   if (!mapping) return CL_INVALID_VALUE;
   bool written = mapping->flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION);
@@ -213,7 +223,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue comm
   std::vector<std::shared_ptr<Memory>> memories;
   for (cl_uint i = 0; i < num_mem_objects; ++i) {
     std::shared_ptr<Memory> memory;
-    if (cl_int status = findBuffer(mem_objects[i], *enqueue.queue, &memory); status != CL_SUCCESS) return status;
+    if (cl_int status = findMemoryObject(mem_objects[i], *enqueue.queue, &memory); status != CL_SUCCESS) return status;
     memories.push_back(std::move(memory));
   }
   Device& device = enqueue.queue->device();

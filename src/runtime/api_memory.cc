@@ -1,7 +1,7 @@
 // The OpenCL entry points for memory objects: creating buffers and sub-buffers (section 5.2 of the
 // OpenCL 3.0 API specification) and retaining, releasing and querying memory objects (5.5). The
-// commands on buffers are in api_enqueue_memory.cc and api_enqueue_rect.cc. Buffers are the only
-// memory objects: images, pipes and shared virtual memory are not supported (api_unsupported.cc).
+// commands on buffers are in api_enqueue_memory.cc and api_enqueue_rect.cc; images are made in
+// api_image.cc. Pipes and shared virtual memory are not supported (api_unsupported.cc).
 #include "runtime/api_util.h"
 #include "runtime/memory.h"
 
@@ -44,7 +44,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags fl
                                                   cl_buffer_create_type buffer_create_type,
                                                   const void* buffer_create_info, cl_int* errcode_ret) {
   std::shared_ptr<Memory> parent = Memory::find(buffer);
-  if (!parent || parent->isSubBuffer()) return withError<cl_mem>(errcode_ret, CL_INVALID_MEM_OBJECT, nullptr);
+  if (!parent || parent->isSubBuffer() || parent->image()) return withError<cl_mem>(errcode_ret, CL_INVALID_MEM_OBJECT, nullptr);
   if (buffer_create_type != CL_BUFFER_CREATE_TYPE_REGION || buffer_create_info == nullptr)
     return withError<cl_mem>(errcode_ret, CL_INVALID_VALUE, nullptr);
   const auto* region = static_cast<const cl_buffer_region*>(buffer_create_info);

@@ -1,10 +1,10 @@
 // The entry points of the features that no device of the platform has, which return the errors the
 // specification gives rather than leaving the ICD loader a null entry. A device query says each is
-// absent: images (section 5.3 of the OpenCL 3.0 API specification; CL_DEVICE_IMAGE_SUPPORT) and
-// their samplers (5.7), pipes (5.4; CL_DEVICE_PIPE_SUPPORT), shared virtual memory (5.6 and the
-// kernels' SVM arguments; CL_DEVICE_SVM_CAPABILITIES), partitioning a device (4.3;
-// CL_DEVICE_PARTITION_PROPERTIES), device-side queues (CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES),
-// built-in kernels (CL_DEVICE_BUILT_IN_KERNELS) and native kernels (CL_DEVICE_EXECUTION_CAPABILITIES).
+// absent: pipes (section 5.4 of the OpenCL 3.0 API specification; CL_DEVICE_PIPE_SUPPORT), shared
+// virtual memory (5.6 and the kernels' SVM arguments; CL_DEVICE_SVM_CAPABILITIES), partitioning a
+// device (4.3; CL_DEVICE_PARTITION_PROPERTIES), device-side queues
+// (CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES), built-in kernels (CL_DEVICE_BUILT_IN_KERNELS) and native
+// kernels (CL_DEVICE_EXECUTION_CAPABILITIES).
 // An unsupported option of a supported object (clSetProgramSpecializationConstant, for one) stays
 // with that object's entry points.
 #include "runtime/api_util.h"
@@ -26,73 +26,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context contex
   return Context::find(context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT;
 }
 
-// Images: no device of the platform supports them.
-
-CL_API_ENTRY cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags, cl_mem_object_type,
-                                                           cl_uint, cl_image_format*, cl_uint* num_image_formats) {
-  if (!Context::find(context)) return CL_INVALID_CONTEXT;
-  if (num_image_formats != nullptr) *num_image_formats = 0;
-  return CL_SUCCESS;
-}
-
-CL_API_ENTRY cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags, const cl_image_format*,
-                                              const cl_image_desc*, void*, cl_int* errcode_ret) {
-  return withError<cl_mem>(errcode_ret, Context::find(context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT, nullptr);
-}
-
-CL_API_ENTRY cl_mem CL_API_CALL clCreateImageWithProperties(cl_context context, const cl_mem_properties*, cl_mem_flags,
-                                                            const cl_image_format*, const cl_image_desc*, void*,
-                                                            cl_int* errcode_ret) {
-  return withError<cl_mem>(errcode_ret, Context::find(context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT, nullptr);
-}
-
-CL_API_ENTRY cl_mem CL_API_CALL clCreateImage2D(cl_context context, cl_mem_flags, const cl_image_format*, size_t,
-                                                size_t, size_t, void*, cl_int* errcode_ret) {
-  return withError<cl_mem>(errcode_ret, Context::find(context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT, nullptr);
-}
-
-CL_API_ENTRY cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags, const cl_image_format*, size_t,
-                                                size_t, size_t, size_t, size_t, void*, cl_int* errcode_ret) {
-  return withError<cl_mem>(errcode_ret, Context::find(context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT, nullptr);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clGetImageInfo(cl_mem, cl_image_info, size_t, void*, size_t*) {
-  return CL_INVALID_MEM_OBJECT;  // every memory object is a buffer
-}
-
-// Image commands: every memory object is a buffer, so no image argument is valid.
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue, cl_mem, cl_bool, const size_t*, const size_t*,
-                                                   size_t, size_t, void*, cl_uint, const cl_event*, cl_event*) {
-  return CL_INVALID_MEM_OBJECT;
-}
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue, cl_mem, cl_bool, const size_t*, const size_t*,
-                                                    size_t, size_t, const void*, cl_uint, const cl_event*, cl_event*) {
-  return CL_INVALID_MEM_OBJECT;
-}
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue, cl_mem, const void*, const size_t*, const size_t*,
-                                                   cl_uint, const cl_event*, cl_event*) {
-  return CL_INVALID_MEM_OBJECT;
-}
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue, cl_mem, cl_mem, const size_t*, const size_t*,
-                                                   const size_t*, cl_uint, const cl_event*, cl_event*) {
-  return CL_INVALID_MEM_OBJECT;
-}
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue, cl_mem, cl_mem, const size_t*,
-                                                           const size_t*, size_t, cl_uint, const cl_event*, cl_event*) {
-  return CL_INVALID_MEM_OBJECT;
-}
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue, cl_mem, cl_mem, size_t, const size_t*,
-                                                           const size_t*, cl_uint, const cl_event*, cl_event*) {
-  return CL_INVALID_MEM_OBJECT;
-}
-CL_API_ENTRY void* CL_API_CALL clEnqueueMapImage(cl_command_queue, cl_mem, cl_bool, cl_map_flags, const size_t*,
-                                                 const size_t*, size_t*, size_t*, cl_uint, const cl_event*, cl_event*,
-                                                 cl_int* errcode_ret) {
-  return withError<void*>(errcode_ret, CL_INVALID_MEM_OBJECT, nullptr);
-}
-
-// Pipes and samplers: not supported.
+// Pipes: not supported.
 
 CL_API_ENTRY cl_mem CL_API_CALL clCreatePipe(cl_context context, cl_mem_flags, cl_uint, cl_uint,
                                              const cl_pipe_properties*, cl_int* errcode_ret) {
@@ -100,25 +34,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreatePipe(cl_context context, cl_mem_flags, c
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetPipeInfo(cl_mem, cl_pipe_info, size_t, void*, size_t*) {
-  return CL_INVALID_MEM_OBJECT;  // every memory object is a buffer
-}
-
-CL_API_ENTRY cl_sampler CL_API_CALL clCreateSamplerWithProperties(cl_context context, const cl_sampler_properties*,
-                                                                  cl_int* errcode_ret) {
-  return withError<cl_sampler>(errcode_ret, Context::find(context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT,
-                               nullptr);
-}
-
-CL_API_ENTRY cl_sampler CL_API_CALL clCreateSampler(cl_context context, cl_bool, cl_addressing_mode, cl_filter_mode,
-                                                    cl_int* errcode_ret) {
-  return withError<cl_sampler>(errcode_ret, Context::find(context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT,
-                               nullptr);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clRetainSampler(cl_sampler) { return CL_INVALID_SAMPLER; }
-CL_API_ENTRY cl_int CL_API_CALL clReleaseSampler(cl_sampler) { return CL_INVALID_SAMPLER; }
-CL_API_ENTRY cl_int CL_API_CALL clGetSamplerInfo(cl_sampler, cl_sampler_info, size_t, void*, size_t*) {
-  return CL_INVALID_SAMPLER;
+  return CL_INVALID_MEM_OBJECT;  // no memory object is a pipe
 }
 
 // Shared virtual memory: CL_DEVICE_SVM_CAPABILITIES is 0.

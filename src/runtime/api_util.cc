@@ -42,10 +42,20 @@ cl_int prepareEnqueue(cl_command_queue handle, cl_uint count, const cl_event* li
   return enqueue->queue->context().checkNotLost("clEnqueue*");
 }
 
+cl_int findMemoryObject(cl_mem handle, CommandQueue& queue, std::shared_ptr<Memory>* memory) {
+  *memory = Memory::find(handle);
+  if (!*memory) return CL_INVALID_MEM_OBJECT;
+  return &(*memory)->context() == &queue.context() ? CL_SUCCESS : CL_INVALID_CONTEXT;
+}
+
 cl_int findBuffer(cl_mem handle, CommandQueue& queue, std::shared_ptr<Memory>* buffer) {
-  *buffer = Memory::find(handle);
-  if (!*buffer) return CL_INVALID_MEM_OBJECT;
-  return &(*buffer)->context() == &queue.context() ? CL_SUCCESS : CL_INVALID_CONTEXT;
+  cl_int status = findMemoryObject(handle, queue, buffer);
+  return status == CL_SUCCESS && (*buffer)->image() ? CL_INVALID_MEM_OBJECT : status;
+}
+
+cl_int findImage(cl_mem handle, CommandQueue& queue, std::shared_ptr<Memory>* image) {
+  cl_int status = findMemoryObject(handle, queue, image);
+  return status == CL_SUCCESS && !(*image)->image() ? CL_INVALID_MEM_OBJECT : status;
 }
 
 cl_int submit(Enqueue& enqueue, cl_command_type type, CommandWork work, bool blocking, cl_event* event) {

@@ -65,9 +65,16 @@ struct Enqueue {
 };
 cl_int prepareEnqueue(cl_command_queue handle, cl_uint count, const cl_event* list, Enqueue* enqueue);
 
-// A buffer argument of a command: CL_INVALID_MEM_OBJECT, or CL_INVALID_CONTEXT when it belongs to
-// another context than the queue.
+// A memory object argument of a command: CL_INVALID_MEM_OBJECT, or CL_INVALID_CONTEXT when it
+// belongs to another context than the queue. findBuffer refuses images, findImage buffers.
+cl_int findMemoryObject(cl_mem handle, CommandQueue& queue, std::shared_ptr<Memory>* memory);
 cl_int findBuffer(cl_mem handle, CommandQueue& queue, std::shared_ptr<Memory>* buffer);
+cl_int findImage(cl_mem handle, CommandQueue& queue, std::shared_ptr<Memory>* image);
+
+// The command of clEnqueueMapBuffer and clEnqueueMapImage: maps bytes [offset, offset + size) of
+// `memory` (checked by the caller) with `flags`, which it checks.
+void* enqueueMap(Enqueue& enqueue, std::shared_ptr<Memory> memory, bool blocking, cl_map_flags flags, size_t offset,
+                 size_t size, cl_command_type type, const char* what, cl_event* event, cl_int* errcode_ret);
 
 // A command that failed: `status` for its event, and `what` failed and why for the context.
 inline CommandOutcome commandFailure(const std::string& what, const Error& error, cl_int status = CL_OUT_OF_RESOURCES) {

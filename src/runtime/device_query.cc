@@ -1,6 +1,6 @@
 // clGetDeviceInfo: what an OpenCL 3.0 device built on a Vulkan physical device reports. Where
 // Vulkan has no such fact (clock frequency, cache sizes) the answer is 0, meaning unknown; where
-// cl2vk does not support a feature (images, pipes, SVM, device-side enqueue) the answer
+// cl2vk does not support a feature (pipes, SVM, device-side enqueue) the answer
 // says so.
 #include <CL/cl_ext.h>
 
@@ -69,6 +69,13 @@ std::string joinNames(const std::vector<cl_name_version>& list) {
 }  // namespace
 
 cl_uint Device::newestSpirvMinor() const { return target_.vulkanEnv == SPV_ENV_VULKAN_1_1 ? 4 : 6; }
+
+cl_ulong Device::maxAllocationSize() const { return maxAllocation(largestBuffer(), info_.limits); }
+
+size_t Device::imageMaxBufferSize() const {
+  // In texels of the largest format (16 bytes), within what the record's 32-bit width holds.
+  return static_cast<size_t>(std::clamp<cl_ulong>(maxAllocationSize() / 16, 65536, cl_ulong{1} << 28));
+}
 
 cl_int Device::getInfo(cl_device_info param, const InfoOut& out) {
   const vulkan::DeviceLimits& limits = info_.limits;
@@ -182,7 +189,7 @@ cl_int Device::getInfo(cl_device_info param, const InfoOut& out) {
     case CL_DEVICE_HALF_FP_CONFIG: return out.scalar<cl_device_fp_config>(capabilities_.fp16 ? singleConfig() : 0);
 
     // Memory.
-    case CL_DEVICE_MAX_MEM_ALLOC_SIZE: return out.scalar<cl_ulong>(maxAllocation(largestBuffer(), limits));
+    case CL_DEVICE_MAX_MEM_ALLOC_SIZE: return out.scalar<cl_ulong>(maxAllocationSize());
     case CL_DEVICE_GLOBAL_MEM_SIZE: return out.scalar<cl_ulong>(largestDeviceHeap(limits));
     case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE: return out.scalar<cl_device_mem_cache_type>(CL_READ_WRITE_CACHE);
     case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE: return out.scalar<cl_uint>(type() == CL_DEVICE_TYPE_CPU ? 64 : 128);
@@ -219,25 +226,29 @@ cl_int Device::getInfo(cl_device_info param, const InfoOut& out) {
     case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC: return out.scalar<cl_bool>(CL_TRUE);
     case CL_DEVICE_PRINTF_BUFFER_SIZE: return out.scalar<size_t>(launch::kPrintfBufferSize);
 
-    // Images, samplers and pipes: not supported.
-    case CL_DEVICE_IMAGE_SUPPORT: return out.scalar<cl_bool>(CL_FALSE);
-    case CL_DEVICE_MAX_READ_IMAGE_ARGS:
+    // Images and samplers, in software on every device (docs/images.md): the argument block holds
+    // any number of them, so the counts are OpenCL 3.0's minimums. Texels are loaded whole, so a
+    // row pitch and a base address need only be multiples of the texel size: one pixel.
+    case CL_DEVICE_IMAGE_SUPPORT: return out.scalar<cl_bool>(CL_TRUE);
+    case CL_DEVICE_MAX_READ_IMAGE_ARGS: return out.scalar<cl_uint>(128);
     case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
-    case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
-    case CL_DEVICE_MAX_SAMPLERS:
+    case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS: return out.scalar<cl_uint>(64);
+    case CL_DEVICE_MAX_SAMPLERS: return out.scalar<cl_uint>(16);
     case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
-    case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
+    case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT: return out.scalar<cl_uint>(1);
+    case CL_DEVICE_IMAGE2D_MAX_WIDTH:
+    case CL_DEVICE_IMAGE2D_MAX_HEIGHT: return out.scalar<size_t>(kImage2dMaxSize);
+    case CL_DEVICE_IMAGE3D_MAX_WIDTH:
+    case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
+    case CL_DEVICE_IMAGE3D_MAX_DEPTH: return out.scalar<size_t>(kImage3dMaxSize);
+    case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE: return out.scalar<size_t>(imageMaxBufferSize());
+    case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: return out.scalar<size_t>(kImageMaxArraySize);
+
+    // Pipes: not supported.
     case CL_DEVICE_MAX_PIPE_ARGS:
     case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
     case CL_DEVICE_PIPE_MAX_PACKET_SIZE: return out.scalar<cl_uint>(0);
     case CL_DEVICE_PIPE_SUPPORT: return out.scalar<cl_bool>(CL_FALSE);
-    case CL_DEVICE_IMAGE2D_MAX_WIDTH:
-    case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
-    case CL_DEVICE_IMAGE3D_MAX_WIDTH:
-    case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
-    case CL_DEVICE_IMAGE3D_MAX_DEPTH:
-    case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
-    case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: return out.scalar<size_t>(0);
 
     // Partitioning: none.
     case CL_DEVICE_PARTITION_MAX_SUB_DEVICES: return out.scalar<cl_uint>(0);

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "runtime/sampler.h"
+
 namespace cl2vk::runtime {
 namespace {
 
@@ -13,9 +15,28 @@ cl_kernel_arg_address_qualifier addressQualifier(ArgumentKind kind) {
     case ArgumentKind::kGlobalPointer: return CL_KERNEL_ARG_ADDRESS_GLOBAL;
     case ArgumentKind::kConstantPointer: return CL_KERNEL_ARG_ADDRESS_CONSTANT;
     case ArgumentKind::kLocalPointer: return CL_KERNEL_ARG_ADDRESS_LOCAL;
-    case ArgumentKind::kValue: break;
+    case ArgumentKind::kImage: return CL_KERNEL_ARG_ADDRESS_GLOBAL;
+    case ArgumentKind::kValue:
+    case ArgumentKind::kSampler: break;
   }
   return CL_KERNEL_ARG_ADDRESS_PRIVATE;
+}
+
+cl_kernel_arg_access_qualifier accessQualifier(const KernelArgument& argument) {
+  if (argument.kind != ArgumentKind::kImage) return CL_KERNEL_ARG_ACCESS_NONE;
+  if (argument.access == "write_only") return CL_KERNEL_ARG_ACCESS_WRITE_ONLY;
+  if (argument.access == "read_write") return CL_KERNEL_ARG_ACCESS_READ_WRITE;
+  return CL_KERNEL_ARG_ACCESS_READ_ONLY;
+}
+
+// The memory object type an image argument of OpenCL type `type` ("image2d_t") takes.
+cl_mem_object_type imageObjectType(const std::string& type) {
+  if (type == "image1d_t") return CL_MEM_OBJECT_IMAGE1D;
+  if (type == "image1d_buffer_t") return CL_MEM_OBJECT_IMAGE1D_BUFFER;
+  if (type == "image1d_array_t") return CL_MEM_OBJECT_IMAGE1D_ARRAY;
+  if (type == "image2d_array_t") return CL_MEM_OBJECT_IMAGE2D_ARRAY;
+  if (type == "image3d_t") return CL_MEM_OBJECT_IMAGE3D;
+  return CL_MEM_OBJECT_IMAGE2D;
 }
 
 bool isBuffer(ArgumentKind kind) {
@@ -71,6 +92,22 @@ cl_int Kernel::setArgument(cl_uint index, size_t size, const void* value) {
       argument.buffer = true;
       argument.memory = memory;
     }
+  } else if (param.kind == ArgumentKind::kImage) {
+    if (size != sizeof(cl_mem) || value == nullptr) return CL_INVALID_ARG_VALUE;
+    std::shared_ptr<Memory> memory = Memory::find(*static_cast<const cl_mem*>(value));
+    if (!memory || &memory->context() != &program_->context() || !memory->image() ||
+        memory->image()->type != imageObjectType(param.type))
+      return CL_INVALID_MEM_OBJECT;
+    argument.buffer = true;
+    argument.image = true;
+    argument.memory = memory;
+  } else if (param.kind == ArgumentKind::kSampler) {
+    if (size != sizeof(cl_sampler) || value == nullptr) return CL_INVALID_ARG_VALUE;
+    std::shared_ptr<Sampler> sampler = Sampler::find(*static_cast<const cl_sampler*>(value));
+    if (!sampler || &sampler->context() != &program_->context()) return CL_INVALID_SAMPLER;
+    uint32_t bits = sampler->bits();
+    argument.bytes.resize(sizeof bits);
+    std::memcpy(argument.bytes.data(), &bits, sizeof bits);
   } else if (param.kind == ArgumentKind::kLocalPointer) {
     if (value != nullptr) return CL_INVALID_ARG_VALUE;
     if (size == 0) return CL_INVALID_ARG_SIZE;
@@ -94,6 +131,7 @@ std::optional<std::vector<ArgumentValue>> Kernel::arguments() const {
     value.set = stored.set;
     value.bytes = stored.bytes;
     value.localSize = stored.localSize;
+    value.image = stored.image;
     if (stored.buffer) {
       value.memory = stored.memory.lock();
       if (!value.memory) return std::nullopt;
@@ -140,7 +178,7 @@ cl_int Kernel::getArgInfo(cl_uint index, cl_kernel_arg_info param, const InfoOut
   switch (param) {
     case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
       return out.scalar<cl_kernel_arg_address_qualifier>(addressQualifier(argument.kind));
-    case CL_KERNEL_ARG_ACCESS_QUALIFIER: return out.scalar<cl_kernel_arg_access_qualifier>(CL_KERNEL_ARG_ACCESS_NONE);
+    case CL_KERNEL_ARG_ACCESS_QUALIFIER: return out.scalar<cl_kernel_arg_access_qualifier>(accessQualifier(argument));
     case CL_KERNEL_ARG_TYPE_NAME: {
       std::vector<std::string> names = program_->argumentMetadata("kernel_arg_type", reflection_.name);
       return out.string(index < names.size() ? names[index] : argument.type);

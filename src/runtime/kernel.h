@@ -19,7 +19,8 @@ namespace cl2vk::runtime {
 // One argument's value.
 struct ArgumentValue {
   bool set = false;
-  std::shared_ptr<Memory> memory;  // a buffer argument; null for a NULL pointer
+  std::shared_ptr<Memory> memory;  // a buffer or image argument; null for a NULL pointer
+  bool image = false;              // `memory` is an image: its record is made at launch
   std::vector<std::byte> bytes;    // a value argument
   size_t localSize = 0;            // a __local argument
 };
@@ -29,7 +30,8 @@ struct ArgumentValue {
 // CTS's retain_mem_object_set_kernel_arg waits for them); an enqueued launch holds what it uses.
 struct StoredArgument {
   bool set = false;
-  bool buffer = false;  // a non-NULL buffer was set
+  bool buffer = false;  // a non-NULL buffer or an image was set
+  bool image = false;
   std::weak_ptr<Memory> memory;
   std::vector<std::byte> bytes;
   size_t localSize = 0;

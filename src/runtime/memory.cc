@@ -260,7 +260,7 @@ void Memory::addDestructorCallback(MemoryDestructorCallback callback, void* user
 
 cl_int Memory::getInfo(cl_mem_info param, const InfoOut& out) {
   switch (param) {
-    case CL_MEM_TYPE: return out.scalar<cl_mem_object_type>(CL_MEM_OBJECT_BUFFER);
+    case CL_MEM_TYPE: return out.scalar<cl_mem_object_type>(image_ ? image_->type : CL_MEM_OBJECT_BUFFER);
     case CL_MEM_FLAGS: return out.scalar<cl_mem_flags>(flags_);
     case CL_MEM_SIZE: return out.scalar<size_t>(size_);
     case CL_MEM_HOST_PTR: return out.scalar<void*>(hostPtr_);
@@ -270,8 +270,11 @@ cl_int Memory::getInfo(cl_mem_info param, const InfoOut& out) {
     }
     case CL_MEM_REFERENCE_COUNT: return out.scalar<cl_uint>(referenceCount());
     case CL_MEM_CONTEXT: return out.scalar<cl_context>(context_->handle());
-    case CL_MEM_ASSOCIATED_MEMOBJECT: return out.scalar<cl_mem>(parent_ ? parent_->handle() : nullptr);
-    case CL_MEM_OFFSET: return out.scalar<size_t>(origin_);
+    case CL_MEM_ASSOCIATED_MEMOBJECT: {
+      const std::shared_ptr<Memory>& associated = image_ ? image_->buffer : parent_;
+      return out.scalar<cl_mem>(associated ? associated->handle() : nullptr);
+    }
+    case CL_MEM_OFFSET: return out.scalar<size_t>(image_ ? 0 : origin_);
     case CL_MEM_USES_SVM_POINTER: return out.scalar<cl_bool>(CL_FALSE);
     case CL_MEM_PROPERTIES: return out.array(properties_);
     default: return CL_INVALID_VALUE;

@@ -15,6 +15,7 @@
 // of the queue that uses them.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <functional>
 #include <map>
@@ -59,6 +60,27 @@ class BufferStorage {
 
 using MemoryDestructorCallback = void(CL_CALLBACK*)(cl_mem memobj, void* user_data);
 
+class Memory;
+
+// What makes a memory object an image (docs/images.md): its texels lie in its buffer storage one
+// row after another, rows `rowPitch` bytes apart and slices (3D) or layers (arrays) `slicePitch`
+// bytes apart, and kernels address them in software.
+struct ImageDescription {
+  cl_mem_object_type type = 0;
+  cl_image_format format{};
+  size_t texelSize = 0;
+  size_t width = 1, height = 1, depth = 1, arraySize = 1;
+  size_t rowPitch = 0, slicePitch = 0;
+  // The buffer whose memory the image is (CL_MEM_OBJECT_IMAGE1D_BUFFER, 2D images from buffers).
+  std::shared_ptr<Memory> buffer;
+
+  // The image's dimensions as a 3D region: layers of arrays count as rows (1D) or slices (2D).
+  std::array<size_t, 3> extent() const;
+  bool isArray() const { return type == CL_MEM_OBJECT_IMAGE1D_ARRAY || type == CL_MEM_OBJECT_IMAGE2D_ARRAY; }
+  // The pitch between the rows, and between the slices, of extent().
+  size_t rowStride() const { return type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? slicePitch : rowPitch; }
+};
+
 class Memory : public Object<Memory, _cl_mem> {
  public:
   // A buffer; `hostPtr` is the application's memory for CL_MEM_USE_HOST_PTR and
@@ -67,6 +89,10 @@ class Memory : public Object<Memory, _cl_mem> {
                                               void* hostPtr, std::vector<cl_mem_properties> properties, cl_int* error);
   static std::shared_ptr<Memory> createSubBuffer(std::shared_ptr<Memory> parent, cl_mem_flags flags, size_t origin,
                                                  size_t size, cl_int* error);
+  // An image (clCreateImage; image.cc); `hostPtr` as for buffers, laid out with `desc`'s pitches.
+  static std::shared_ptr<Memory> createImage(std::shared_ptr<Context> context, cl_mem_flags flags,
+                                             const cl_image_format* format, const cl_image_desc* desc, void* hostPtr,
+                                             std::vector<cl_mem_properties> properties, cl_int* error);
   ~Memory() override;
 
   Context& context() { return *context_; }
@@ -77,6 +103,10 @@ class Memory : public Object<Memory, _cl_mem> {
   bool hostMayWrite() const { return !(flags_ & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)); }
   size_t size() const { return size_; }
   bool isSubBuffer() const { return parent_ != nullptr; }
+  // The image this object is, or null for a buffer.
+  const ImageDescription* image() const { return image_ ? &*image_ : nullptr; }
+  // The 48-byte record of an image kernel argument on `device` (docs/images.md).
+  Expected<std::vector<std::byte>> imageRecord(Device& device);
   // Whether the buffer's memory is CL_MEM_USE_HOST_PTR's memory itself (BufferStorage::importHost):
   // then a map returns it and copies nothing, as does the CPU device's own memory.
   bool importedHost() const { return storage_->importedHost(); }
@@ -107,6 +137,7 @@ class Memory : public Object<Memory, _cl_mem> {
 
   void addDestructorCallback(MemoryDestructorCallback callback, void* userData);
   cl_int getInfo(cl_mem_info param, const InfoOut& out);
+  cl_int getImageInfo(cl_image_info param, const InfoOut& out);
 
  private:
   Memory(std::shared_ptr<Context> context, cl_mem_flags flags, size_t size)
@@ -136,6 +167,7 @@ class Memory : public Object<Memory, _cl_mem> {
   std::shared_ptr<Memory> parent_;
   size_t origin_ = 0;
   std::shared_ptr<BufferStorage> storage_;
+  std::optional<ImageDescription> image_;
 
   std::mutex mutex_;
   std::optional<vulkan::Buffer> pinnedShadow_;

@@ -132,6 +132,9 @@ std::vector<cl_name_version> DeviceCapabilities::extensions() const {
       nameVersion("cl_khr_local_int32_extended_atomics", kVersion10),
       nameVersion("cl_khr_il_program", kVersion10),
       nameVersion("cl_khr_work_group_uniform_arithmetic", kVersion10),
+      // Images in software (docs/images.md): 3D writes and 2D images from buffers come with them.
+      nameVersion("cl_khr_3d_image_writes", kVersion10),
+      nameVersion("cl_khr_image2d_from_buffer", kVersion10),
   };
   if (fp16) list.push_back(nameVersion("cl_khr_fp16", kVersion10));
   if (fp64) list.push_back(nameVersion("cl_khr_fp64", kVersion10));
@@ -154,6 +157,9 @@ std::vector<cl_name_version> DeviceCapabilities::openclCFeatures() const {
       nameVersion("__opencl_c_atomic_order_acq_rel", kVersion30),
       nameVersion("__opencl_c_atomic_scope_device", kVersion30),
       nameVersion("__opencl_c_program_scope_global_variables", kVersion30),
+      nameVersion("__opencl_c_images", kVersion30),
+      nameVersion("__opencl_c_read_write_images", kVersion30),
+      nameVersion("__opencl_c_3d_image_writes", kVersion30),
   };
   if (fp64) list.push_back(nameVersion("__opencl_c_fp64", kVersion30));
   if (subgroups) list.push_back(nameVersion("__opencl_c_subgroups", kVersion30));
@@ -161,17 +167,13 @@ std::vector<cl_name_version> DeviceCapabilities::openclCFeatures() const {
 }
 
 std::vector<std::string> DeviceCapabilities::disabledForCompiler() const {
-  // What clang-15 enables for spir64 and cl2vk does not run: images, pipes, device-side enqueue,
-  // sequentially consistent and all-devices atomics.
+  // What clang-15 enables for spir64 and cl2vk does not run: depth, mipmapped and multisampled
+  // images, sRGB writes, pipes, device-side enqueue, sequentially consistent and all-devices atomics.
   std::vector<std::string> list = {
-      "__opencl_c_images",
-      "__opencl_c_read_write_images",
-      "__opencl_c_3d_image_writes",
       "__opencl_c_pipes",
       "__opencl_c_device_enqueue",
       "__opencl_c_atomic_order_seq_cst",
       "__opencl_c_atomic_scope_all_devices",
-      "cl_khr_3d_image_writes",
       "cl_khr_depth_images",
       "cl_khr_mipmap_image",
       "cl_khr_mipmap_image_writes",
@@ -203,7 +205,7 @@ std::vector<std::string> DeviceCapabilities::undefinedForCompiler() const {
   std::set<std::string> reported;
   for (const cl_name_version& extension : extensions()) reported.insert(extension.name);
   for (const cl_name_version& feature : openclCFeatures()) reported.insert(feature.name);
-  std::vector<std::string> list = {"__IMAGE_SUPPORT__"};
+  std::vector<std::string> list;
   for (const char* name : kCompilerDefinedMacros) {
     if (!reported.contains(name)) list.push_back(name);
   }

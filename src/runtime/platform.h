@@ -42,8 +42,8 @@ struct DeviceCapabilities {
   // ones, which clang-15's headers define only for OpenCL C 2.0 and later.
   std::vector<std::string> definedForCompiler() const;
   // The macros clang-15 may define for spir64 whatever -cl-ext says, which this device must not
-  // have: __IMAGE_SUPPORT__ without images, and every optional extension and OpenCL C feature it
-  // does not report (CL_DEVICE_EXTENSIONS, CL_DEVICE_OPENCL_C_FEATURES).
+  // have: every optional extension and OpenCL C feature it does not report (CL_DEVICE_EXTENSIONS,
+  // CL_DEVICE_OPENCL_C_FEATURES).
   std::vector<std::string> undefinedForCompiler() const;
 };
 
@@ -85,6 +85,16 @@ class Device : public _cl_device_id {
   size_t maxSubgroups() const;
   // The smallest alignment (bytes) of a sub-buffer origin: CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8.
   static constexpr size_t kBaseAddressAlignment = 128;
+  // Image limits (docs/images.md): an image is texels in a buffer, so its sizes are bounded by
+  // CL_DEVICE_MAX_MEM_ALLOC_SIZE rather than by texture hardware; these are the dimension limits
+  // reported, NVIDIA's own for 2D and 3D.
+  static constexpr size_t kImage2dMaxSize = 32768;
+  static constexpr size_t kImage3dMaxSize = 16384;
+  static constexpr size_t kImageMaxArraySize = 2048;
+  // The largest 1D buffer image, in texels (CL_DEVICE_IMAGE_MAX_BUFFER_SIZE).
+  size_t imageMaxBufferSize() const;
+  // CL_DEVICE_MAX_MEM_ALLOC_SIZE.
+  cl_ulong maxAllocationSize() const;
 
   // A new Vulkan logical device on this physical device. `options` choose everything but the
   // device.

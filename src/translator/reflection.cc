@@ -20,6 +20,8 @@ const char* argumentKindName(ArgumentKind kind) {
     case ArgumentKind::kConstantPointer: return "constant_pointer";
     case ArgumentKind::kLocalPointer: return "local_pointer";
     case ArgumentKind::kValue: return "value";
+    case ArgumentKind::kImage: return "image";
+    case ArgumentKind::kSampler: return "sampler";
   }
   return "?";
 }
@@ -61,6 +63,7 @@ std::string toJson(const ModuleReflection& reflection) {
           << ", \"read_only\": " << boolean(arg.readOnly);
       if (arg.kind == ArgumentKind::kLocalPointer)
         out << ", \"spec_id\": " << arg.localSpecId << ", \"element_size\": " << arg.localElementSize;
+      if (arg.kind == ArgumentKind::kImage) out << ", \"access\": \"" << arg.access << "\"";
       out << "}";
     }
     out << (kernel.arguments.empty() ? "" : "\n      ") << "],\n";

@@ -16,6 +16,8 @@ enum class ArgumentKind {
   kConstantPointer,  // __constant T*: a 64-bit device address, read-only
   kLocalPointer,     // __local T*: no data; its size sets a specialization constant
   kValue,            // scalars, vectors and structs passed by value
+  kImage,            // an image: its 48-byte record (docs/images.md)
+  kSampler,          // a sampler: its 4 bytes of OpenCL C sampler bits
 };
 
 const char* argumentKindName(ArgumentKind kind);
@@ -30,6 +32,8 @@ struct KernelArgument {
   uint32_t offset = 0;       // bytes into the argument block (push constants or argument buffer)
   uint32_t size = 0;         // bytes in the argument block (8 for pointers, 0 for __local)
   bool readOnly = false;     // __constant, or a pointer the kernel never writes through
+  // For kImage: "read_only", "write_only" or "read_write" (`type` is the OpenCL type, "image2d_t").
+  std::string access;
   // For kLocalPointer: the specialization constant holding the number of elements, and the
   // element size the runtime divides the clSetKernelArg byte size by (rounding up).
   uint32_t localSpecId = 0;

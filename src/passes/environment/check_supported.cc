@@ -18,18 +18,6 @@ using ir::Module;
 // The unsupported construct an instruction belongs to, or "".
 std::string constructOf(const Instruction& inst) {
   switch (inst.opcode()) {
-    case spv::Op::OpTypeImage:
-    case spv::Op::OpTypeSampledImage:
-    case spv::Op::OpImageRead:
-    case spv::Op::OpImageWrite:
-    case spv::Op::OpImageQuerySizeLod:
-    case spv::Op::OpImageQuerySize:
-    case spv::Op::OpImageQueryFormat:
-    case spv::Op::OpImageQueryOrder:
-    case spv::Op::OpImageSampleExplicitLod: return "images";
-    case spv::Op::OpTypeSampler:
-    case spv::Op::OpConstantSampler:
-    case spv::Op::OpSampledImage: return "samplers";
     case spv::Op::OpTypePipe:
     case spv::Op::OpTypePipeStorage:
     case spv::Op::OpTypeReserveId:

@@ -1,5 +1,5 @@
-// check-supported: the first pass. Finds the OpenCL constructs cl2vk cannot translate (printf,
-// images, samplers, pipes, device-side enqueue, function pointers, async work-group copies, and
+// check-supported: the first pass. Finds the OpenCL constructs cl2vk cannot translate (pipes,
+// device-side enqueue, function pointers, async work-group copies, and
 // double or half arithmetic on a target without shaderFloat64 / shaderFloat16; from
 // llvm-spirv-15 --spirv-ext=+all, floating-point atomics, integer dot products
 // and integers of widths other than 8/16/32/64, docs/frontend.md) and fails with an

@@ -63,6 +63,9 @@ const uint32_t kGammaDouble[] = {
 const uint32_t kGammaFloat[] = {
 #include "builtins/gamma_float.spv.inc"
 };
+const uint32_t kImage[] = {
+#include "builtins/image.spv.inc"
+};
 const std::span<const uint32_t> kModules[] = {
     kIlogb,       kErfFloat,
     kErfDouble,   kFmod,
@@ -72,7 +75,7 @@ const std::span<const uint32_t> kModules[] = {
     kTrigFloat,   kExpLogFloat,
     kPowFloat,    kInverseHyperbolicFloat,
     kGammaDouble, kGammaFloat,
-    kFma,
+    kFma,         kImage,
 };
 
 // The library's arithmetic is written for IEEE rounding step by step (argument reductions,

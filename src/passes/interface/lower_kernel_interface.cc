@@ -240,8 +240,8 @@ class KernelLowering {
           }
           break;
         }
-        case spv::Op::OpTypeImage: return unsupported("an image");
-        case spv::Op::OpTypeSampler: return unsupported("a sampler");
+        case spv::Op::OpTypeImage:
+        case spv::Op::OpTypeSampler: return unsupported("an image or sampler that lower-images did not lower");
         case spv::Op::OpTypePipe: return unsupported("a pipe");
         case spv::Op::OpTypeQueue: return unsupported("a device queue");
         case spv::Op::OpTypeEvent:
@@ -249,9 +249,10 @@ class KernelLowering {
         default:
           param.argument.kind = ArgumentKind::kValue;
           param.argument.type = typeDescription(module_, param.valueType);
+          classifyImageRecord(param);
           break;
       }
-      if (param.argument.kind == ArgumentKind::kValue) {
+      if (isPassedByValue(param.argument.kind)) {
         param.argument.addressSpace = "private";
         Expected<TypeLayout> layout = layoutOf(module_, param.valueType);
         if (!layout) return unsupported("of a type without a memory layout (" + layout.error().message() + ")");
@@ -260,6 +261,26 @@ class KernelLowering {
       if (!param.hidden) ++index;
     }
     return okStatus();
+  }
+
+  // lower-images' records: a struct named "cl2vk.<image type>.<access>" or "cl2vk.sampler_t".
+  void classifyImageRecord(Parameter& param) const {
+    std::string typeName = module_.name(param.valueType);
+    if (typeName == "cl2vk.sampler_t") {
+      param.argument.kind = ArgumentKind::kSampler;
+      param.argument.type = "sampler_t";
+      return;
+    }
+    if (!typeName.starts_with("cl2vk.image")) return;
+    size_t dot = typeName.find('.', 6);
+    param.argument.kind = ArgumentKind::kImage;
+    param.argument.type = typeName.substr(6, dot - 6);
+    param.argument.access = dot == std::string::npos ? "read_only" : typeName.substr(dot + 1);
+    param.argument.readOnly = param.argument.access == "read_only";
+  }
+
+  static bool isPassedByValue(ArgumentKind kind) {
+    return kind == ArgumentKind::kValue || kind == ArgumentKind::kImage || kind == ArgumentKind::kSampler;
   }
 
   bool usesDispatchInfo(Function& kernel) const {
@@ -278,7 +299,7 @@ class KernelLowering {
     for (Parameter& param : params) {
       KernelArgument& arg = param.argument;
       if (arg.kind == ArgumentKind::kLocalPointer) continue;
-      TypeLayout layout = arg.kind == ArgumentKind::kValue ? *layoutOf(module_, param.valueType) : TypeLayout{8, 8};
+      TypeLayout layout = isPassedByValue(arg.kind) ? *layoutOf(module_, param.valueType) : TypeLayout{8, 8};
       offset = alignUp(offset, layout.alignment);
       arg.offset = offset;
       arg.size = layout.size;
@@ -308,7 +329,9 @@ class KernelLowering {
         if (!address) return address.error();
         return builder.valueOfIds(spv::Op::OpConvertUToPtr, param.inst->typeId(), {*address});
       }
-      case ArgumentKind::kValue: {
+      case ArgumentKind::kValue:
+      case ArgumentKind::kImage:
+      case ArgumentKind::kSampler: {
         Expected<uint32_t> value = arguments.value(builder, param.valueType, offset);
         if (!value || param.valueType == param.inst->typeId()) return value;
         // A struct passed by value: the kernel reads it through a pointer to a private copy.
