@@ -31,10 +31,8 @@ TEST_P(UnsupportedTest, IsRefusedWithAClearError) {
 INSTANTIATE_TEST_SUITE_P(
     Constructs, UnsupportedTest,
     testing::Values(
-        Unsupported{"image.O0.spv", "images are not supported"},
-        Unsupported{"image.O2.spv", "images are not supported"},
-        Unsupported{"sampler.O0.spv", "samplers are not supported"},
-        Unsupported{"sampler.O2.spv", "samplers are not supported"},
+        Unsupported{"depth_image.O0.spv", "depth images (cl_khr_depth_images) are not supported"},
+        Unsupported{"depth_image.O2.spv", "depth images (cl_khr_depth_images) are not supported"},
         Unsupported{"pipe.O0.spv", "pipes are not supported"}, Unsupported{"pipe.O2.spv", "pipes are not supported"},
         Unsupported{"enqueue.O0.spv", "device-side enqueue is not supported"},
         Unsupported{"enqueue.O2.spv", "device-side enqueue is not supported"},

@@ -30,25 +30,24 @@
 // such as a texel's size, LLVM narrows to an odd integer width that llvm-spirv cannot translate:
 // loadTexel and the like compare instead.
 
-#define ORDER_BIT(order) (1u << ((order) - CLK_R))
-#define TYPE_BIT(type) (1u << ((type) - CLK_SNORM_INT8))
+#define ORDER_BIT(order) (1u << ((order)-CLK_R))
+#define TYPE_BIT(type) (1u << ((type)-CLK_SNORM_INT8))
 
 // Orders of 2 and 4 channels in memory; the others have 1 (CL_RGB comes only with the packed
 // types, whose texel is one channel).
 #define TWO_CHANNELS (ORDER_BIT(CLK_RG) | ORDER_BIT(CLK_RA))
-#define FOUR_CHANNELS                                                                                        \
+#define FOUR_CHANNELS                                                                                             \
   (ORDER_BIT(CLK_RGBA) | ORDER_BIT(CLK_BGRA) | ORDER_BIT(CLK_ARGB) | ORDER_BIT(CLK_ABGR) | ORDER_BIT(CLK_sRGBA) | \
    ORDER_BIT(CLK_sBGRA))
 #define SRGB (ORDER_BIT(CLK_sRGBA) | ORDER_BIT(CLK_sBGRA))
-#define ALPHA                                                                                                \
-  (ORDER_BIT(CLK_A) | ORDER_BIT(CLK_RA) | ORDER_BIT(CLK_RGBA) | ORDER_BIT(CLK_BGRA) | ORDER_BIT(CLK_ARGB) |     \
+#define ALPHA                                                                                               \
+  (ORDER_BIT(CLK_A) | ORDER_BIT(CLK_RA) | ORDER_BIT(CLK_RGBA) | ORDER_BIT(CLK_BGRA) | ORDER_BIT(CLK_ARGB) | \
    ORDER_BIT(CLK_ABGR) | ORDER_BIT(CLK_INTENSITY) | SRGB)
 
 // Types of 2 and 4 bytes per channel; the others have 1. The packed types' texel is one channel.
-#define TWO_BYTES                                                                                            \
-  (TYPE_BIT(CLK_SNORM_INT16) | TYPE_BIT(CLK_UNORM_INT16) | TYPE_BIT(CLK_SIGNED_INT16) |                        \
-   TYPE_BIT(CLK_UNSIGNED_INT16) | TYPE_BIT(CLK_HALF_FLOAT) | TYPE_BIT(CLK_UNORM_SHORT_565) |                   \
-   TYPE_BIT(CLK_UNORM_SHORT_555))
+#define TWO_BYTES                                                                                                      \
+  (TYPE_BIT(CLK_SNORM_INT16) | TYPE_BIT(CLK_UNORM_INT16) | TYPE_BIT(CLK_SIGNED_INT16) | TYPE_BIT(CLK_UNSIGNED_INT16) | \
+   TYPE_BIT(CLK_HALF_FLOAT) | TYPE_BIT(CLK_UNORM_SHORT_565) | TYPE_BIT(CLK_UNORM_SHORT_555))
 #define FOUR_BYTES \
   (TYPE_BIT(CLK_SIGNED_INT32) | TYPE_BIT(CLK_UNSIGNED_INT32) | TYPE_BIT(CLK_FLOAT) | TYPE_BIT(CLK_UNORM_INT_101010))
 
@@ -121,9 +120,7 @@ static uint4 packChannels(uint4 channels, uint bytes) {
 }
 
 // The order with the sRGB orders' channels: theirs are CL_RGBA's and CL_BGRA's.
-static uint linearOrder(uint order) {
-  return order == CLK_sRGBA ? CLK_RGBA : order == CLK_sBGRA ? CLK_BGRA : order;
-}
+static uint linearOrder(uint order) { return order == CLK_sRGBA ? CLK_RGBA : order == CLK_sBGRA ? CLK_BGRA : order; }
 
 // Memory channels to (r, g, b, a) as the channel order places them: a missing colour channel is
 // 0, a missing alpha `one` (1, or the bits of 1.0f). Works on bits, for integers and floats alike.
@@ -206,10 +203,8 @@ static float4 channelsToFloat(uint4 c, uint type) {
     case CLK_UNORM_SHORT_565:
       return convert_float4((uint4)(c.x >> 11, c.x >> 5, c.x, 0u) & (uint4)(31u, 63u, 31u, 0u)) *
              (float4)(1.0f / 31.0f, 1.0f / 63.0f, 1.0f / 31.0f, 0.0f);
-    case CLK_UNORM_SHORT_555:
-      return convert_float4((uint4)(c.x >> 10, c.x >> 5, c.x, 0u) & 31u) * (1.0f / 31.0f);
-    case CLK_UNORM_INT_101010:
-      return convert_float4((uint4)(c.x >> 20, c.x >> 10, c.x, 0u) & 1023u) * (1.0f / 1023.0f);
+    case CLK_UNORM_SHORT_555: return convert_float4((uint4)(c.x >> 10, c.x >> 5, c.x, 0u) & 31u) * (1.0f / 31.0f);
+    case CLK_UNORM_INT_101010: return convert_float4((uint4)(c.x >> 20, c.x >> 10, c.x, 0u) & 1023u) * (1.0f / 1023.0f);
     case CLK_SIGNED_INT8: return convert_float4(signExtend(c, 8));
     case CLK_SIGNED_INT16: return convert_float4(signExtend(c, 16));
     case CLK_SIGNED_INT32: return convert_float4(as_int4(c));
@@ -271,8 +266,8 @@ static uint4 floatToChannels(float4 v, uint type) {
 
 // sRGB to linear, for the colour channels ("Conversion Rules for sRGBA and sBGRA Images"). OpenCL
 // bounds both directions by about half an 8-bit step (|x - 255 c_sRGB(y)| <= 0.5 reading, 0.6
-// writing); native_powr's few ULP are far within that, where the library's pow would be linked,
-// many times larger, into every kernel that reads an image.
+// writing); native_powr (Vulkan's Pow, tens of ULP at worst here) is far within that, where the
+// library's pow, many times larger, would be linked into every kernel that reads an image.
 static float4 srgbToLinear(float4 c) {
   float3 r = c.xyz;
   float3 curve = native_powr((r + 0.055f) / 1.055f, (float3)2.4f);
@@ -328,15 +323,16 @@ GEOMETRY_GENERIC int floatLayer(float4 coord, int layers, int dims) {
 // The sampler's addressing mode (sampler bits 1-3), where the repeats of unnormalized coordinates,
 // undefined in OpenCL, clamp to the edge (docs/images.md). Every mode but the repeats and
 // CLK_ADDRESS_CLAMP clamps to the edge: CLK_ADDRESS_NONE too, whose result outside OpenCL leaves
-// undefined. (Selects rather than a switch: LLVM narrows a switch on the masked bits to an i4,
-// which llvm-spirv cannot translate.)
+// undefined.
 static uint addressingMode(uint sampler) {
   uint mode = sampler & 0xeu;
   bool normalized = (sampler & CLK_NORMALIZED_COORDS_TRUE) != 0;
   return normalized || mode < CLK_ADDRESS_REPEAT ? mode : CLK_ADDRESS_CLAMP_TO_EDGE;
 }
 
-// The unnormalized coordinate u of coordinate s along a dimension of n texels.
+// The unnormalized coordinate u of coordinate s along a dimension of n texels. (Selects rather
+// than a switch: LLVM narrows a switch on the mode's masked bits to an i4, which llvm-spirv cannot
+// translate.)
 static float unnormalize(float s, int n, uint mode, bool normalized) {
   float repeated = (s - floor(s)) * (float)n;
   float mirrored = fabs(s - 2.0f * rint(0.5f * s)) * (float)n;
@@ -378,7 +374,7 @@ GEOMETRY_GENERIC int4 nearestIndex(float4 coord, int4 extent, uint sampler, int 
   bool normalized = (sampler & CLK_NORMALIZED_COORDS_TRUE) != 0;
   int x = nearestTexel(unnormalize(coord.x, extent.x, mode, normalized), extent.x, mode);
   int y = dims >= 2 ? nearestTexel(unnormalize(coord.y, extent.y, mode, normalized), extent.y, mode) : 0;
-  int z = dims == 3   ? nearestTexel(unnormalize(coord.z, extent.z, mode, normalized), extent.z, mode)
+  int z = dims == 3 ? nearestTexel(unnormalize(coord.z, extent.z, mode, normalized), extent.z, mode)
           : arrayed ? floatLayer(coord, extent.z, dims)
                     : 0;
   return (int4)(x, y, z, 0);
@@ -486,32 +482,32 @@ GEOMETRY_GENERIC void writeInteger(IMAGE_RECORD, int4 coord, uint4 value, int di
 
 // ---- The library's functions, by geometry: __cl2vk_image_<operation>_<geometry>
 
-#define READ_WRITE_FUNCTIONS(geometry, dims, arrayed)                                                          \
-  float4 __cl2vk_image_read_f_##geometry(IMAGE_RECORD, int4 coord) {                                          \
-    return readFloat(IMAGE_FIELDS, coord, dims, arrayed);                                                     \
-  }                                                                                                           \
-  uint4 __cl2vk_image_read_i_##geometry(IMAGE_RECORD, int4 coord) {                                           \
-    return readInteger(IMAGE_FIELDS, coord, dims, arrayed);                                                   \
-  }                                                                                                           \
-  void __cl2vk_image_write_f_##geometry(IMAGE_RECORD, int4 coord, float4 value) {                             \
-    writeFloat(IMAGE_FIELDS, coord, value, dims, arrayed);                                                    \
-  }                                                                                                           \
-  void __cl2vk_image_write_i_##geometry(IMAGE_RECORD, int4 coord, uint4 value) {                              \
-    writeInteger(IMAGE_FIELDS, coord, value, dims, arrayed);                                                  \
+#define READ_WRITE_FUNCTIONS(geometry, dims, arrayed)                             \
+  float4 __cl2vk_image_read_f_##geometry(IMAGE_RECORD, int4 coord) {              \
+    return readFloat(IMAGE_FIELDS, coord, dims, arrayed);                         \
+  }                                                                               \
+  uint4 __cl2vk_image_read_i_##geometry(IMAGE_RECORD, int4 coord) {               \
+    return readInteger(IMAGE_FIELDS, coord, dims, arrayed);                       \
+  }                                                                               \
+  void __cl2vk_image_write_f_##geometry(IMAGE_RECORD, int4 coord, float4 value) { \
+    writeFloat(IMAGE_FIELDS, coord, value, dims, arrayed);                        \
+  }                                                                               \
+  void __cl2vk_image_write_i_##geometry(IMAGE_RECORD, int4 coord, uint4 value) {  \
+    writeInteger(IMAGE_FIELDS, coord, value, dims, arrayed);                      \
   }
 
-#define SAMPLE_FUNCTIONS(geometry, dims, arrayed)                                                              \
-  float4 __cl2vk_image_sample_f_##geometry(IMAGE_RECORD, uint sampler, float4 coord) {                        \
-    return sampleFloat(IMAGE_FIELDS, sampler, coord, dims, arrayed);                                          \
-  }                                                                                                           \
-  uint4 __cl2vk_image_sample_i_##geometry(IMAGE_RECORD, uint sampler, float4 coord) {                         \
-    return sampleInteger(IMAGE_FIELDS, sampler, coord, dims, arrayed);                                        \
-  }                                                                                                           \
-  float4 __cl2vk_image_sample_fi_##geometry(IMAGE_RECORD, uint sampler, int4 coord) {                         \
-    return sampleFloatAt(IMAGE_FIELDS, sampler, coord, dims, arrayed);                                        \
-  }                                                                                                           \
-  uint4 __cl2vk_image_sample_ii_##geometry(IMAGE_RECORD, uint sampler, int4 coord) {                          \
-    return sampleIntegerAt(IMAGE_FIELDS, sampler, coord, dims, arrayed);                                      \
+#define SAMPLE_FUNCTIONS(geometry, dims, arrayed)                                      \
+  float4 __cl2vk_image_sample_f_##geometry(IMAGE_RECORD, uint sampler, float4 coord) { \
+    return sampleFloat(IMAGE_FIELDS, sampler, coord, dims, arrayed);                   \
+  }                                                                                    \
+  uint4 __cl2vk_image_sample_i_##geometry(IMAGE_RECORD, uint sampler, float4 coord) {  \
+    return sampleInteger(IMAGE_FIELDS, sampler, coord, dims, arrayed);                 \
+  }                                                                                    \
+  float4 __cl2vk_image_sample_fi_##geometry(IMAGE_RECORD, uint sampler, int4 coord) {  \
+    return sampleFloatAt(IMAGE_FIELDS, sampler, coord, dims, arrayed);                 \
+  }                                                                                    \
+  uint4 __cl2vk_image_sample_ii_##geometry(IMAGE_RECORD, uint sampler, int4 coord) {   \
+    return sampleIntegerAt(IMAGE_FIELDS, sampler, coord, dims, arrayed);               \
   }
 
 READ_WRITE_FUNCTIONS(1d, 1, false)

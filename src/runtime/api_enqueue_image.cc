@@ -29,14 +29,24 @@ cl_int imageRegion(const ImageDescription& image, const size_t* origin, const si
   return CL_SUCCESS;
 }
 
-// The host side of a read or write: its pitches as the application gives them, in the rows and
-// slices of ImageDescription::extent() (a 1D array's layers are rows, `slicePitch` apart).
+// The host side of a read or write: its pitches as the application gives them (0 for the
+// defaults), in the rows and slices of ImageDescription::extent() (a 1D array's layers are rows,
+// `slicePitch` apart, or `rowPitch` when that is 0). Unlike a buffer rectangle's, an image's slice
+// pitch need not be a multiple of its row pitch; 1D and 2D images take no slice pitch.
 cl_int hostLayout(const ImageDescription& image, const size_t* bytes, size_t rowPitch, size_t slicePitch,
                   RectLayout* layout) {
-  const size_t zero[3] = {0, 0, 0};
-  if (image.type == CL_MEM_OBJECT_IMAGE1D_ARRAY) return makeLayout(zero, bytes, slicePitch, 0, layout);
-  bool flat = image.type != CL_MEM_OBJECT_IMAGE3D && image.type != CL_MEM_OBJECT_IMAGE2D_ARRAY;
-  return makeLayout(zero, bytes, rowPitch, flat ? 0 : slicePitch, layout);
+  bool sliced = image.type == CL_MEM_OBJECT_IMAGE3D || image.type == CL_MEM_OBJECT_IMAGE2D_ARRAY;
+  if (image.type == CL_MEM_OBJECT_IMAGE1D_ARRAY) {
+    if (slicePitch != 0) rowPitch = slicePitch;
+    slicePitch = 0;
+  } else if (!sliced && slicePitch != 0) {
+    return CL_INVALID_VALUE;
+  }
+  if (rowPitch == 0) rowPitch = bytes[0];
+  if (slicePitch == 0) slicePitch = rowPitch * bytes[1];
+  if (rowPitch < bytes[0] || slicePitch < rowPitch * bytes[1]) return CL_INVALID_VALUE;
+  *layout = RectLayout{{0, 0, 0}, rowPitch, slicePitch};
+  return CL_SUCCESS;
 }
 
 cl_int hostImage(cl_command_queue command_queue, cl_mem image, bool toHost, bool blocking, const size_t* origin,

@@ -44,7 +44,8 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags fl
                                                   cl_buffer_create_type buffer_create_type,
                                                   const void* buffer_create_info, cl_int* errcode_ret) {
   std::shared_ptr<Memory> parent = Memory::find(buffer);
-  if (!parent || parent->isSubBuffer() || parent->image()) return withError<cl_mem>(errcode_ret, CL_INVALID_MEM_OBJECT, nullptr);
+  if (!parent || parent->isSubBuffer() || parent->image())
+    return withError<cl_mem>(errcode_ret, CL_INVALID_MEM_OBJECT, nullptr);
   if (buffer_create_type != CL_BUFFER_CREATE_TYPE_REGION || buffer_create_info == nullptr)
     return withError<cl_mem>(errcode_ret, CL_INVALID_VALUE, nullptr);
   const auto* region = static_cast<const cl_buffer_region*>(buffer_create_info);

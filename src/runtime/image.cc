@@ -21,13 +21,6 @@ bool isImageType(cl_mem_object_type type) {
   }
 }
 
-// Whether the order and type are OpenCL's names at all: a format cl2vk does not offer is then
-// CL_IMAGE_FORMAT_NOT_SUPPORTED rather than a bad descriptor.
-bool isKnownFormat(const cl_image_format& format) {
-  return format.image_channel_order >= CL_R && format.image_channel_order <= CL_ABGR &&
-         format.image_channel_data_type >= CL_SNORM_INT8 && format.image_channel_data_type <= CL_UNORM_INT_101010_2;
-}
-
 // The image's dimensions against the device's limits (CL_INVALID_IMAGE_SIZE).
 bool fitsDevice(const ImageDescription& image, const Device& device) {
   auto within = [](size_t value, size_t limit) { return value >= 1 && value <= limit; };
@@ -55,8 +48,8 @@ cl_int describe(const cl_image_format* format, const cl_image_desc* desc, ImageD
   image->type = desc->image_type;
   image->format = *format;
   image->texelSize = texelSize(*format);
-  if (image->texelSize == 0)
-    return isKnownFormat(*format) ? CL_IMAGE_FORMAT_NOT_SUPPORTED : CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+  if (!imageFormatValid(*format)) return CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+  if (image->texelSize == 0) return CL_IMAGE_FORMAT_NOT_SUPPORTED;
   image->width = desc->image_width;
   bool twoD = image->type == CL_MEM_OBJECT_IMAGE2D || image->type == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
               image->type == CL_MEM_OBJECT_IMAGE3D;

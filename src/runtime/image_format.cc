@@ -141,6 +141,17 @@ bool isIntegerType(cl_channel_type type) {
 
 }  // namespace
 
+bool imageFormatValid(const cl_image_format& format) {
+  const cl_channel_order order = format.image_channel_order;
+  const cl_channel_type type = format.image_channel_data_type;
+  if (order < CL_R || order > CL_ABGR || type < CL_SNORM_INT8 || type > CL_UNORM_INT_101010_2) return false;
+  // The orders cl2vk offers are checked pair by pair; of the others, only the packed types' pairs.
+  if (!storedChannels(order).empty()) return typeAllowed(order, type);
+  bool packed = contains(kPackedTypes, type) || type == CL_UNORM_INT_101010_2;
+  bool packedOrder = order == CL_RGB || order == CL_RGBx || order == CL_RGBA;
+  return !packed || packedOrder;
+}
+
 size_t texelSize(const cl_image_format& format) {
   if (!typeAllowed(format.image_channel_order, format.image_channel_data_type)) return 0;
   switch (format.image_channel_data_type) {

@@ -16,6 +16,12 @@ namespace cl2vk::runtime {
 // type, or a pair OpenCL does not allow, such as CL_RGB with CL_UNORM_INT8).
 size_t texelSize(const cl_image_format& format);
 
+// Whether `format` is one OpenCL defines: a channel order and type it names, in a pair it allows
+// (CL_RGB only with the packed types, CL_BGRA only with 8-bit ones ...). A valid format cl2vk
+// does not offer (texelSize 0) is CL_IMAGE_FORMAT_NOT_SUPPORTED, an invalid one
+// CL_INVALID_IMAGE_FORMAT_DESCRIPTOR.
+bool imageFormatValid(const cl_image_format& format);
+
 // Whether `format` may be used with `flags` (sRGB formats are read-only: cl2vk does not offer
 // cl_khr_srgb_image_writes) for any image type.
 bool imageFormatSupported(const cl_image_format& format, cl_mem_flags flags);

@@ -88,22 +88,27 @@ cl_int Kernel::setArgument(cl_uint index, size_t size, const void* value) {
     cl_mem handle = value == nullptr ? nullptr : *static_cast<const cl_mem*>(value);
     if (handle != nullptr) {
       std::shared_ptr<Memory> memory = Memory::find(handle);
-      if (!memory || &memory->context() != &program_->context()) return CL_INVALID_MEM_OBJECT;
+      if (!memory || &memory->context() != &program_->context() || memory->image()) return CL_INVALID_MEM_OBJECT;
       argument.buffer = true;
       argument.memory = memory;
     }
   } else if (param.kind == ArgumentKind::kImage) {
-    if (size != sizeof(cl_mem) || value == nullptr) return CL_INVALID_ARG_VALUE;
-    std::shared_ptr<Memory> memory = Memory::find(*static_cast<const cl_mem*>(value));
+    if (size != sizeof(cl_mem)) return CL_INVALID_ARG_SIZE;
+    std::shared_ptr<Memory> memory = value == nullptr ? nullptr : Memory::find(*static_cast<const cl_mem*>(value));
     if (!memory || &memory->context() != &program_->context() || !memory->image() ||
         memory->image()->type != imageObjectType(param.type))
       return CL_INVALID_MEM_OBJECT;
+    // A read_only argument cannot take a write-only image, nor a write_only one a read-only image.
+    if ((param.access == "read_only" && (memory->flags() & CL_MEM_WRITE_ONLY)) ||
+        (param.access == "write_only" && (memory->flags() & CL_MEM_READ_ONLY)))
+      return CL_INVALID_ARG_VALUE;
     argument.buffer = true;
     argument.image = true;
     argument.memory = memory;
   } else if (param.kind == ArgumentKind::kSampler) {
-    if (size != sizeof(cl_sampler) || value == nullptr) return CL_INVALID_ARG_VALUE;
-    std::shared_ptr<Sampler> sampler = Sampler::find(*static_cast<const cl_sampler*>(value));
+    if (size != sizeof(cl_sampler)) return CL_INVALID_ARG_SIZE;
+    std::shared_ptr<Sampler> sampler =
+        value == nullptr ? nullptr : Sampler::find(*static_cast<const cl_sampler*>(value));
     if (!sampler || &sampler->context() != &program_->context()) return CL_INVALID_SAMPLER;
     uint32_t bits = sampler->bits();
     argument.bytes.resize(sizeof bits);

@@ -71,6 +71,8 @@ class ClObject {
 using Context = ClObject<cl_context, clReleaseContext>;
 using Queue = ClObject<cl_command_queue, clReleaseCommandQueue>;
 using Buffer = ClObject<cl_mem, clReleaseMemObject>;
+using Image = Buffer;  // a cl_mem too, named for what it holds
+using Sampler = ClObject<cl_sampler, clReleaseSampler>;
 using Program = ClObject<cl_program, clReleaseProgram>;
 using Kernel = ClObject<cl_kernel, clReleaseKernel>;
 using Event = ClObject<cl_event, clReleaseEvent>;
@@ -158,8 +160,8 @@ class IcdTest : public testing::Test {
     return values;
   }
 
-  // Sets the kernel's arguments in order: a Buffer (or cl_mem) becomes a buffer argument, anything
-  // else a by-value argument of its own size.
+  // Sets the kernel's arguments in order: a Buffer, Image (or cl_mem) becomes a memory object
+  // argument, a Sampler a sampler, anything else a by-value argument of its own size.
   template <typename... Args>
   void setArgs(cl_kernel kernel, const Args&... args) {
     cl_uint index = 0;
@@ -168,6 +170,9 @@ class IcdTest : public testing::Test {
   void setArg(cl_kernel kernel, cl_uint index, const Buffer& buffer) { setArg(kernel, index, buffer.get()); }
   void setArg(cl_kernel kernel, cl_uint index, cl_mem buffer) {
     EXPECT_CL_SUCCESS(clSetKernelArg(kernel, index, sizeof(cl_mem), &buffer)) << "argument " << index;
+  }
+  void setArg(cl_kernel kernel, cl_uint index, const Sampler& sampler) {
+    EXPECT_CL_SUCCESS(clSetKernelArg(kernel, index, sizeof(cl_sampler), sampler.address())) << "argument " << index;
   }
   template <typename T>
   void setArg(cl_kernel kernel, cl_uint index, const T& value) {
