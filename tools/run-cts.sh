@@ -69,7 +69,7 @@ out=$(cd "$out" && pwd)
 
 # The suites, as "name|binary (under test_conformance/)|arguments in full mode|arguments in quick
 # mode". Quick mode uses the CTS's own reduced modes only; a suite without one runs in full. Suites for features cl2vk does
-# not offer (pipes, device-side enqueue, SVM, images until they exist, GL/D3D sharing, device
+# not offer (pipes, device-side enqueue, SVM, GL/D3D sharing, device
 # partitioning) are run too: the CTS skips them itself when the device reports the feature absent,
 # which is what this run checks.
 suites=(

@@ -126,12 +126,7 @@ class IcdSampler : public IcdImageTest {
       SCOPED_TRACE(formatName(format));
       HostImage texels(format, shape.region());
       if (format.image_channel_data_type == CL_FLOAT) {
-        std::mt19937 random(43);
-        std::uniform_real_distribution<float> uniform(-1, 1);
-        for (size_t i = 0; i < texels.texelCount() * 4; ++i) {
-          const float value = uniform(random);
-          std::memcpy(texels.bytes.data() + i * sizeof(float), &value, sizeof(float));
-        }
+        fillFloatTexels(texels, 43);
       } else {
         fillTexels(texels, 47);
       }

@@ -90,7 +90,7 @@ inline std::string formatName(const cl_image_format& format) {
   return orderName(format.image_channel_order) + "/" + typeName(format.image_channel_data_type);
 }
 
-inline bool operator==(const cl_image_format& a, const cl_image_format& b) {
+inline bool sameFormat(const cl_image_format& a, const cl_image_format& b) {
   return a.image_channel_order == b.image_channel_order && a.image_channel_data_type == b.image_channel_data_type;
 }
 

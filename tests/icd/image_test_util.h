@@ -114,6 +114,17 @@ inline void fillTexels(HostImage& image, uint32_t seed) {
   }
 }
 
+// Fills a CL_FLOAT image with texels in [-1, 1], which filtering mixes within the tolerance of
+// sampledReadMatches.
+inline void fillFloatTexels(HostImage& image, uint32_t seed) {
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<float> uniform(-1, 1);
+  for (size_t i = 0; i < image.bytes.size() / sizeof(float); ++i) {
+    const float value = uniform(random);
+    std::memcpy(image.bytes.data() + i * sizeof(float), &value, sizeof(float));
+  }
+}
+
 // Scalars that a normalized write of `max` steps (255, 65535, 31 ...) rounds from a tie: v whose
 // v * max, in float as OpenCL writes it, is k + 0.5 exactly.
 inline std::vector<float> normalizedTies(uint32_t max, bool isSigned) {
@@ -400,7 +411,7 @@ class IcdImageTest : public IcdTest {
 
   bool supports(cl_mem_flags flags, cl_mem_object_type type, const cl_image_format& format) {
     for (const cl_image_format& supported : supportedFormats(flags, type)) {
-      if (imageref::operator==(supported, format)) return true;
+      if (imageref::sameFormat(supported, format)) return true;
     }
     return false;
   }
