@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Real clients as users run them (issue 17): CLBlast (sgemm, saxpy, sdot), clFFT (1D, 2D),
-# pyopencl (a + b*c, sum, cumsum) and clpeak's host transfers (issue 27), each benchmark in a process of its own, once per OpenCL
+# pyopencl (a + b*c, sum, cumsum), clpeak's host transfers (issue 27) and images (issue 28), each
+# benchmark in a process of its own, once per OpenCL
 # implementation, in one invocation; every result checked against the CPU; a Markdown table of
 # GB/s or GFLOP/s per implementation and the ratio of the first implementation to each other one.
 #
@@ -66,6 +67,14 @@ transfers() {
   done
 }
 
+# The image benchmarks on a WxH image.
+images() {
+  local bench
+  for bench in copy copy-float conv5x5 bilinear write read; do
+    echo "image $bench $1"
+  done
+}
+
 # label (client bench shape) per line; the shapes the clients take (--shape).
 case "$size" in
   tiny)
@@ -80,7 +89,8 @@ pyopencl cumsum 4096
 transfer write 1048576
 transfer read 1048576
 transfer map-read 1048576
-transfer unmap-write 1048576"
+transfer unmap-write 1048576
+$(images 64x64)"
     runs=${runs:-2} ;;
   small)
     benches="clblast sgemm 256
@@ -92,7 +102,8 @@ clfft fft 256x256
 pyopencl arith 4194304
 pyopencl sum 4194304
 pyopencl cumsum 4194304
-$(transfers 67108864)"
+$(transfers 67108864)
+$(images 1024x1024)"
     runs=${runs:-5} ;;
   full)
     benches="clblast sgemm 1024
@@ -104,7 +115,8 @@ clfft fft 2048x2048
 pyopencl arith 67108864
 pyopencl sum 67108864
 pyopencl cumsum 67108864
-$(transfers 2147483648)"
+$(transfers 2147483648)
+$(images 4096x4096)"
     runs=${runs:-20} ;;
   *) echo "run-client-benchmarks: --size is tiny, small or full, not '$size'" >&2; exit 2 ;;
 esac
@@ -167,6 +179,7 @@ run() {
     clblast) command=("$bin/cl2vk-client-clblast") ;;
     clfft) command=("$bin/cl2vk-client-clfft") ;;
     transfer) command=("$bin/cl2vk-client-transfer") ;;
+    image) command=("$bin/cl2vk-client-image") ;;
     pyopencl) command=(env "${python_env[@]}" "$python" "$root/tools/bench/clients/pyopencl_client.py") ;;
   esac
   if [ $clocks = 1 ]; then

@@ -38,6 +38,20 @@ Status upload(Memory& memory, Device& device, Span span, const std::vector<std::
   return location->buffer->write(bytes, location->offset + span.begin);
 }
 
+// Whether `layout` holds `region` (x in bytes) as one run of bytes: rows and slices back to back.
+bool contiguous(const RectLayout& layout, const size_t* region) {
+  return layout.rowPitch == region[0] && (region[2] == 1 || layout.slicePitch == region[0] * region[1]);
+}
+
+// Reads (`toHost`) or writes bytes [span.begin, span.end) of `memory` straight from or into `host`.
+Status moveSpan(Memory& memory, Device& device, Span span, std::byte* host, bool toHost) {
+  Expected<Memory::Location> location = memory.locate(device);
+  if (!location) return location.error();
+  std::span<std::byte> bytes(host, span.end - span.begin);
+  return toHost ? location->buffer->read(bytes, location->offset + span.begin)
+                : location->buffer->write(bytes, location->offset + span.begin);
+}
+
 CommandOutcome outcomeOf(const Status& status, const char* what) {
   return status ? CommandOutcome{} : commandFailure(what, status.error());
 }
@@ -61,8 +75,12 @@ cl_int enqueueHostRect(Enqueue& command, std::shared_ptr<Memory> memory, bool to
                        cl_command_type type, const char* what, cl_event* event) {
   Span span{device.begin(), device.end(region)};
   Device& target = command.queue->device();
-  auto work = [memory, &target, span, device, host, extent = extentOf(region), pointer, toHost,
-               what]() -> CommandOutcome {
+  // A region that is one run of bytes on both sides (a whole image or tight rows) moves directly;
+  // others are gathered or scattered around a download of the span.
+  bool direct = contiguous(device, region) && contiguous(host, region);
+  auto work = [memory, &target, span, device, host, extent = extentOf(region), pointer, toHost, what,
+               direct]() -> CommandOutcome {
+    if (direct) return outcomeOf(moveSpan(*memory, target, span, pointer + host.begin(), toHost), what);
     Expected<std::vector<std::byte>> contents = download(*memory, target, span);
     if (!contents) return outcomeOf(contents.error(), what);
     if (toHost) {

@@ -69,6 +69,62 @@ std::string kernelWith(const std::string& body, const std::string& globals = "")
 )";
 }
 
+// The whole pass on a query, which reads the record and calls nothing: the image type becomes the
+// named record struct (its members declared before it), the parameter takes it, and
+// get_image_channel_order is the record's order less the 0x10B0 llvm-spirv adds back.
+TEST(LowerImages, AnOrderQueryReadsTheRecordsLayout) {
+  const std::string header = R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Linkage
+               OpCapability Kernel
+               OpCapability Int64
+               OpCapability ImageBasic
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+               OpName %k "k"
+)";
+  test::expectPassOutput("lower-images", header + R"(
+       %uint = OpTypeInt 32 0
+       %void = OpTypeVoid
+  %uint_4272 = OpConstant %uint 4272
+      %ro_2d = OpTypeImage %void 2D 0 0 0 0 Unknown ReadOnly
+%_ptr_CrossWorkgroup_uint = OpTypePointer CrossWorkgroup %uint
+         %fn = OpTypeFunction %void %ro_2d %_ptr_CrossWorkgroup_uint
+          %k = OpFunction %void None %fn
+          %a = OpFunctionParameter %ro_2d
+          %q = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+      %entry = OpLabel
+      %order = OpImageQueryOrder %uint %a
+    %clorder = OpIAdd %uint %order %uint_4272
+               OpStore %q %clorder
+               OpReturn
+               OpFunctionEnd
+)",
+                         header + R"(
+               OpName %record "cl2vk.image2d_t.read_only"
+       %uint = OpTypeInt 32 0
+       %void = OpTypeVoid
+  %uint_4272 = OpConstant %uint 4272
+      %ulong = OpTypeInt 64 0
+     %v4uint = OpTypeVector %uint 4
+     %record = OpTypeStruct %ulong %ulong %v4uint %v4uint
+%_ptr_CrossWorkgroup_uint = OpTypePointer CrossWorkgroup %uint
+         %fn = OpTypeFunction %void %record %_ptr_CrossWorkgroup_uint
+          %k = OpFunction %void None %fn
+          %a = OpFunctionParameter %record
+          %q = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+      %entry = OpLabel
+     %layout = OpCompositeExtract %v4uint %a 3
+   %recorded = OpCompositeExtract %uint %layout 1
+      %order = OpISub %uint %recorded %uint_4272
+    %clorder = OpIAdd %uint %order %uint_4272
+               OpStore %q %clorder
+               OpReturn
+               OpFunctionEnd
+)");
+}
+
 TEST(LowerImages, ImagesBecomeNamedRecordsAndReadsCallTheLibrary) {
   test::PassRun run = runPass("lower-images", kernelWith(R"(
           %t = OpImageRead %v4float %a %coord2

@@ -29,15 +29,27 @@ FILTERS = [
     ("unsharp", "unsharp_opencl", "unsharp", 3, 10, 0.5),
     ("transpose", "transpose_opencl", "transpose", 0, 0, 0.0),
     ("nlmeans", "nlmeans_opencl", "nlmeans", 12, 2, 1.5),
+    # A second input, a quarter of the frame, laid over the first: exact.
+    ("overlay", "overlay_opencl=x=16:y=24", "overlay=x=16:y=24", 0, 0, 0.0),
 ]
+OVERLAY_INPUT = f"testsrc2=size={WIDTH // 2}x{HEIGHT // 2}"
 
 
-def run_ffmpeg(chain, opencl):
+def run_ffmpeg(name, filter_, opencl):
+    """The frames `filter_` makes of the test pattern (and, for overlay, of a second, smaller one)."""
     command = ["ffmpeg", "-v", "error"]
     if opencl:
         command += ["-init_hw_device", "opencl=gpu:0.0", "-filter_hw_device", "gpu"]
-    command += ["-f", "lavfi", "-i", f"testsrc=size={WIDTH}x{HEIGHT}", "-vf", chain, "-frames:v", str(FRAMES),
-                "-f", "rawvideo", "-pix_fmt", "yuv420p", "-"]
+    command += ["-f", "lavfi", "-i", f"testsrc=size={WIDTH}x{HEIGHT}"]
+    upload = ",hwupload" if opencl else ""
+    download = "hwdownload," if opencl else ""
+    if name == "overlay":
+        command += ["-f", "lavfi", "-i", OVERLAY_INPUT, "-filter_complex",
+                    f"[0:v]format=yuv420p{upload}[a];[1:v]format=yuv420p{upload}[b];"
+                    f"[a][b]{filter_},{download}format=yuv420p"]
+    else:
+        command += ["-vf", f"format=yuv420p{upload},{filter_},{download}format=yuv420p"]
+    command += ["-frames:v", str(FRAMES), "-f", "rawvideo", "-pix_fmt", "yuv420p", "-"]
     env = dict(os.environ)
     preload = env.get("CL2VK_TEST_PRELOAD")
     if opencl and preload:
@@ -65,10 +77,10 @@ def planes(data, width, height):
 
 def compare(name, opencl_chain, cpu_chain, margin, interior, mean):
     try:
-        got = run_ffmpeg(f"format=yuv420p,hwupload,{opencl_chain},hwdownload,format=yuv420p", True)
+        got = run_ffmpeg(name, opencl_chain, True)
     except Exception as error:  # noqa: BLE001 - the message is the point
         return f"{name}: the OpenCL filter failed: {error}"
-    expected = run_ffmpeg(f"format=yuv420p,{cpu_chain}", False)
+    expected = run_ffmpeg(name, cpu_chain, False)
     if got.size != expected.size:
         return f"{name}: {got.size} bytes of frames, expected {expected.size}"
     width, height = (HEIGHT, WIDTH) if name == "transpose" else (WIDTH, HEIGHT)

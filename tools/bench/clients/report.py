@@ -12,7 +12,12 @@ import json
 import math
 import statistics
 
-CLIENT_NAMES = {"clblast": "CLBlast", "clfft": "clFFT", "pyopencl": "pyopencl", "transfer": "clpeak transfer"}
+CLIENT_NAMES = {"clblast": "CLBlast", "clfft": "clFFT", "pyopencl": "pyopencl", "transfer": "clpeak transfer",
+                "image": "image"}
+IMAGE_NAMES = {"copy": "copy kernel, RGBA8", "copy-float": "copy kernel, RGBA float",
+               "conv5x5": "5x5 convolution through a sampler, RGBA8",
+               "bilinear": "bilinear resampling (linear sampler), RGBA8",
+               "write": "clEnqueueWriteImage, RGBA8", "read": "clEnqueueReadImage, RGBA8"}
 TRANSFER_NAMES = {"write": "clEnqueueWriteBuffer", "read": "clEnqueueReadBuffer",
                   "write-async": "clEnqueueWriteBuffer, not blocking",
                   "read-async": "clEnqueueReadBuffer, not blocking", "map-read": "clEnqueueMapBuffer (for read)",
@@ -44,6 +49,8 @@ def label(client, bench, shape, variant):
                 else f"FFT 2D {'×'.join(dims)} complex")
     elif client == "transfer":
         what = f"{TRANSFER_NAMES.get(bench, bench)}, {size_text(dims[0])}"
+    elif client == "image":
+        what = f"{IMAGE_NAMES.get(bench, bench)}, {'×'.join(dims)}"
     elif client == "pyopencl":
         what = f"{PYOPENCL_NAMES.get(bench, bench)}, {power_text(dims[0])} floats"
     else:
