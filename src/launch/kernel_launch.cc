@@ -231,7 +231,7 @@ Status LaunchableKernel::checkArguments(std::span<const KernelArg> args) const {
 
 Expected<const vulkan::Pipeline*> LaunchableKernel::pipelineFor(const std::array<uint32_t, 3>& local,
                                                                 const std::array<uint32_t, 3>& enqueued,
-                                                                const std::vector<uint32_t>& localCounts) {
+                                                                const std::vector<std::pair<uint32_t, uint32_t>>& arguments) {
   // Subgroups hold consecutive linear local ids in 1D work-groups and where the x size is a
   // multiple of the subgroup size; other shapes (lavapipe packs those by rows) take the
   // collectives' Workgroup-memory path.
@@ -241,7 +241,7 @@ Expected<const vulkan::Pipeline*> LaunchableKernel::pipelineFor(const std::array
   std::vector<uint32_t> key(local.begin(), local.end());
   key.insert(key.end(), enqueued.begin(), enqueued.end());
   key.push_back(linearSubgroups);
-  key.insert(key.end(), localCounts.begin(), localCounts.end());
+  for (auto [id, value] : arguments) key.insert(key.end(), {id, value});
   PipelineSlot* slot = nullptr;
   {
     std::lock_guard lock(pipelinesMutex_);
@@ -263,12 +263,7 @@ Expected<const vulkan::Pipeline*> LaunchableKernel::pipelineFor(const std::array
   }
   desc.specializationConstants.push_back(
       vulkan::SpecializationConstant::of(SpecIds::kLinearSubgroups, linearSubgroups));
-  size_t localIndex = 0;
-  for (const KernelArgument& param : reflection_->arguments) {
-    if (param.kind == ArgumentKind::kLocalPointer)
-      desc.specializationConstants.push_back(
-          vulkan::SpecializationConstant::of(param.localSpecId, localCounts[localIndex++]));
-  }
+  for (auto [id, value] : arguments) desc.specializationConstants.push_back(vulkan::SpecializationConstant::of(id, value));
   // intel_reqd_sub_group_size (the translator has checked the device can): asked for where the
   // device has more than one size, with full subgroups where the x size is a multiple of it.
   if (reflection_->requiredSubgroupSize && subgroup.requiredSizeInCompute) {
@@ -363,13 +358,21 @@ Expected<PreparedLaunch> LaunchableKernel::prepare(const NDRange& range, std::sp
   if (reflection_->requiredWorkGroupSize && local != *reflection_->requiredWorkGroupSize)
     return Error("kernel '" + reflection_->name + "' requires its reqd_work_group_size");
 
-  // __local arguments: element counts for the array-size specialization constants.
-  std::vector<uint32_t> localCounts;
+  // Specialization by the arguments: the __local arguments' element counts (their arrays' sizes)
+  // and the image arguments' channel orders and types, read from their records (docs/images.md).
+  std::vector<std::pair<uint32_t, uint32_t>> specialization;
   for (size_t i = 0; i < args.size(); ++i) {
     const KernelArgument& param = reflection_->arguments[i];
-    if (param.kind != ArgumentKind::kLocalPointer) continue;
-    size_t element = std::max<uint32_t>(param.localElementSize, 1);
-    localCounts.push_back(static_cast<uint32_t>((args[i].localSize + element - 1) / element));
+    if (param.kind == ArgumentKind::kLocalPointer) {
+      size_t element = std::max<uint32_t>(param.localElementSize, 1);
+      specialization.emplace_back(param.localSpecId, static_cast<uint32_t>((args[i].localSize + element - 1) / element));
+    } else if (param.kind == ArgumentKind::kImage) {
+      uint32_t order = 0, type = 0;
+      std::memcpy(&order, args[i].bytes.data() + ImageRecordLayout::kChannelOrder, 4);
+      std::memcpy(&type, args[i].bytes.data() + ImageRecordLayout::kChannelType, 4);
+      specialization.emplace_back(param.formatSpecId, order);
+      specialization.emplace_back(param.formatSpecId + 1, type);
+    }
   }
 
   // The argument block, in the push constants or in a buffer of its own.
@@ -468,7 +471,7 @@ Expected<PreparedLaunch> LaunchableKernel::prepare(const NDRange& range, std::sp
   PreparedLaunch prepared;
   prepared.kernel_ = this;
   for (const Region& region : regions) {
-    Expected<const vulkan::Pipeline*> pipeline = pipelineFor(region.local, local, localCounts);
+    Expected<const vulkan::Pipeline*> pipeline = pipelineFor(region.local, local, specialization);
     if (!pipeline) return pipeline.error();
     std::vector<std::byte> bytes = push;
     if (reflection_->usesDispatchInfo) {

@@ -114,9 +114,11 @@ class LaunchableKernel {
                    const KernelReflection* reflection, std::vector<uint32_t> spirv)
       : device_(device), translation_(std::move(translation)), reflection_(reflection), spirv_(std::move(spirv)) {}
 
+  // The pipeline of one work-group shape, with `arguments`' specialization constants (spec id,
+  // value): the __local arguments' element counts and the image arguments' formats.
   Expected<const vulkan::Pipeline*> pipelineFor(const std::array<uint32_t, 3>& local,
                                                 const std::array<uint32_t, 3>& enqueued,
-                                                const std::vector<uint32_t>& localCounts);
+                                                const std::vector<std::pair<uint32_t, uint32_t>>& arguments);
   Status checkArguments(std::span<const KernelArg> args) const;
   friend class PreparedLaunch;
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "cl2vk/reflection.h"
 #include "runtime/image_format.h"
 #include "runtime/memory.h"
 
@@ -198,10 +199,10 @@ Expected<std::vector<std::byte>> Memory::imageRecord(Device& device) {
                         static_cast<uint32_t>(image.depth),    static_cast<uint32_t>(image.arraySize),
                         static_cast<uint32_t>(image.rowPitch), image.format.image_channel_order,
                         image.format.image_channel_data_type,  0};
-  std::vector<std::byte> record(48);
-  std::memcpy(record.data(), &address, 8);
-  std::memcpy(record.data() + 8, &slicePitch, 8);
-  std::memcpy(record.data() + 16, fields, sizeof fields);
+  std::vector<std::byte> record(ImageRecordLayout::kBytes);
+  std::memcpy(record.data() + ImageRecordLayout::kData, &address, 8);
+  std::memcpy(record.data() + ImageRecordLayout::kSlicePitch, &slicePitch, 8);
+  std::memcpy(record.data() + ImageRecordLayout::kSize, fields, sizeof fields);
   return record;
 }
 

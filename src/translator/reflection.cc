@@ -63,7 +63,9 @@ std::string toJson(const ModuleReflection& reflection) {
           << ", \"read_only\": " << boolean(arg.readOnly);
       if (arg.kind == ArgumentKind::kLocalPointer)
         out << ", \"spec_id\": " << arg.localSpecId << ", \"element_size\": " << arg.localElementSize;
-      if (arg.kind == ArgumentKind::kImage) out << ", \"access\": \"" << arg.access << "\"";
+      if (arg.kind == ArgumentKind::kImage)
+        out << ", \"access\": \"" << arg.access << "\", \"format_spec_ids\": [" << arg.formatSpecId << ", "
+            << arg.formatSpecId + 1 << "]";
       out << "}";
     }
     out << (kernel.arguments.empty() ? "" : "\n      ") << "],\n";

@@ -13,6 +13,8 @@ for f in .device/debs/ocl-icd-libopencl1_*.deb; do dpkg -x "$f" /tmp/cl; done
 if [ -f .device/cl/clang-opencl-headers.tar.xz ]; then tar xJf .device/cl/clang-opencl-headers.tar.xz -C /tmp/cl; fi
 export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 export LD_LIBRARY_PATH=/tmp/cl/usr/lib/x86_64-linux-gnu
+# Stand-ins for libraries clang links but never calls for OpenCL C, left out of .device/cl to fit.
+[ -d .device/cl/stubs ] && LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$PWD/.device/cl/stubs
 export CL2VK_CLANG=/tmp/cl/usr/bin/clang-15 CL2VK_LLVM_SPIRV=/tmp/cl/usr/bin/llvm-spirv-15
 mkdir -p /tmp/vendors
 echo "$PWD/$1/libcl2vk_icd.so" > /tmp/vendors/cl2vk.icd

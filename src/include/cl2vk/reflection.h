@@ -32,8 +32,10 @@ struct KernelArgument {
   uint32_t offset = 0;       // bytes into the argument block (push constants or argument buffer)
   uint32_t size = 0;         // bytes in the argument block (8 for pointers, 0 for __local)
   bool readOnly = false;     // __constant, or a pointer the kernel never writes through
-  // For kImage: "read_only", "write_only" or "read_write" (`type` is the OpenCL type, "image2d_t").
+  // For kImage: "read_only", "write_only" or "read_write" (`type` is the OpenCL type, "image2d_t"),
+  // and the specialization constants of its channel order and, at the next id, type (SpecIds).
   std::string access;
+  uint32_t formatSpecId = 0;
   // For kLocalPointer: the specialization constant holding the number of elements, and the
   // element size the runtime divides the clSetKernelArg byte size by (rounding up).
   uint32_t localSpecId = 0;
@@ -48,6 +50,17 @@ struct DispatchInfoLayout {
   static constexpr uint32_t kGlobalSize = 16;
   static constexpr uint32_t kGroupOffset = 32;
   static constexpr uint32_t kSize = 48;
+};
+
+// An image argument's 48 bytes (docs/images.md, "The image argument"), 16-aligned.
+struct ImageRecordLayout {
+  static constexpr uint32_t kData = 0;          // uint64: the device address of texel (0, 0, 0)
+  static constexpr uint32_t kSlicePitch = 8;    // uint64
+  static constexpr uint32_t kSize = 16;         // uint32 width, height, depth, layers
+  static constexpr uint32_t kRowPitch = 32;     // uint32
+  static constexpr uint32_t kChannelOrder = 36;  // uint32 cl_channel_order
+  static constexpr uint32_t kChannelType = 40;  // uint32 cl_channel_type
+  static constexpr uint32_t kBytes = 48;
 };
 
 // What lower-collectives did to one kernel (cl2vk-opt --stats).
@@ -149,6 +162,10 @@ struct SpecIds {
   // the work-group shape); work-group collectives take their subgroup path only then.
   static constexpr uint32_t kLinearSubgroups = 6;
   static constexpr uint32_t kFirstLocalArgument = 7;
+  // An image argument's channel order and type (docs/images.md), two ids per image from here in
+  // argument order, so that the driver compiles its texel code for the one format it reads: 0,
+  // the default, leaves them to the image record.
+  static constexpr uint32_t kFirstImageFormat = 0x10000;
 };
 
 // What a translated module needs from the Vulkan device.

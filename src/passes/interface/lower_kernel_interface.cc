@@ -139,9 +139,9 @@ class KernelLowering {
       arguments = WordReader(module_, pointer, spv::StorageClass::CrossWorkgroup);
     }
 
-    uint32_t localIndex = 0;
+    uint32_t localIndex = 0, imageIndex = 0;
     for (Parameter& param : params) {
-      Expected<uint32_t> value = materialize(builder, param, arguments, localIndex);
+      Expected<uint32_t> value = materialize(builder, param, arguments, localIndex, imageIndex);
       if (!value) return value.error().withContext("kernel '" + name + "', argument '" + param.argument.name + "'");
       module_.replaceAllUses(param.inst->resultId(), *value);
       CL2VK_TRY(module_.remove(param.inst));
@@ -319,7 +319,7 @@ class KernelLowering {
 
   // The value that stands for the parameter, read at `arg.offset` of the argument block.
   Expected<uint32_t> materialize(Builder& builder, Parameter& param, const WordReader& arguments,
-                                 uint32_t& localIndex) {
+                                 uint32_t& localIndex, uint32_t& imageIndex) {
     KernelArgument& arg = param.argument;
     uint32_t offset = arg.offset;
     switch (arg.kind) {
@@ -329,8 +329,13 @@ class KernelLowering {
         if (!address) return address.error();
         return builder.valueOfIds(spv::Op::OpConvertUToPtr, param.inst->typeId(), {*address});
       }
+      case ArgumentKind::kImage: {
+        Expected<uint32_t> record = arguments.value(builder, param.valueType, offset);
+        if (!record) return record;
+        arg.formatSpecId = SpecIds::kFirstImageFormat + 2 * imageIndex++;
+        return specializeFormat(builder, *record, arg.formatSpecId);
+      }
       case ArgumentKind::kValue:
-      case ArgumentKind::kImage:
       case ArgumentKind::kSampler: {
         Expected<uint32_t> value = arguments.value(builder, param.valueType, offset);
         if (!value || param.valueType == param.inst->typeId()) return value;
@@ -358,6 +363,25 @@ class KernelLowering {
       }
     }
     return Error("unreachable");
+  }
+
+  // The image record `record` with its layout's channel order and type (members 1 and 2 of member 3)
+  // the specialization constants `specId` and `specId + 1` where they are set (not 0): the driver
+  // then compiles the library's texel code for that format alone.
+  uint32_t specializeFormat(Builder& builder, uint32_t record, uint32_t specId) {
+    uint32_t uint32 = ir::typeInt(module_, 32);
+    uint32_t uint4 = ir::typeVector(module_, uint32, 4);
+    uint32_t layout = builder.extract(uint4, record, 3);
+    uint32_t zero = ir::constantUint(module_, 32, 0);
+    for (uint32_t member = 1; member <= 2; ++member) {
+      uint32_t constant = specConstant(module_, specId + member - 1, 0);
+      uint32_t recorded = builder.extract(uint32, layout, member);
+      uint32_t value = builder.select(builder.compare(spv::Op::OpIEqual, constant, zero), recorded, constant);
+      layout = builder.value(spv::Op::OpCompositeInsert, uint4,
+                             {Operand::id(value), Operand::id(layout), Operand::literal(member)});
+    }
+    return builder.value(spv::Op::OpCompositeInsert, builder.typeOf(record),
+                         {Operand::id(layout), Operand::id(record), Operand::literal(3)});
   }
 
   // The instruction after which the entry block's new code goes: its last OpVariable, or its label.

@@ -275,7 +275,7 @@ uint32_t builtinVariableOfType(Module& module, spv::BuiltIn builtin, uint32_t ty
   return id;
 }
 
-uint32_t specConstant(Module& module, uint32_t specId) {
+uint32_t specConstant(Module& module, uint32_t specId, uint32_t defaultValue) {
   for (const Instruction& inst : module.section(ir::Section::kGlobal)) {
     if (inst.opcode() != spv::Op::OpSpecConstant) continue;
     const Instruction* decoration = module.findDecoration(inst.resultId(), spv::Decoration::SpecId);
@@ -283,7 +283,7 @@ uint32_t specConstant(Module& module, uint32_t specId) {
   }
   uint32_t id = module.takeId();
   module.append(ir::Section::kGlobal,
-                Instruction(spv::Op::OpSpecConstant, ir::typeInt(module, 32), id, {Operand::number({1})}));
+                Instruction(spv::Op::OpSpecConstant, ir::typeInt(module, 32), id, {Operand::number({defaultValue})}));
   decorateWith(module, id, spv::Decoration::SpecId, specId);
   return id;
 }

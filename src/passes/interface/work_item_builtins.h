@@ -23,8 +23,8 @@ uint32_t vulkanBuiltinVariable(ir::Module& module, spv::BuiltIn builtin, bool ve
 // The same for a builtin of any type (the uvec4 subgroup masks).
 uint32_t builtinVariableOfType(ir::Module& module, spv::BuiltIn builtin, uint32_t type);
 
-// The uint specialization constant with `specId` (default 1), created if missing.
-uint32_t specConstant(ir::Module& module, uint32_t specId);
+// The uint specialization constant with `specId` (default `defaultValue`), created if missing.
+uint32_t specConstant(ir::Module& module, uint32_t specId, uint32_t defaultValue = 1);
 // The WorkgroupSize-decorated composite of the work-group size specialization constants, created
 // if missing. Every translated module has it: it sets the local size of each pipeline.
 uint32_t workgroupSizeConstant(ir::Module& module);

@@ -90,6 +90,17 @@ double reference(const std::string& bench, const std::vector<uint8_t>& in, size_
          (1 - a) * b * unorm(in, width, height, i, j + 1, c) + a * b * unorm(in, width, height, i + 1, j + 1, c);
 }
 
+// The program's build log on its first device, for an error message.
+std::string buildLog(cl_program program) {
+  cl_device_id device = nullptr;
+  clGetProgramInfo(program, CL_PROGRAM_DEVICES, sizeof device, &device, nullptr);
+  size_t size = 0;
+  clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
+  std::string log(size, '\0');
+  clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
+  return log.c_str();
+}
+
 void image(const Options& options, Session& session, Result& result) {
   if (options.shape.size() != 2 || options.shape[0] == 0 || options.shape[1] == 0) {
     result.error = "--shape is the image's WxH";
@@ -155,7 +166,10 @@ void image(const Options& options, Session& session, Result& result) {
     const char* source = kSource;
     program = clCreateProgramWithSource(context, 1, &source, nullptr, &status);
     error = ok("clCreateProgramWithSource", status);
-    if (error.empty()) error = ok("clBuildProgram", clBuildProgram(program, 0, nullptr, "", nullptr, nullptr));
+    if (error.empty()) {
+      error = ok("clBuildProgram", clBuildProgram(program, 0, nullptr, "", nullptr, nullptr));
+      if (!error.empty()) error += ": " + buildLog(program);
+    }
     if (error.empty()) kernel = clCreateKernel(program, bench == "copy-float" ? "copy" : bench.c_str(), &status);
     if (error.empty()) error = ok("clCreateKernel", status);
     if (error.empty()) error = ok("clSetKernelArg", clSetKernelArg(kernel, 0, sizeof in, &in));
