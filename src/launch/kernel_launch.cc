@@ -229,9 +229,9 @@ Status LaunchableKernel::checkArguments(std::span<const KernelArg> args) const {
   return okStatus();
 }
 
-Expected<const vulkan::Pipeline*> LaunchableKernel::pipelineFor(const std::array<uint32_t, 3>& local,
-                                                                const std::array<uint32_t, 3>& enqueued,
-                                                                const std::vector<std::pair<uint32_t, uint32_t>>& arguments) {
+Expected<const vulkan::Pipeline*> LaunchableKernel::pipelineFor(
+    const std::array<uint32_t, 3>& local, const std::array<uint32_t, 3>& enqueued,
+    const std::vector<std::pair<uint32_t, uint32_t>>& arguments) {
   // Subgroups hold consecutive linear local ids in 1D work-groups and where the x size is a
   // multiple of the subgroup size; other shapes (lavapipe packs those by rows) take the
   // collectives' Workgroup-memory path.
@@ -263,7 +263,8 @@ Expected<const vulkan::Pipeline*> LaunchableKernel::pipelineFor(const std::array
   }
   desc.specializationConstants.push_back(
       vulkan::SpecializationConstant::of(SpecIds::kLinearSubgroups, linearSubgroups));
-  for (auto [id, value] : arguments) desc.specializationConstants.push_back(vulkan::SpecializationConstant::of(id, value));
+  for (auto [id, value] : arguments)
+    desc.specializationConstants.push_back(vulkan::SpecializationConstant::of(id, value));
   // intel_reqd_sub_group_size (the translator has checked the device can): asked for where the
   // device has more than one size, with full subgroups where the x size is a multiple of it.
   if (reflection_->requiredSubgroupSize && subgroup.requiredSizeInCompute) {
@@ -365,7 +366,8 @@ Expected<PreparedLaunch> LaunchableKernel::prepare(const NDRange& range, std::sp
     const KernelArgument& param = reflection_->arguments[i];
     if (param.kind == ArgumentKind::kLocalPointer) {
       size_t element = std::max<uint32_t>(param.localElementSize, 1);
-      specialization.emplace_back(param.localSpecId, static_cast<uint32_t>((args[i].localSize + element - 1) / element));
+      specialization.emplace_back(param.localSpecId,
+                                  static_cast<uint32_t>((args[i].localSize + element - 1) / element));
     } else if (param.kind == ArgumentKind::kImage) {
       uint32_t order = 0, type = 0;
       std::memcpy(&order, args[i].bytes.data() + ImageRecordLayout::kChannelOrder, 4);

@@ -85,11 +85,12 @@ class Device : public _cl_device_id {
   size_t maxSubgroups() const;
   // The smallest alignment (bytes) of a sub-buffer origin: CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8.
   static constexpr size_t kBaseAddressAlignment = 128;
-  // Image limits (docs/images.md): an image is texels in a buffer, so its sizes are bounded by
-  // CL_DEVICE_MAX_MEM_ALLOC_SIZE rather than by texture hardware; these are the dimension limits
-  // reported, NVIDIA's own for 2D and 3D.
-  static constexpr size_t kImage2dMaxSize = 32768;
-  static constexpr size_t kImage3dMaxSize = 16384;
+  // Image limits (docs/images.md): an image is texels in a buffer, so its size is bounded by
+  // CL_DEVICE_MAX_MEM_ALLOC_SIZE rather than by texture hardware. The dimensions reported are
+  // OpenCL 3.0's minimums: at NVIDIA's 32768, a 2D image of the largest side and 8-byte texels is
+  // 8 GiB, above the 4 GiB a Vulkan buffer may have there, which the CTS's imagedim tests create.
+  static constexpr size_t kImage2dMaxSize = 16384;
+  static constexpr size_t kImage3dMaxSize = 2048;
   static constexpr size_t kImageMaxArraySize = 2048;
   // The largest 1D buffer image, in texels (CL_DEVICE_IMAGE_MAX_BUFFER_SIZE).
   size_t imageMaxBufferSize() const;

@@ -12,11 +12,8 @@ namespace {
 using test::count;
 using test::runPass;
 
-// kernel void k(read_only image2d_t a, sampler_t s, write_only image3d_t b, global float4* o,
-//               global uint* q), in the shape llvm-spirv writes: `body` between the entry label
-// and the return.
-std::string kernelWith(const std::string& body, const std::string& globals = "") {
-  return R"(
+// The capabilities, memory model and entry point of the kernels here, as llvm-spirv writes them.
+const std::string kKernelHeader = R"(
 ; Version: 1.2
                OpCapability Addresses
                OpCapability Linkage
@@ -27,6 +24,13 @@ std::string kernelWith(const std::string& body, const std::string& globals = "")
                OpMemoryModel Physical64 OpenCL
                OpEntryPoint Kernel %k "k"
                OpName %k "k"
+)";
+
+// kernel void k(read_only image2d_t a, sampler_t s, write_only image3d_t b, global float4* o,
+//               global uint* q), in the shape llvm-spirv writes: `body` between the entry label
+// and the return.
+std::string kernelWith(const std::string& body, const std::string& globals = "") {
+  return kKernelHeader + R"(
                OpName %a "a"
                OpName %s "s"
                OpName %b "b"
@@ -73,18 +77,7 @@ std::string kernelWith(const std::string& body, const std::string& globals = "")
 // named record struct (its members declared before it), the parameter takes it, and
 // get_image_channel_order is the record's order less the 0x10B0 llvm-spirv adds back.
 TEST(LowerImages, AnOrderQueryReadsTheRecordsLayout) {
-  const std::string header = R"(
-; Version: 1.2
-               OpCapability Addresses
-               OpCapability Linkage
-               OpCapability Kernel
-               OpCapability Int64
-               OpCapability ImageBasic
-               OpMemoryModel Physical64 OpenCL
-               OpEntryPoint Kernel %k "k"
-               OpName %k "k"
-)";
-  test::expectPassOutput("lower-images", header + R"(
+  test::expectPassOutput("lower-images", kKernelHeader + R"(
        %uint = OpTypeInt 32 0
        %void = OpTypeVoid
   %uint_4272 = OpConstant %uint 4272
@@ -101,7 +94,7 @@ TEST(LowerImages, AnOrderQueryReadsTheRecordsLayout) {
                OpReturn
                OpFunctionEnd
 )",
-                         header + R"(
+                         kKernelHeader + R"(
                OpName %record "cl2vk.image2d_t.read_only"
        %uint = OpTypeInt 32 0
        %void = OpTypeVoid

@@ -14,7 +14,7 @@
 # "+" for spaces; NVIDIA's OpenCL as the native platform), run:PROGRAM (a carried program,
 # .device/PROGRAM with "+" for spaces, in this environment: both cl2vk and NVIDIA's OpenCL are
 # platforms; for probes), cts:SUITES and cts-native:SUITES (the
-# OpenCL-CTS suites SUITES, comma-separated, each SUITE[:ARGS] with "+" for spaces in ARGS, through tools/run-cts.sh in full mode, $CTS_JOBS (8) at a time,
+# OpenCL-CTS suites SUITES, comma-separated, each SUITE[:ARGS] with "+" for spaces in ARGS, through tools/run-cts.sh in full mode ($CTS_MODE=quick: the CTS's reduced mode), $CTS_JOBS (8) at a time,
 # against cl2vk or against NVIDIA's OpenCL; $CTS_TIMEOUT seconds a suite, default 420; the logs come
 # back packed in $OUT/<step>.tar.xz, the table in $OUT/<step>-summary.md). Each step's output goes
 # to $OUT/<step>.log. Carried (git-ignored), made on the development machine:
@@ -110,7 +110,7 @@ for step in "$@"; do
       IFS=',' read -ra entries <<< "${step#*:}"
       suites=()
       for entry in "${entries[@]}"; do suites+=("${entry//+/ }"); done
-      bash tools/run-cts.sh --cts .device --icd "$icd" --device gpu --mode full --jobs "${CTS_JOBS:-8}" \
+      bash tools/run-cts.sh --cts .device --icd "$icd" --device gpu --mode "${CTS_MODE:-full}" --jobs "${CTS_JOBS:-8}" \
         --timeout "${CTS_TIMEOUT:-420}" --out "/tmp/$name" "${suites[@]}" > "$log" 2>&1
       cp "/tmp/$name/summary.md" "$OUT/$name-summary.md"
       tar cJf "$OUT/$name.tar.xz" -C /tmp "$name" ;;

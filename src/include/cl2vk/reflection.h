@@ -54,12 +54,12 @@ struct DispatchInfoLayout {
 
 // An image argument's 48 bytes (docs/images.md, "The image argument"), 16-aligned.
 struct ImageRecordLayout {
-  static constexpr uint32_t kData = 0;          // uint64: the device address of texel (0, 0, 0)
-  static constexpr uint32_t kSlicePitch = 8;    // uint64
-  static constexpr uint32_t kSize = 16;         // uint32 width, height, depth, layers
-  static constexpr uint32_t kRowPitch = 32;     // uint32
+  static constexpr uint32_t kData = 0;           // uint64: the device address of texel (0, 0, 0)
+  static constexpr uint32_t kSlicePitch = 8;     // uint64
+  static constexpr uint32_t kSize = 16;          // uint32 width, height, depth, layers
+  static constexpr uint32_t kRowPitch = 32;      // uint32
   static constexpr uint32_t kChannelOrder = 36;  // uint32 cl_channel_order
-  static constexpr uint32_t kChannelType = 40;  // uint32 cl_channel_type
+  static constexpr uint32_t kChannelType = 40;   // uint32 cl_channel_type
   static constexpr uint32_t kBytes = 48;
 };
 

@@ -318,8 +318,8 @@ class KernelLowering {
   }
 
   // The value that stands for the parameter, read at `arg.offset` of the argument block.
-  Expected<uint32_t> materialize(Builder& builder, Parameter& param, const WordReader& arguments,
-                                 uint32_t& localIndex, uint32_t& imageIndex) {
+  Expected<uint32_t> materialize(Builder& builder, Parameter& param, const WordReader& arguments, uint32_t& localIndex,
+                                 uint32_t& imageIndex) {
     KernelArgument& arg = param.argument;
     uint32_t offset = arg.offset;
     switch (arg.kind) {

@@ -23,7 +23,8 @@ using namespace cl2vk::clients;
 
 namespace {
 
-constexpr const char* kUsage = "cl2vk-client-image --bench copy|copy-float|conv5x5|bilinear|write|read --shape WxH [--runs R]";
+constexpr const char* kUsage =
+    "cl2vk-client-image --bench copy|copy-float|conv5x5|bilinear|write|read --shape WxH [--runs R]";
 
 constexpr const char* kSource = R"(
 kernel void copy(read_only image2d_t in, write_only image2d_t out) {
@@ -154,8 +155,8 @@ void image(const Options& options, Session& session, Result& result) {
   Call call;
   if (bench == "write") {
     call = [&] {
-      return ok("clEnqueueWriteImage", clEnqueueWriteImage(queue, out, CL_TRUE, origin, region, 0, 0, inputBytes, 0,
-                                                           nullptr, nullptr));
+      return ok("clEnqueueWriteImage",
+                clEnqueueWriteImage(queue, out, CL_TRUE, origin, region, 0, 0, inputBytes, 0, nullptr, nullptr));
     };
   } else if (bench == "read") {
     call = [&] {
