@@ -98,12 +98,12 @@ class ImageLowering {
       module_.update(inst,
                      Instruction(spv::Op::OpTypeStruct, 0, inst->resultId(),
                                  {Operand::id(uint64), Operand::id(uint64), Operand::id(uint4), Operand::id(uint4)}));
-      name(inst->resultId(), std::string("cl2vk.") + openclName(type->geometry) + "." + type->access);
+      name(inst->resultId(), imageRecordName({openclName(type->geometry), type->access}));
       images_.emplace(inst->resultId(), *type);
     }
     for (Instruction* inst : samplers) {
       module_.update(inst, Instruction(spv::Op::OpTypeStruct, 0, inst->resultId(), {Operand::id(uint32)}));
-      name(inst->resultId(), "cl2vk.sampler_t");
+      name(inst->resultId(), std::string(kSamplerRecordName));
     }
     for (Instruction* inst : constants) {
       uint32_t bits = samplerBits(inst->wordOperand(0), inst->wordOperand(1), inst->wordOperand(2));
@@ -380,7 +380,19 @@ bool isImageInstruction(const Instruction& inst) {
   }
 }
 
+constexpr std::string_view kRecordPrefix = "cl2vk.image";
+
 }  // namespace
+
+std::string imageRecordName(const ImageRecordName& image) { return "cl2vk." + image.type + "." + image.access; }
+
+std::optional<ImageRecordName> parseImageRecordName(std::string_view name) {
+  if (!name.starts_with(kRecordPrefix)) return std::nullopt;
+  name.remove_prefix(std::string_view("cl2vk.").size());
+  size_t dot = name.find('.');
+  if (dot == std::string_view::npos) return std::nullopt;
+  return ImageRecordName{std::string(name.substr(0, dot)), std::string(name.substr(dot + 1))};
+}
 
 Expected<PassResult> lowerImages(ir::Module& module) {
   bool any = false;

@@ -1,9 +1,23 @@
 #pragma once
 
+#include <optional>
+#include <string>
+#include <string_view>
+
 #include "ir/module.h"
 #include "passes/pass.h"
 
 namespace cl2vk {
+
+// The names lower-images gives its record types, which lower-kernel-interface reads to report
+// image and sampler arguments: "cl2vk.<OpenCL type>.<access>" and kSamplerRecordName.
+struct ImageRecordName {
+  std::string type;    // "image2d_t"
+  std::string access;  // "read_only", "write_only" or "read_write"
+};
+std::string imageRecordName(const ImageRecordName& image);
+std::optional<ImageRecordName> parseImageRecordName(std::string_view name);
+inline constexpr std::string_view kSamplerRecordName = "cl2vk.sampler_t";
 
 // OpenCL images and samplers in software (docs/images.md). Each OpTypeImage becomes the image
 // record struct {data address, slice pitch, uint4 size, uint4 layout} named

@@ -5,6 +5,7 @@
 #include "analysis/data_layout.h"
 #include "ir/builder.h"
 #include "ir/types.h"
+#include "passes/instructions/lower_images.h"
 #include "passes/interface/hidden_parameters.h"
 #include "passes/interface/word_reader.h"
 #include "passes/interface/work_item_builtins.h"
@@ -263,20 +264,20 @@ class KernelLowering {
     return okStatus();
   }
 
-  // lower-images' records: a struct named "cl2vk.<image type>.<access>" or "cl2vk.sampler_t".
+  // lower-images' records, known by their names (lower_images.h): image and sampler arguments.
   void classifyImageRecord(Parameter& param) const {
     std::string typeName = module_.name(param.valueType);
-    if (typeName == "cl2vk.sampler_t") {
+    if (typeName == kSamplerRecordName) {
       param.argument.kind = ArgumentKind::kSampler;
       param.argument.type = "sampler_t";
       return;
     }
-    if (!typeName.starts_with("cl2vk.image")) return;
-    size_t dot = typeName.find('.', 6);
+    std::optional<ImageRecordName> image = parseImageRecordName(typeName);
+    if (!image) return;
     param.argument.kind = ArgumentKind::kImage;
-    param.argument.type = typeName.substr(6, dot - 6);
-    param.argument.access = dot == std::string::npos ? "read_only" : typeName.substr(dot + 1);
-    param.argument.readOnly = param.argument.access == "read_only";
+    param.argument.type = image->type;
+    param.argument.access = image->access;
+    param.argument.readOnly = image->access == "read_only";
   }
 
   static bool isPassedByValue(ArgumentKind kind) {
