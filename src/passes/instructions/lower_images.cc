@@ -233,11 +233,13 @@ class ImageLowering {
 
   // Which library result a texel of `type` comes from: "f" for floats, "i" for integers.
   Expected<std::string> texelKind(const Instruction& inst, uint32_t type) const {
-    ir::Builder b = ir::Builder::before(module_, const_cast<Instruction*>(&inst));
-    if (b.componentCount(type) != 4) return Error(module_.describe(inst) + ": a texel of other than 4 components");
-    if (b.isFloat(type)) return std::string("f");
-    if (b.width(type) != 32)
-      return Error(module_.describe(inst) + ": a texel of " + std::to_string(b.width(type)) +
+    if (ir::componentCount(module_, type) != 4)
+      return Error(module_.describe(inst) + ": a texel of other than 4 components");
+    uint32_t component = ir::componentType(module_, type);
+    if (module_.def(component)->opcode() == spv::Op::OpTypeFloat) return std::string("f");
+    uint32_t width = ir::scalarWidth(module_, component);
+    if (width != 32)
+      return Error(module_.describe(inst) + ": a texel of " + std::to_string(width) +
                    "-bit integers (read_imagei and read_imageui return 32-bit ones)");
     return std::string("i");
   }
