@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Real clients as users run them (issue 17): CLBlast (sgemm, saxpy, sdot), clFFT (1D, 2D),
-# pyopencl (a + b*c, sum, cumsum), clpeak's host transfers (issue 27) and images (issue 28), each
+# pyopencl (a + b*c, sum, cumsum), clpeak's host transfers (issue 27), images (issue 28) and
+# independent kernels on one, two and out-of-order queues (issue 27), each
 # benchmark in a process of its own, once per OpenCL
 # implementation, in one invocation; every result checked against the CPU; a Markdown table of
 # GB/s or GFLOP/s per implementation and the ratio of the first implementation to each other one.
@@ -75,6 +76,14 @@ images() {
   done
 }
 
+# Two independent kernels of $1 (GROUPSxSTEPS) on one queue, two queues and an out-of-order queue.
+concurrency() {
+  local bench
+  for bench in serial two-queues out-of-order; do
+    echo "concurrency $bench $1"
+  done
+}
+
 # label (client bench shape) per line; the shapes the clients take (--shape).
 case "$size" in
   tiny)
@@ -90,7 +99,8 @@ transfer write 1048576
 transfer read 1048576
 transfer map-read 1048576
 transfer unmap-write 1048576
-$(images 64x64)"
+$(images 64x64)
+$(concurrency 2x1000)"
     runs=${runs:-2} ;;
   small)
     benches="clblast sgemm 256
@@ -103,7 +113,8 @@ pyopencl arith 4194304
 pyopencl sum 4194304
 pyopencl cumsum 4194304
 $(transfers 67108864)
-$(images 1024x1024)"
+$(images 1024x1024)
+$(concurrency 8x100000)"
     runs=${runs:-5} ;;
   full)
     benches="clblast sgemm 1024
@@ -116,7 +127,8 @@ pyopencl arith 67108864
 pyopencl sum 67108864
 pyopencl cumsum 67108864
 $(transfers 2147483648)
-$(images 4096x4096)"
+$(images 4096x4096)
+$(concurrency 66x400000)"
     runs=${runs:-20} ;;
   *) echo "run-client-benchmarks: --size is tiny, small or full, not '$size'" >&2; exit 2 ;;
 esac
@@ -180,6 +192,7 @@ run() {
     clfft) command=("$bin/cl2vk-client-clfft") ;;
     transfer) command=("$bin/cl2vk-client-transfer") ;;
     image) command=("$bin/cl2vk-client-image") ;;
+    concurrency) command=("$bin/cl2vk-client-concurrency") ;;
     pyopencl) command=(env "${python_env[@]}" "$python" "$root/tools/bench/clients/pyopencl_client.py") ;;
   esac
   if [ $clocks = 1 ]; then

@@ -101,6 +101,10 @@ CommandQueue::CommandQueue(std::shared_ptr<Context> context, Device& device, cl_
   vulkan::Device& vulkanDevice = context_->vulkanDevice(device_);
   executor_->owner = this;
   executor_->device = &vulkanDevice;
+  executor_->outOfOrder = (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
+  executor_->queues.push_back(&vulkanDevice.nextQueue());
+  while (executor_->outOfOrder && executor_->queues.size() < vulkanDevice.queueCount())
+    executor_->queues.push_back(&vulkanDevice.nextQueue());
   executor_->timed = (properties & CL_QUEUE_PROFILING_ENABLE) != 0;
   // Under validation every command is checked after it.
   if (vulkanDevice.validationEnabled()) executor_->validated = &vulkanDevice;
@@ -156,6 +160,14 @@ bool dependencyFailed(const std::vector<std::shared_ptr<Event>>& waitList, const
     failed |= (blocking && !ours ? dependency->wait() : dependency->status()) < 0;
   }
   return failed;
+}
+
+// Whether a command of the queue `owner` that an event of `waitList` stands for may still be
+// running on the device: a launch waiting for it must start after it.
+bool waitsForRunningCommand(const std::vector<std::shared_ptr<Event>>& waitList, const void* owner) {
+  return std::any_of(waitList.begin(), waitList.end(), [&](const std::shared_ptr<Event>& event) {
+    return event->queue().get() == owner && event->status() > CL_COMPLETE;
+  });
 }
 
 }  // namespace
@@ -269,6 +281,7 @@ bool CommandQueue::canStart(Executor& executor, Starter starter) {
   if (!dependenciesReady(front.waitList, executor.owner)) return false;
   if (!front.kernel) return starter != Starter::kMover && executor.inFlight.empty();
   if (executor.inFlight.size() >= kMaxInFlight) return false;
+  if (!queueFor(executor, front)) return false;
   return executor.closed || front.event->ticket() <= executor.flushed || executor.inFlight.empty() ||
          std::chrono::steady_clock::now() >= front.enqueuedAt + kBatchDelay;
 }
@@ -327,16 +340,23 @@ void CommandQueue::startNext(Executor& executor, std::unique_lock<std::mutex>& l
   std::vector<Command> batch;
   batch.push_back(std::move(executor.commands.front()));
   executor.commands.pop_front();
+  vulkan::Queue* queue = nullptr;
   if (batch.front().kernel) {
+    queue = queueFor(executor, batch.front()).value_or(nullptr);
     // The launches after it join its submission: those asked for with it, or all of them when it
-    // was not asked for; never one that must wait for another queue's command or a user event.
+    // was not asked for; never one that must wait for another queue's command or a user event,
+    // or for running launches of this queue on another Vulkan queue.
     uint64_t last = batch.front().event->ticket() <= executor.flushed ? executor.flushed : UINT64_MAX;
     while (!executor.commands.empty() && batch.size() < kMaxBatch) {
       const Command& next = executor.commands.front();
       if (!next.kernel || next.event->ticket() > last || !dependenciesReady(next.waitList, executor.owner)) break;
+      std::optional<vulkan::Queue*> nextQueue = queueFor(executor, next);
+      if (!nextQueue || (*nextQueue && queue && *nextQueue != queue)) break;
+      if (*nextQueue) queue = *nextQueue;
       batch.push_back(std::move(executor.commands.front()));
       executor.commands.pop_front();
     }
+    if (!queue) queue = leastBusyQueue(executor);
   }
   executor.starting = true;
   lock.unlock();
@@ -344,7 +364,7 @@ void CommandQueue::startNext(Executor& executor, std::unique_lock<std::mutex>& l
   std::shared_ptr<InFlight> submitted;
   size_t ran = 0;
   if (batch.front().kernel) {
-    submitted = submitLaunches(executor, std::move(batch));
+    submitted = submitLaunches(executor, std::move(batch), *queue);
   } else {
     runOne(executor, batch.front());
     ran = 1;
@@ -423,9 +443,39 @@ void CommandQueue::runOne(Executor& executor, Command& command) {
   conclude(event, std::move(outcome));
 }
 
-std::shared_ptr<CommandQueue::InFlight> CommandQueue::submitLaunches(Executor& executor, std::vector<Command> batch) {
+std::optional<vulkan::Queue*> CommandQueue::queueFor(const Executor& executor, const Command& launch) {
+  if (executor.queues.size() == 1) return executor.queues.front();
+  vulkan::Queue* queue = nullptr;
+  for (const std::shared_ptr<Event>& dependency : launch.waitList) {
+    if (dependency->queue().get() != executor.owner || dependency->status() <= CL_COMPLETE) continue;
+    // Not in flight: it is a launch of the same batch, ordered by the barrier before this one.
+    for (const std::shared_ptr<InFlight>& in : executor.inFlight) {
+      bool holds = std::any_of(in->commands.begin(), in->commands.end(),
+                               [&](const Command& command) { return command.event == dependency; });
+      if (!holds) continue;
+      if (queue && queue != in->queue) return std::nullopt;
+      queue = in->queue;
+    }
+  }
+  return queue;
+}
+
+vulkan::Queue* CommandQueue::leastBusyQueue(const Executor& executor) {
+  vulkan::Queue* least = nullptr;
+  size_t fewest = SIZE_MAX;
+  for (vulkan::Queue* queue : executor.queues) {
+    size_t count = std::count_if(executor.inFlight.begin(), executor.inFlight.end(),
+                                 [&](const std::shared_ptr<InFlight>& in) { return in->queue == queue; });
+    if (count < fewest) least = queue, fewest = count;
+  }
+  return least;
+}
+
+std::shared_ptr<CommandQueue::InFlight> CommandQueue::submitLaunches(Executor& executor, std::vector<Command> batch,
+                                                                     vulkan::Queue& queue) {
   auto submitted = std::make_shared<InFlight>();
   InFlight& in = *submitted;
+  in.queue = &queue;
   // Prepared in order; a launch whose preparation fails fails alone, and so do the launches of the
   // batch that wait for its event (which completes with the batch).
   std::vector<const Event*> failed;
@@ -458,14 +508,21 @@ std::shared_ptr<CommandQueue::InFlight> CommandQueue::submitLaunches(Executor& e
   if (in.launches.empty()) return submitted;
 
   std::vector<vulkan::Dispatch> dispatches;
-  for (const launch::PreparedLaunch& prepared : in.launches) {
+  size_t k = 0;  // the recorded launch
+  for (size_t i = 0; i < in.commands.size(); ++i) {
+    if (in.settled[i]) continue;
+    const launch::PreparedLaunch& prepared = in.launches[k++];
+    bool afterEarlier = !executor.outOfOrder || waitsForRunningCommand(in.commands[i].waitList, executor.owner);
     in.firstDispatch.push_back(dispatches.size());
+    in.afterEarlier.push_back(afterEarlier);
     for (const vulkan::Dispatch& dispatch : prepared.dispatches()) dispatches.push_back(dispatch);
+    if (dispatches.size() > in.firstDispatch.back())
+      dispatches[in.firstDispatch.back()].afterEarlierWrites = afterEarlier;
   }
   in.firstDispatch.push_back(dispatches.size());
   in.submittedAt = std::chrono::steady_clock::now();
   Expected<vulkan::SubmittedDispatches> submission =
-      vulkan::submitDispatches(*executor.device, dispatches, executor.timed);
+      vulkan::submitDispatches(*executor.device, queue, dispatches, executor.timed);
   if (submission) {
     in.submission = std::move(*submission);
   } else {
@@ -521,12 +578,12 @@ void CommandQueue::complete(Executor& executor, InFlight& batch, const Status& w
       for (size_t d = first; d < end; ++d) total += (*times)[d].nanoseconds.value_or(0);
       outcome.deviceNanoseconds = total;
       // The device started it after its submission, and after the queue's previous launch ended
-      // (a submission made while the device was busy waits for it).
+      // (a submission made while the device was busy waits for it) unless it runs beside that.
       uint64_t submittedAt =
           std::chrono::duration_cast<std::chrono::nanoseconds>(batch.submittedAt.time_since_epoch()).count();
-      startedAt = std::max(submittedAt + static_cast<uint64_t>((*times)[first].startNanoseconds.value_or(0)),
-                           executor.lastEnded);
-      executor.lastEnded = *startedAt + static_cast<uint64_t>(total);
+      startedAt = submittedAt + static_cast<uint64_t>((*times)[first].startNanoseconds.value_or(0));
+      if (batch.afterEarlier[k - 1]) startedAt = std::max(*startedAt, executor.lastEnded);
+      executor.lastEnded = std::max(executor.lastEnded, *startedAt + static_cast<uint64_t>(total));
     }
     conclude(event, std::move(outcome), startedAt);
   }

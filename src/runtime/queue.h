@@ -1,5 +1,12 @@
-// cl_command_queue: commands run in the order they were enqueued, each once the events it waits
-// for are complete. An out-of-order queue runs in order, which the specification allows.
+// cl_command_queue: commands start in the order they were enqueued, each once the events it waits
+// for are complete. Each queue submits its launches to a Vulkan queue of its own where the device
+// has enough (vulkan::Device::nextQueue), so that the launches of several command queues run at
+// once. In an out-of-order queue a launch that waits for no command of its queue still running
+// has no barrier before it, and its submission goes to whichever of the device's queues has the
+// least of this queue's work, so that it runs beside the launches before it; a launch that waits
+// for running launches goes behind them on their Vulkan queue (and waits until those left on
+// other Vulkan queues have finished). Every other command starts after those before it have
+// finished, which the specification allows.
 //
 // Kernel launches are submitted to the device without waiting for them, so that the host records
 // the next launches while the device runs the earlier ones, as a native driver does:
@@ -99,6 +106,8 @@ class CommandQueue : public Object<CommandQueue, _cl_command_queue> {
     std::vector<std::optional<CommandOutcome>> settled;
     std::vector<launch::PreparedLaunch> launches;  // the recorded ones, in order
     std::vector<size_t> firstDispatch;             // per recorded launch, and one past the end
+    std::vector<bool> afterEarlier;                // per recorded launch: it starts after those before it
+    vulkan::Queue* queue = nullptr;                // where it was submitted
     std::optional<vulkan::SubmittedDispatches> submission;
     std::string failure;                                // why the submission failed
     std::optional<std::string> invalid;                 // what the validation layer said of it
@@ -118,6 +127,10 @@ class CommandQueue : public Object<CommandQueue, _cl_command_queue> {
     uint64_t flushed = 0;                 // the commands up to this ticket start without waiting for a batch
     const CommandQueue* owner = nullptr;  // identity only: whose events are in order with ours
     vulkan::Device* device = nullptr;
+    // The device's queues that the launches go to: one for an in-order queue, all of them for an
+    // out-of-order one (the first is where an in-order one would go).
+    std::vector<vulkan::Queue*> queues;
+    bool outOfOrder = false;                         // CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE
     vulkan::Device* validated = nullptr;             // the Vulkan device, when its validation layer is on
     bool timed = false;                              // the queue profiles: its launches write timestamps
     uint64_t lastEnded = 0;                          // the profiled END of the last launch completed (host ns)
@@ -137,12 +150,19 @@ class CommandQueue : public Object<CommandQueue, _cl_command_queue> {
   // Takes the first queued command (and the launches that may share its submission) and submits
   // or runs it, with `lock` released meanwhile.
   static void startNext(Executor& executor, std::unique_lock<std::mutex>& lock);
+  // Under the executor's lock: the Vulkan queue a launch must be submitted to, behind the
+  // launches of this queue it waits for that are still running; null when it may go to any;
+  // none when those are on several Vulkan queues (it waits until all but one have finished).
+  static std::optional<vulkan::Queue*> queueFor(const Executor& executor, const Command& launch);
+  // Under the executor's lock: the Vulkan queue for a launch that may go to any, the one with
+  // the fewest of this queue's submissions in flight.
+  static vulkan::Queue* leastBusyQueue(const Executor& executor);
   // Waits for the oldest submission (until `deadline`, sleeping at once with `sleep`) and
   // completes its commands, unless another thread does first.
   static void completeOldest(Executor& executor, std::unique_lock<std::mutex>& lock, bool sleep,
                              std::optional<std::chrono::steady_clock::time_point> deadline);
   static void runOne(Executor& executor, Command& command);
-  static std::shared_ptr<InFlight> submitLaunches(Executor& executor, std::vector<Command> batch);
+  static std::shared_ptr<InFlight> submitLaunches(Executor& executor, std::vector<Command> batch, vulkan::Queue& queue);
   static void complete(Executor& executor, InFlight& batch, const Status& waited);
 
   std::shared_ptr<Context> context_;

@@ -54,12 +54,13 @@ Expected<std::unique_ptr<Device>> Device::open(const DeviceOptions& options) {
   Expected<uint32_t> family = selectQueueFamily(families, options.queue);
   if (!family) return family.error().withContext(info.name);
 
-  float priority = 1.0f;
+  uint32_t queueCount = std::min(families[*family].queueCount, kMaxQueues);
+  std::vector<float> priorities(queueCount, 1.0f);
   VkDeviceQueueCreateInfo queueInfo{};
   queueInfo.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
   queueInfo.queueFamilyIndex = *family;
-  queueInfo.queueCount = 1;
-  queueInfo.pQueuePriorities = &priority;
+  queueInfo.queueCount = queueCount;
+  queueInfo.pQueuePriorities = priorities.data();
 
   // Everything in DeviceFeatures that the device has; nothing else (robustBufferAccess, say, costs
   // speed and OpenCL does not promise it).
@@ -88,11 +89,13 @@ Expected<std::unique_ptr<Device>> Device::open(const DeviceOptions& options) {
   device->stagingChunk_ =
       std::max<VkDeviceSize>(options.stagingChunk.value_or(std::min(kStagingChunk, cacheLimits.largestKept)), 1);
 
-  Expected<std::unique_ptr<Queue>> queue =
-      Queue::create(device->vk_, device->device_, *family, families[*family].timestampValidBits,
-                    pollFencesOn(info.type), options.hangTimeout);
-  if (!queue) return queue.error();
-  device->queue_ = std::move(*queue);
+  for (uint32_t index = 0; index < queueCount; ++index) {
+    Expected<std::unique_ptr<Queue>> queue =
+        Queue::create(device->vk_, device->device_, *family, index, families[*family].timestampValidBits,
+                      pollFencesOn(info.type), device->lost_, options.hangTimeout);
+    if (!queue) return queue.error();
+    device->queues_.push_back(std::move(*queue));
+  }
   // Only CPU devices are probed: GPU start-up stays as it was, and the drivers known to end loops
   // early (llvmpipe's gallivm) are CPU ones. The answer is cached per device for the process.
   if (info.type == VK_PHYSICAL_DEVICE_TYPE_CPU) {
@@ -118,7 +121,7 @@ Expected<std::unique_ptr<Device>> Device::open(const DeviceOptions& options) {
 Device::~Device() {
   if (processIsExiting()) {
     // Left to the process's end (process_exit.h), with everything that belongs to the device.
-    (void)queue_.release();
+    for (std::unique_ptr<Queue>& queue : queues_) (void)queue.release();
     (void)instance_.release();
     (void)clockHold_.release();
     (void)bufferCache_.release();
@@ -128,9 +131,11 @@ Device::~Device() {
     vk_.vkDeviceWaitIdle(device_);
     // Every Buffer is gone by now (they must not outlive the Device); what they left is freed here.
     if (bufferCache_) bufferCache_->clear();
-    queue_.reset();
+    queues_.clear();
     vk_.vkDestroyDevice(device_, nullptr);
   }
 }
+
+Queue& Device::nextQueue() { return *queues_[nextQueue_.fetch_add(1, std::memory_order_relaxed) % queues_.size()]; }
 
 }  // namespace cl2vk::vulkan

@@ -1,6 +1,6 @@
-// A logical device on the chosen physical device, with one compute queue and every optional feature
-// of DeviceFeatures that the device has. Buffers and pipelines keep a pointer to their Device, which
-// therefore lives behind a unique_ptr and must outlive them.
+// A logical device on the chosen physical device, with up to kMaxQueues queues of its compute family
+// and every optional feature of DeviceFeatures that the device has. Buffers and pipelines keep a pointer to their
+// Device, which therefore lives behind a unique_ptr and must outlive them.
 #pragma once
 
 #include <volk.h>
@@ -63,15 +63,25 @@ class Device {
   std::vector<std::string> validationMessages() const { return instance_->messageLog().messages(); }
   void clearValidationMessages() { instance_->messageLog().clear(); }
 
+  // At most this many queues of the family are opened: what lets that many OpenCL command queues
+  // run at once, where the family has them (NVIDIA's compute family has 8; lavapipe and
+  // SwiftShader 1).
+  static constexpr uint32_t kMaxQueues = 4;
+
   // For Buffer, Pipeline and dispatch: the handles, the device-level function table (loaded for
-  // this device, not volk's global one) and the queue.
+  // this device, not volk's global one) and the queues.
   VkDevice handle() const { return device_; }
   VkPhysicalDevice physicalDevice() const { return physicalDevice_; }
   const VolkDeviceTable& vk() const { return vk_; }
   const VkPhysicalDeviceMemoryProperties& memoryProperties() const { return memoryProperties_; }
-  Queue& queue() { return *queue_; }
+  // The first queue: transfers, probes and the launches of a stream that did not ask for its own.
+  Queue& queue() { return *queues_.front(); }
+  // The queue a new stream of work (an OpenCL command queue) submits its launches to: the queues
+  // in turn, so that streams run at once on the device where it has several queues.
+  Queue& nextQueue();
+  size_t queueCount() const { return queues_.size(); }
   // Whether the device was lost (VK_ERROR_DEVICE_LOST from a submission): nothing more runs on it.
-  bool lost() const { return queue_->lost(); }
+  bool lost() const { return lost_->load(std::memory_order_acquire); }
   // Whether cl2vk holds what keeps the GPU at its full clock (ClockHold; NVIDIA only), and if it
   // tried and could not, why.
   bool holdsClocks() const { return clockHold_ != nullptr; }
@@ -102,7 +112,10 @@ class Device {
   VkDevice device_ = VK_NULL_HANDLE;
   VolkDeviceTable vk_{};
   VkPhysicalDeviceMemoryProperties memoryProperties_{};
-  std::unique_ptr<Queue> queue_;
+  // Shared by the queues, which may outlive the device when the process exits.
+  std::shared_ptr<std::atomic<bool>> lost_ = std::make_shared<std::atomic<bool>>(false);
+  std::vector<std::unique_ptr<Queue>> queues_;
+  std::atomic<uint32_t> nextQueue_ = 0;
   std::unique_ptr<BufferCache> bufferCache_;
   VkDeviceSize stagingChunk_ = 0;
   std::unique_ptr<ClockHold> clockHold_;

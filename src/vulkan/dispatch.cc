@@ -50,14 +50,15 @@ Expected<GpuTime> dispatch(Device& device, const Pipeline& pipeline, std::span<c
 }
 
 Expected<std::vector<GpuTime>> dispatchAll(Device& device, std::span<const Dispatch> dispatches) {
-  Expected<SubmittedDispatches> submitted = submitDispatches(device, dispatches, true);
+  Expected<SubmittedDispatches> submitted = submitDispatches(device, device.queue(), dispatches, true);
   if (!submitted) return submitted.error();
   Expected<bool> finished = submitted->wait();
   if (!finished) return finished.error();
   return submitted->times();
 }
 
-Expected<SubmittedDispatches> submitDispatches(Device& device, std::span<const Dispatch> dispatches, bool timed) {
+Expected<SubmittedDispatches> submitDispatches(Device& device, Queue& queue, std::span<const Dispatch> dispatches,
+                                               bool timed) {
   for (size_t i = 0; i < dispatches.size(); ++i) CL2VK_TRY(checkDispatch(device, dispatches[i], i));
   SubmittedDispatches submitted;
   submitted.device_ = &device;
@@ -66,15 +67,17 @@ Expected<SubmittedDispatches> submitDispatches(Device& device, std::span<const D
 
   const VolkDeviceTable& vk = device.vk();
   uint32_t queryCount = timed ? static_cast<uint32_t>(2 * dispatches.size()) : 0;
-  Expected<std::shared_ptr<Submission>> submission = device.queue().submit(
+  Expected<std::shared_ptr<Submission>> submission = queue.submit(
       [&](VkCommandBuffer commands, VkQueryPool timestamps) {
         // None when untimed, or where the queue writes no timestamps.
         submitted.timed_ = timestamps != VK_NULL_HANDLE;
         for (uint32_t i = 0; i < dispatches.size(); ++i) {
           const Dispatch& d = dispatches[i];
           // Uploads and earlier dispatches (this submission's or not) come before this dispatch.
-          waitForEarlierWrites(vk, commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                               VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+          if (d.afterEarlierWrites) {
+            waitForEarlierWrites(vk, commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                 VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+          }
           vk.vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, d.pipeline->handle());
           if (!d.pushConstants.empty()) {
             vk.vkCmdPushConstants(commands, d.pipeline->layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,

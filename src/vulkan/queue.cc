@@ -23,14 +23,15 @@ bool pollFencesOn(VkPhysicalDeviceType type) {
 }
 
 Expected<std::unique_ptr<Queue>> Queue::create(const VolkDeviceTable& table, VkDevice device, uint32_t family,
-                                               uint32_t timestampValidBits, bool pollFences,
+                                               uint32_t index, uint32_t timestampValidBits, bool pollFences,
+                                               std::shared_ptr<std::atomic<bool>> deviceLost,
                                                std::optional<std::chrono::seconds> hangTimeout) {
-  std::unique_ptr<Queue> queue(new Queue(table, device));
+  std::unique_ptr<Queue> queue(new Queue(table, device, std::move(deviceLost)));
   queue->pollFences_ = pollFences;
   queue->hangTimeout_ = hangTimeout;
   queue->family_ = family;
   queue->timestampValidBits_ = timestampValidBits;
-  table.vkGetDeviceQueue(device, family, 0, &queue->queue_);
+  table.vkGetDeviceQueue(device, family, index, &queue->queue_);
 
   VkCommandPoolCreateInfo poolInfo{};
   poolInfo.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
@@ -79,7 +80,7 @@ Expected<Submission::Slot*> Queue::takeSlot() {
 }
 
 void Queue::markLost(bool locked) {
-  if (lost_.exchange(true, std::memory_order_acq_rel)) return;
+  if (lost_->exchange(true, std::memory_order_acq_rel)) return;
   std::unique_lock lock(mutex_, std::defer_lock);
   if (!locked) lock.lock();
   (void)vk_.vkQueueWaitIdle(queue_);  // VK_ERROR_DEVICE_LOST is the expected answer

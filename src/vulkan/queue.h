@@ -1,18 +1,21 @@
-// The device's one compute queue. Each submission records into a command buffer of its own and
+// One of the device's compute queues (Device::queue). Each submission records into a command buffer of its own and
 // signals a fence of its own, so that several may be in flight at once: the OpenCL runtime submits
 // a batch of launches without waiting for it and records the next while the device runs it. A
 // submission waits for nothing before it: its commands start with a barrier on every earlier
-// write (barriers.h), which orders them after the earlier submissions. Transfers still submit and
-// wait (submitAndWait). Several threads may submit at once (the OpenCL runtime's command queues
-// share the device's queue): recording and vkQueueSubmit are serialised, waits are not.
+// write (barriers.h), which orders them after the earlier submissions to this queue (not to the
+// device's other queues: work for one of those that depends on this one's waits for it on the
+// host). Transfers still submit and wait (submitAndWait). Several threads may submit at once
+// (OpenCL command queues may share a Vulkan queue): recording and vkQueueSubmit are serialised,
+// waits are not.
 //
 // On a GPU a wait polls the fence for up to 2 ms before it sleeps in vkWaitForFences: a sleeping
 // wait wakes tens of microseconds after the device is done (measured on NVIDIA's driver: a tiny
 // kernel's enqueue-and-finish took 60 us against 24 us through NVIDIA's OpenCL), which is more
 // than many kernels take. On a CPU device (lavapipe, SwiftShader) the wait sleeps at once: polling
 // would take a core from the threads that run the kernel. CL2VK_WAIT=poll or sleep overrides.
-// Once a submission or its wait reports VK_ERROR_DEVICE_LOST, the queue is lost for good: every
-// later submission fails at once, as Vulkan requires (a lost device only takes destruction). A
+// Once a submission or its wait reports VK_ERROR_DEVICE_LOST, the device is lost for good: every
+// later submission to any of its queues fails at once, as Vulkan requires (a lost device only
+// takes destruction). A
 // queue created with a hang timeout (DeviceOptions::hangTimeout, CL2VK_HANG_TIMEOUT) takes a
 // submission that has not finished that long after it was submitted to hang: its wait fails and
 // nothing more is submitted. Without one a wait has no limit, as with other OpenCL
@@ -77,9 +80,11 @@ class Submission {
 
 class Queue {
  public:
-  // `table` must outlive the queue (the Device owns both).
+  // Queue `index` of `family`. `table` must outlive the queue (the Device owns both);
+  // `deviceLost` is the device's loss, which all its queues share.
   static Expected<std::unique_ptr<Queue>> create(const VolkDeviceTable& table, VkDevice device, uint32_t family,
-                                                 uint32_t timestampValidBits, bool pollFences,
+                                                 uint32_t index, uint32_t timestampValidBits, bool pollFences,
+                                                 std::shared_ptr<std::atomic<bool>> deviceLost,
                                                  std::optional<std::chrono::seconds> hangTimeout = std::nullopt);
   ~Queue();
   Queue(const Queue&) = delete;
@@ -99,19 +104,20 @@ class Queue {
   // error).
   Status submitAndWait(const std::function<void(VkCommandBuffer)>& record);
 
-  // Whether a submission reported VK_ERROR_DEVICE_LOST.
-  bool lost() const { return lost_.load(std::memory_order_acquire); }
+  // Whether a submission to one of the device's queues reported VK_ERROR_DEVICE_LOST.
+  bool lost() const { return lost_->load(std::memory_order_acquire); }
   // What a submission on a lost queue fails with.
   static Error lostError();
 
  private:
   friend class Submission;
-  Queue(const VolkDeviceTable& table, VkDevice device) : vk_(table), device_(device) {}
+  Queue(const VolkDeviceTable& table, VkDevice device, std::shared_ptr<std::atomic<bool>> deviceLost)
+      : vk_(table), device_(device), lost_(std::move(deviceLost)) {}
   // A free slot, or a new one; under mutex_.
   Expected<Submission::Slot*> takeSlot();
   void releaseSlot(Submission::Slot* slot);
   void destroySlot(Submission::Slot& slot);
-  // Marks the queue lost; the first time, after letting the device finish what it was given
+  // Marks the device lost; the first time, after letting this queue finish what it was given
   // (vkQueueWaitIdle): a really lost device returns at once, and its owner frees the memory and
   // pipelines of the lost work next, which a device only reported lost (the tests' fault layer)
   // might still run, and which the validation layer would take as in use. `locked`: the caller
@@ -128,7 +134,7 @@ class Queue {
   // Set when a submission did not finish in time: its command buffer may still run, so nothing
   // may be submitted (or freed) after it.
   std::atomic<bool> hung_ = false;
-  std::atomic<bool> lost_ = false;
+  std::shared_ptr<std::atomic<bool>> lost_;  // never null
   // Guards the pool, the slots and the VkQueue, which Vulkan requires to be externally
   // synchronised.
   std::mutex mutex_;

@@ -324,5 +324,30 @@ TEST(ExecutorDeviceTest, OpensLavapipeOnEitherQueueRequest) {
   }
 }
 
+// The device opens min(the family's queues, kMaxQueues) queues and hands them to new streams of
+// work in turn, so that as many OpenCL command queues run at once; the first is queue().
+TEST(ExecutorDeviceTest, OpensTheFamilysQueuesAndHandsThemOutInTurn) {
+  Expected<std::unique_ptr<Device>> opened = Device::open();
+  ASSERT_TRUE(opened.ok()) << opened.error().message();
+  Device& device = **opened;
+  uint32_t familyCount = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(device.physicalDevice(), &familyCount, nullptr);
+  std::vector<VkQueueFamilyProperties> families(familyCount);
+  vkGetPhysicalDeviceQueueFamilyProperties(device.physicalDevice(), &familyCount, families.data());
+  uint32_t family = device.queue().family();
+  ASSERT_LT(family, familyCount);
+  EXPECT_EQ(device.queueCount(), std::min(families[family].queueCount, Device::kMaxQueues));
+
+  std::vector<Queue*> handedOut;
+  for (size_t i = 0; i < 2 * device.queueCount(); ++i) handedOut.push_back(&device.nextQueue());
+  for (size_t i = 0; i < device.queueCount(); ++i) {
+    EXPECT_EQ(handedOut[i]->family(), family);
+    EXPECT_EQ(handedOut[i], handedOut[i + device.queueCount()]) << "queue " << i << " again after a full turn";
+    for (size_t j = 0; j < i; ++j) EXPECT_NE(handedOut[i], handedOut[j]) << "queues " << j << " and " << i;
+  }
+  EXPECT_TRUE(std::find(handedOut.begin(), handedOut.end(), &device.queue()) != handedOut.end());
+  EXPECT_FALSE(device.lost());
+}
+
 }  // namespace
 }  // namespace cl2vk::vulkan

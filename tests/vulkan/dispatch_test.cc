@@ -166,7 +166,8 @@ TEST_F(ExecutorDispatchTest, SubmissionsInFlightRunInOrderAndMayBeWaitedForInAny
   std::vector<SubmittedDispatches> submitted;
   for (uint32_t k = 0; k < kChain; ++k) {
     Dispatch step{&*pipeline, bytesOf(args[k]), {kCount / 64, 1, 1}};
-    Expected<SubmittedDispatches> one = submitDispatches(*device_, std::span<const Dispatch>(&step, 1), k % 2 == 0);
+    Expected<SubmittedDispatches> one =
+        submitDispatches(*device_, device_->queue(), std::span<const Dispatch>(&step, 1), k % 2 == 0);
     ASSERT_TRUE(one.ok()) << one.error().message();
     submitted.push_back(std::move(*one));
   }
