@@ -17,7 +17,7 @@
 #     NVIDIA when libnvidia-opencl.so.1 is loadable.
 # --size  tiny: seconds, for the ctest entry; small (default): a few minutes on lavapipe against
 #     PoCL; full: the issue's sizes, for a GPU (sgemm 1024^3 and 4096^3, 2^26 floats, FFT 2^20 and
-#     2048x2048).
+#     2048x2048); gpus: saxpy and SGEMM on one GPU and split over two (a machine with two GPUs).
 # --runs  timed calls per process after one warm-up call (default: tiny 2, small 5, full 20).
 # --only  runs the benchmarks whose label ("clblast sgemm 1024", "pyopencl cumsum 67108864", ...)
 #     matches the extended regular expression.
@@ -130,7 +130,13 @@ $(transfers 2147483648)
 $(images 4096x4096)
 $(concurrency 66x400000)"
     runs=${runs:-20} ;;
-  *) echo "run-client-benchmarks: --size is tiny, small or full, not '$size'" >&2; exit 2 ;;
+  gpus)
+    benches="multigpu saxpy-1gpu 268435456
+multigpu saxpy-2gpu 268435456
+multigpu sgemm-1gpu 8192
+multigpu sgemm-2gpu 8192"
+    runs=${runs:-20} ;;
+  *) echo "run-client-benchmarks: --size is tiny, small, full or gpus, not '$size'" >&2; exit 2 ;;
 esac
 if [ -n "$only" ]; then benches=$(grep -E -- "$only" <<<"$benches" || true); fi
 [ -n "$benches" ] || { echo "run-client-benchmarks: --only '$only' matches no benchmark" >&2; exit 2; }
@@ -193,6 +199,7 @@ run() {
     transfer) command=("$bin/cl2vk-client-transfer") ;;
     image) command=("$bin/cl2vk-client-image") ;;
     concurrency) command=("$bin/cl2vk-client-concurrency") ;;
+    multigpu) command=("$bin/cl2vk-client-multigpu") ;;
     pyopencl) command=(env "${python_env[@]}" "$python" "$root/tools/bench/clients/pyopencl_client.py") ;;
   esac
   if [ $clocks = 1 ]; then
