@@ -17,7 +17,8 @@
 #     NVIDIA when libnvidia-opencl.so.1 is loadable.
 # --size  tiny: seconds, for the ctest entry; small (default): a few minutes on lavapipe against
 #     PoCL; full: the issue's sizes, for a GPU (sgemm 1024^3 and 4096^3, 2^26 floats, FFT 2^20 and
-#     2048x2048); gpus: saxpy and SGEMM on one GPU and split over two (a machine with two GPUs).
+#     2048x2048); gpus: saxpy and SGEMM on one GPU and split over two, and a buffer moved
+#     between them (a machine with two GPUs).
 # --runs  timed calls per process after one warm-up call (default: tiny 2, small 5, full 20).
 # --only  runs the benchmarks whose label ("clblast sgemm 1024", "pyopencl cumsum 67108864", ...)
 #     matches the extended regular expression.
@@ -134,7 +135,8 @@ $(concurrency 66x400000)"
     benches="multigpu saxpy-1gpu 268435456
 multigpu saxpy-2gpu 268435456
 multigpu sgemm-1gpu 8192
-multigpu sgemm-2gpu 8192"
+multigpu sgemm-2gpu 8192
+multigpu move-2gpu 67108864"
     runs=${runs:-20} ;;
   *) echo "run-client-benchmarks: --size is tiny, small, full or gpus, not '$size'" >&2; exit 2 ;;
 esac

@@ -55,11 +55,7 @@ Expected<vulkan::Buffer*> BufferStorage::on(Device& device) {
       return buffer.error().withContext("allocating " + std::to_string(size_) + " bytes on " + device.info().name);
     found = copies_.emplace(&device, std::move(*buffer)).first;
   }
-  if (current_ != nullptr && current_ != &device) {
-    std::vector<std::byte> contents(size_);
-    CL2VK_TRY(copies_.at(current_).download(contents));
-    CL2VK_TRY(found->second.upload(contents));
-  }
+  if (current_ != nullptr && current_ != &device) CL2VK_TRY(found->second.copyFromDevice(copies_.at(current_), size_));
   current_ = &device;
   return &found->second;
 }

@@ -6,8 +6,12 @@
 //                its rows of C from its rows of A and all of B
 // Each GPU's part lives in buffers of its own, written once before the timing (so the timed calls
 // move nothing between GPUs): a call enqueues every part, flushes every queue, then finishes them
-// all, timed on the host clock. The result is checked against the CPU: saxpy exactly (small
-// integers, so every call's sum is exact), sgemm on 256 sampled entries within 1e-3 relative.
+// all, timed on the host clock. And
+//   move-2gpu    one buffer of --shape N floats that GPU 0 and then GPU 1 add 1 to, the second
+//                waiting for the first's event: each call moves the buffer to GPU 1 and back
+//                (GB/s counts the two moves' bytes)
+// The result is checked against the CPU: saxpy and move exactly (small integers, so every call's
+// sum is exact), sgemm on 256 sampled entries within 1e-3 relative.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -19,9 +23,11 @@ using namespace cl2vk::clients;
 namespace {
 
 constexpr const char* kUsage =
-    "cl2vk-client-multigpu --bench saxpy-1gpu|saxpy-2gpu|sgemm-1gpu|sgemm-2gpu --shape N [--runs R]";
+    "cl2vk-client-multigpu --bench saxpy-1gpu|saxpy-2gpu|sgemm-1gpu|sgemm-2gpu|move-2gpu --shape N [--runs R]";
 
 constexpr const char* kSource = R"(
+kernel void increment(global float* values) { values[get_global_id(0)] += 1.0f; }
+
 kernel void saxpy(float a, global const float* x, global float* y) {
   size_t i = get_global_id(0);
   y[i] = a * x[i] + y[i];
@@ -66,11 +72,93 @@ struct Part {
   std::vector<cl_mem> buffers;
 };
 
+// move-2gpu: one buffer, incremented on GPU 0 and then on GPU 1 in every call.
+void move(const Options& options, const Device& picked, Result& result) {
+  const size_t n = options.shape[0];
+  result.metric = "GB/s";
+  result.workPerCall = 2.0 * n * sizeof(float);
+  result.check = "exactly";
+  std::vector<cl_device_id> devices = gpus(picked.platform, picked.device, 2);
+  if (devices.size() < 2) {
+    result.error = "the platform has " + std::to_string(devices.size()) + " GPU(s); move-2gpu needs 2";
+    return;
+  }
+  result.device = "2 x " + picked.deviceName;
+  cl_int status = CL_SUCCESS;
+  cl_context context = clCreateContext(nullptr, 2, devices.data(), nullptr, nullptr, &status);
+  std::string error = ok("clCreateContext", status);
+  cl_command_queue queues[2] = {nullptr, nullptr};
+  for (int g = 0; g < 2 && error.empty(); ++g) {
+    queues[g] = clCreateCommandQueue(context, devices[g], 0, &status);
+    error = ok("clCreateCommandQueue", status);
+  }
+  cl_program program = nullptr;
+  cl_kernel kernel = nullptr;
+  cl_mem values = nullptr;
+  std::vector<float> host = smallIntegerFloats(n, 3);
+  if (error.empty()) {
+    const char* source = kSource;
+    program = clCreateProgramWithSource(context, 1, &source, nullptr, &status);
+    error = ok("clCreateProgramWithSource", status);
+  }
+  if (error.empty()) error = ok("clBuildProgram", clBuildProgram(program, 0, nullptr, "", nullptr, nullptr));
+  if (error.empty()) kernel = clCreateKernel(program, "increment", &status);
+  if (error.empty()) error = ok("clCreateKernel", status);
+  if (error.empty()) {
+    values = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(float), host.data(), &status);
+    error = ok("clCreateBuffer", status);
+  }
+  if (error.empty()) error = ok("clSetKernelArg", clSetKernelArg(kernel, 0, sizeof values, &values));
+  Call call = [&] {
+    cl_event first = nullptr;
+    std::string failed = ok("clEnqueueNDRangeKernel", clEnqueueNDRangeKernel(queues[0], kernel, 1, nullptr, &n,
+                                                                             nullptr, 0, nullptr, &first));
+    if (failed.empty()) failed = ok("clFlush", clFlush(queues[0]));
+    if (failed.empty()) {
+      failed = ok("clEnqueueNDRangeKernel",
+                  clEnqueueNDRangeKernel(queues[1], kernel, 1, nullptr, &n, nullptr, 1, &first, nullptr));
+    }
+    if (first) clReleaseEvent(first);
+    if (failed.empty()) failed = ok("clFinish", clFinish(queues[1]));
+    if (failed.empty()) failed = ok("clFinish", clFinish(queues[0]));
+    return failed;
+  };
+  if (error.empty()) {
+    result.timing = timeCalls(queues[0], options.runs, call);
+    error = result.timing.error;
+  }
+  std::vector<float> got(n);
+  if (error.empty()) {
+    error = ok("clEnqueueReadBuffer", clEnqueueReadBuffer(queues[0], values, CL_TRUE, 0, n * sizeof(float),
+                                                          got.data(), 0, nullptr, nullptr));
+  }
+  const float added = 2.0f * (1 + options.runs);
+  for (size_t i = 0; i < n && error.empty(); ++i) {
+    if (got[i] != host[i] + added) {
+      error = "move-2gpu: element " + std::to_string(i) + ": " + std::to_string(got[i]) + ", expected " +
+              std::to_string(host[i] + added);
+    }
+  }
+  if (values) clReleaseMemObject(values);
+  if (kernel) clReleaseKernel(kernel);
+  if (program) clReleaseProgram(program);
+  for (cl_command_queue queue : queues) {
+    if (queue) clReleaseCommandQueue(queue);
+  }
+  if (context) clReleaseContext(context);
+  result.error = error;
+  result.verified = error.empty();
+}
+
 void multigpu(const Options& options, const Device& picked, Result& result) {
   const std::string& bench = options.bench;
   size_t dash = bench.find('-');
   std::string kind = bench.substr(0, dash);
   size_t count = dash == std::string::npos ? 0 : static_cast<size_t>(std::atoi(bench.c_str() + dash + 1));
+  if (kind == "move" && count == 2 && options.shape.size() == 1) {
+    move(options, picked, result);
+    return;
+  }
   if ((kind != "saxpy" && kind != "sgemm") || (count != 1 && count != 2) || options.shape.size() != 1) {
     result.error = "unknown --bench " + bench + " or --shape\nusage: " + kUsage;
     return;
