@@ -49,6 +49,19 @@ Context::~Context() {
   for (auto it = destructorCallbacks_.rbegin(); it != destructorCallbacks_.rend(); ++it) it->first(this, it->second);
 }
 
+Expected<vulkan::HostRelay*> Context::relay(const Device& first, const Device& second) {
+  std::pair<const Device*, const Device*> key = std::minmax(&first, &second);
+  std::lock_guard lock(relaysMutex_);
+  auto found = relays_.find(key);
+  if (found == relays_.end()) {
+    Expected<std::unique_ptr<vulkan::HostRelay>> made =
+        vulkan::HostRelay::create(vulkanDevice(*key.first), vulkanDevice(*key.second));
+    if (!made) return made.error();
+    found = relays_.emplace(key, std::move(*made)).first;
+  }
+  return found->second.get();
+}
+
 bool Context::hasDevice(const Device* device) const {
   return std::find(devices_.begin(), devices_.end(), device) != devices_.end();
 }

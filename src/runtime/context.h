@@ -18,6 +18,7 @@
 
 #include "runtime/object.h"
 #include "runtime/platform.h"
+#include "vulkan/host_relay.h"
 
 namespace cl2vk::runtime {
 
@@ -36,6 +37,10 @@ class Context : public Object<Context, _cl_context> {
   bool hasDevice(const Device* device) const;
   // The context's Vulkan device on `device`, one of its devices.
   vulkan::Device& vulkanDevice(const Device& device) const { return *vulkanDevices_.at(&device); }
+  // What moves buffers' contents between the Vulkan devices of `first` and `second`, two of the
+  // context's devices, made on first use and kept with the context; null where the two cannot
+  // share host memory (then a move goes through the host).
+  Expected<vulkan::HostRelay*> relay(const Device& first, const Device& second);
   // Whether one of the context's Vulkan devices was lost: then nothing more runs in the context.
   bool lost() const;
   // CL_OUT_OF_RESOURCES, explained to the application, when the context is lost; else CL_SUCCESS.
@@ -56,6 +61,10 @@ class Context : public Object<Context, _cl_context> {
 
   std::vector<Device*> devices_;
   std::map<const Device*, std::shared_ptr<vulkan::Device>> vulkanDevices_;
+  // Per pair of devices (the lower address first), or null where none can be made; destroyed
+  // before the Vulkan devices.
+  std::mutex relaysMutex_;
+  std::map<std::pair<const Device*, const Device*>, std::unique_ptr<vulkan::HostRelay>> relays_;
   std::vector<cl_context_properties> properties_;  // as given, with its terminating 0; empty if none
   ContextNotify notify_;
   void* userData_;

@@ -55,7 +55,18 @@ Expected<vulkan::Buffer*> BufferStorage::on(Device& device) {
       return buffer.error().withContext("allocating " + std::to_string(size_) + " bytes on " + device.info().name);
     found = copies_.emplace(&device, std::move(*buffer)).first;
   }
-  if (current_ != nullptr && current_ != &device) CL2VK_TRY(found->second.copyFromDevice(copies_.at(current_), size_));
+  if (current_ != nullptr && current_ != &device) {
+    vulkan::Buffer& from = copies_.at(current_);
+    Expected<vulkan::HostRelay*> relay = context_.relay(*current_, device);
+    if (!relay) return relay.error();
+    if (*relay != nullptr) {
+      CL2VK_TRY((*relay)->copy(from, found->second, size_));
+    } else {
+      std::vector<std::byte> contents(size_);
+      CL2VK_TRY(from.download(contents));
+      CL2VK_TRY(found->second.upload(contents));
+    }
+  }
   current_ = &device;
   return &found->second;
 }

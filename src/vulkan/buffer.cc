@@ -1,12 +1,9 @@
 #include "vulkan/buffer.h"
 
 #include <algorithm>
-#include <array>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <deque>
-#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -475,62 +472,6 @@ Status Buffer::copyFrom(const Buffer& source, VkDeviceSize sourceOffset, VkDevic
     copyBuffer(vk, commands, source.allocation_.buffer, allocation_.buffer, sourceOffset, offset, size);
     makeWritesVisibleToHost(vk, commands);
   });
-}
-
-Status Buffer::copyFromDevice(Buffer& source, VkDeviceSize size) {
-  CL2VK_TRY(source.checkRange(0, size));
-  CL2VK_TRY(checkRange(0, size));
-  if (size == 0) return okStatus();
-  Device& from = *source.device_;
-  const VkDeviceSize page = std::max<VkDeviceSize>(
-      {from.info().importedHostPointerAlignment, device_->info().importedHostPointerAlignment, 64});
-  const VkDeviceSize piece = std::min(size, device_->stagingChunk());
-  const VkDeviceSize blockSize = (piece + page - 1) / page * page;
-  // Two blocks of host memory, each imported on both devices: one fills from the source while the
-  // other empties into this buffer.
-  struct Block {
-    std::unique_ptr<std::byte, decltype(&std::free)> memory{nullptr, &std::free};
-    std::optional<Buffer> onSource, onDestination;
-    std::future<Status> emptying;
-  };
-  std::array<Block, 2> blocks;
-  bool imported = from.info().importedHostPointerAlignment > 0 && device_->info().importedHostPointerAlignment > 0;
-  for (Block& block : blocks) {
-    if (!imported) break;
-    block.memory.reset(static_cast<std::byte*>(std::aligned_alloc(page, blockSize)));
-    if (!block.memory) return Error("out of host memory for a copy between devices");
-    Expected<Buffer> onSource = importHostMemory(from, block.memory.get(), blockSize);
-    Expected<Buffer> onDestination =
-        onSource ? importHostMemory(*device_, block.memory.get(), blockSize) : Expected<Buffer>(onSource.error());
-    // A driver may refuse an address it could have taken (it need not import every allocation).
-    imported = onSource && onDestination;
-    if (!imported) break;
-    block.onSource = std::move(*onSource);
-    block.onDestination = std::move(*onDestination);
-  }
-  if (!imported) {
-    std::vector<std::byte> contents(size);
-    CL2VK_TRY(source.download(contents));
-    return upload(contents);
-  }
-  Status status = okStatus();
-  for (VkDeviceSize offset = 0, k = 0; offset < size && status; offset += piece, k ^= 1) {
-    Block& block = blocks[k];
-    VkDeviceSize length = std::min(piece, size - offset);
-    if (block.emptying.valid()) status = block.emptying.get();
-    if (status) status = block.onSource->copyFrom(source, offset, 0, length);
-    if (status) {
-      block.emptying = std::async(std::launch::async, [this, &block, offset, length] {
-        return copyFrom(*block.onDestination, 0, offset, length);
-      });
-    }
-  }
-  for (Block& block : blocks) {
-    if (!block.emptying.valid()) continue;
-    Status emptied = block.emptying.get();
-    if (status && !emptied) status = emptied;
-  }
-  return status;
 }
 
 Status Buffer::fill(uint32_t pattern, VkDeviceSize offset, VkDeviceSize size) {

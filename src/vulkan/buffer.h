@@ -82,12 +82,6 @@ class Buffer {
   // after everything submitted before; blocks until done, when the host sees what the copy wrote
   // into host memory (createHostMemory). The ranges may be in the same buffer but must not overlap.
   Status copyFrom(const Buffer& source, VkDeviceSize sourceOffset, VkDeviceSize offset, VkDeviceSize size);
-  // Copies the first `size` bytes of `source`, a buffer of another device, to this buffer through
-  // host memory that both devices import (VK_EXT_external_memory_host), so that the devices copy
-  // and the host does not: in pieces of this device's staging size, a piece moving into this
-  // buffer while the next comes out of the source. Where a device cannot import host memory, a
-  // download and an upload. Blocks until done.
-  Status copyFromDevice(Buffer& source, VkDeviceSize size);
   // Writes the 4-byte `pattern` over `size` bytes at `offset` (both multiples of 4) with
   // vkCmdFillBuffer; blocks until done.
   Status fill(uint32_t pattern, VkDeviceSize offset, VkDeviceSize size);

@@ -70,8 +70,8 @@ TEST_F(TwoDevices, ABufferMovesBetweenTheDevicesOfOneContextWithItsContents) {
   std::vector<cl_uint> values(kCount);
   std::iota(values.begin(), values.end(), 7u);
   cl_int error = CL_SUCCESS;
-  Buffer buffer(clCreateBuffer(both_, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, kCount * sizeof(cl_uint),
-                               values.data(), &error));
+  Buffer buffer(
+      clCreateBuffer(both_, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, kCount * sizeof(cl_uint), values.data(), &error));
   ASSERT_CL_SUCCESS(error);
   std::vector<Event> steps(5);
   for (size_t s = 0; s < steps.size(); ++s) {
@@ -84,8 +84,8 @@ TEST_F(TwoDevices, ABufferMovesBetweenTheDevicesOfOneContextWithItsContents) {
   std::vector<cl_uint> got(kCount);
   cl_event last = steps.back().get();
   // Read on the other device's queue: the contents come back from the device that ran last.
-  ASSERT_CL_SUCCESS(clEnqueueReadBuffer(queues_[1], buffer, CL_TRUE, 0, kCount * sizeof(cl_uint), got.data(), 1,
-                                        &last, nullptr));
+  ASSERT_CL_SUCCESS(
+      clEnqueueReadBuffer(queues_[1], buffer, CL_TRUE, 0, kCount * sizeof(cl_uint), got.data(), 1, &last, nullptr));
   ASSERT_EQ(got.size(), values.size());
   for (size_t i = 0; i < kCount; i += 4093) ASSERT_EQ(got[i], values[i]) << "value " << i;
   EXPECT_EQ(got, values);

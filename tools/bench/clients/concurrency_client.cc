@@ -58,8 +58,8 @@ void concurrency(const Options& options, Session& session, Result& result) {
 
   cl_context context = session.context();
   cl_device_id device = nullptr;
-  std::string error = ok("clGetContextInfo", clGetContextInfo(context, CL_CONTEXT_DEVICES, sizeof device, &device,
-                                                               nullptr));
+  std::string error =
+      ok("clGetContextInfo", clGetContextInfo(context, CL_CONTEXT_DEVICES, sizeof device, &device, nullptr));
   cl_int status = CL_SUCCESS;
   // The queues the launches go to: the session's, another in-order one, or an out-of-order one.
   cl_command_queue queues[2] = {session.queue(), session.queue()};
@@ -135,7 +135,6 @@ void concurrency(const Options& options, Session& session, Result& result) {
 
 int main(int argc, char** argv) {
   Options options = parseOptions(argc, argv, kUsage);
-  return runClient(options, "concurrency", [&](const Device&, Session& session, Result& result) {
-    concurrency(options, session, result);
-  });
+  return runClient(options, "concurrency",
+                   [&](const Device&, Session& session, Result& result) { concurrency(options, session, result); });
 }

@@ -111,8 +111,8 @@ void move(const Options& options, const Device& picked, Result& result) {
   if (error.empty()) error = ok("clSetKernelArg", clSetKernelArg(kernel, 0, sizeof values, &values));
   Call call = [&] {
     cl_event first = nullptr;
-    std::string failed = ok("clEnqueueNDRangeKernel", clEnqueueNDRangeKernel(queues[0], kernel, 1, nullptr, &n,
-                                                                             nullptr, 0, nullptr, &first));
+    std::string failed = ok("clEnqueueNDRangeKernel",
+                            clEnqueueNDRangeKernel(queues[0], kernel, 1, nullptr, &n, nullptr, 0, nullptr, &first));
     if (failed.empty()) failed = ok("clFlush", clFlush(queues[0]));
     if (failed.empty()) {
       failed = ok("clEnqueueNDRangeKernel",
@@ -129,8 +129,8 @@ void move(const Options& options, const Device& picked, Result& result) {
   }
   std::vector<float> got(n);
   if (error.empty()) {
-    error = ok("clEnqueueReadBuffer", clEnqueueReadBuffer(queues[0], values, CL_TRUE, 0, n * sizeof(float),
-                                                          got.data(), 0, nullptr, nullptr));
+    error = ok("clEnqueueReadBuffer",
+               clEnqueueReadBuffer(queues[0], values, CL_TRUE, 0, n * sizeof(float), got.data(), 0, nullptr, nullptr));
   }
   const float added = 2.0f * (1 + options.runs);
   for (size_t i = 0; i < n && error.empty(); ++i) {
@@ -175,8 +175,8 @@ void multigpu(const Options& options, const Device& picked, Result& result) {
 
   std::vector<cl_device_id> devices = gpus(picked.platform, picked.device, count);
   if (devices.size() < count) {
-    result.error = "the platform has " + std::to_string(devices.size()) + " GPU(s); " + bench + " needs " +
-                   std::to_string(count);
+    result.error =
+        "the platform has " + std::to_string(devices.size()) + " GPU(s); " + bench + " needs " + std::to_string(count);
     return;
   }
   result.device = std::to_string(count) + " x " + picked.deviceName;
@@ -210,8 +210,8 @@ void multigpu(const Options& options, const Device& picked, Result& result) {
     if (!error.empty()) break;
     if (gemm) {
       cl_uint size = static_cast<cl_uint>(n);
-      part.buffers = {buffer(rows * n * sizeof(float), a.data() + g * rows * n), buffer(n * n * sizeof(float), b.data()),
-                      buffer(rows * n * sizeof(float), nullptr)};
+      part.buffers = {buffer(rows * n * sizeof(float), a.data() + g * rows * n),
+                      buffer(n * n * sizeof(float), b.data()), buffer(rows * n * sizeof(float), nullptr)};
       if (error.empty()) error = ok("clSetKernelArg", clSetKernelArg(part.kernel, 0, sizeof size, &size));
     } else {
       float factor = 1.0f;
@@ -220,22 +220,22 @@ void multigpu(const Options& options, const Device& picked, Result& result) {
       if (error.empty()) error = ok("clSetKernelArg", clSetKernelArg(part.kernel, 0, sizeof factor, &factor));
     }
     for (size_t i = 0; i < part.buffers.size() && error.empty(); ++i) {
-      error = ok("clSetKernelArg", clSetKernelArg(part.kernel, static_cast<cl_uint>(i + 1), sizeof(cl_mem),
-                                                  &part.buffers[i]));
+      error = ok("clSetKernelArg",
+                 clSetKernelArg(part.kernel, static_cast<cl_uint>(i + 1), sizeof(cl_mem), &part.buffers[i]));
     }
     // Each part's buffers on its GPU before the timing: one call's worth of work does that.
     if (error.empty()) {
       error = ok("clEnqueueMigrateMemObjects",
-                 clEnqueueMigrateMemObjects(part.queue, static_cast<cl_uint>(part.buffers.size()),
-                                            part.buffers.data(), 0, 0, nullptr, nullptr));
+                 clEnqueueMigrateMemObjects(part.queue, static_cast<cl_uint>(part.buffers.size()), part.buffers.data(),
+                                            0, 0, nullptr, nullptr));
     }
   }
   Call call = [&] {
     for (Part& part : parts) {
       const size_t global[2] = {gemm ? n : length, gemm ? rows : 1}, local[2] = {16, 16};
-      std::string failed = ok("clEnqueueNDRangeKernel", clEnqueueNDRangeKernel(part.queue, part.kernel, gemm ? 2 : 1,
-                                                                               nullptr, global, gemm ? local : nullptr,
-                                                                               0, nullptr, nullptr));
+      std::string failed =
+          ok("clEnqueueNDRangeKernel", clEnqueueNDRangeKernel(part.queue, part.kernel, gemm ? 2 : 1, nullptr, global,
+                                                              gemm ? local : nullptr, 0, nullptr, nullptr));
       if (failed.empty()) failed = ok("clFlush", clFlush(part.queue));
       if (!failed.empty()) return failed;
     }
