@@ -262,6 +262,26 @@ std::string clError(const char* call, cl_int status) {
   return std::string(call) + " returned " + std::to_string(status);
 }
 
+std::string failure(const char* call, cl_int status) { return status == CL_SUCCESS ? "" : clError(call, status); }
+
+cl_program buildProgram(cl_context context, const char* source, std::string& error) {
+  cl_int status = CL_SUCCESS;
+  cl_program program = clCreateProgramWithSource(context, 1, &source, nullptr, &status);
+  error = failure("clCreateProgramWithSource", status);
+  if (!error.empty()) return nullptr;
+  error = failure("clBuildProgram", clBuildProgram(program, 0, nullptr, "", nullptr, nullptr));
+  if (error.empty()) return program;
+  cl_device_id device = nullptr;
+  clGetProgramInfo(program, CL_PROGRAM_DEVICES, sizeof device, &device, nullptr);
+  size_t size = 0;
+  clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
+  std::string log(size, '\0');
+  clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
+  error += ": " + std::string(log.c_str());
+  clReleaseProgram(program);
+  return nullptr;
+}
+
 int runClient(const Options& options, const char* client, const Bench& bench) {
   Result result;
   result.client = client;

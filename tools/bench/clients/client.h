@@ -118,5 +118,9 @@ std::vector<float> uniformFloats(size_t count, uint32_t seed);       // in [-1, 
 std::vector<float> smallIntegerFloats(size_t count, uint32_t seed);  // in {-2, ..., 2}
 std::string shapeText(const std::vector<size_t>& shape);
 std::string clError(const char* call, cl_int status);
+// Empty when `status` is CL_SUCCESS, else clError's text: what a client's steps return.
+std::string failure(const char* call, cl_int status);
+// `source` built for the context's devices; null with `error` set (with the build log) on failure.
+cl_program buildProgram(cl_context context, const char* source, std::string& error);
 
 }  // namespace cl2vk::clients

@@ -38,8 +38,6 @@ cl_uint spun(cl_uint item, cl_uint steps, cl_uint seed) {
   return x;
 }
 
-std::string ok(const char* call, cl_int status) { return status == CL_SUCCESS ? "" : clError(call, status); }
-
 void concurrency(const Options& options, Session& session, Result& result) {
   result.metric = "Gop/s";
   result.check = "a sample of 64 work-items per launch exactly";
@@ -59,7 +57,7 @@ void concurrency(const Options& options, Session& session, Result& result) {
   cl_context context = session.context();
   cl_device_id device = nullptr;
   std::string error =
-      ok("clGetContextInfo", clGetContextInfo(context, CL_CONTEXT_DEVICES, sizeof device, &device, nullptr));
+      failure("clGetContextInfo", clGetContextInfo(context, CL_CONTEXT_DEVICES, sizeof device, &device, nullptr));
   cl_int status = CL_SUCCESS;
   // The queues the launches go to: the session's, another in-order one, or an out-of-order one.
   cl_command_queue queues[2] = {session.queue(), session.queue()};
@@ -67,7 +65,7 @@ void concurrency(const Options& options, Session& session, Result& result) {
   if (error.empty() && bench != "serial") {
     cl_command_queue_properties properties = bench == "out-of-order" ? CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE : 0;
     made = clCreateCommandQueue(context, device, properties, &status);
-    error = ok("clCreateCommandQueue", status);
+    error = failure("clCreateCommandQueue", status);
     queues[1] = made;
     if (bench == "out-of-order") queues[0] = made;
   }
@@ -76,29 +74,25 @@ void concurrency(const Options& options, Session& session, Result& result) {
 
   cl_program program = nullptr;
   cl_kernel kernels[2] = {nullptr, nullptr};
-  if (error.empty()) {
-    const char* source = kSource;
-    program = clCreateProgramWithSource(context, 1, &source, nullptr, &status);
-    error = ok("clCreateProgramWithSource", status);
-  }
-  if (error.empty()) error = ok("clBuildProgram", clBuildProgram(program, 0, nullptr, "", nullptr, nullptr));
+  if (error.empty()) program = buildProgram(context, kSource, error);
   for (int k = 0; k < 2 && error.empty(); ++k) {
     kernels[k] = clCreateKernel(program, "spin", &status);
-    error = ok("clCreateKernel", status);
-    if (error.empty()) error = ok("clSetKernelArg", clSetKernelArg(kernels[k], 0, sizeof out[k], &out[k]));
-    if (error.empty()) error = ok("clSetKernelArg", clSetKernelArg(kernels[k], 1, sizeof steps, &steps));
-    if (error.empty()) error = ok("clSetKernelArg", clSetKernelArg(kernels[k], 2, sizeof kSeeds[k], &kSeeds[k]));
+    error = failure("clCreateKernel", status);
+    if (error.empty()) error = failure("clSetKernelArg", clSetKernelArg(kernels[k], 0, sizeof out[k], &out[k]));
+    if (error.empty()) error = failure("clSetKernelArg", clSetKernelArg(kernels[k], 1, sizeof steps, &steps));
+    if (error.empty()) error = failure("clSetKernelArg", clSetKernelArg(kernels[k], 2, sizeof kSeeds[k], &kSeeds[k]));
   }
 
   Call call = [&] {
     for (int k = 0; k < 2; ++k) {
-      std::string failed = ok("clEnqueueNDRangeKernel", clEnqueueNDRangeKernel(queues[k], kernels[k], 1, nullptr,
-                                                                               &items, &kLocal, 0, nullptr, nullptr));
-      if (failed.empty()) failed = ok("clFlush", clFlush(queues[k]));
+      std::string failed =
+          failure("clEnqueueNDRangeKernel",
+                  clEnqueueNDRangeKernel(queues[k], kernels[k], 1, nullptr, &items, &kLocal, 0, nullptr, nullptr));
+      if (failed.empty()) failed = failure("clFlush", clFlush(queues[k]));
       if (!failed.empty()) return failed;
     }
     for (cl_command_queue queue : queues) {
-      std::string failed = ok("clFinish", clFinish(queue));
+      std::string failed = failure("clFinish", clFinish(queue));
       if (!failed.empty()) return failed;
     }
     return std::string();

@@ -92,16 +92,6 @@ double reference(const std::string& bench, const std::vector<uint8_t>& in, size_
 }
 
 // The program's build log on its first device, for an error message.
-std::string buildLog(cl_program program) {
-  cl_device_id device = nullptr;
-  clGetProgramInfo(program, CL_PROGRAM_DEVICES, sizeof device, &device, nullptr);
-  size_t size = 0;
-  clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
-  std::string log(size, '\0');
-  clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
-  return log.c_str();
-}
-
 void image(const Options& options, Session& session, Result& result) {
   if (options.shape.size() != 2 || options.shape[0] == 0 || options.shape[1] == 0) {
     result.error = "--shape is the image's WxH";
@@ -120,7 +110,6 @@ void image(const Options& options, Session& session, Result& result) {
                                        : "every byte compared with the CPU's";
   cl_context context = session.context();
   cl_command_queue queue = session.queue();
-  auto ok = [](const char* call, cl_int s) { return s == CL_SUCCESS ? std::string() : clError(call, s); };
   cl_image_format format{CL_RGBA, isFloat ? static_cast<cl_channel_type>(CL_FLOAT) : CL_UNORM_INT8};
   cl_image_desc desc{};
   desc.image_type = CL_MEM_OBJECT_IMAGE2D;
@@ -155,30 +144,24 @@ void image(const Options& options, Session& session, Result& result) {
   Call call;
   if (bench == "write") {
     call = [&] {
-      return ok("clEnqueueWriteImage",
-                clEnqueueWriteImage(queue, out, CL_TRUE, origin, region, 0, 0, inputBytes, 0, nullptr, nullptr));
+      return failure("clEnqueueWriteImage",
+                     clEnqueueWriteImage(queue, out, CL_TRUE, origin, region, 0, 0, inputBytes, 0, nullptr, nullptr));
     };
   } else if (bench == "read") {
     call = [&] {
-      return ok("clEnqueueReadImage",
-                clEnqueueReadImage(queue, in, CL_TRUE, origin, region, 0, 0, host.data(), 0, nullptr, nullptr));
+      return failure("clEnqueueReadImage",
+                     clEnqueueReadImage(queue, in, CL_TRUE, origin, region, 0, 0, host.data(), 0, nullptr, nullptr));
     };
   } else if (bench == "copy" || bench == "copy-float" || bench == "conv5x5" || bench == "bilinear") {
-    const char* source = kSource;
-    program = clCreateProgramWithSource(context, 1, &source, nullptr, &status);
-    error = ok("clCreateProgramWithSource", status);
-    if (error.empty()) {
-      error = ok("clBuildProgram", clBuildProgram(program, 0, nullptr, "", nullptr, nullptr));
-      if (!error.empty()) error += ": " + buildLog(program);
-    }
+    program = buildProgram(context, kSource, error);
     if (error.empty()) kernel = clCreateKernel(program, bench == "copy-float" ? "copy" : bench.c_str(), &status);
-    if (error.empty()) error = ok("clCreateKernel", status);
-    if (error.empty()) error = ok("clSetKernelArg", clSetKernelArg(kernel, 0, sizeof in, &in));
-    if (error.empty()) error = ok("clSetKernelArg", clSetKernelArg(kernel, 1, sizeof out, &out));
+    if (error.empty()) error = failure("clCreateKernel", status);
+    if (error.empty()) error = failure("clSetKernelArg", clSetKernelArg(kernel, 0, sizeof in, &in));
+    if (error.empty()) error = failure("clSetKernelArg", clSetKernelArg(kernel, 1, sizeof out, &out));
     call = [&] {
       const size_t global[2] = {width, height};
-      return ok("clEnqueueNDRangeKernel",
-                clEnqueueNDRangeKernel(queue, kernel, 2, nullptr, global, nullptr, 0, nullptr, nullptr));
+      return failure("clEnqueueNDRangeKernel",
+                     clEnqueueNDRangeKernel(queue, kernel, 2, nullptr, global, nullptr, 0, nullptr, nullptr));
     };
   } else {
     error = "unknown --bench " + bench + "\nusage: " + kUsage;
@@ -189,8 +172,8 @@ void image(const Options& options, Session& session, Result& result) {
   }
   // The check: what the last call left.
   if (error.empty() && bench != "read") {
-    error = ok("clEnqueueReadImage",
-               clEnqueueReadImage(queue, out, CL_TRUE, origin, region, 0, 0, host.data(), 0, nullptr, nullptr));
+    error = failure("clEnqueueReadImage",
+                    clEnqueueReadImage(queue, out, CL_TRUE, origin, region, 0, 0, host.data(), 0, nullptr, nullptr));
   }
   if (error.empty()) {
     if (bench == "conv5x5" || bench == "bilinear") {

@@ -51,8 +51,6 @@ void sgemm(uint n, global const float* A, global const float* B, global float* C
 }
 )";
 
-std::string ok(const char* call, cl_int status) { return status == CL_SUCCESS ? "" : clError(call, status); }
-
 // The first `count` GPUs of `platform`, `first` among them first.
 std::vector<cl_device_id> gpus(cl_platform_id platform, cl_device_id first, size_t count) {
   cl_uint total = 0;
@@ -86,41 +84,36 @@ void move(const Options& options, const Device& picked, Result& result) {
   result.device = "2 x " + picked.deviceName;
   cl_int status = CL_SUCCESS;
   cl_context context = clCreateContext(nullptr, 2, devices.data(), nullptr, nullptr, &status);
-  std::string error = ok("clCreateContext", status);
+  std::string error = failure("clCreateContext", status);
   cl_command_queue queues[2] = {nullptr, nullptr};
   for (int g = 0; g < 2 && error.empty(); ++g) {
     queues[g] = clCreateCommandQueue(context, devices[g], 0, &status);
-    error = ok("clCreateCommandQueue", status);
+    error = failure("clCreateCommandQueue", status);
   }
   cl_program program = nullptr;
   cl_kernel kernel = nullptr;
   cl_mem values = nullptr;
   std::vector<float> host = smallIntegerFloats(n, 3);
-  if (error.empty()) {
-    const char* source = kSource;
-    program = clCreateProgramWithSource(context, 1, &source, nullptr, &status);
-    error = ok("clCreateProgramWithSource", status);
-  }
-  if (error.empty()) error = ok("clBuildProgram", clBuildProgram(program, 0, nullptr, "", nullptr, nullptr));
+  if (error.empty()) program = buildProgram(context, kSource, error);
   if (error.empty()) kernel = clCreateKernel(program, "increment", &status);
-  if (error.empty()) error = ok("clCreateKernel", status);
+  if (error.empty()) error = failure("clCreateKernel", status);
   if (error.empty()) {
     values = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(float), host.data(), &status);
-    error = ok("clCreateBuffer", status);
+    error = failure("clCreateBuffer", status);
   }
-  if (error.empty()) error = ok("clSetKernelArg", clSetKernelArg(kernel, 0, sizeof values, &values));
+  if (error.empty()) error = failure("clSetKernelArg", clSetKernelArg(kernel, 0, sizeof values, &values));
   Call call = [&] {
     cl_event first = nullptr;
-    std::string failed = ok("clEnqueueNDRangeKernel",
-                            clEnqueueNDRangeKernel(queues[0], kernel, 1, nullptr, &n, nullptr, 0, nullptr, &first));
-    if (failed.empty()) failed = ok("clFlush", clFlush(queues[0]));
+    std::string failed = failure("clEnqueueNDRangeKernel", clEnqueueNDRangeKernel(queues[0], kernel, 1, nullptr, &n,
+                                                                                  nullptr, 0, nullptr, &first));
+    if (failed.empty()) failed = failure("clFlush", clFlush(queues[0]));
     if (failed.empty()) {
-      failed = ok("clEnqueueNDRangeKernel",
-                  clEnqueueNDRangeKernel(queues[1], kernel, 1, nullptr, &n, nullptr, 1, &first, nullptr));
+      failed = failure("clEnqueueNDRangeKernel",
+                       clEnqueueNDRangeKernel(queues[1], kernel, 1, nullptr, &n, nullptr, 1, &first, nullptr));
     }
     if (first) clReleaseEvent(first);
-    if (failed.empty()) failed = ok("clFinish", clFinish(queues[1]));
-    if (failed.empty()) failed = ok("clFinish", clFinish(queues[0]));
+    if (failed.empty()) failed = failure("clFinish", clFinish(queues[1]));
+    if (failed.empty()) failed = failure("clFinish", clFinish(queues[0]));
     return failed;
   };
   if (error.empty()) {
@@ -129,8 +122,8 @@ void move(const Options& options, const Device& picked, Result& result) {
   }
   std::vector<float> got(n);
   if (error.empty()) {
-    error = ok("clEnqueueReadBuffer",
-               clEnqueueReadBuffer(queues[0], values, CL_TRUE, 0, n * sizeof(float), got.data(), 0, nullptr, nullptr));
+    error = failure("clEnqueueReadBuffer", clEnqueueReadBuffer(queues[0], values, CL_TRUE, 0, n * sizeof(float),
+                                                               got.data(), 0, nullptr, nullptr));
   }
   const float added = 2.0f * (1 + options.runs);
   for (size_t i = 0; i < n && error.empty(); ++i) {
@@ -182,14 +175,9 @@ void multigpu(const Options& options, const Device& picked, Result& result) {
   result.device = std::to_string(count) + " x " + picked.deviceName;
   cl_int status = CL_SUCCESS;
   cl_context context = clCreateContext(nullptr, static_cast<cl_uint>(count), devices.data(), nullptr, nullptr, &status);
-  std::string error = ok("clCreateContext", status);
+  std::string error = failure("clCreateContext", status);
   cl_program program = nullptr;
-  if (error.empty()) {
-    const char* source = kSource;
-    program = clCreateProgramWithSource(context, 1, &source, nullptr, &status);
-    error = ok("clCreateProgramWithSource", status);
-  }
-  if (error.empty()) error = ok("clBuildProgram", clBuildProgram(program, 0, nullptr, "", nullptr, nullptr));
+  if (error.empty()) program = buildProgram(context, kSource, error);
 
   // Inputs: small integers, so that saxpy's sums are exact.
   const size_t rows = gemm ? n / count : 0, length = gemm ? 0 : n / count;
@@ -198,49 +186,49 @@ void multigpu(const Options& options, const Device& picked, Result& result) {
   auto buffer = [&](size_t bytes, const float* data) -> cl_mem {
     cl_mem made = clCreateBuffer(context, CL_MEM_READ_WRITE | (data ? CL_MEM_COPY_HOST_PTR : 0), bytes,
                                  const_cast<float*>(data), &status);
-    if (error.empty()) error = ok("clCreateBuffer", status);
+    if (error.empty()) error = failure("clCreateBuffer", status);
     return made;
   };
   for (size_t g = 0; g < count && error.empty(); ++g) {
     Part& part = parts[g];
     part.queue = clCreateCommandQueue(context, devices[g], 0, &status);
-    error = ok("clCreateCommandQueue", status);
+    error = failure("clCreateCommandQueue", status);
     if (error.empty()) part.kernel = clCreateKernel(program, kind.c_str(), &status);
-    if (error.empty()) error = ok("clCreateKernel", status);
+    if (error.empty()) error = failure("clCreateKernel", status);
     if (!error.empty()) break;
     if (gemm) {
       cl_uint size = static_cast<cl_uint>(n);
       part.buffers = {buffer(rows * n * sizeof(float), a.data() + g * rows * n),
                       buffer(n * n * sizeof(float), b.data()), buffer(rows * n * sizeof(float), nullptr)};
-      if (error.empty()) error = ok("clSetKernelArg", clSetKernelArg(part.kernel, 0, sizeof size, &size));
+      if (error.empty()) error = failure("clSetKernelArg", clSetKernelArg(part.kernel, 0, sizeof size, &size));
     } else {
       float factor = 1.0f;
       part.buffers = {buffer(length * sizeof(float), a.data() + g * length),
                       buffer(length * sizeof(float), b.data() + g * length)};
-      if (error.empty()) error = ok("clSetKernelArg", clSetKernelArg(part.kernel, 0, sizeof factor, &factor));
+      if (error.empty()) error = failure("clSetKernelArg", clSetKernelArg(part.kernel, 0, sizeof factor, &factor));
     }
     for (size_t i = 0; i < part.buffers.size() && error.empty(); ++i) {
-      error = ok("clSetKernelArg",
-                 clSetKernelArg(part.kernel, static_cast<cl_uint>(i + 1), sizeof(cl_mem), &part.buffers[i]));
+      error = failure("clSetKernelArg",
+                      clSetKernelArg(part.kernel, static_cast<cl_uint>(i + 1), sizeof(cl_mem), &part.buffers[i]));
     }
     // Each part's buffers on its GPU before the timing: one call's worth of work does that.
     if (error.empty()) {
-      error = ok("clEnqueueMigrateMemObjects",
-                 clEnqueueMigrateMemObjects(part.queue, static_cast<cl_uint>(part.buffers.size()), part.buffers.data(),
-                                            0, 0, nullptr, nullptr));
+      error = failure("clEnqueueMigrateMemObjects",
+                      clEnqueueMigrateMemObjects(part.queue, static_cast<cl_uint>(part.buffers.size()),
+                                                 part.buffers.data(), 0, 0, nullptr, nullptr));
     }
   }
   Call call = [&] {
     for (Part& part : parts) {
       const size_t global[2] = {gemm ? n : length, gemm ? rows : 1}, local[2] = {16, 16};
-      std::string failed =
-          ok("clEnqueueNDRangeKernel", clEnqueueNDRangeKernel(part.queue, part.kernel, gemm ? 2 : 1, nullptr, global,
-                                                              gemm ? local : nullptr, 0, nullptr, nullptr));
-      if (failed.empty()) failed = ok("clFlush", clFlush(part.queue));
+      std::string failed = failure("clEnqueueNDRangeKernel",
+                                   clEnqueueNDRangeKernel(part.queue, part.kernel, gemm ? 2 : 1, nullptr, global,
+                                                          gemm ? local : nullptr, 0, nullptr, nullptr));
+      if (failed.empty()) failed = failure("clFlush", clFlush(part.queue));
       if (!failed.empty()) return failed;
     }
     for (Part& part : parts) {
-      std::string failed = ok("clFinish", clFinish(part.queue));
+      std::string failed = failure("clFinish", clFinish(part.queue));
       if (!failed.empty()) return failed;
     }
     return std::string();
@@ -254,8 +242,9 @@ void multigpu(const Options& options, const Device& picked, Result& result) {
   for (size_t g = 0; g < count && error.empty(); ++g) {
     Part& part = parts[g];
     std::vector<float> got(gemm ? rows * n : length);
-    error = ok("clEnqueueReadBuffer", clEnqueueReadBuffer(part.queue, part.buffers.back(), CL_TRUE, 0,
-                                                          got.size() * sizeof(float), got.data(), 0, nullptr, nullptr));
+    error = failure("clEnqueueReadBuffer",
+                    clEnqueueReadBuffer(part.queue, part.buffers.back(), CL_TRUE, 0, got.size() * sizeof(float),
+                                        got.data(), 0, nullptr, nullptr));
     for (size_t s = 0; s < (gemm ? 256 : got.size()) && error.empty(); ++s) {
       size_t at = gemm ? (s * 7919) % got.size() : s;
       double expected = 0, scale = 0;

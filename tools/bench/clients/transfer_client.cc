@@ -100,24 +100,23 @@ void transfer(const Options& options, Session& session, Result& result) {
   }
   HostArray host(bytes);
   void* mapped = nullptr;
-  auto ok = [](const char* call, cl_int s) { return s == CL_SUCCESS ? std::string() : clError(call, s); };
   auto map = [&](cl_map_flags flags) {
     mapped = clEnqueueMapBuffer(queue, buffer, CL_TRUE, flags, 0, bytes, 0, nullptr, nullptr, &status);
-    return ok("clEnqueueMapBuffer", status);
+    return failure("clEnqueueMapBuffer", status);
   };
   auto unmap = [&] {
     std::string error =
-        ok("clEnqueueUnmapMemObject", clEnqueueUnmapMemObject(queue, buffer, mapped, 0, nullptr, nullptr));
-    return error.empty() ? ok("clFinish", clFinish(queue)) : error;
+        failure("clEnqueueUnmapMemObject", clEnqueueUnmapMemObject(queue, buffer, mapped, 0, nullptr, nullptr));
+    return error.empty() ? failure("clFinish", clFinish(queue)) : error;
   };
   auto write = [&](const void* from) {
-    return ok("clEnqueueWriteBuffer",
-              clEnqueueWriteBuffer(queue, buffer, CL_TRUE, 0, bytes, from, 0, nullptr, nullptr));
+    return failure("clEnqueueWriteBuffer",
+                   clEnqueueWriteBuffer(queue, buffer, CL_TRUE, 0, bytes, from, 0, nullptr, nullptr));
   };
   auto readBack = [&](unsigned seed, const char* what) {
     HostArray back(bytes);
-    std::string error = ok("clEnqueueReadBuffer",
-                           clEnqueueReadBuffer(queue, buffer, CL_TRUE, 0, bytes, back.data, 0, nullptr, nullptr));
+    std::string error = failure("clEnqueueReadBuffer",
+                                clEnqueueReadBuffer(queue, buffer, CL_TRUE, 0, bytes, back.data, 0, nullptr, nullptr));
     return error.empty() ? checkPattern(back.data, bytes, seed, what) : error;
   };
   // What the buffer holds before the benchmarks that read it.
@@ -129,15 +128,15 @@ void transfer(const Options& options, Session& session, Result& result) {
   if (bench == "write" || bench == "write-async") {
     fillPattern(host.data, bytes, 2);
     step.timed = [&] {
-      return ok("clEnqueueWriteBuffer",
-                clEnqueueWriteBuffer(queue, buffer, blocking, 0, bytes, host.data, 0, nullptr, nullptr));
+      return failure("clEnqueueWriteBuffer",
+                     clEnqueueWriteBuffer(queue, buffer, blocking, 0, bytes, host.data, 0, nullptr, nullptr));
     };
     finalCheck = [&] { return readBack(2, "read back after the writes"); };
   } else if (bench == "read" || bench == "read-async") {
     step.before = [&] { return std::memset(host.data, 0, bytes), ""; };
     step.timed = [&] {
-      return ok("clEnqueueReadBuffer",
-                clEnqueueReadBuffer(queue, buffer, blocking, 0, bytes, host.data, 0, nullptr, nullptr));
+      return failure("clEnqueueReadBuffer",
+                     clEnqueueReadBuffer(queue, buffer, blocking, 0, bytes, host.data, 0, nullptr, nullptr));
     };
     step.after = [&] { return checkPattern(host.data, bytes, 1, "what the read brought"); };
   } else if (bench == "map-read") {
@@ -161,7 +160,7 @@ void transfer(const Options& options, Session& session, Result& result) {
       return error;
     };
     step.timed = [&] {
-      return ok("clEnqueueUnmapMemObject", clEnqueueUnmapMemObject(queue, buffer, mapped, 0, nullptr, nullptr));
+      return failure("clEnqueueUnmapMemObject", clEnqueueUnmapMemObject(queue, buffer, mapped, 0, nullptr, nullptr));
     };
     step.after = [&] { return readBack(3, "read back after the unmap"); };
   } else if (bench == "memcpy-to-map") {
