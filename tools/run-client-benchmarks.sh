@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Real clients as users run them (issue 17): CLBlast (sgemm, saxpy, sdot), clFFT (1D, 2D),
-# pyopencl (a + b*c, sum, cumsum), clpeak's host transfers (issue 27), images (issue 28) and
-# independent kernels on one, two and out-of-order queues (issue 27), each
-# benchmark in a process of its own, once per OpenCL
-# implementation, in one invocation; every result checked against the CPU; a Markdown table of
+# pyopencl (a + b*c, sum, cumsum), clpeak's host transfers (issue 27), images (issue 28),
+# independent kernels on one, two and out-of-order queues (issue 27) and clpeak itself (its
+# bandwidth, compute and launch-latency sections), each benchmark in a process of its own, once per
+# OpenCL implementation, in one invocation; every result checked against the CPU (but clpeak's,
+# which measure speed only and say so); a Markdown table of
 # GB/s or GFLOP/s per implementation and the ratio of the first implementation to each other one.
 #
 #   tools/run-client-benchmarks.sh [--size tiny|small|full] [--impl NAME=LIBRARY]... [--runs N]
@@ -77,6 +78,14 @@ images() {
   done
 }
 
+# clpeak's own sections (its host transfers are the transfer rows above).
+clpeak_sections() {
+  local bench
+  for bench in global-bandwidth compute-sp compute-dp compute-integer kernel-latency; do
+    echo "clpeak $bench default"
+  done
+}
+
 # Two independent kernels of $1 (GROUPSxSTEPS) on one queue, two queues and an out-of-order queue.
 concurrency() {
   local bench
@@ -115,7 +124,8 @@ pyopencl sum 4194304
 pyopencl cumsum 4194304
 $(transfers 67108864)
 $(images 1024x1024)
-$(concurrency 8x100000)"
+$(concurrency 8x100000)
+$(clpeak_sections)"
     runs=${runs:-5} ;;
   full)
     benches="clblast sgemm 1024
@@ -129,7 +139,8 @@ pyopencl sum 67108864
 pyopencl cumsum 67108864
 $(transfers 2147483648)
 $(images 4096x4096)
-$(concurrency 66x400000)"
+$(concurrency 66x400000)
+$(clpeak_sections)"
     runs=${runs:-20} ;;
   gpus)
     benches="multigpu saxpy-1gpu 268435456
@@ -150,6 +161,10 @@ if [ ${#impls[@]} -eq 0 ]; then
 fi
 for client in $(cut -d' ' -f1 <<<"$benches" | sort -u); do
   [ "$client" = pyopencl ] && continue
+  if [ "$client" = clpeak ]; then
+    command -v clpeak >/dev/null || { echo "run-client-benchmarks: no clpeak (apt-get install clpeak)" >&2; exit 2; }
+    continue
+  fi
   program=cl2vk-client-$client
   [ -x "$bin/$program" ] || { echo "run-client-benchmarks: no $bin/$program (ninja -C build-rel cl2vk-clients)" >&2; exit 2; }
 done
@@ -202,6 +217,7 @@ run() {
     image) command=("$bin/cl2vk-client-image") ;;
     concurrency) command=("$bin/cl2vk-client-concurrency") ;;
     multigpu) command=("$bin/cl2vk-client-multigpu") ;;
+    clpeak) command=("$python" "$root/tools/bench/clients/clpeak_client.py") ;;
     pyopencl) command=(env "${python_env[@]}" "$python" "$root/tools/bench/clients/pyopencl_client.py") ;;
   esac
   if [ $clocks = 1 ]; then

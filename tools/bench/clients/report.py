@@ -13,7 +13,13 @@ import math
 import statistics
 
 CLIENT_NAMES = {"clblast": "CLBlast", "clfft": "clFFT", "pyopencl": "pyopencl", "transfer": "clpeak transfer",
-                "image": "image"}
+                "image": "image", "concurrency": "two kernels at once,", "multigpu": "GPUs:", "clpeak": "clpeak"}
+CLPEAK_NAMES = {"global-bandwidth": "global memory bandwidth (best width)",
+                "compute-sp": "single-precision compute (best width)",
+                "compute-dp": "double-precision compute (best width)",
+                "compute-integer": "integer compute (best width)",
+                "kernel-latency": "kernel launches per ms (1000 / its launch latency)"}
+CONCURRENCY_NAMES = {"serial": "one queue", "two-queues": "two queues", "out-of-order": "an out-of-order queue"}
 IMAGE_NAMES = {"copy": "copy kernel, RGBA8", "copy-float": "copy kernel, RGBA float",
                "conv5x5": "5x5 convolution through a sampler, RGBA8",
                "bilinear": "bilinear resampling (linear sampler), RGBA8",
@@ -51,6 +57,10 @@ def label(client, bench, shape, variant):
         what = f"{TRANSFER_NAMES.get(bench, bench)}, {size_text(dims[0])}"
     elif client == "image":
         what = f"{IMAGE_NAMES.get(bench, bench)}, {'×'.join(dims)}"
+    elif client == "clpeak":
+        what = CLPEAK_NAMES.get(bench, bench)
+    elif client == "concurrency":
+        what = f"{CONCURRENCY_NAMES.get(bench, bench)}, {dims[0]} work-groups x {dims[1]} steps each"
     elif client == "pyopencl":
         what = f"{PYOPENCL_NAMES.get(bench, bench)}, {power_text(dims[0])} floats"
     else:
