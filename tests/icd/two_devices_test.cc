@@ -1,6 +1,6 @@
 // A context of two devices (docs/runtime.md, "Buffers"): a buffer's contents move to the device of
 // the queue that uses them, device to device through host memory both import, in pieces
-// (vulkan::Buffer::copyFromDevice). ctest runs these with lavapipe and SwiftShader both visible
+// (vulkan::HostRelay). ctest runs these with lavapipe and SwiftShader both visible
 // (icd_tests_two_devices, CL2VK_TEST_TWO_DEVICES=1, where fewer than two devices fail the test);
 // in a run that sees one device they are skipped, saying so.
 
