@@ -98,12 +98,15 @@ bool dependencyFailed(const std::vector<std::shared_ptr<Event>>& waitList, const
   return failed;
 }
 
-// Whether a command of the queue `owner` that an event of `waitList` stands for may still be
-// running on the device: a launch waiting for it must start after it.
+// Whether `event` stands for a command of the queue `owner` that may still be running on the
+// device: a launch waiting for it must start after it, on the same Vulkan queue.
+bool runningCommandOf(const Event& event, const void* owner) {
+  return event.queue().get() == owner && event.status() > CL_COMPLETE;
+}
+
 bool waitsForRunningCommand(const std::vector<std::shared_ptr<Event>>& waitList, const void* owner) {
-  return std::any_of(waitList.begin(), waitList.end(), [&](const std::shared_ptr<Event>& event) {
-    return event->queue().get() == owner && event->status() > CL_COMPLETE;
-  });
+  return std::any_of(waitList.begin(), waitList.end(),
+                     [&](const std::shared_ptr<Event>& event) { return runningCommandOf(*event, owner); });
 }
 
 }  // namespace
@@ -383,7 +386,7 @@ std::optional<vulkan::Queue*> CommandQueue::queueFor(const Executor& executor, c
   if (executor.queues.size() == 1) return executor.queues.front();
   vulkan::Queue* queue = nullptr;
   for (const std::shared_ptr<Event>& dependency : launch.waitList) {
-    if (dependency->queue().get() != executor.owner || dependency->status() <= CL_COMPLETE) continue;
+    if (!runningCommandOf(*dependency, executor.owner)) continue;
     // Not in flight: it is a launch of the same batch, ordered by the barrier before this one.
     for (const std::shared_ptr<InFlight>& in : executor.inFlight) {
       bool holds = std::any_of(in->commands.begin(), in->commands.end(),

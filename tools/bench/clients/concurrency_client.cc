@@ -38,7 +38,7 @@ cl_uint spun(cl_uint item, cl_uint steps, cl_uint seed) {
   return x;
 }
 
-void concurrency(const Options& options, Session& session, Result& result) {
+void concurrency(const Options& options, const Device& picked, Session& session, Result& result) {
   result.metric = "Gop/s";
   result.check = "a sample of 64 work-items per launch exactly";
   const std::string& bench = options.bench;
@@ -55,16 +55,14 @@ void concurrency(const Options& options, Session& session, Result& result) {
   result.workPerCall = 2.0 * static_cast<double>(items) * steps;
 
   cl_context context = session.context();
-  cl_device_id device = nullptr;
-  std::string error =
-      failure("clGetContextInfo", clGetContextInfo(context, CL_CONTEXT_DEVICES, sizeof device, &device, nullptr));
+  std::string error;
   cl_int status = CL_SUCCESS;
   // The queues the launches go to: the session's, another in-order one, or an out-of-order one.
   cl_command_queue queues[2] = {session.queue(), session.queue()};
   cl_command_queue made = nullptr;
   if (error.empty() && bench != "serial") {
     cl_command_queue_properties properties = bench == "out-of-order" ? CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE : 0;
-    made = clCreateCommandQueue(context, device, properties, &status);
+    made = clCreateCommandQueue(context, picked.device, properties, &status);
     error = failure("clCreateCommandQueue", status);
     queues[1] = made;
     if (bench == "out-of-order") queues[0] = made;
@@ -129,6 +127,7 @@ void concurrency(const Options& options, Session& session, Result& result) {
 
 int main(int argc, char** argv) {
   Options options = parseOptions(argc, argv, kUsage);
-  return runClient(options, "concurrency",
-                   [&](const Device&, Session& session, Result& result) { concurrency(options, session, result); });
+  return runClient(options, "concurrency", [&](const Device& device, Session& session, Result& result) {
+    concurrency(options, device, session, result);
+  });
 }
