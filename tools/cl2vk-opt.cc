@@ -5,6 +5,7 @@
 
 #include <spirv-tools/libspirv.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -37,6 +38,33 @@ struct Options {
   std::vector<std::string> passes;  // empty: the whole pipeline, through the translator
 };
 
+// "  --usage             summary", the summary in column 24 (on the next line after a long usage)
+// and wrapped before column 100.
+void printParagraph(const std::string& usage, const std::string& summary) {
+  constexpr size_t kIndent = 24, kWidth = 100;
+  std::string text = "  " + usage;
+  if (text.size() + 2 > kIndent)
+    text += "\n" + std::string(kIndent, ' ');
+  else
+    text.resize(kIndent, ' ');
+  size_t column = kIndent;
+  for (size_t start = 0; start < summary.size();) {
+    const size_t end = std::min(summary.find(' ', start), summary.size());
+    const size_t length = end - start;
+    if (column > kIndent && column + 1 + length > kWidth) {
+      text += "\n" + std::string(kIndent, ' ');
+      column = kIndent;
+    } else if (column > kIndent) {
+      text += ' ';
+      ++column;
+    }
+    text.append(summary, start, length);
+    column += length;
+    start = end + 1;
+  }
+  std::printf("%s\n", text.c_str());
+}
+
 void printHelp() {
   std::printf(
       "Usage: cl2vk-opt [options] <input> [-o <output>]\n"
@@ -48,48 +76,10 @@ void printHelp() {
       "Options:\n"
       "  -o <file>             Write the result to <file> (default: stdout).\n"
       "  --emit=binary|text    Write a SPIR-V binary (default) or SPIR-V assembly text.\n"
-      "  --target-env=<env>    vulkan1.1, vulkan1.2 (default) or vulkan1.3.\n"
       "  --validate            Validate the result with SPIRV-Tools and fail with its message. A module\n"
       "                        that still has the Kernel capability is checked as OpenCL SPIR-V\n"
       "                        (opencl2.0/2.1/2.2 for SPIR-V 1.0/1.1/1.2, the universal rules of\n"
       "                        its version above that); a translated one against --target-env.\n"
-      "  --no-subgroup-arithmetic  Translate for a device without subgroup arithmetic: collectives\n"
-      "                        run in Workgroup memory and barriers alone.\n"
-      "  --no-int8, --no-int16  Translate for a device without shaderInt8 / shaderInt16: 8- and\n"
-      "                        16-bit integers are computed as 32-bit ones (lower-narrow-integers).\n"
-      "  --no-storage8, --no-storage16  Translate for a device without 8/16-bit buffer storage:\n"
-      "                        char and short in buffers are read and written through 32-bit words.\n"
-      "  --no-int64            Translate for a device without shaderInt64: long, size_t and\n"
-      "                        pointer arithmetic on pairs of 32-bit words (lower-int64).\n"
-      "  --no-float16, --no-float64  Translate for a device without shaderFloat16 / shaderFloat64:\n"
-      "                        half is moved and converted as its bits; half or double arithmetic\n"
-      "                        is refused naming kernel and instruction.\n"
-      "  --subgroup-scans=native|shuffle-up  Subgroup scans as OpGroupNonUniform* scans (default)\n"
-      "                        or as shuffle-up steps (faster on NVIDIA; needs shuffle-relative\n"
-      "                        subgroup operations).\n"
-      "  --flush-float-denormals  Test-only: compute as a device that flushes float denormals does\n"
-      "                        (zero for a denormal operand or result of float arithmetic, compares\n"
-      "                        and conversions) on one that keeps them (emulate-denormal-flush).\n"
-      "  --loop-iteration-limit=<n>  Translate for a driver that ends loops after <n> loop-header\n"
-      "                        executions per invocation (lavapipe: 65536): exceeding it is reported.\n"
-      "  --loop-unroll=<n>     Run up to <n> iterations per pass of a loop whose coming iterations\n"
-      "                        can be counted ahead (unroll-loops; default 8, half for a body of\n"
-      "                        over 16 instructions; 1 unrolls nothing; at most 16).\n"
-      "  --loop-exit-phis      Translate for a SIMD driver that keeps a value of a loop read after\n"
-      "                        it only in a phi of the loop's merge (SwiftShader, llvmpipe; the\n"
-      "                        runtime detects them): such values go through merge phis that\n"
-      "                        SwiftShader's optimizer keeps.\n"
-      "  --no-pointer-phis     Translate for a driver that cannot run a phi of buffer pointers\n"
-      "                        (SwiftShader): such phis merge the addresses as uvec2 instead.\n"
-      "  --no-double-rounding  Translate for a driver that rounds doubles wrong (llvmpipe on a\n"
-      "                        CPU without AVX-512): RoundEven and Trunc of doubles from Floor.\n"
-      "  --no-fused-fma        Translate for a driver whose Fma rounds the product and the sum\n"
-      "                        separately (llvmpipe, SwiftShader): OpenCL's fma is computed\n"
-      "                        exactly on the integer significands.\n"
-      "  --no-computed-broadcast-first  Translate for a driver that cannot compile a\n"
-      "                        broadcast-first of a computed float (llvmpipe on a CPU without\n"
-      "                        AVX-512): a broadcast from the lane a broadcast-first of the lane\n"
-      "                        ids names instead.\n"
       "  --stats               Print a one-line summary of the result to stderr, and per kernel\n"
       "                        the collectives rewritten, barriers added and bytes of scratch.\n"
       "  --round-trip          Run no pass: read, (validate) and write the module as it is.\n"
@@ -100,15 +90,15 @@ void printHelp() {
       "  --help                Print this help.\n"
       "  --version             Print the version.\n"
       "\n"
+      "The device translated for (every field of cl2vk::Target; the defaults describe a capable\n"
+      "desktop GPU; CL2VK_DUMP makes the runtime write the flags of the device it translated for):\n");
+  for (const cl2vk::TargetFlagHelp& flag : cl2vk::targetFlagHelp()) printParagraph(flag.usage, flag.summary);
+  std::printf(
+      "\n"
       "Passes (each flag runs that pass alone; several run in the order given; none runs the\n"
       "whole pipeline in the order listed):\n");
   for (const cl2vk::PassDescription& pass : cl2vk::passes())
     std::printf("  --%-36s %s\n", pass.name.c_str(), pass.summary.c_str());
-}
-
-// A decimal number that fits uint32_t with room to spare (at most nine digits).
-bool isSmallNumber(const std::string& value) {
-  return !value.empty() && value.find_first_not_of("0123456789") == std::string::npos && value.size() <= 9;
 }
 
 bool isPass(std::string_view name) {
@@ -147,54 +137,8 @@ std::optional<Options> parseArguments(int argc, char** argv, int& exitCode) {
       if (kind != "binary" && kind != "text")
         return usageError("--emit must be binary or text, not '" + std::string(kind) + "'");
       options.emitText = kind == "text";
-    } else if (arg.starts_with("--target-env=")) {
-      auto env = cl2vk::parseVulkanEnvironment(arg.substr(13));
-      if (!env) return usageError(env.error().message());
-      options.target.vulkanEnv = *env;
     } else if (arg == "--validate") {
       options.validate = true;
-    } else if (arg == "--no-subgroup-arithmetic") {
-      options.target.subgroupArithmetic = false;
-    } else if (arg == "--no-int8") {
-      options.target.int8 = false;
-    } else if (arg == "--no-int16") {
-      options.target.int16 = false;
-    } else if (arg == "--no-storage8") {
-      options.target.storage8 = false;
-    } else if (arg == "--no-storage16") {
-      options.target.storage16 = false;
-    } else if (arg == "--no-int64") {
-      options.target.int64 = false;
-    } else if (arg == "--no-float16") {
-      options.target.float16 = false;
-    } else if (arg == "--no-float64") {
-      options.target.float64 = false;
-    } else if (arg.starts_with("--subgroup-scans=")) {
-      std::string_view scans = arg.substr(17);
-      if (scans != "native" && scans != "shuffle-up")
-        return usageError("--subgroup-scans must be native or shuffle-up, not '" + std::string(scans) + "'");
-      options.target.shuffleScans = scans == "shuffle-up";
-    } else if (arg == "--flush-float-denormals") {
-      options.target.emulateFloat32DenormalFlush = true;
-    } else if (arg.starts_with("--loop-iteration-limit=")) {
-      std::string value(arg.substr(23));
-      if (!isSmallNumber(value)) return usageError("--loop-iteration-limit needs a number, not '" + value + "'");
-      options.target.loopIterationLimit = static_cast<uint32_t>(std::stoul(value));
-    } else if (arg.starts_with("--loop-unroll=")) {
-      std::string value(arg.substr(14));
-      if (!isSmallNumber(value) || std::stoul(value) == 0 || std::stoul(value) > 16)
-        return usageError("--loop-unroll needs a count from 1 to 16, not '" + value + "'");
-      options.target.loopUnroll = static_cast<uint32_t>(std::stoul(value));
-    } else if (arg == "--loop-exit-phis") {
-      options.target.loopExitPhis = true;
-    } else if (arg == "--no-pointer-phis") {
-      options.target.pointerPhis = false;
-    } else if (arg == "--no-double-rounding") {
-      options.target.float64Rounding = false;
-    } else if (arg == "--no-fused-fma") {
-      options.target.fusedFma = false;
-    } else if (arg == "--no-computed-broadcast-first") {
-      options.target.broadcastFirstOfComputedFloats = false;
     } else if (arg == "--stats") {
       options.stats = true;
     } else if (arg.starts_with("--reflect=")) {
@@ -202,6 +146,10 @@ std::optional<Options> parseArguments(int argc, char** argv, int& exitCode) {
       if (options.reflectPath.empty()) return usageError("--reflect needs a file name");
     } else if (arg == "--round-trip") {
       options.roundTrip = true;
+    } else if (Expected<bool> applied = cl2vk::applyTargetFlag(arg, options.target); !applied) {
+      return usageError(applied.error().message());
+    } else if (*applied) {
+      continue;
     } else if (arg.starts_with("--")) {
       if (!isPass(arg.substr(2))) return usageError("unknown option '" + std::string(arg) + "'");
       options.passes.emplace_back(arg.substr(2));

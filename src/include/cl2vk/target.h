@@ -5,6 +5,11 @@
 #include <spirv-tools/libspirv.h>
 
 #include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cl2vk/expected.h"
 
 namespace cl2vk {
 
@@ -86,6 +91,26 @@ struct Target {
   // correctly rounded, so where this is off link-builtins gives fma the builtin library's integer
   // form (mad, which OpenCL lets round either way, keeps the instruction).
   bool fusedFma = true;
+
+  bool operator==(const Target&) const = default;
 };
+
+// Every field of a Target has a cl2vk-opt flag (docs/architecture.md, "Target flags"), so that any
+// translation the runtime makes can be repeated with the command.
+//
+// The flags that make `target` from a default Target: one per field that differs, in a fixed
+// order, e.g. {"--target-env=vulkan1.3", "--no-int64", "--loop-iteration-limit=65536"}.
+std::vector<std::string> targetFlags(const Target& target);
+
+// Applies one such flag to `target`: true where `flag` is a target flag, false where it is not
+// (another option of the command), an error naming the flag where its value is out of range.
+Expected<bool> applyTargetFlag(std::string_view flag, Target& target);
+
+// The target flags as --help lists them: "--loop-unroll=<n>" and one paragraph of what it does.
+struct TargetFlagHelp {
+  std::string usage;
+  std::string summary;
+};
+std::vector<TargetFlagHelp> targetFlagHelp();
 
 }  // namespace cl2vk
