@@ -4,7 +4,8 @@
 #     translator/ header;
 #  2. no source file in src/ is longer than 600 lines;
 #  3. every pass cl2vk-opt --help lists has tests/**/<pass_name>_test.cc (the flag with '_' for
-#     '-') with at least one before/after test (test::expectPassOutput).
+#     '-') with at least one before/after test (test::expectPassOutput);
+#  4. no source file in src/ but src/support/settings.cc reads a CL2VK_* variable (getenv).
 #
 #   cmake -DSOURCE_DIR=<repository> -DCL2VK_OPT=<cl2vk-opt> -P tests/architecture_test.cmake
 cmake_minimum_required(VERSION 3.25)
@@ -71,6 +72,19 @@ foreach(flag IN LISTS flags)
     string(REPLACE "${SOURCE_DIR}/" "" relative "${found}")
     string(APPEND violations "pass '${pass}': ${relative} has no before/after test (test::expectPassOutput)\n")
   endif()
+endforeach()
+
+# 4. The settings in one place.
+foreach(file IN LISTS sources)
+  string(REPLACE "${SOURCE_DIR}/" "" relative "${file}")
+  if(relative STREQUAL "src/support/settings.cc")
+    continue()
+  endif()
+  file(STRINGS "${file}" reads REGEX "getenv\\(\"CL2VK_")
+  foreach(line IN LISTS reads)
+    string(STRIP "${line}" line)
+    string(APPEND violations "${relative}: ${line}: read CL2VK_* settings through support/settings.h\n")
+  endforeach()
 endforeach()
 
 if(violations)

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "launch/printf_output.h"
+#include "support/settings.h"
 
 namespace cl2vk::launch {
 namespace {
@@ -18,10 +19,7 @@ void put32(std::vector<std::byte>& bytes, uint32_t offset, uint32_t value) {
 // CL2VK_PIPELINE_STATISTICS=1: every pipeline a kernel gets is created with the driver's
 // statistics captured (VK_KHR_pipeline_executable_properties), which go to stderr, one line each.
 bool pipelineStatisticsRequested() {
-  static const bool requested = [] {
-    const char* value = std::getenv("CL2VK_PIPELINE_STATISTICS");
-    return value != nullptr && std::string(value) == "1";
-  }();
+  static const bool requested = settings::isOn(settings::Setting::kPipelineStatistics);
   return requested;
 }
 
@@ -30,21 +28,21 @@ bool pipelineStatisticsRequested() {
 // where they measured 11-21 % faster than its own scans (docs/PERFORMANCE.md); "native" never.
 bool shuffleScansFor(const vulkan::DeviceInfo& info) {
   if (!info.subgroup.supportsInCompute(VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT)) return false;
-  const char* choice = std::getenv("CL2VK_SUBGROUP_SCANS");
-  if (choice && std::string(choice) == "shuffle-up") return true;
-  if (choice && std::string(choice) == "native") return false;
+  const std::optional<std::string> choice = settings::read(settings::Setting::kSubgroupScans);
+  if (choice == "shuffle-up") return true;
+  if (choice == "native") return false;
   constexpr uint32_t kNvidia = 0x10de;
   return info.vendorId == kNvidia;
 }
 
 // Target::loopUnroll from CL2VK_LOOP_UNROLL (1 to 16; 1 unrolls nothing), else the default.
 uint32_t loopUnrollCount() {
-  const char* choice = std::getenv("CL2VK_LOOP_UNROLL");
+  const std::optional<std::string> choice = settings::read(settings::Setting::kLoopUnroll);
   uint32_t count = Target{}.loopUnroll;
   if (!choice) return count;
   char* end = nullptr;
-  unsigned long chosen = std::strtoul(choice, &end, 10);
-  return end != choice && *end == '\0' && chosen >= 1 && chosen <= 16 ? static_cast<uint32_t>(chosen) : count;
+  unsigned long chosen = std::strtoul(choice->c_str(), &end, 10);
+  return *end == '\0' && chosen >= 1 && chosen <= 16 ? static_cast<uint32_t>(chosen) : count;
 }
 
 void printStatistics(const std::string& kernel, const vulkan::Pipeline& pipeline,

@@ -5,14 +5,12 @@
 #include <cstdlib>
 
 #include "cl2vk/cl_ext_cl2vk.h"
+#include "support/settings.h"
 
 namespace cl2vk::runtime {
 
 bool loggingEnabled() {
-  static const bool enabled = [] {
-    const char* value = std::getenv("CL2VK_LOG");
-    return value != nullptr && std::string(value) == "1";
-  }();
+  static const bool enabled = settings::isOn(settings::Setting::kLog);
   return enabled;
 }
 

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "launch/kernel_launch.h"
+#include "support/settings.h"
 #include "vulkan/buffer.h"
 #include "vulkan/device_selection.h"
 #include "vulkan/float_denormal_probe.h"
@@ -385,8 +386,7 @@ Platform::Platform() {
     enumerationError_ = infos.error().message();
     return;
   }
-  const char* request = std::getenv("CL2VK_DEVICE");
-  Expected<uint32_t> preferred = vulkan::selectDevice(*infos, request ? request : "");
+  Expected<uint32_t> preferred = vulkan::selectDevice(*infos, settings::read(settings::Setting::kDevice).value_or(""));
   std::vector<vulkan::DeviceInfo> usable;
   for (vulkan::DeviceInfo& info : *infos) {
     if (checkUsable(info).ok()) usable.push_back(std::move(info));

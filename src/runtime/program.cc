@@ -10,6 +10,7 @@
 #include "cl2vk/spirv.h"
 #include "launch/kernel_launch.h"
 #include "runtime/program_binary.h"
+#include "runtime/translation_dump.h"
 
 namespace cl2vk::runtime {
 namespace {
@@ -115,6 +116,7 @@ bool Program::translateFor(Device& device, DeviceBuild& build) {
   Expected<Translation> translation = !il              ? Expected<Translation>(il.error())
                                       : hasKernel(*il) ? translate(*il, target)
                                                        : Translation{};
+  if (il && hasKernel(*il)) dumpTranslation(*il, target, translation, device.info().name);
   if (!translation) {
     build.status = CL_BUILD_ERROR;
     build.log +=

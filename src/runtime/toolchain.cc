@@ -11,6 +11,7 @@
 #include <system_error>
 
 #include "runtime/source_compiler.h"
+#include "support/settings.h"
 
 namespace cl2vk::runtime {
 namespace {
@@ -37,15 +38,16 @@ std::optional<fs::path> findOnPath(std::string_view name) {
 
 // `variable` (an absolute path, or a name looked up on PATH) when set; else `name` on PATH; else
 // `fallback`, where Debian's LLVM 15 packages put the tool.
-Expected<fs::path> findTool(const char* variable, std::string_view name, const fs::path& fallback) {
-  if (const char* chosen = std::getenv(variable); chosen && *chosen) {
-    std::string_view value = chosen;
+Expected<fs::path> findTool(settings::Setting setting, std::string_view name, const fs::path& fallback) {
+  const std::string variable(settings::variableOf(setting));
+  if (const std::optional<std::string> chosen = settings::read(setting)) {
+    std::string_view value = *chosen;
     std::error_code ignored;
     std::optional<fs::path> found = value.find('/') == std::string_view::npos
                                         ? findOnPath(value)
                                         : std::optional(fs::absolute(fs::path(value), ignored));
     if (found && isExecutableFile(*found)) return *found;
-    return Error(std::string(variable) + " is set to '" + chosen + "', which is not an executable file");
+    return Error(variable + " is set to '" + *chosen + "', which is not an executable file");
   }
   if (std::optional<fs::path> found = findOnPath(name)) return *found;
   if (isExecutableFile(fallback)) return fallback;
@@ -56,9 +58,10 @@ Expected<fs::path> findTool(const char* variable, std::string_view name, const f
 }  // namespace
 
 Expected<Toolchain> findToolchain() {
-  Expected<fs::path> clang = findTool("CL2VK_CLANG", "clang-15", "/usr/lib/llvm-15/bin/clang");
+  Expected<fs::path> clang = findTool(settings::Setting::kClang, "clang-15", "/usr/lib/llvm-15/bin/clang");
   if (!clang) return clang.error();
-  Expected<fs::path> llvmSpirv = findTool("CL2VK_LLVM_SPIRV", "llvm-spirv-15", "/usr/lib/llvm-15/bin/llvm-spirv");
+  Expected<fs::path> llvmSpirv =
+      findTool(settings::Setting::kLlvmSpirv, "llvm-spirv-15", "/usr/lib/llvm-15/bin/llvm-spirv");
   if (!llvmSpirv) return llvmSpirv.error();
   return Toolchain{std::move(*clang), std::move(*llvmSpirv)};
 }

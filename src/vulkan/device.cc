@@ -6,6 +6,7 @@
 #include <mutex>
 #include <vector>
 
+#include "support/settings.h"
 #include "vulkan/device_selection.h"
 #include "vulkan/feature_chain.h"
 #include "vulkan/loop_limit_probe.h"
@@ -16,16 +17,15 @@ namespace cl2vk::vulkan {
 
 DeviceOptions DeviceOptions::fromEnvironment() {
   DeviceOptions options;
-  if (const char* device = std::getenv("CL2VK_DEVICE")) options.device = device;
-  if (const char* validation = std::getenv("CL2VK_VALIDATION")) {
-    options.validation = std::string(validation) == "1";
-  }
-  if (const char* queue = std::getenv("CL2VK_QUEUE")) options.queue = queue;
+  using settings::Setting;
+  if (std::optional<std::string> device = settings::read(Setting::kDevice)) options.device = *device;
+  options.validation = settings::isOn(Setting::kValidation);
+  if (std::optional<std::string> queue = settings::read(Setting::kQueue)) options.queue = *queue;
   options.clocks = ClockHold::policyFromEnvironment();
-  if (const char* timeout = std::getenv("CL2VK_HANG_TIMEOUT")) {
+  if (std::optional<std::string> timeout = settings::read(Setting::kHangTimeout)) {
     char* end = nullptr;
-    long seconds = std::strtol(timeout, &end, 10);
-    if (end != timeout && *end == '\0' && seconds > 0) options.hangTimeout = std::chrono::seconds(seconds);
+    long seconds = std::strtol(timeout->c_str(), &end, 10);
+    if (*end == '\0' && seconds > 0) options.hangTimeout = std::chrono::seconds(seconds);
   }
   return options;
 }

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "support/settings.h"
 #include "vulkan/feature_chain.h"
 #include "vulkan/instance.h"
 
@@ -256,11 +257,11 @@ Expected<std::vector<DeviceInfo>> enumerateDevices(const Instance& instance) {
   if (!devices) return devices.error();
   // CL2VK_DEVICE_LACKS=int64,storage8,... makes every device look as if it lacked those features,
   // to test on one device what cl2vk does for another (SwiftShader's, a phone's).
-  const char* lacks = std::getenv("CL2VK_DEVICE_LACKS");
+  const std::optional<std::string> lacks = settings::read(settings::Setting::kDeviceLacks);
   std::vector<DeviceInfo> infos;
   for (uint32_t i = 0; i < devices->size(); ++i) {
     infos.push_back(queryDeviceInfo((*devices)[i], i, instance.apiVersion()));
-    if (lacks) CL2VK_TRY(hideFeatures(infos.back().features, lacks));
+    if (lacks) CL2VK_TRY(hideFeatures(infos.back().features, *lacks));
   }
   return infos;
 }

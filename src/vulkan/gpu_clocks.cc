@@ -7,6 +7,7 @@
 #include <optional>
 #include <string_view>
 
+#include "support/settings.h"
 #include "vulkan/device_info.h"
 
 namespace cl2vk::vulkan {
@@ -81,8 +82,7 @@ struct ClockHold::Driver {
 };
 
 ClockPolicy ClockHold::policyFromEnvironment() {
-  const char* value = std::getenv("CL2VK_NVIDIA_CLOCKS");
-  return value && std::string_view(value) == "off" ? ClockPolicy::kOff : ClockPolicy::kCudaContext;
+  return settings::read(settings::Setting::kNvidiaClocks) == "off" ? ClockPolicy::kOff : ClockPolicy::kCudaContext;
 }
 
 std::unique_ptr<ClockHold> ClockHold::acquire(const DeviceInfo& info, ClockPolicy policy, std::string& why) {

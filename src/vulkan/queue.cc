@@ -6,6 +6,7 @@
 #include <string>
 #include <thread>
 
+#include "support/settings.h"
 #include "vulkan/vk_result.h"
 
 namespace cl2vk::vulkan {
@@ -16,9 +17,9 @@ constexpr std::chrono::microseconds kPollTime{2000};
 }  // namespace
 
 bool pollFencesOn(VkPhysicalDeviceType type) {
-  const char* choice = std::getenv("CL2VK_WAIT");
-  if (choice && std::string(choice) == "poll") return true;
-  if (choice && std::string(choice) == "sleep") return false;
+  const std::optional<std::string> choice = settings::read(settings::Setting::kWait);
+  if (choice == "poll") return true;
+  if (choice == "sleep") return false;
   return type != VK_PHYSICAL_DEVICE_TYPE_CPU;
 }
 
