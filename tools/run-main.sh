@@ -31,6 +31,6 @@ cmake --build build --target cl2vk_icd collectives_demo
 
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
-"${sudo_cmd[@]}" cmake --install build
+"${sudo_cmd[@]}" cmake --install build --component icd
 
 build/examples/collectives_demo
