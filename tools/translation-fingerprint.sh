@@ -18,8 +18,8 @@ opt="$build/tools/cl2vk-opt"
 [ -x "$opt" ] || { echo "translation-fingerprint: no cl2vk-opt in $build/tools" >&2; exit 2; }
 [ -f "$build/spirv/corpus.txt" ] || { echo "translation-fingerprint: no corpus in $build/spirv" >&2; exit 2; }
 
-mapfile -t passes < <("$opt" --help | sed -n 's/^  --\([a-z-]*\) .*/\1/p' | grep -v -x -e emit -e target-env \
-  -e validate -e no-subgroup-arithmetic -e subgroup-scans -e flush-float-denormals -e stats -e round-trip -e reflect -e help -e version)
+# The passes: the flags --help lists after its "Passes" heading.
+mapfile -t passes < <("$opt" --help | sed -n '/^Passes/,$p' | sed -n 's/^  --\([a-z-]*\) .*/\1/p')
 [ ${#passes[@]} -gt 0 ] || { echo "translation-fingerprint: cl2vk-opt --help lists no pass" >&2; exit 2; }
 
 # Inputs by a path relative to their own folder, so that messages naming them match across builds.

@@ -112,9 +112,7 @@ Status checkDeviceHasWhatTheTranslationNeeds(const ir::Module& module, const Mod
     for (const ir::Function& function : module.functions()) {
       for (const ir::Block& block : function.blocks()) {
         for (const ir::Instruction& inst : block.instructions()) {
-          if (integerWidth(module, inst.typeId()) == integer.width)
-            return Error("kernel '" + ir::kernelReaching(module, function) + "': " + module.describe(inst) + ": " +
-                         integer.reason);
+          if (integerWidth(module, inst.typeId()) == integer.width) return ir::refuse(module, inst, integer.reason);
         }
       }
     }

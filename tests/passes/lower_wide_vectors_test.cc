@@ -813,7 +813,7 @@ TEST(LowerWideVectorsTest, DotOfWideVectorsIsAnErrorNamingTheInstruction) {
                OpReturn
                OpFunctionEnd
 )"),
-            "%7 = OpDot in function 'k': vectors of 8 or 16 components are not supported in OpDot");
+            "kernel 'k': %7 = OpDot in function 'k': vectors of 8 or 16 components are not supported in OpDot");
 }
 
 // A component-wise GLSL.std.450 instruction on a wide vector (exact half narrowing, which runs

@@ -1,6 +1,8 @@
 // lower-collectives for async_work_group_copy, async_work_group_strided_copy and wait_group_events.
 #include "passes/collectives/collective_lowering.h"
 
+#include "analysis/call_graph.h"
+
 namespace cl2vk::collectives {
 
 Status CollectiveLowering::lowerAsyncCopy(Instruction* inst) {
@@ -10,21 +12,24 @@ Status CollectiveLowering::lowerAsyncCopy(Instruction* inst) {
   // SPIRV-Tools 2023.1 checks none of these operands.
   auto isPointer = [](const Instruction* type) { return type && type->opcode() == spv::Op::OpTypePointer; };
   if (!isPointer(destinationType) || !isPointer(sourceType))
-    return fail(*inst, "the destination and the source of an async copy must be pointers");
+    return ir::refuse(module_, *inst, "the destination and the source of an async copy must be pointers");
   uint32_t sizeType = ir::typeOf(module_, inst->idOperand(3));
   const Instruction* size = module_.def(sizeType);
   if (!size || size->opcode() != spv::Op::OpTypeInt || ir::typeOf(module_, inst->idOperand(4)) != sizeType ||
       ir::typeOf(module_, inst->idOperand(5)) != inst->typeId() ||
       module_.def(inst->typeId())->opcode() != spv::Op::OpTypeEvent)
-    return fail(*inst, "an async copy needs integers of one type for the count and the stride, and an event");
+    return ir::refuse(module_, *inst,
+                      "an async copy needs integers of one type for the count and the stride, and an event");
   auto storage = [](const Instruction* type) { return static_cast<spv::StorageClass>(type->wordOperand(0)); };
   bool toLocal = storage(destinationType) == spv::StorageClass::Workgroup &&
                  storage(sourceType) == spv::StorageClass::CrossWorkgroup;
   bool toGlobal = storage(destinationType) == spv::StorageClass::CrossWorkgroup &&
                   storage(sourceType) == spv::StorageClass::Workgroup;
-  if (!toLocal && !toGlobal) return fail(*inst, "an async copy must be between a __global and a __local pointer");
+  if (!toLocal && !toGlobal)
+    return ir::refuse(module_, *inst, "an async copy must be between a __global and a __local pointer");
   if (destinationType->idOperand(1) != sourceType->idOperand(1))
-    return fail(*inst, "the destination and the source of an async copy must have the same element type");
+    return ir::refuse(module_, *inst,
+                      "the destination and the source of an async copy must have the same element type");
 
   Block* rest = emitBlocksAfter(inst);
   // Local memory holds far fewer than 2^32 elements, so the count and the loop are 32-bit.

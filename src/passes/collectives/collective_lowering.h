@@ -88,8 +88,6 @@ class CollectiveLowering {
  private:
   // --- Checks (lower_collectives.cc) --------------------------------------------------------------
 
-  Error fail(const Instruction& inst, const std::string& why) const;
-
   // SPIRV-Tools does not check these operands of the OpGroup* instructions, and a value of
   // another type than the result would be lowered into invalid code.
   Status checkOperandTypes(const Instruction& inst) const;

@@ -1,5 +1,6 @@
 #include "passes/collectives/lower_collectives.h"
 
+#include "analysis/call_graph.h"
 #include "analysis/data_layout.h"
 #include "ir/collectives.h"
 #include "ir/types.h"
@@ -61,11 +62,11 @@ Status CollectiveLowering::lower(Instruction* inst) {
   if (isNonUniformGroupOp(inst->opcode())) return lowerNonUniform(inst);
   std::optional<uint64_t> scope = constantValue(module_, inst->idOperand(0));
   if (isAsyncCopyOrWait(inst->opcode())) {
-    if (scope != kWorkgroup) return fail(*inst, "the scope must be the constant Workgroup");
+    if (scope != kWorkgroup) return ir::refuse(module_, *inst, "the scope must be the constant Workgroup");
     return inst->opcode() == spv::Op::OpGroupAsyncCopy ? lowerAsyncCopy(inst) : lowerWaitEvents(inst);
   }
   if (!scope || (*scope != kWorkgroup && *scope != kSubgroup))
-    return fail(*inst, "the scope must be the constant Workgroup or Subgroup");
+    return ir::refuse(module_, *inst, "the scope must be the constant Workgroup or Subgroup");
   CL2VK_TRY(checkOperandTypes(*inst));
   ++stats_.collectives;
   bool inMemory = !hasSubgroupArithmeticFor(inst->typeId());
@@ -73,16 +74,13 @@ Status CollectiveLowering::lower(Instruction* inst) {
   return lowerWithBlocks(inst, static_cast<uint32_t>(*scope), inMemory);
 }
 
-Error CollectiveLowering::fail(const Instruction& inst, const std::string& why) const {
-  return Error("kernel '" + module_.functionName(kernel_) + "': " + module_.describe(inst) + ": " + why);
-}
-
 Status CollectiveLowering::checkOperandTypes(const Instruction& inst) const {
   bool broadcast = inst.opcode() == spv::Op::OpGroupBroadcast;
   bool vote = !broadcast && collectiveOf(inst.opcode())->vote;
   uint32_t value = inst.idOperand(broadcast || vote ? 1 : 2);
   if (ir::typeOf(module_, value) != inst.typeId())
-    return fail(inst, (broadcast ? "the value"
+    return ir::refuse(module_, inst,
+                      (broadcast ? "the value"
                        : vote    ? "the predicate"
                                  : "the operand X") +
                           std::string(" must have the result's type (SPIR-V requires it)"));
@@ -92,7 +90,8 @@ Status CollectiveLowering::checkOperandTypes(const Instruction& inst) const {
     bool vector = localId && localId->opcode() == spv::Op::OpTypeVector &&
                   (localId->wordOperand(1) == 2 || localId->wordOperand(1) == 3) &&
                   module_.def(localId->idOperand(0))->opcode() == spv::Op::OpTypeInt;
-    if (!integer && !vector) return fail(inst, "the local id must be an integer or a vector of two or three integers");
+    if (!integer && !vector)
+      return ir::refuse(module_, inst, "the local id must be an integer or a vector of two or three integers");
   }
   return okStatus();
 }

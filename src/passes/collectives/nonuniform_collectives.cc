@@ -1,6 +1,7 @@
 // lower-collectives for the cl_khr_subgroup_* functions, which llvm-spirv-15 writes as Kernel
 // OpGroupNonUniform* instructions at Subgroup scope: most stay as they are; what Vulkan lacks or
 // does otherwise is rewritten here (docs/collectives.md, "The cl_khr_subgroup_* extensions").
+#include "analysis/call_graph.h"
 #include "analysis/data_layout.h"
 #include "cl2vk/reflection.h"
 #include "passes/collectives/collective_lowering.h"
@@ -62,25 +63,25 @@ bool isNonUniformGroupOp(spv::Op op) {
 
 Status CollectiveLowering::lowerNonUniform(Instruction* inst) {
   if (constantValue(module_, inst->idOperand(0)) != kSubgroup)
-    return fail(*inst, "a cl_khr_subgroup_* instruction must have the constant Subgroup scope");
+    return ir::refuse(module_, *inst, "a cl_khr_subgroup_* instruction must have the constant Subgroup scope");
   spv::Op op = inst->opcode();
   // What the OpenCL environment's validation lets through and Vulkan's does not.
   if (movesValues(op) || combineOf(op)) {
     size_t valueAt = movesValues(op) ? 1 : 2;
     if (inst->operands().size() <= valueAt || ir::typeOf(module_, inst->idOperand(valueAt)) != inst->typeId())
-      return fail(*inst, "the value must have the result's type (SPIR-V requires it)");
+      return ir::refuse(module_, *inst, "the value must have the result's type (SPIR-V requires it)");
   }
   if (op == O::OpGroupNonUniformBallotBitCount) {
     auto kind = static_cast<spv::GroupOperation>(inst->wordOperand(1));
     if (kind != spv::GroupOperation::Reduce && kind != spv::GroupOperation::InclusiveScan &&
         kind != spv::GroupOperation::ExclusiveScan)
-      return fail(*inst, "a ballot's bit count is a Reduce, InclusiveScan or ExclusiveScan");
+      return ir::refuse(module_, *inst, "a ballot's bit count is a Reduce, InclusiveScan or ExclusiveScan");
   }
   Builder b = Builder::before(module_, inst);
   uint32_t value = 0;
   if (op == O::OpGroupNonUniformElect) return okStatus();
   if (op == O::OpGroupNonUniformAll || op == O::OpGroupNonUniformAny || op == O::OpGroupNonUniformAllEqual) {
-    if (!target_.subgroupVote) return fail(*inst, "the device lacks Vulkan's subgroup vote operations");
+    if (!target_.subgroupVote) return ir::refuse(module_, *inst, "the device lacks Vulkan's subgroup vote operations");
     // Without shaderSubgroupExtendedTypes, 8/16-bit integers compare widened, half as float and
     // 64-bit integers as their two words.
     uint32_t x = inst->idOperand(1), type = ir::typeOf(module_, x);
@@ -99,37 +100,39 @@ Status CollectiveLowering::lowerNonUniform(Instruction* inst) {
     return module_.remove(inst);
   }
   if (std::optional<Combine> c = combineOf(op)) {
-    if (!target_.subgroupArithmetic) return fail(*inst, "the device lacks Vulkan's subgroup arithmetic");
+    if (!target_.subgroupArithmetic) return ir::refuse(module_, *inst, "the device lacks Vulkan's subgroup arithmetic");
     bool arithmetic = hasSubgroupArithmeticFor(inst->typeId());
     if (inst->wordOperand(1) != static_cast<uint32_t>(spv::GroupOperation::ClusteredReduce)) {
       if (arithmetic) return okStatus();
-      return fail(*inst,
-                  "subgroup arithmetic on 8/16-bit types and 64-bit integers needs Vulkan's "
-                  "shaderSubgroupExtendedTypes, which the device lacks");
+      return ir::refuse(module_, *inst,
+                        "subgroup arithmetic on 8/16-bit types and 64-bit integers needs Vulkan's "
+                        "shaderSubgroupExtendedTypes, which the device lacks");
     }
     // SPIRV-Tools 2023.1 does not check it, and NVIDIA's driver crashed on a cluster size that
     // was not a constant (clang had merged a switch over cluster sizes into one call).
     std::optional<uint64_t> cluster =
         inst->operands().size() > 3 ? constantValue(module_, inst->idOperand(3)) : std::nullopt;
     if (!cluster || *cluster == 0 || (*cluster & (*cluster - 1)) != 0)
-      return fail(*inst, "the cluster size must be a constant power of two");
+      return ir::refuse(module_, *inst, "the cluster size must be a constant power of two");
     if (arithmetic && target_.subgroupClustered) return okStatus();
     // Shuffle steps move the values as 32-bit words, so they need no shaderSubgroupExtendedTypes.
     if (!target_.subgroupShuffle || !target_.subgroupBallot)
-      return fail(*inst, arithmetic ? "clustered reductions need Vulkan's clustered, or shuffle and ballot, subgroup "
-                                      "operations"
-                                    : "clustered reductions of 8/16-bit types and 64-bit integers need Vulkan's "
-                                      "shaderSubgroupExtendedTypes, or shuffle and ballot subgroup operations");
+      return ir::refuse(module_, *inst,
+                        arithmetic ? "clustered reductions need Vulkan's clustered, or shuffle and ballot, subgroup "
+                                     "operations"
+                                   : "clustered reductions of 8/16-bit types and 64-bit integers need Vulkan's "
+                                     "shaderSubgroupExtendedTypes, or shuffle and ballot subgroup operations");
     value = clusteredReduce(b, *c, inst->typeId(), inst->idOperand(2), static_cast<uint32_t>(*cluster));
   } else if (movesValues(op)) {
     bool relative = op == O::OpGroupNonUniformShuffleUp || op == O::OpGroupNonUniformShuffleDown;
     bool broadcast = op == O::OpGroupNonUniformBroadcast || op == O::OpGroupNonUniformBroadcastFirst;
     if (broadcast ? !target_.subgroupBallot : relative ? !target_.subgroupShuffleRelative : !target_.subgroupShuffle)
-      return fail(*inst, std::string("the device lacks Vulkan's subgroup ") +
-                             (broadcast  ? "ballot"
-                              : relative ? "relative shuffle"
-                                         : "shuffle") +
-                             " operations");
+      return ir::refuse(module_, *inst,
+                        std::string("the device lacks Vulkan's subgroup ") +
+                            (broadcast  ? "ballot"
+                             : relative ? "relative shuffle"
+                                        : "shuffle") +
+                            " operations");
     if (op == O::OpGroupNonUniformRotateKHR) {
       value = rotate(b, inst->typeId(), inst->idOperand(1), inst->idOperand(2),
                      inst->operands().size() > 3 ? inst->idOperand(3) : 0);
@@ -145,7 +148,8 @@ Status CollectiveLowering::lowerNonUniform(Instruction* inst) {
       value = moveValue(b, op, inst->typeId(), inst->idOperand(1), rest);
     }
   } else {
-    if (!target_.subgroupBallot) return fail(*inst, "the device lacks Vulkan's subgroup ballot operations");
+    if (!target_.subgroupBallot)
+      return ir::refuse(module_, *inst, "the device lacks Vulkan's subgroup ballot operations");
     bool counts = op == O::OpGroupNonUniformBallotBitCount &&
                   inst->wordOperand(1) == static_cast<uint32_t>(spv::GroupOperation::Reduce);
     if (!counts && op != O::OpGroupNonUniformBallotFindMSB) return okStatus();

@@ -2,6 +2,7 @@
 // (or shuffles); and the subgroup operations and combines that the work-group lowerings build on.
 #include <limits>
 
+#include "analysis/call_graph.h"
 #include "analysis/data_layout.h"
 #include "passes/collectives/collective_lowering.h"
 #include "passes/environment/finalize_vulkan.h"
@@ -29,7 +30,7 @@ Expected<CollectiveLowering::Operation> CollectiveLowering::operationOf(Builder&
   auto kind = static_cast<spv::GroupOperation>(operation);
   if (kind != spv::GroupOperation::Reduce && kind != spv::GroupOperation::InclusiveScan &&
       kind != spv::GroupOperation::ExclusiveScan)
-    return fail(inst, "group operation " + std::to_string(operation) + " is not an OpenCL collective");
+    return ir::refuse(module_, inst, "group operation " + std::to_string(operation) + " is not an OpenCL collective");
   Operation op{c, inst.typeId(), c.vote ? inst.idOperand(1) : inst.idOperand(2), kind};
   if (std::optional<Collective> bitwise = asBitwise(c)) {
     op.x = b.valueOfIds(spv::Op::OpSelect, uint_, {op.x, constant32(1), constant32(0)});

@@ -1,5 +1,6 @@
 #include "passes/control_flow/limit_loop_iterations.h"
 
+#include "analysis/call_graph.h"
 #include "analysis/cfg.h"
 #include "ir/builder.h"
 #include "ir/types.h"
@@ -25,11 +26,11 @@ uint32_t addVariable(Module& module, Function& kernel, uint32_t type, uint32_t i
            ir::Operand::id(initializer)});
 }
 
-Status instrumentKernel(Module& module, Function& kernel, uint32_t limit, const std::string& name) {
+Status instrumentKernel(Module& module, Function& kernel, uint32_t limit) {
   Cfg cfg(module, kernel);
   if (cfg.loops().empty()) return okStatus();
   if (!cfg.isReducible())
-    return Error("kernel '" + name + "': an irreducible loop cannot be checked against the device's loop limit");
+    return ir::refuse(module, kernel, "an irreducible loop cannot be checked against the device's loop limit");
   uint32_t uint = ir::typeInt(module, 32);
   uint32_t flag = addHiddenParameter(module, kernel, ir::typePointer(module, spv::StorageClass::CrossWorkgroup, uint),
                                      kLoopLimitFlagName);
@@ -76,7 +77,7 @@ Expected<PassResult> limitLoopIterations(Module& module, const Target& target) {
     if (entry.wordOperand(0) != static_cast<uint32_t>(spv::ExecutionModel::Kernel)) continue;
     Function* kernel = module.function(entry.idOperand(1));
     if (!kernel || Cfg(module, *kernel).loops().empty()) continue;
-    CL2VK_TRY(instrumentKernel(module, *kernel, target.loopIterationLimit, entry.stringOperand(2)));
+    CL2VK_TRY(instrumentKernel(module, *kernel, target.loopIterationLimit));
     result = PassResult::kChanged;
   }
   return result;

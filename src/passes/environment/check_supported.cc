@@ -102,8 +102,7 @@ std::optional<Error> findMissingFloat(const Module& module, const Target& target
           if (operand) width = missingFloatWidth(module, operand->typeId(), target);
         }
         if (width == 0) continue;
-        return Error("kernel '" + ir::kernelReaching(module, function) + "': " + module.describe(inst) + ": " +
-                     missingFloatReason(width));
+        return ir::refuse(module, inst, missingFloatReason(width));
       }
     }
   }
@@ -172,10 +171,8 @@ Expected<PassResult> checkSupported(Module& module, const Target& target) {
       for (const Instruction& inst : block.instructions()) {
         std::string construct = constructOf(inst);
         if (construct.empty()) continue;
-        std::string kernel = ir::kernelReaching(module, function);
         std::string verb = construct == "device-side enqueue" ? " is" : " are";
-        return Error("kernel '" + kernel + "': " + module.describe(inst) + ": " + construct + verb +
-                     " not supported by cl2vk");
+        return ir::refuse(module, inst, construct + verb + " not supported by cl2vk");
       }
     }
   }

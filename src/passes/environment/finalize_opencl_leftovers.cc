@@ -1,5 +1,6 @@
 // finalize-vulkan's first step (finalize_vulkan.h): what is still OpenCL-only after the lowerings
 // is an error naming the kernel and the instruction, and what nothing uses of it goes.
+#include "analysis/call_graph.h"
 #include "ir/collectives.h"
 #include "ir/opcode_classes.h"
 #include "ir/types.h"
@@ -53,26 +54,23 @@ Status rejectWhatIsStillOpenCL(Module& module) {
                 ? "the collective builtin '" + std::string(ir::demangledBaseName(name)) + "' is not supported yet"
                 : "calls '" + (name.empty() ? module.functionName(function) : name) +
                       "', which is not defined in the module (linking is not supported)";
-        return Error("kernel '" + module.functionName(*use.user->function()) + "': " + module.describe(*use.user) +
-                     ": " + what);
+        return ir::refuse(module, *use.user, what);
       }
       continue;
     }
     for (Block& block : function.blocks()) {
       for (Instruction& inst : block.instructions()) {
         if (ir::isGroupCollective(inst.opcode()))
-          return Error("kernel '" + module.functionName(function) + "': " + module.describe(inst) +
-                       ": work-group and sub-group collectives are not supported yet");
+          return ir::refuse(module, inst, "work-group and sub-group collectives are not supported yet");
         if (usesGenericPointer(module, inst))
-          return Error("kernel '" + module.functionName(function) + "': " + module.describe(inst) +
-                       ": uses a __generic pointer whose address space cl2vk cannot tell (an undefined "
-                       "pointer, or one no cast from a named address space reaches)");
+          return ir::refuse(module, inst,
+                            "uses a __generic pointer whose address space cl2vk cannot tell (an undefined "
+                            "pointer, or one no cast from a named address space reaches)");
         if (inst.opcode() == spv::Op::OpExtInst) {
           const Instruction* set = module.def(inst.idOperand(0));
           std::string setName = set ? set->stringOperand(0) : "";
           if (setName != "GLSL.std.450" && !setName.starts_with("NonSemantic."))
-            return Error("kernel '" + module.functionName(function) + "': " + module.describe(inst) +
-                         ": extended instruction set '" + setName + "' is not supported in Vulkan");
+            return ir::refuse(module, inst, "extended instruction set '" + setName + "' is not supported in Vulkan");
         }
       }
     }

@@ -41,8 +41,8 @@ Expected<std::vector<Function*>> calleesFirst(Module& module) {
       std::string cycle;
       auto start = std::find(path.begin(), path.end(), function);
       for (auto it = start; it != path.end(); ++it) cycle += "'" + module.functionName(**it) + "' calls ";
-      return Error("kernel '" + ir::kernelReaching(module, *function) + "': recursion is not supported: " + cycle +
-                   "'" + module.functionName(*function) + "'");
+      return ir::refuse(module, *function,
+                        "recursion is not supported: " + cycle + "'" + module.functionName(*function) + "'");
     }
     mark = Mark::kVisiting;
     path.push_back(function);

@@ -199,8 +199,8 @@ Expected<Collective> recognise(const Module& module, const Instruction& call, co
   Expected<Collective> collective = decodeName(name);
   Status checked = collective ? checkCall(module, call, *collective) : Status(collective.error());
   if (checked) return collective;
-  return Error("kernel '" + ir::kernelReaching(module, *call.function()) + "': " + module.describe(call) + ": '" +
-               name + "' is not a collective builtin cl2vk recognises: " + checked.error().message());
+  return ir::refuse(module, call,
+                    "'" + name + "' is not a collective builtin cl2vk recognises: " + checked.error().message());
 }
 
 // Declares what a group instruction needs: the SPV_KHR_uniform_group_instructions ones their own

@@ -1,5 +1,6 @@
 #include "passes/instructions/lower_opencl_std.h"
 
+#include "analysis/call_graph.h"
 #include "passes/instructions/opencl_std_lowerings.h"
 #include "passes/lowering.h"
 
@@ -7,8 +8,8 @@ namespace cl2vk {
 
 Error unsupported(ir::Builder& e, const ExtCall& call, const std::string& detail) {
   if (call.name == "printf")
-    return Error(e.module().describe(call.inst) + ": printf is left for lower-printf, which runs before this pass");
-  return Error(e.module().describe(call.inst) + ": OpenCL.std " + call.name + " is not supported" + detail);
+    return ir::refuse(e.module(), call.inst, "printf is left for lower-printf, which runs before this pass");
+  return ir::refuse(e.module(), call.inst, "OpenCL.std " + call.name + " is not supported" + detail);
 }
 
 uint32_t argAs(ir::Builder& e, const ExtCall& call, size_t index, uint32_t type) {

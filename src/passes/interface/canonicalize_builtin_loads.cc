@@ -96,9 +96,10 @@ class BuiltinVariable {
  private:
   Error unsupported(const Instruction& user, const std::string& why) const {
     std::string name = module_.name(variable_.resultId());
-    std::string kernel = user.function() ? "kernel '" + ir::kernelReaching(module_, *user.function()) + "': " : "";
-    return Error(kernel + module_.describe(user) + ": " + why + " of the OpenCL builtin variable '" +
-                 (name.empty() ? "%" + std::to_string(variable_.resultId()) : name) + "', which is not supported");
+    return ir::refuse(module_, user,
+                      why + " of the OpenCL builtin variable '" +
+                          (name.empty() ? "%" + std::to_string(variable_.resultId()) : name) +
+                          "', which is not supported");
   }
 
   // Old llvm-spirv declares the builtins UniformConstant; Vulkan's and the lowering's are Input.

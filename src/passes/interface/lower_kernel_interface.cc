@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analysis/call_graph.h"
 #include "analysis/data_layout.h"
 #include "ir/builder.h"
 #include "ir/types.h"
@@ -113,7 +114,7 @@ class KernelLowering {
     reflection.name = name;
 
     std::vector<Parameter> params;
-    CL2VK_TRY(classifyParameters(*kernel, name, params));
+    CL2VK_TRY(classifyParameters(*kernel, params));
     reflection.usesDispatchInfo = usesDispatchInfo(*kernel);
     layOut(params, reflection);
 
@@ -170,7 +171,7 @@ class KernelLowering {
         reflection.requiredWorkGroupSize =
             std::array<uint32_t, 3>{mode.wordOperand(2), mode.wordOperand(3), mode.wordOperand(4)};
       if (mode.wordOperand(1) == static_cast<uint32_t>(spv::ExecutionMode::SubgroupSize)) {
-        CL2VK_TRY(checkSubgroupSize(name, mode.wordOperand(2)));
+        CL2VK_TRY(checkSubgroupSize(*kernel, mode.wordOperand(2)));
         reflection.requiredSubgroupSize = mode.wordOperand(2);
       }
     }
@@ -185,7 +186,7 @@ class KernelLowering {
  private:
   // intel_reqd_sub_group_size(n): a power of two the device's subgroups can be, by request
   // (VK_EXT_subgroup_size_control) or because it is their only size.
-  Status checkSubgroupSize(const std::string& name, uint32_t size) const {
+  Status checkSubgroupSize(const Function& kernel, uint32_t size) const {
     const Target& target = context_.target;
     bool only = target.minSubgroupSize == target.maxSubgroupSize;
     bool fits = size != 0 && (size & (size - 1)) == 0 && size >= target.minSubgroupSize &&
@@ -195,12 +196,13 @@ class KernelLowering {
                             ? std::to_string(target.minSubgroupSize)
                             : std::to_string(target.minSubgroupSize) + " to " + std::to_string(target.maxSubgroupSize) +
                                   (target.requiredSubgroupSize ? "" : ", and it cannot be asked for one");
-    return Error("kernel '" + name + "': intel_reqd_sub_group_size(" + std::to_string(size) +
-                 ") (the SubgroupSize execution mode) asks for sub-groups of " + std::to_string(size) +
-                 " work-items; this device's have " + sizes);
+    return ir::refuse(module_, kernel,
+                      "intel_reqd_sub_group_size(" + std::to_string(size) +
+                          ") (the SubgroupSize execution mode) asks for sub-groups of " + std::to_string(size) +
+                          " work-items; this device's have " + sizes);
   }
 
-  Status classifyParameters(Function& kernel, const std::string& name, std::vector<Parameter>& params) {
+  Status classifyParameters(Function& kernel, std::vector<Parameter>& params) {
     size_t index = 0;
     for (Instruction& inst : kernel.header()) {
       if (inst.opcode() != spv::Op::OpFunctionParameter) continue;
@@ -209,8 +211,8 @@ class KernelLowering {
       param.hidden = isHiddenParameterName(param.argument.name);
       const Instruction* type = module_.def(inst.typeId());
       auto unsupported = [&](const std::string& what) {
-        return Error("kernel '" + name + "': argument '" + param.argument.name + "' is " + what +
-                     ", which is not supported");
+        return ir::refuse(module_, kernel,
+                          "argument '" + param.argument.name + "' is " + what + ", which is not supported");
       };
       switch (type->opcode()) {
         case spv::Op::OpTypePointer: {

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <span>
 
+#include "analysis/call_graph.h"
 #include "analysis/data_layout.h"
 #include "ir/builder.h"
 #include "ir/opcode_classes.h"
@@ -153,9 +154,7 @@ class PrintfLowering {
       : module_(module), context_(context), buffer_(buffer), uint_(ir::typeInt(module, 32)) {}
 
   Status lower(Instruction& call, const std::string& kernel) {
-    auto failure = [&](const std::string& why) {
-      return Error("kernel '" + kernel + "': " + module_.describe(call) + ": " + why);
-    };
+    auto failure = [&](const std::string& why) { return ir::refuse(module_, call, why); };
     if (call.numOperands() < 3) return failure("printf without a format");
     std::optional<std::string> format = constantString(module_, call.idOperand(2));
     if (!format) return failure("the printf format is not a constant string");

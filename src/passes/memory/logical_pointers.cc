@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/call_graph.h"
 #include "analysis/data_layout.h"
 #include "ir/builder.h"
 #include "ir/opcode_classes.h"
@@ -55,9 +56,9 @@ class LogicalPointers {
     if (auto it = paths_.find(pointer); it != paths_.end()) return it->second;
     const Instruction* def = module_.def(pointer);
     if (def && def->opcode() == spv::Op::OpVariable) return Path{pointer, {}};
-    return unsupported(module_, user,
-                       "a __local or __private pointer from an unsupported source (" +
-                           (def ? ir::opcodeName(def->opcode()) : std::string("?")) + ")");
+    return ir::refuse(module_, user,
+                      "a __local or __private pointer from an unsupported source (" +
+                          (def ? ir::opcodeName(def->opcode()) : std::string("?")) + ")");
   }
 
   // The type a path reaches.
@@ -72,11 +73,11 @@ class LogicalPointers {
         case spv::Op::OpTypeStruct: {
           std::optional<uint64_t> member = constantValue(module_, index);
           if (!member || *member >= def->numOperands())
-            return unsupported(module_, where, "a struct member index that is not a constant");
+            return ir::refuse(module_, where, "a struct member index that is not a constant");
           type = def->idOperand(*member);
           break;
         }
-        default: return unsupported(module_, where, "indexes into a " + ir::opcodeName(def->opcode()));
+        default: return ir::refuse(module_, where, "indexes into a " + ir::opcodeName(def->opcode()));
       }
     }
     return type;
@@ -106,7 +107,7 @@ class LogicalPointers {
           first = 2;
           if (constantValue(module_, element) != 0) {
             if (path.indices.empty())
-              return unsupported(module_, inst, "pointer arithmetic that leaves a __local or __private variable");
+              return ir::refuse(module_, inst, "pointer arithmetic that leaves a __local or __private variable");
             uint32_t last = path.indices.back();
             path.indices.back() =
                 b.valueOfIds(spv::Op::OpIAdd, ir::typeInt(module_, 64), {widen(b, last), widen(b, element)});
@@ -138,7 +139,7 @@ class LogicalPointers {
         if (!c) return c.error();
         if (a->root != c->root || a->indices.size() != c->indices.size() || a->indices.empty() ||
             !std::equal(a->indices.begin(), a->indices.end() - 1, c->indices.begin()))
-          return unsupported(module_, inst, "selects between __local or __private pointers into different objects");
+          return ir::refuse(module_, inst, "selects between __local or __private pointers into different objects");
         Path path = *a;
         if (a->indices.back() != c->indices.back())
           path.indices.back() =
@@ -162,10 +163,10 @@ class LogicalPointers {
           }
           return record(inst, std::move(path));
         }
-        return unsupported(module_, inst, "a phi of __local or __private pointers with no incoming value before it");
+        return ir::refuse(module_, inst, "a phi of __local or __private pointers with no incoming value before it");
       }
       default:
-        return unsupported(module_, inst, "this instruction cannot produce a __local or __private pointer in Vulkan");
+        return ir::refuse(module_, inst, "this instruction cannot produce a __local or __private pointer in Vulkan");
     }
   }
 
@@ -173,7 +174,7 @@ class LogicalPointers {
     Expected<uint32_t> reached = typeAt(inst, path);
     if (!reached) return reached.error();
     if (*reached != pointeeOf(module_, inst.typeId()))
-      return unsupported(module_, inst, "reinterpreting __local or __private memory as another type is not supported");
+      return ir::refuse(module_, inst, "reinterpreting __local or __private memory as another type is not supported");
     paths_[inst.resultId()] = std::move(path);
     return okStatus();
   }
@@ -196,7 +197,7 @@ class LogicalPointers {
       if (path->root != shape.root || path->indices.size() != shape.indices.size() ||
           (!shape.indices.empty() &&
            !std::equal(shape.indices.begin(), shape.indices.end() - 1, path->indices.begin())))
-        return unsupported(module_, phi, "a phi of __local or __private pointers into different objects");
+        return ir::refuse(module_, phi, "a phi of __local or __private pointers into different objects");
       if (shape.indices.empty()) continue;
       Block* predecessor = module_.def(phi.idOperand(i + 1))->block();
       Builder b = Builder::before(module_, predecessor->terminator());
@@ -229,7 +230,7 @@ class LogicalPointers {
           user->opcode() == spv::Op::OpLoad || user->opcode() == spv::Op::OpStore || ir::isAtomic(user->opcode());
       if (!access) return unsupportedPointerUse(module_, *user);
       if (user->opcode() == spv::Op::OpStore && paths_.contains(user->idOperand(1)))
-        return unsupported(module_, *user, "storing a __local or __private pointer in memory is not supported");
+        return ir::refuse(module_, *user, "storing a __local or __private pointer in memory is not supported");
       std::vector<Operand> operands = user->operands();
       uint32_t pointer = operands[0].words[0];
       const Path& path = paths_.at(pointer);

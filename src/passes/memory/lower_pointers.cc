@@ -10,6 +10,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "analysis/call_graph.h"
 #include "analysis/data_layout.h"
 #include "ir/builder.h"
 #include "ir/opcode_classes.h"
@@ -347,7 +348,7 @@ class PointerLowering {
               (inst->wordOperand(memoryOperand) & static_cast<uint32_t>(spv::MemoryAccessMask::Aligned)))
             break;
           Expected<TypeLayout> layout = layoutOf(module_, pointeeOf(module_, type));
-          if (!layout) return unsupported(module_, *inst, layout.error().message());
+          if (!layout) return ir::refuse(module_, *inst, layout.error().message());
           std::vector<Operand> operands(inst->operands().begin(),
                                         inst->operands().begin() + static_cast<long>(memoryOperand));
           uint32_t mask = inst->numOperands() > memoryOperand ? inst->wordOperand(memoryOperand) : 0;
@@ -388,7 +389,7 @@ class PointerLowering {
   Status compareBufferPointers(Instruction& inst) {
     uint32_t pointerType = module_.def(inst.idOperand(0))->typeId();
     if (storageOf(module_, pointerType) != SC::PhysicalStorageBuffer)
-      return unsupported(module_, inst, "compares pointers Vulkan cannot compare");
+      return ir::refuse(module_, inst, "compares pointers Vulkan cannot compare");
     Builder b = Builder::before(module_, &inst);
     uint32_t ulong = ir::typeInt(module_, 64);
     uint32_t a = b.op(spv::Op::OpConvertPtrToU, ulong, {inst.idOperand(0)});
@@ -396,7 +397,7 @@ class PointerLowering {
     uint32_t result;
     if (inst.opcode() == spv::Op::OpPtrDiff) {
       Expected<TypeLayout> layout = layoutOf(module_, pointeeOf(module_, pointerType));
-      if (!layout) return unsupported(module_, inst, layout.error().message());
+      if (!layout) return ir::refuse(module_, inst, layout.error().message());
       uint32_t bytes = b.resizeSigned(b.isub(a, c), ir::scalarWidth(module_, inst.typeId()));
       result = b.op(spv::Op::OpSDiv, inst.typeId(), {bytes, ir::constantBits(module_, inst.typeId(), layout->size)});
     } else {

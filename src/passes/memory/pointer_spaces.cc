@@ -1,6 +1,8 @@
 // Address-space inference for lower-pointers (pointer_spaces.h).
 #include "passes/memory/pointer_spaces.h"
 
+#include "analysis/call_graph.h"
+
 namespace cl2vk::pointers {
 namespace {
 
@@ -38,8 +40,8 @@ Status SpaceInference::run() {
       // Generic pointers are tagged where this fails (tagged_pointers.h); what is left is a
       // __constant pointer loaded from memory or computed from something else.
       if (inst.opcode() == spv::Op::OpLoad)
-        return unsupported(module_, inst, "a __constant pointer loaded from memory is not supported");
-      return unsupported(module_, inst, "cannot tell which address space this pointer points into");
+        return ir::refuse(module_, inst, "a __constant pointer loaded from memory is not supported");
+      return ir::refuse(module_, inst, "cannot tell which address space this pointer points into");
     }
   }
   return okStatus();

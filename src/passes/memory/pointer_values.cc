@@ -1,6 +1,7 @@
 // The pointer helpers of lower-pointers (pointer_values.h).
 #include "passes/memory/pointer_values.h"
 
+#include "analysis/call_graph.h"
 #include "ir/collectives.h"
 
 namespace cl2vk::pointers {
@@ -53,23 +54,19 @@ bool isNullPointer(const Module& module, uint32_t id) {
   return def && def->opcode() == spv::Op::OpConstantNull;
 }
 
-Error unsupported(const Module& module, const Instruction& inst, const std::string& why) {
-  return Error("kernel '" + kernelOf(module, inst) + "': " + module.describe(inst) + ": " + why);
-}
-
 Error unsupportedPointerUse(const Module& module, const Instruction& user) {
   if (user.opcode() == spv::Op::OpFunctionCall) {
     const Function* function = module.function(user.idOperand(0));
     if (function && function->isDeclaration()) {
       std::string name = ir::linkageName(module, user.idOperand(0));
       if (name.empty()) name = module.functionName(*function);
-      return unsupported(module, user,
-                         "passes a __local or __private pointer to '" + name +
-                             "', which is not defined in the module (a plain C99 `inline` function the front "
-                             "end did not inline has no definition: make it `static inline`)");
+      return ir::refuse(module, user,
+                        "passes a __local or __private pointer to '" + name +
+                            "', which is not defined in the module (a plain C99 `inline` function the front "
+                            "end did not inline has no definition: make it `static inline`)");
     }
   }
-  return unsupported(module, user, "uses a __local or __private pointer in a way Vulkan cannot express");
+  return ir::refuse(module, user, "uses a __local or __private pointer in a way Vulkan cannot express");
 }
 
 }  // namespace cl2vk::pointers

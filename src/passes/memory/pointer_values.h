@@ -37,8 +37,6 @@ bool forwardsPointer(spv::Op op);
 // pointee): OpenCL's NULL of every space, which converts to 0.
 bool isNullPointer(const Module& module, uint32_t id);
 
-Error unsupported(const Module& module, const Instruction& inst, const std::string& why);
-
 // The error for a __local or __private pointer used by `user` in a way no rewrite covers. A call
 // to a function the module only declares gets its own reason: that is what a plain C99 `inline`
 // function looks like when the front end chose not to inline it (docs/clients.md, "CLBlast").

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/call_graph.h"
 #include "analysis/data_layout.h"
 #include "ir/builder.h"
 #include "ir/opcode_classes.h"
@@ -150,9 +151,9 @@ class GenericTagging {
         bool copy = inst.opcode() == spv::Op::OpLoad || inst.opcode() == spv::Op::OpStore;
         uint32_t type = inst.opcode() == spv::Op::OpStore ? ir::typeOf(module_, inst.idOperand(1)) : inst.typeId();
         if (copy && holdsGenericPointer(type))
-          return unsupported(module_, inst,
-                             "copies a struct or array that holds a generic pointer whole where generic pointers are "
-                             "tagged (their address space is decided at run time); copy its members one by one");
+          return ir::refuse(module_, inst,
+                            "copies a struct or array that holds a generic pointer whole where generic pointers are "
+                            "tagged (their address space is decided at run time); copy its members one by one");
         if (tagged_.contains(inst.resultId())) CL2VK_TRY(checkUsesOf(inst));
       }
     }
@@ -162,8 +163,8 @@ class GenericTagging {
   Status checkUsesOf(const Instruction& def) const {
     bool defined = def.opcode() == spv::Op::OpLoad || joinsOrForwards(def.opcode());
     if (!defined || def.opcode() == spv::Op::OpPtrCastToGeneric)
-      return unsupported(module_, def,
-                         "a generic pointer from this instruction cannot be followed to its address space");
+      return ir::refuse(module_, def,
+                        "a generic pointer from this instruction cannot be followed to its address space");
     for (const ir::Use& use : module_.uses(def.resultId())) {
       const Instruction& user = *use.user;
       if (tagged_.contains(user.resultId()) || ir::isNameOrDecoration(user.opcode())) continue;
@@ -179,9 +180,9 @@ class GenericTagging {
         case spv::Op::OpPtrDiff: continue;
         default:
           if (ir::isAtomic(user.opcode()) && use.operandIndex == 0) continue;
-          return unsupported(module_, user,
-                             "uses a generic pointer whose address space the path decides in a way that is not "
-                             "supported");
+          return ir::refuse(module_, user,
+                            "uses a generic pointer whose address space the path decides in a way that is not "
+                            "supported");
       }
     }
     return okStatus();
@@ -205,7 +206,7 @@ class GenericTagging {
           uint32_t id = operand.isId() ? operand.words[0] : 0;
           if (!id || !isGenericValue(id) || tagged_.contains(id) || pointsNowhere(id)) continue;
           if (!spaces_.spaceOf(id))
-            return unsupported(module_, *module_.def(id), "cannot tell which address space this pointer points into");
+            return ir::refuse(module_, *module_.def(id), "cannot tell which address space this pointer points into");
         }
       }
     }
@@ -286,7 +287,7 @@ class GenericTagging {
             [&](uint32_t offset) {
               if (offset) value = b.iadd(value, constant(offset));
             });
-        if (!walked.ok()) return unsupported(module_, inst, walked.error().message());
+        if (!walked.ok()) return ir::refuse(module_, inst, walked.error().message());
         break;
       }
       default: value = taggedValue(b, inst.idOperand(0)); break;  // casts between generic pointers
@@ -356,7 +357,7 @@ class GenericTagging {
       }
       case spv::Op::OpPtrDiff: {
         Expected<uint32_t> size = sizeInMemory(module_, pointeeOf(module_, ir::typeOf(module_, inst.idOperand(0))));
-        if (!size) return unsupported(module_, inst, size.error().message());
+        if (!size) return ir::refuse(module_, inst, size.error().message());
         uint32_t bytes = b.isub(taggedValue(b, inst.idOperand(0)), taggedValue(b, inst.idOperand(1)));
         result = b.resize(b.binary(spv::Op::OpSDiv, bytes, constant(*size)), ir::scalarWidth(module_, inst.typeId()));
         break;

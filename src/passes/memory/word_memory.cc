@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "analysis/call_graph.h"
 #include "analysis/data_layout.h"
 #include "ir/opcode_classes.h"
 #include "ir/types.h"
@@ -98,7 +99,7 @@ class WordMemory {
         continue;
       }
       Expected<TypeLayout> layout = layoutOf(module_, type);
-      if (!layout) return unsupported(module_, *def, "reinterpreted memory of a type without a layout");
+      if (!layout) return ir::refuse(module_, *def, "reinterpreted memory of a type without a layout");
       end = alignUp(end, std::max<uint32_t>(layout->alignment, 4));
       offsets_[variable] = constant(end);
       // An undefined initializer (a __local variable's, as llvm-spirv writes it) initializes nothing.
@@ -157,7 +158,7 @@ class WordMemory {
     const Instruction* def = module_.def(constantId);
     uint32_t type = def->typeId();
     Expected<uint32_t> size = sizeInMemory(module_, type);
-    if (!size) return unsupported(module_, where, size.error().message());
+    if (!size) return ir::refuse(module_, where, size.error().message());
     if (bytes.size() < at + *size) bytes.resize(at + *size);
     switch (def->opcode()) {
       case spv::Op::OpConstantNull:
@@ -173,21 +174,20 @@ class WordMemory {
         std::vector<uint32_t> offsets;
         if (typeDef->opcode() == spv::Op::OpTypeStruct) {
           Expected<std::vector<uint32_t>> members = memberOffsets(module_, type);
-          if (!members) return unsupported(module_, where, members.error().message());
+          if (!members) return ir::refuse(module_, where, members.error().message());
           offsets = *members;
         } else {
           Expected<uint32_t> stride = typeDef->opcode() == spv::Op::OpTypeVector
                                           ? Expected<uint32_t>(ir::scalarWidth(module_, typeDef->idOperand(0)) / 8)
                                           : sizeInMemory(module_, typeDef->idOperand(0));
-          if (!stride) return unsupported(module_, where, stride.error().message());
+          if (!stride) return ir::refuse(module_, where, stride.error().message());
           for (uint32_t i = 0; i < def->numOperands(); ++i) offsets.push_back(i * *stride);
         }
         for (uint32_t i = 0; i < def->numOperands(); ++i)
           CL2VK_TRY(serialize(where, def->idOperand(i), bytes, at + offsets[i]));
         return okStatus();
       }
-      default:
-        return unsupported(module_, where, "an initializer of reinterpreted memory that is not a plain constant");
+      default: return ir::refuse(module_, where, "an initializer of reinterpreted memory that is not a plain constant");
     }
   }
 
@@ -223,7 +223,7 @@ class WordMemory {
     Status walked = walkChainInBytes(
         module_, inst, [&](uint32_t index, uint32_t stride) { offset = advance(b, offset, index, stride); },
         [&](uint32_t bytes) { offset = advanceBytes(b, offset, bytes); });
-    if (!walked.ok()) return unsupported(module_, inst, walked.error().message());
+    if (!walked.ok()) return ir::refuse(module_, inst, walked.error().message());
     return offset;
   }
 
@@ -278,7 +278,7 @@ class WordMemory {
           offset = offsetOf(def->idOperand(0));
           break;
         }
-        return unsupported(module_, *def, "a __local or __private pointer from an unsupported source");
+        return ir::refuse(module_, *def, "a __local or __private pointer from an unsupported source");
     }
     if (offset) offsets_[pointer] = *offset;
     return offset;
@@ -303,7 +303,7 @@ class WordMemory {
     uint32_t pointer = load.idOperand(0);
     if (!objectOf(pointer)) {
       if (storageOf(module_, ir::typeOf(module_, pointer)) != SC::PhysicalStorageBuffer)
-        return unsupported(module_, load, "loading a __local or __private pointer from this memory is not supported");
+        return ir::refuse(module_, load, "loading a __local or __private pointer from this memory is not supported");
       // A __local or __private pointer kept in a buffer: the 64 bits stored there, its offset.
       Builder b = Builder::before(module_, &load);
       std::vector<Operand> operands = load.operands();
@@ -313,11 +313,11 @@ class WordMemory {
     Expected<uint32_t> offset = offsetOf(pointer);
     if (!offset) return offset;
     Expected<TypeLayout> layout = layoutOf(module_, type);
-    if (!layout) return unsupported(module_, load, layout.error().message());
+    if (!layout) return ir::refuse(module_, load, layout.error().message());
     Builder b = Builder::before(module_, &load);
     WordAccess access(b, wordsOf(pointer), objectOf(pointer)->storage);
     Expected<uint32_t> value = access.read(type, *offset, declaredAlignment(load, 1, layout->alignment));
-    if (!value) return unsupported(module_, load, value.error().message());
+    if (!value) return ir::refuse(module_, load, value.error().message());
     return value;
   }
 
@@ -330,7 +330,7 @@ class WordMemory {
     }
     if (storageOf(module_, ir::typeOf(module_, pointer)) == SC::PhysicalStorageBuffer)
       return b.op(spv::Op::OpConvertPtrToU, ir::typeInt(module_, 64), {pointer});
-    return unsupported(module_, where, "storing a __local or __private pointer in memory is not supported here");
+    return ir::refuse(module_, where, "storing a __local or __private pointer in memory is not supported here");
   }
 
   Status rewriteLoad(Instruction& load) {
@@ -353,7 +353,7 @@ class WordMemory {
       // it meant to the work-group or work-item that stored it, as in OpenCL.
       if (storageOf(module_, ir::typeOf(module_, pointer)) != SC::PhysicalStorageBuffer ||
           !isPointerValue(module_, *module_.def(value)))
-        return unsupported(module_, store, "storing a __local or __private pointer in this memory is not supported");
+        return ir::refuse(module_, store, "storing a __local or __private pointer in this memory is not supported");
       Expected<uint32_t> bits = pointerBits(b, store, value);
       if (!bits) return bits.error();
       std::vector<Operand> operands = store.operands();
@@ -372,10 +372,10 @@ class WordMemory {
     Expected<uint32_t> offset = offsetOf(pointer);
     if (!offset) return offset.error();
     Expected<TypeLayout> layout = layoutOf(module_, ir::typeOf(module_, value));
-    if (!layout) return unsupported(module_, store, layout.error().message());
+    if (!layout) return ir::refuse(module_, store, layout.error().message());
     WordAccess access(b, wordsOf(pointer), objectOf(pointer)->storage);
     if (Status written = access.write(value, *offset, declaredAlignment(store, 2, layout->alignment)); !written.ok())
-      return unsupported(module_, store, written.error().message());
+      return ir::refuse(module_, store, written.error().message());
     dead_.push_back(&store);
     return okStatus();
   }
@@ -384,8 +384,8 @@ class WordMemory {
     uint32_t valueType = atomic.typeId() ? atomic.typeId() : ir::typeOf(module_, atomic.idOperand(3));
     const Instruction* type = module_.def(valueType);
     if (type->opcode() != spv::Op::OpTypeInt || type->wordOperand(0) != 32)
-      return unsupported(module_, atomic,
-                         "only 32-bit integer atomics are supported on reinterpreted __local or __private memory");
+      return ir::refuse(module_, atomic,
+                        "only 32-bit integer atomics are supported on reinterpreted __local or __private memory");
     Expected<uint32_t> offset = offsetOf(atomic.idOperand(0));
     if (!offset) return offset.error();
     Builder b = Builder::before(module_, &atomic);
@@ -411,7 +411,7 @@ class WordMemory {
       case spv::Op::OpPtrNotEqual: result = b.op(spv::Op::OpINotEqual, inst.typeId(), offsets); break;
       default: {  // OpPtrDiff: the difference in elements
         Expected<uint32_t> size = sizeInMemory(module_, pointeeOf(module_, ir::typeOf(module_, inst.idOperand(0))));
-        if (!size) return unsupported(module_, inst, size.error().message());
+        if (!size) return ir::refuse(module_, inst, size.error().message());
         uint32_t bytes = b.resizeSigned(b.isub(offsets[0], offsets[1]), ir::scalarWidth(module_, inst.typeId()));
         result = b.op(spv::Op::OpSDiv, inst.typeId(), {bytes, ir::constantBits(module_, inst.typeId(), *size)});
       }
@@ -480,9 +480,9 @@ Status WordMemory::rewriteCopy(Instruction& copy) {
   }
   constexpr uint64_t kMaxBytes = 16384;
   if (!size || *size > kMaxBytes)
-    return unsupported(module_, copy,
-                       "a copy of reinterpreted __local or __private memory needs a constant size of at most " +
-                           std::to_string(kMaxBytes) + " bytes");
+    return ir::refuse(module_, copy,
+                      "a copy of reinterpreted __local or __private memory needs a constant size of at most " +
+                          std::to_string(kMaxBytes) + " bytes");
   uint32_t alignment = declaredAlignment(copy, sized ? 3 : 2, 1);
   uint32_t chunk = alignment >= 4 && *size % 4 == 0 ? 4 : 1;
   uint32_t chunkType = ir::typeInt(module_, chunk * 8);
@@ -504,7 +504,7 @@ Status WordMemory::rewriteCopy(Instruction& copy) {
       // OpPtrAccessChain (found with pyopencl's struct reductions: three word stores to one word).
       side.address = b.op(spv::Op::OpConvertPtrToU, ir::typeInt(module_, 64), {pointer});
     } else {
-      return unsupported(module_, copy, "copies between __local or __private memory of different types");
+      return ir::refuse(module_, copy, "copies between __local or __private memory of different types");
     }
     return side;
   };
@@ -524,7 +524,7 @@ Status WordMemory::rewriteCopy(Instruction& copy) {
     } else {
       WordAccess access(b, wordsOf(source), objectOf(source)->storage);
       Expected<uint32_t> read = access.read(chunkType, b.iadd(from->offset, constant(i * chunk)), chunk);
-      if (!read) return unsupported(module_, copy, read.error().message());
+      if (!read) return ir::refuse(module_, copy, read.error().message());
       value = *read;
     }
     if (to->address) {
@@ -532,7 +532,7 @@ Status WordMemory::rewriteCopy(Instruction& copy) {
     } else {
       WordAccess access(b, wordsOf(target), objectOf(target)->storage);
       if (Status written = access.write(value, b.iadd(to->offset, constant(i * chunk)), chunk); !written.ok())
-        return unsupported(module_, copy, written.error().message());
+        return ir::refuse(module_, copy, written.error().message());
     }
   }
   dead_.push_back(&copy);

@@ -3,6 +3,7 @@
 // operations work word by word; add, multiply, min and max need the carry or the compare across
 // the words: an add becomes 32-bit sums the device does natively, the others a combine of the
 // active lanes' values one lane at a time (both correct whichever lanes are active).
+#include "analysis/call_graph.h"
 #include "ir/types.h"
 #include "passes/interface/work_item_builtins.h"
 #include "passes/types/int64_lowering.h"
@@ -90,7 +91,8 @@ Status lowerCollective(Lowering& l, Instruction& inst) {
   auto kind = grouped ? static_cast<spv::GroupOperation>(operands[1].words[0]) : spv::GroupOperation::Max;
   if (!arithmetic || (kind != spv::GroupOperation::Reduce && kind != spv::GroupOperation::InclusiveScan &&
                       kind != spv::GroupOperation::ExclusiveScan && kind != spv::GroupOperation::ClusteredReduce))
-    return l.refuse(inst, "a 64-bit sub-group operation cl2vk cannot emulate without Vulkan's shaderInt64");
+    return ir::refuse(l.module(), inst,
+                      "a 64-bit sub-group operation cl2vk cannot emulate without Vulkan's shaderInt64");
   uint32_t scope = inst.idOperand(0);
   uint32_t lane = b.load(uint, vulkanBuiltinVariable(module, spv::BuiltIn::SubgroupLocalInvocationId, false));
   // Any set of the subgroup's lanes may be active (cl_khr_subgroup_non_uniform_arithmetic, or a

@@ -4,6 +4,7 @@
 #include <bit>
 #include <set>
 
+#include "analysis/call_graph.h"
 #include "ir/instruction.h"
 #include "ir/opcode_classes.h"
 #include "ir/types.h"
@@ -63,7 +64,8 @@ Status lowerBitcast(Lowering& l, Instruction& inst, ir::Builder& b) {
   if (count > 2 || (count == 2 && b.width(other) == 64)) {
     // Component by component, each 64 bits wide on both sides (long4 <-> double4).
     if (ir::componentCount(module, other) != count || b.width(other) != 64)
-      return l.refuse(inst, std::string("a bit cast of a long3 or long4 to narrower components ") + kNoInt64);
+      return ir::refuse(l.module(), inst,
+                        std::string("a bit cast of a long3 or long4 to narrower components ") + kNoInt64);
     uint32_t otherComponent = ir::componentType(module, other);
     uint32_t pairType = ir::typeVector(module, uint, 2);
     if (wideResult) {
@@ -118,8 +120,8 @@ Status lowerSwitch(Lowering& l, Instruction& inst, ir::Builder& b) {
     uint32_t caseHigh = words.size() > 1 ? words[1] : 0;
     if (i == 2) high = caseHigh;
     if (caseHigh != high)
-      return l.refuse(inst,
-                      std::string("a switch on a 64-bit value with cases that differ in the high word ") + kNoInt64);
+      return ir::refuse(l.module(), inst,
+                        std::string("a switch on a 64-bit value with cases that differ in the high word ") + kNoInt64);
     lows.insert(words[0]);
     operands[i].words = {words[0]};
   }
@@ -166,7 +168,7 @@ Status lowerPointerStep(Lowering& l, Instruction& inst, ir::Builder& b) {
     return okStatus();
   }
   const Instruction* strideDecoration = module.findDecoration(baseType, spv::Decoration::ArrayStride);
-  if (!strideDecoration) return l.refuse(inst, "a pointer step without an ArrayStride");
+  if (!strideDecoration) return ir::refuse(l.module(), inst, "a pointer step without an ArrayStride");
   uint32_t stride = strideDecoration->wordOperand(2);
   uint32_t uint = ir::typeInt(module, 32);
   Pair index = l.pair(inst.idOperand(1));
@@ -189,7 +191,7 @@ Status lowerPointerStep(Lowering& l, Instruction& inst, ir::Builder& b) {
 
 Status lowerGlsl(Lowering& l, Instruction& inst, ir::Builder& b) {
   const Instruction* set = l.module().def(inst.idOperand(0));
-  if (!set || set->stringOperand(0) != "GLSL.std.450") return l.refuse(inst, kNoInt64);
+  if (!set || set->stringOperand(0) != "GLSL.std.450") return ir::refuse(l.module(), inst, kNoInt64);
   auto arg = [&](size_t i) { return l.pair(inst.idOperand(2 + i)); };
   auto pick = [&](Op less, Pair x, Pair y) { return select(b, compare(b, less, x, y), x, y); };
   switch (static_cast<GLSLstd450>(inst.wordOperand(1))) {
@@ -204,7 +206,7 @@ Status lowerGlsl(Lowering& l, Instruction& inst, ir::Builder& b) {
     case GLSLstd450UClamp:
       l.replace(inst, pick(Op::OpULessThan, pick(Op::OpUGreaterThan, arg(0), arg(1)), arg(2)));
       break;
-    default: return l.refuse(inst, kNoInt64);
+    default: return ir::refuse(l.module(), inst, kNoInt64);
   }
   return okStatus();
 }
@@ -324,7 +326,7 @@ Status lowerComposite(Lowering& l, Instruction& inst, ir::Builder& b) {
       }
       return okStatus();
     }
-    default: return l.refuse(inst, kNoInt64);
+    default: return ir::refuse(l.module(), inst, kNoInt64);
   }
 }
 
@@ -339,9 +341,9 @@ Status lowerInstruction(Lowering& l, Instruction& inst) {
   ir::Module& module = l.module();
   Op op = inst.opcode();
   if (ir::isAtomic(op))
-    return l.refuse(inst,
-                    "64-bit atomics need Vulkan's shaderInt64 and shaderBufferInt64Atomics, which this device "
-                    "lacks");
+    return ir::refuse(l.module(), inst,
+                      "64-bit atomics need Vulkan's shaderInt64 and shaderBufferInt64Atomics, which this device "
+                      "lacks");
   if (isDivision(op)) return lowerDivision(l, inst);
   ir::Builder b = ir::Builder::before(module, &inst);
   auto arg = [&](size_t i) { return l.pair(inst.idOperand(i)); };
@@ -443,8 +445,8 @@ Status lowerInstruction(Lowering& l, Instruction& inst) {
       }
       if (ir::opcodeName(op).starts_with("OpGroupNonUniform")) return lowerCollective(l, inst);
       if (ir::opcodeName(op).starts_with("OpGroup"))
-        return l.refuse(inst, std::string("a 64-bit sub-group or work-group collective ") + kNoInt64);
-      return l.refuse(inst, kNoInt64);
+        return ir::refuse(l.module(), inst, std::string("a 64-bit sub-group or work-group collective ") + kNoInt64);
+      return ir::refuse(l.module(), inst, kNoInt64);
   }
   return okStatus();
 }

@@ -94,9 +94,6 @@ class Lowering {
   void remove(ir::Instruction& inst) { dead_.push_back(&inst); }
   const std::vector<ir::Instruction*>& dead() const { return dead_; }
 
-  // "kernel 'k': %7 = OpAtomicIAdd in function 'k': <reason>".
-  Error refuse(const ir::Instruction& inst, const std::string& reason) const;
-
   // The 64-bit types and constants, replaced by their memory forms once every function is done.
   Status retypeGlobals();
 

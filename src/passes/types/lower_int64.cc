@@ -154,12 +154,6 @@ void Lowering::replace(Instruction& inst, uint32_t value) {
   dead_.push_back(&inst);
 }
 
-Error Lowering::refuse(const Instruction& inst, const std::string& reason) const {
-  const ir::Function* function = inst.function();
-  std::string kernel = function ? "kernel '" + ir::kernelReaching(module_, *function) + "': " : "";
-  return Error(kernel + module_.describe(inst) + ": " + reason);
-}
-
 Status Lowering::retypeGlobals() {
   // Constants first: each gets its memory form, built from its halves, before any type changes.
   std::vector<std::pair<uint32_t, uint32_t>> constants;
@@ -176,7 +170,7 @@ Status Lowering::retypeGlobals() {
     for (const ir::Use& use : uses) {
       if (use.user->opcode() != Op::OpTypeArray || use.operandIndex != 1) continue;
       if (inst->opcode() != Op::OpConstant || (inst->operand(0).words.size() > 1 && inst->operand(0).words[1] != 0))
-        return refuse(*use.user, "an array longer than 2^32 elements");
+        return ir::refuse(module_, *use.user, "an array longer than 2^32 elements");
       std::vector<Operand> operands = use.user->operands();
       operands[1] = Operand::id(ir::constantUint(module_, 32, inst->operand(0).words[0]));
       module_.update(use.user, Instruction(Op::OpTypeArray, 0, use.user->resultId(), operands));
@@ -190,7 +184,8 @@ Status Lowering::retypeGlobals() {
       replacement = ir::undef(module_, memory);
     } else {
       Pair halves = pair(inst->resultId());
-      if (!halves.lo) return refuse(*inst, "a 64-bit value cl2vk cannot emulate without Vulkan's shaderInt64");
+      if (!halves.lo)
+        return ir::refuse(module_, *inst, "a 64-bit value cl2vk cannot emulate without Vulkan's shaderInt64");
       uint32_t count = ir::componentCount(module_, inst->typeId());
       std::vector<uint32_t> elements;
       for (uint32_t i = 0; i < count; ++i) {
@@ -232,8 +227,8 @@ Expected<PassResult> lowerInt64(ir::Module& module, const Target& target) {
     spv::Op op = inst.opcode();
     if (op != spv::Op::OpConstant && op != spv::Op::OpConstantComposite && op != spv::Op::OpConstantNull &&
         op != spv::Op::OpUndef)
-      return lowering.refuse(inst,
-                             "64-bit specialization constants need Vulkan's shaderInt64, which this device lacks");
+      return ir::refuse(lowering.module(), inst,
+                        "64-bit specialization constants need Vulkan's shaderInt64, which this device lacks");
   }
   if (!anyWide) return PassResult::kUnchanged;
 
@@ -241,7 +236,7 @@ Expected<PassResult> lowerInt64(ir::Module& module, const Target& target) {
   for (ir::Function& function : module.functions()) {
     for (ir::Instruction& param : function.header()) {
       if (lowering.isWide(param.typeId()))
-        return lowering.refuse(param, "64-bit function parameters and results need Vulkan's shaderInt64");
+        return ir::refuse(lowering.module(), param, "64-bit function parameters and results need Vulkan's shaderInt64");
     }
     for (ir::Block& block : function.blocks()) {
       for (ir::Instruction& inst : block.instructions()) gathered.push_back(&inst);
@@ -267,7 +262,7 @@ Expected<PassResult> lowerInt64(ir::Module& module, const Target& target) {
     std::vector<ir::Operand> los, his;
     for (size_t i = 0; i + 1 < phi->numOperands(); i += 2) {
       int64::Pair incoming = lowering.pair(phi->idOperand(i));
-      if (!incoming.lo) return lowering.refuse(*phi, "an incoming 64-bit value cl2vk cannot emulate");
+      if (!incoming.lo) return ir::refuse(lowering.module(), *phi, "an incoming 64-bit value cl2vk cannot emulate");
       ir::Operand block = ir::Operand::id(phi->idOperand(i + 1));
       los.insert(los.end(), {ir::Operand::id(incoming.lo), block});
       his.insert(his.end(), {ir::Operand::id(incoming.hi), block});

@@ -202,12 +202,6 @@ Status NarrowLowering::finish(Instruction& inst, uint32_t value, uint32_t origin
   return module_.remove(&inst);
 }
 
-Error NarrowLowering::refuse(const Instruction& inst, const std::string& reason) const {
-  const ir::Function* function = inst.function();
-  std::string kernel = function ? kernelReaching(module_, *function) : std::string("?");
-  return Error("kernel '" + kernel + "': " + module_.describe(inst) + ": " + reason);
-}
-
 void NarrowLowering::retype(Instruction& inst) {
   std::vector<ir::Operand> operands = inst.operands();
   for (ir::Operand& operand : operands) {
@@ -307,16 +301,17 @@ Status NarrowLowering::lowerInstruction(Instruction& inst) {
          {std::pair{target_.float16, "shaderFloat16"}, std::pair{target_.storage16, "storageBuffer16BitAccess"},
           std::pair{target_.int16, "shaderInt16"}})
       if (!present) missing += std::string(missing.empty() ? "" : ", ") + name;
-    return refuse(inst,
-                  "half arithmetic needs Vulkan's shaderFloat16, storageBuffer16BitAccess and shaderInt16; "
-                  "this device lacks " +
-                      missing + " (vload_half, vstore_half and half copies work without them)");
+    return ir::refuse(module_, inst,
+                      "half arithmetic needs Vulkan's shaderFloat16, storageBuffer16BitAccess and shaderInt16; "
+                      "this device lacks " +
+                          missing + " (vload_half, vstore_half and half copies work without them)");
   }
   if (!keepsOpcode(inst.opcode()))
-    return refuse(inst, "cannot be computed on 8/16-bit integers widened to 32 bits (the device lacks " +
-                            std::string(lower8_ ? "shaderInt8 or storageBuffer8BitAccess" : "") +
-                            (lower8_ && lower16_ ? ", " : "") +
-                            (lower16_ ? "shaderInt16 or storageBuffer16BitAccess" : "") + ")");
+    return ir::refuse(module_, inst,
+                      "cannot be computed on 8/16-bit integers widened to 32 bits (the device lacks " +
+                          std::string(lower8_ ? "shaderInt8 or storageBuffer8BitAccess" : "") +
+                          (lower8_ && lower16_ ? ", " : "") +
+                          (lower16_ ? "shaderInt16 or storageBuffer16BitAccess" : "") + ")");
   retype(inst);
   return okStatus();
 }
@@ -335,7 +330,8 @@ Expected<PassResult> NarrowLowering::run() {
   for (ir::Function& function : module_.functions()) {
     for (Instruction& parameter : function.header()) {
       if (involvesNarrow(parameter.typeId()))
-        return refuse(parameter, "a function with 8/16-bit integer parameters or results that the inliner left");
+        return ir::refuse(module_, parameter,
+                          "a function with 8/16-bit integer parameters or results that the inliner left");
     }
     for (ir::Block& block : function.blocks()) {
       for (Instruction& inst : block.instructions()) work.push_back(&inst);

@@ -37,8 +37,6 @@ class NarrowLowering {
   uint32_t widened(uint32_t value);
   // Replaces `inst` by `value`, which stands for a value of `original` type, and removes it.
   Status finish(Instruction& inst, uint32_t value, uint32_t original);
-  // The error for `inst`, naming its kernel.
-  Error refuse(const Instruction& inst, const std::string& reason) const;
 
   // --- Arithmetic (narrow_arithmetic.cc) ---
   // `value` (a widened integer of `width` bits) with the bits above `width` cleared.

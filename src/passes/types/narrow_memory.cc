@@ -3,6 +3,7 @@
 // the bytes (narrow_lowering.h). The word access is word_memory's (word_access.cc): a store of
 // part of a word sets and then clears its bits with atomic or/and at Device scope; a vector that fills
 // whole aligned words stores them plainly.
+#include "analysis/call_graph.h"
 #include "analysis/data_layout.h"
 #include "ir/opcode_classes.h"
 #include "ir/types.h"
@@ -118,7 +119,7 @@ Expected<bool> NarrowLowering::lowerMemory(Instruction& inst) {
       if (opcode == spv::Op::OpPtrAccessChain || opcode == spv::Op::OpInBoundsPtrAccessChain) {
         const Instruction* stride = module_.findDecoration(baseType, spv::Decoration::ArrayStride);
         Expected<uint32_t> size = pointers::sizeInMemory(module_, current);
-        if (!stride && !size) return refuse(inst, size.error().message());
+        if (!stride && !size) return ir::refuse(module_, inst, size.error().message());
         CL2VK_TRY(add(inst.idOperand(1), stride ? stride->wordOperand(2) : *size));
         first = 2;
       }
@@ -127,7 +128,7 @@ Expected<bool> NarrowLowering::lowerMemory(Instruction& inst) {
         uint32_t index = inst.idOperand(i);
         if (def->opcode() == spv::Op::OpTypeStruct) {
           Expected<std::vector<uint32_t>> offsets = memberOffsets(module_, current);
-          if (!offsets) return refuse(inst, offsets.error().message());
+          if (!offsets) return ir::refuse(module_, inst, offsets.error().message());
           uint32_t member = static_cast<uint32_t>(*constantValue(module_, index));
           constantOffset += (*offsets)[member];
           current = def->idOperand(member);
@@ -138,7 +139,7 @@ Expected<bool> NarrowLowering::lowerMemory(Instruction& inst) {
         Expected<uint32_t> size = def->opcode() == spv::Op::OpTypeVector
                                       ? Expected<uint32_t>(ir::scalarWidth(module_, current) / 8)
                                       : pointers::sizeInMemory(module_, current);
-        if (!stride && !size) return refuse(inst, size.error().message());
+        if (!stride && !size) return ir::refuse(module_, inst, size.error().message());
         CL2VK_TRY(add(index, stride ? stride->wordOperand(2) : *size));
       }
       if (constantOffset) address = b.iadd(address, ir::constantUint(module_, 64, constantOffset));
@@ -168,11 +169,11 @@ Expected<bool> NarrowLowering::lowerMemory(Instruction& inst) {
       access.setInWordOffset(offset);
       if (isLoad) {
         Expected<uint32_t> value = access.read(pointee, offset, alignment);
-        if (!value) return refuse(inst, value.error().message());
+        if (!value) return ir::refuse(module_, inst, value.error().message());
         return done(*value);
       }
       if (Status written = access.writeAs(pointee, widened(inst.idOperand(1)), offset, alignment); !written.ok())
-        return refuse(inst, written.error().message());
+        return ir::refuse(module_, inst, written.error().message());
       CL2VK_TRY(module_.remove(&inst));
       return true;
     }
@@ -182,10 +183,10 @@ Expected<bool> NarrowLowering::lowerMemory(Instruction& inst) {
                 opcode == spv::Op::OpPtrEqual || opcode == spv::Op::OpPtrNotEqual || opcode == spv::Op::OpPtrDiff;
   for (const ir::Operand& operand : inst.operands()) {
     if (memory && operand.isId() && isAddress(originalType(operand.words[0])))
-      return refuse(inst,
-                    "8/16-bit buffer memory without 8/16-bit storage supports loads, stores and pointer "
-                    "arithmetic only (the device lacks storageBuffer8BitAccess/storageBuffer16BitAccess or "
-                    "shaderInt8/shaderInt16)");
+      return ir::refuse(module_, inst,
+                        "8/16-bit buffer memory without 8/16-bit storage supports loads, stores and pointer "
+                        "arithmetic only (the device lacks storageBuffer8BitAccess/storageBuffer16BitAccess or "
+                        "shaderInt8/shaderInt16)");
   }
   return false;
 }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "analysis/call_graph.h"
 #include "ir/types.h"
 #include "passes/types/odd_integer_lowering.h"
 
@@ -221,9 +222,9 @@ Expected<bool> OddIntegerWidening::lowerOpenclStd(Instruction& inst) {
       return done(mask(b, b.extInst(set, OpenCLLIB::SClamp, wide, {exact, lowest, highest}), width));
     }
     default:
-      return refuse(inst,
-                    "this OpenCL.std function on integers of a width other than 8, 16, 32 or 64 bits is not "
-                    "supported");
+      return ir::refuse(module_, inst,
+                        "this OpenCL.std function on integers of a width other than 8, 16, 32 or 64 bits is not "
+                        "supported");
   }
 }
 

@@ -41,8 +41,6 @@ class OddIntegerWidening {
   Status finish(Instruction& inst, uint32_t value, uint32_t original);
   // Rewrites `inst` in place with its type mapped and its operands widened.
   void retype(Instruction& inst);
-  // The error for `inst`, naming its kernel.
-  Error refuse(const Instruction& inst, const std::string& reason) const;
 
   // --- Arithmetic (odd_integer_arithmetic.cc) ---
   // `value` (a widened integer of `width` bits) with the bits above `width` cleared.

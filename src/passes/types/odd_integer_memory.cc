@@ -2,6 +2,7 @@
 // ceil(N/8) bytes and lays arrays and structs out with the alloc size of the next standard width,
 // which the widened type has too; where the store size is smaller (i17 to i24 and i33 to i56), the
 // value goes to and from memory a byte at a time, so that the bytes after it are left alone.
+#include "analysis/call_graph.h"
 #include "ir/capabilities.h"
 #include "ir/types.h"
 #include "passes/types/odd_integer_lowering.h"
@@ -39,7 +40,8 @@ bool isAtomic(spv::Op opcode) {
 Expected<bool> OddIntegerWidening::lowerMemory(Instruction& inst) {
   spv::Op opcode = inst.opcode();
   if (isAtomic(opcode))
-    return refuse(inst, "atomics on integers of a width other than 8, 16, 32 or 64 bits are not supported");
+    return ir::refuse(module_, inst,
+                      "atomics on integers of a width other than 8, 16, 32 or 64 bits are not supported");
   if (opcode != spv::Op::OpLoad && opcode != spv::Op::OpStore) return false;
   bool isLoad = opcode == spv::Op::OpLoad;
   uint32_t pointer = inst.idOperand(0);
@@ -49,15 +51,16 @@ Expected<bool> OddIntegerWidening::lowerMemory(Instruction& inst) {
     // An aggregate or a pointer: the same layout with the widened types, but an odd vector
     // inside has LLVM's bit-packed layout.
     if (holdsOddVector(module_, type))
-      return refuse(inst,
-                    "an aggregate holding a vector of integers of a width other than 8, 16, 32 or 64 bits (LLVM "
-                    "packs its bits) is not supported in memory");
+      return ir::refuse(module_, inst,
+                        "an aggregate holding a vector of integers of a width other than 8, 16, 32 or 64 bits (LLVM "
+                        "packs its bits) is not supported in memory");
     retype(inst);
     return true;
   }
   if (ir::componentCount(module_, type) > 1)
-    return refuse(inst, std::string("a vector of ") + std::to_string(width) + "-bit integers " +
-                            (isLoad ? "loaded from" : "stored to") + " memory (LLVM packs its bits) is not supported");
+    return ir::refuse(module_, inst,
+                      std::string("a vector of ") + std::to_string(width) + "-bit integers " +
+                          (isLoad ? "loaded from" : "stored to") + " memory (LLVM packs its bits) is not supported");
   Builder b = Builder::before(module_, &inst);
   uint32_t wide = mapType(type);
   uint32_t bytes = (width + 7) / 8;

@@ -219,12 +219,6 @@ Status OddIntegerWidening::finish(Instruction& inst, uint32_t value, uint32_t or
   return module_.remove(&inst);
 }
 
-Error OddIntegerWidening::refuse(const Instruction& inst, const std::string& reason) const {
-  const ir::Function* function = inst.function();
-  std::string kernel = function ? kernelReaching(module_, *function) : std::string("?");
-  return Error("kernel '" + kernel + "': " + module_.describe(inst) + ": " + reason);
-}
-
 void OddIntegerWidening::retype(Instruction& inst) {
   std::vector<ir::Operand> operands = inst.operands();
   for (ir::Operand& operand : operands) {
@@ -258,7 +252,8 @@ Status OddIntegerWidening::lowerFunctionHeaders() {
     uint32_t functionType = definition.idOperand(1);
     if (!involvesOdd(functionType)) continue;
     if (std::find(kernels.begin(), kernels.end(), function.id()) != kernels.end())
-      return refuse(definition, "a kernel parameter of an integer type of a width other than 8, 16, 32 or 64 bits");
+      return ir::refuse(module_, definition,
+                        "a kernel parameter of an integer type of a width other than 8, 16, 32 or 64 bits");
     std::vector<ir::Operand> operands = definition.operands();
     operands[1] = ir::Operand::id(mapType(functionType));
     module_.update(&definition, Instruction(spv::Op::OpFunction, mapType(definition.typeId()), definition.resultId(),
@@ -319,9 +314,9 @@ Status OddIntegerWidening::lowerInstruction(Instruction& inst) {
     if (*lowered) return okStatus();
   }
   if (!keepsOpcode(inst.opcode()))
-    return refuse(inst,
-                  "cannot be computed on integers of a width other than 8, 16, 32 or 64 bits (widen-odd-integers "
-                  "does not know this instruction)");
+    return ir::refuse(module_, inst,
+                      "cannot be computed on integers of a width other than 8, 16, 32 or 64 bits (widen-odd-integers "
+                      "does not know this instruction)");
   retype(inst);
   return okStatus();
 }

@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/call_graph.h"
 #include "analysis/data_layout.h"
 #include "ir/types.h"
 #include "passes/lowering.h"
@@ -39,10 +40,6 @@ Expected<PassResult> WideVectorLowering::run() {
   CL2VK_TRY(removeWideTypes());
   module_.sortGlobals();
   return PassResult::kChanged;
-}
-
-Error WideVectorLowering::unsupported(const Instruction& inst, const std::string& why) const {
-  return Error(module_.describe(inst) + ": " + why);
 }
 
 bool WideVectorLowering::wanted(const Instruction& inst) const {
@@ -134,7 +131,8 @@ Status WideVectorLowering::replaceGlobalValues() {
         parts.assign(type.parts(), ir::undef(module_, type.part));
         replacement = ir::undef(module_, memoryType);
         break;
-      default: return unsupported(*inst, "a global value of a vector type of 8 or 16 components is not supported");
+      default:
+        return ir::refuse(module_, *inst, "a global value of a vector type of 8 or 16 components is not supported");
     }
     module_.replaceAllUses(inst->resultId(), replacement);
     CL2VK_TRY(module_.remove(inst));

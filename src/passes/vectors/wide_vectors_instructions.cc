@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "analysis/call_graph.h"
 #include "ir/opcode_classes.h"
 #include "ir/types.h"
 #include "passes/vectors/wide_vectors_lowering.h"
@@ -164,7 +165,8 @@ Status WideVectorLowering::lower(Instruction& inst) {
     case spv::Op::OpInBoundsAccessChain:
     case spv::Op::OpPtrAccessChain:
     case spv::Op::OpInBoundsPtrAccessChain: return accessChain(inst);
-    default: return unsupported(inst, "vectors of 8 or 16 components are not supported in " + ir::opcodeName(op));
+    default:
+      return ir::refuse(module_, inst, "vectors of 8 or 16 components are not supported in " + ir::opcodeName(op));
   }
 }
 
@@ -194,7 +196,7 @@ Expected<Operand> WideVectorLowering::partOperand(Builder& b, const Operand& ope
 }
 
 Status WideVectorLowering::componentWise(Instruction& inst) {
-  if (!parts_.isWideType(inst.typeId())) return unsupported(inst, "expected a result of 8 or 16 components");
+  if (!parts_.isWideType(inst.typeId())) return ir::refuse(module_, inst, "expected a result of 8 or 16 components");
   const WideType& type = parts_.wideType(inst.typeId());
   Builder b = Builder::before(module_, &inst);
   std::vector<uint32_t> parts;
@@ -231,11 +233,12 @@ bool isComponentWiseGlsl(uint32_t instruction) {
 Status WideVectorLowering::extInst(Instruction& inst) {
   if (std::optional<uint32_t> glsl = ir::glslStdInstruction(module_, inst)) {
     if (isComponentWiseGlsl(*glsl)) return componentWise(inst);
-    return unsupported(inst, "this GLSL.std.450 instruction is not supported on vectors of 8 or 16 components");
+    return ir::refuse(module_, inst, "this GLSL.std.450 instruction is not supported on vectors of 8 or 16 components");
   }
   std::optional<uint32_t> instruction = ir::openclStdInstruction(module_, inst);
   if (!instruction)
-    return unsupported(inst, "vectors of 8 or 16 components are not supported in this extended instruction set");
+    return ir::refuse(module_, inst,
+                      "vectors of 8 or 16 components are not supported in this extended instruction set");
   switch (extKind(*instruction)) {
     case ExtKind::kComponentWise: return componentWise(inst);
     case ExtKind::kLoad: return vectorLoad(inst);
@@ -244,7 +247,7 @@ Status WideVectorLowering::extInst(Instruction& inst) {
     case ExtKind::kShuffle2: return shuffle(inst, true);
     case ExtKind::kUnsupported: break;
   }
-  return unsupported(inst, "this OpenCL.std function is not supported on vectors of 8 or 16 components");
+  return ir::refuse(module_, inst, "this OpenCL.std function is not supported on vectors of 8 or 16 components");
 }
 
 Status WideVectorLowering::bitcast(Instruction& inst) {
@@ -338,7 +341,7 @@ Status WideVectorLowering::vectorShuffle(Instruction& inst) {
     } else if (index < sources.size()) {
       selected.push_back(sources[index]);
     } else {
-      return unsupported(inst, "shuffle index out of range");
+      return ir::refuse(module_, inst, "shuffle index out of range");
     }
   }
   Builder b = Builder::before(module_, &inst);
@@ -357,7 +360,7 @@ Status WideVectorLowering::compositeExtract(Instruction& inst) {
     Expected<std::vector<uint32_t>> parts = parts_.partsOf(composite);
     if (!parts) return parts.error().withContext(module_.describe(inst));
     uint32_t index = inst.wordOperand(1);
-    if (inst.numOperands() != 2 || index / 4 >= parts->size()) return unsupported(inst, "bad component index");
+    if (inst.numOperands() != 2 || index / 4 >= parts->size()) return ir::refuse(module_, inst, "bad component index");
     replaceByValue(inst, b.value(spv::Op::OpCompositeExtract, inst.typeId(),
                                  {Operand::id(parts->at(index / 4)), Operand::literal(index % 4)}));
     return okStatus();
@@ -391,7 +394,7 @@ Status WideVectorLowering::compositeInsert(Instruction& inst) {
     Expected<std::vector<uint32_t>> parts = parts_.partsOf(composite);
     if (!parts) return parts.error().withContext(module_.describe(inst));
     uint32_t index = inst.wordOperand(2);
-    if (inst.numOperands() != 3 || index / 4 >= parts->size()) return unsupported(inst, "bad component index");
+    if (inst.numOperands() != 3 || index / 4 >= parts->size()) return ir::refuse(module_, inst, "bad component index");
     std::vector<uint32_t> updated = *parts;
     updated[index / 4] = b.value(spv::Op::OpCompositeInsert, parts_.wideType(inst.typeId()).part,
                                  {Operand::id(object), Operand::id(updated[index / 4]), Operand::literal(index % 4)});
@@ -474,7 +477,7 @@ Status WideVectorLowering::shuffle(Instruction& inst, bool twoInputs) {
       parts_.isWideType(resultType) ? parts_.wideType(resultType).component : ir::componentType(module_, resultType);
   uint32_t resultCount =
       parts_.isWideType(resultType) ? parts_.wideType(resultType).count : ir::componentCount(module_, resultType);
-  if (selectors->size() != resultCount) return unsupported(inst, "the mask and the result differ in length");
+  if (selectors->size() != resultCount) return ir::refuse(module_, inst, "the mask and the result differ in length");
   Builder b = Builder::before(module_, &inst);
   std::vector<Component> picked;
   for (uint32_t i = 0; i < resultCount; ++i) {
@@ -551,7 +554,7 @@ Status WideVectorLowering::completePhis() {
 }
 
 Status WideVectorLowering::copyObject(Instruction& inst) {
-  if (!parts_.isWideType(inst.typeId())) return unsupported(inst, "expected a vector of 8 or 16 components");
+  if (!parts_.isWideType(inst.typeId())) return ir::refuse(module_, inst, "expected a vector of 8 or 16 components");
   Expected<std::vector<uint32_t>> parts = parts_.partsOf(inst.idOperand(0));
   if (!parts) return parts.error().withContext(module_.describe(inst));
   replaceByParts(inst, *parts);

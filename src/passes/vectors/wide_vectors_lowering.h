@@ -30,7 +30,6 @@ class WideVectorLowering {
   Expected<PassResult> run();
 
  private:
-  Error unsupported(const Instruction& inst, const std::string& why) const;
   bool wanted(const Instruction& inst) const;
 
   // The module outside function bodies (lower_wide_vectors.cc).

@@ -4,6 +4,7 @@
 #include <optional>
 #include <vector>
 
+#include "analysis/call_graph.h"
 #include "analysis/data_layout.h"
 #include "ir/types.h"
 #include "passes/vectors/wide_vectors_lowering.h"
@@ -21,7 +22,8 @@ uint32_t WideVectorLowering::partOffset(Builder& b, uint32_t offset, uint32_t n,
 Status WideVectorLowering::vectorLoad(Instruction& inst) {
   // offset, p, n
   uint32_t n = inst.wordOperand(4);
-  if (!parts_.isWideType(inst.typeId()) || (n != 8 && n != 16)) return unsupported(inst, "expected n of 8 or 16");
+  if (!parts_.isWideType(inst.typeId()) || (n != 8 && n != 16))
+    return ir::refuse(module_, inst, "expected n of 8 or 16");
   const WideType& type = parts_.wideType(inst.typeId());
   Builder b = Builder::before(module_, &inst);
   std::vector<uint32_t> parts;
@@ -56,7 +58,7 @@ Status WideVectorLowering::vectorStore(Instruction& inst) {
 Status WideVectorLowering::load(Instruction& inst) {
   uint32_t pointer = inst.idOperand(0);
   if (!parts_.isWideType(inst.typeId()) || !parts_.pointsToWideMemory(pointer))
-    return unsupported(inst, "expected a load of a vector of 8 or 16 components");
+    return ir::refuse(module_, inst, "expected a load of a vector of 8 or 16 components");
   const WideType& type = parts_.wideType(inst.typeId());
   Builder b = Builder::before(module_, &inst);
   std::vector<uint32_t> parts;
@@ -74,7 +76,7 @@ Status WideVectorLowering::store(Instruction& inst) {
   Expected<std::vector<uint32_t>> parts = parts_.partsOf(object);
   if (!parts) return parts.error().withContext(module_.describe(inst));
   if (!parts_.pointsToWideMemory(pointer))
-    return unsupported(inst, "expected a pointer to a vector of 8 or 16 components");
+    return ir::refuse(module_, inst, "expected a pointer to a vector of 8 or 16 components");
   Builder b = Builder::before(module_, &inst);
   for (uint32_t k = 0; k < parts->size(); ++k) {
     std::vector<Operand> operands = parts_.partMemoryAccess(inst.operands(), 2, ir::typeOf(module_, parts->at(k)));
