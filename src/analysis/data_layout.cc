@@ -5,8 +5,6 @@
 namespace cl2vk {
 namespace {
 
-uint32_t alignUp(uint32_t value, uint32_t alignment) { return (value + alignment - 1) / alignment * alignment; }
-
 bool isPacked(const ir::Module& module, uint32_t structType) {
   return module.findDecoration(structType, spv::Decoration::CPacked) != nullptr;
 }

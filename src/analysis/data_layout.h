@@ -14,6 +14,11 @@
 
 namespace cl2vk {
 
+// `value` rounded up to a multiple of `alignment` (which is not 0).
+constexpr uint32_t alignUp(uint32_t value, uint32_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
 struct TypeLayout {
   uint32_t size = 0;
   uint32_t alignment = 1;

@@ -2,6 +2,8 @@
 
 #include <string_view>
 
+#include "ir/collectives.h"
+
 namespace cl2vk::ir {
 
 bool isBlockTerminator(spv::Op opcode) {
@@ -32,6 +34,31 @@ bool isNameOrDecoration(spv::Op opcode) {
     case spv::Op::OpMemberDecorateString: return true;
     default: return false;
   }
+}
+
+bool isNonUniformGroupOperation(spv::Op opcode) {
+  const auto op = static_cast<uint32_t>(opcode);
+  return (op >= static_cast<uint32_t>(spv::Op::OpGroupNonUniformElect) &&
+          op <= static_cast<uint32_t>(spv::Op::OpGroupNonUniformQuadSwap)) ||
+         opcode == spv::Op::OpGroupNonUniformRotateKHR || opcode == spv::Op::OpGroupNonUniformPartitionNV;
+}
+
+bool isCrossInvocation(spv::Op opcode) {
+  if (isGroupCollective(opcode) || isNonUniformGroupOperation(opcode)) return true;
+  const auto op = static_cast<uint32_t>(opcode);
+  auto within = [op](spv::Op first, spv::Op last) {
+    return op >= static_cast<uint32_t>(first) && op <= static_cast<uint32_t>(last);
+  };
+  return opcode == spv::Op::OpControlBarrier || opcode == spv::Op::OpGroupAsyncCopy ||
+         opcode == spv::Op::OpGroupWaitEvents ||
+         within(spv::Op::OpGroupReserveReadPipePackets, spv::Op::OpGroupCommitWritePipe) ||
+         within(spv::Op::OpGroupIAddNonUniformAMD, spv::Op::OpGroupSMaxNonUniformAMD) ||
+         within(spv::Op::OpSubgroupBallotKHR, spv::Op::OpSubgroupFirstInvocationKHR) ||
+         within(spv::Op::OpSubgroupAllKHR, spv::Op::OpSubgroupReadInvocationKHR) ||
+         within(spv::Op::OpSubgroupShuffleINTEL, spv::Op::OpSubgroupImageBlockWriteINTEL) ||
+         within(spv::Op::OpSubgroupImageMediaBlockReadINTEL, spv::Op::OpSubgroupImageMediaBlockWriteINTEL) ||
+         within(spv::Op::OpSubgroupAvcMceGetDefaultInterBaseMultiReferencePenaltyINTEL,
+                spv::Op::OpSubgroupAvcSicGetInterRawSadsINTEL);
 }
 
 bool isAtomic(spv::Op opcode) {

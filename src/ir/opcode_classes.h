@@ -18,6 +18,14 @@ bool isNameOrDecoration(spv::Op opcode);
 // is the pointer, then the scope and the memory semantics.
 bool isAtomic(spv::Op opcode);
 
+// OpGroupNonUniform*: SPIR-V 1.3's subgroup operations and the extensions' (rotate, partition).
+bool isNonUniformGroupOperation(spv::Op opcode);
+
+// Instructions that invocations execute together, whose copies or removal would change what they
+// compute: OpControlBarrier, every OpGroup* but the decoration groups (collectives, async copies,
+// pipe reservations, OpGroupNonUniform*, AMD's and KHR's group arithmetic) and every OpSubgroup*.
+bool isCrossInvocation(spv::Op opcode);
+
 // The instruction number of an OpExtInst of the OpenCL.std set; nullopt for any other instruction.
 std::optional<uint32_t> openclStdInstruction(const Module& module, const Instruction& inst);
 // The same for the GLSL.std.450 set.

@@ -137,6 +137,21 @@ uint32_t constantComposite(Module& module, uint32_t type, const std::vector<uint
   return module.getOrAddGlobal(spv::Op::OpConstantComposite, type, std::move(operands));
 }
 
+bool isPointerType(const Module& module, uint32_t type) {
+  const Instruction* def = module.def(type);
+  return def && def->opcode() == spv::Op::OpTypePointer;
+}
+
+spv::StorageClass storageOf(const Module& module, uint32_t pointerType) {
+  assert(isPointerType(module, pointerType));
+  return static_cast<spv::StorageClass>(module.def(pointerType)->wordOperand(0));
+}
+
+uint32_t pointeeOf(const Module& module, uint32_t pointerType) {
+  assert(isPointerType(module, pointerType));
+  return module.def(pointerType)->idOperand(1);
+}
+
 bool isBufferPointer(const Module& module, uint32_t type) {
   const Instruction* def = module.def(type);
   return def && def->opcode() == spv::Op::OpTypePointer &&

@@ -36,6 +36,11 @@ uint32_t constantComposite(Module& module, uint32_t type, const std::vector<uint
 // llvm-spirv-15 writes LLVM's `undef` struct initializer of a kernel-scope __local variable).
 bool isUndefined(const Module& module, uint32_t id);
 
+// Whether `type` is an OpTypePointer; then its storage class and pointee type (for a pointer type only).
+bool isPointerType(const Module& module, uint32_t type);
+spv::StorageClass storageOf(const Module& module, uint32_t pointerType);
+uint32_t pointeeOf(const Module& module, uint32_t pointerType);
+
 // Whether `type` is a pointer type into PhysicalStorageBuffer memory (a buffer address).
 bool isBufferPointer(const Module& module, uint32_t type);
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/cfg.h"
+#include "ir/opcode_classes.h"
 #include "passes/control_flow/structurizer.h"
 
 namespace cl2vk {
@@ -84,11 +85,7 @@ bool isSliceOpcode(spv::Op opcode) {
 
 // Instructions whose copies would change what invocations do together: barriers, collectives,
 // sub-group operations and async copies (OpGroup*, OpSubgroup*), and calls, which may hold them.
-bool blocksUnrolling(spv::Op opcode) {
-  if (opcode == spv::Op::OpControlBarrier || opcode == spv::Op::OpFunctionCall) return true;
-  std::string name = ir::opcodeName(opcode);
-  return std::string_view(name).starts_with("OpGroup") || std::string_view(name).starts_with("OpSubgroup");
-}
+bool blocksUnrolling(spv::Op opcode) { return opcode == spv::Op::OpFunctionCall || ir::isCrossInvocation(opcode); }
 
 bool isBufferOrConstantStorage(spv::StorageClass storage) {
   switch (storage) {

@@ -19,8 +19,6 @@ using ir::Instruction;
 using ir::Module;
 using ir::Operand;
 
-uint32_t alignUp(uint32_t value, uint32_t alignment) { return (value + alignment - 1) / alignment * alignment; }
-
 bool isGlobalVariable(const Instruction& inst) {
   return inst.opcode() == spv::Op::OpVariable &&
          inst.wordOperand(0) == static_cast<uint32_t>(spv::StorageClass::CrossWorkgroup);

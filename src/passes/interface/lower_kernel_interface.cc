@@ -20,8 +20,6 @@ using ir::Instruction;
 using ir::Module;
 using ir::Operand;
 
-uint32_t alignUp(uint32_t value, uint32_t alignment) { return (value + alignment - 1) / alignment * alignment; }
-
 Operand storageClass(spv::StorageClass storage) {
   return Operand::enumerant(SPV_OPERAND_TYPE_STORAGE_CLASS, static_cast<uint32_t>(storage));
 }

@@ -18,13 +18,6 @@ using ir::Instruction;
 using ir::Module;
 using ir::Operand;
 
-// The storage class of a pointer type, if `type` is one.
-std::optional<spv::StorageClass> storageOf(const Module& module, uint32_t type) {
-  const Instruction* def = module.def(type);
-  if (def == nullptr || def->opcode() != spv::Op::OpTypePointer) return std::nullopt;
-  return static_cast<spv::StorageClass>(def->wordOperand(0));
-}
-
 bool combinable(spv::StorageClass storage) {
   return storage == spv::StorageClass::Workgroup || storage == spv::StorageClass::Function;
 }
@@ -82,8 +75,9 @@ std::optional<std::pair<VectorKey, ComponentLoad>> componentLoad(const Module& m
       (chain->opcode() != spv::Op::OpAccessChain && chain->opcode() != spv::Op::OpInBoundsAccessChain) ||
       chain->numOperands() < 2)
     return std::nullopt;
-  std::optional<spv::StorageClass> storage = storageOf(module, chain->typeId());
-  if (!storage || !combinable(*storage)) return std::nullopt;
+  if (!ir::isPointerType(module, chain->typeId())) return std::nullopt;
+  const spv::StorageClass storage = ir::storageOf(module, chain->typeId());
+  if (!combinable(storage)) return std::nullopt;
   const Instruction* component = module.def(chain->idOperand(chain->numOperands() - 1));
   if (component == nullptr || component->opcode() != spv::Op::OpConstant) return std::nullopt;
   // A 64-bit index's high word must be zero too.
@@ -99,7 +93,7 @@ std::optional<std::pair<VectorKey, ComponentLoad>> componentLoad(const Module& m
     return std::nullopt;
   uint32_t index = component->wordOperand(0);
   if (index >= vectorType->wordOperand(1)) return std::nullopt;
-  VectorKey key{*storage, {}, *vector};
+  VectorKey key{storage, {}, *vector};
   for (size_t i = 0; i + 1 < chain->numOperands(); ++i) key.address.push_back(chain->idOperand(i));
   return std::make_pair(std::move(key), ComponentLoad{&load, chain, index});
 }
@@ -109,8 +103,8 @@ bool mayWrite(const Module& module, const Instruction& inst, spv::StorageClass s
   spv::Op op = inst.opcode();
   if (op == spv::Op::OpControlBarrier || op == spv::Op::OpMemoryBarrier || op == spv::Op::OpFunctionCall) return true;
   if (op == spv::Op::OpStore || op == spv::Op::OpCopyMemory || op == spv::Op::OpCopyMemorySized || ir::isAtomic(op)) {
-    std::optional<spv::StorageClass> written = storageOf(module, ir::typeOf(module, inst.idOperand(0)));
-    return !written || *written == storage;
+    const uint32_t type = ir::typeOf(module, inst.idOperand(0));
+    return !ir::isPointerType(module, type) || ir::storageOf(module, type) == storage;
   }
   return false;
 }

@@ -86,23 +86,13 @@ uint64_t withFailureOrder(uint64_t equal, uint64_t unequal) {
   return (equal & ~uint64_t{kOrders}) | order | (unequal & kMemories);
 }
 
-const Instruction& pointerType(const Module& module, uint32_t pointer) {
-  return *module.def(module.def(pointer)->typeId());
-}
-
-spv::StorageClass storageOf(const Module& module, uint32_t pointer) {
-  return static_cast<spv::StorageClass>(pointerType(module, pointer).wordOperand(0));
-}
-
-uint32_t pointeeOf(const Module& module, uint32_t pointer) { return pointerType(module, pointer).idOperand(1); }
-
 // An atomic on a work-item's private memory (OpenCL 2.0's atomics through a generic pointer may
 // reach one) has no other work-item to race with, and Vulkan allows atomics only on shared and
 // buffer memory: it becomes the load, operation and store it means. Integer atomics are scalar, so
 // the value, comparator and result share the pointee's type; a flag is a 32-bit integer.
 Expected<bool> lowerPrivateAtomic(Module& module, Instruction& inst) {
   uint32_t pointer = inst.idOperand(0);
-  uint32_t type = pointeeOf(module, pointer);
+  uint32_t type = ir::pointeeOf(module, ir::typeOf(module, pointer));
   ir::Builder b = ir::Builder::before(module, &inst);
   auto store = [&](uint32_t value) { b.add(spv::Op::OpStore, 0, {Operand::id(pointer), Operand::id(value)}); };
   auto constant = [&](uint64_t value) { return ir::constantBits(module, type, value); };
@@ -159,7 +149,7 @@ Expected<bool> lowerSync(Module& module, Instruction& inst);
 // then lowered as any atomic's).
 Expected<bool> lowerAtomicFlag(Module& module, Instruction& inst) {
   uint32_t pointer = inst.idOperand(0);
-  uint32_t type = pointeeOf(module, pointer);
+  uint32_t type = ir::pointeeOf(module, ir::typeOf(module, pointer));
   ir::Builder b = ir::Builder::before(module, &inst);
   std::vector<Operand> operands = {Operand::id(pointer), inst.operand(1), inst.operand(2)};
   Instruction* atomic;
@@ -181,7 +171,7 @@ Expected<bool> lowerAtomicFlag(Module& module, Instruction& inst) {
 Expected<bool> lowerSync(Module& module, Instruction& inst) {
   const SyncOperands where = *syncOperandsOf(inst.opcode());
   std::optional<spv::StorageClass> storage;
-  if (where.pointer >= 0) storage = storageOf(module, inst.idOperand(where.pointer));
+  if (where.pointer >= 0) storage = ir::storageOf(module, ir::typeOf(module, inst.idOperand(where.pointer)));
   if (storage == spv::StorageClass::Function) return lowerPrivateAtomic(module, inst);
   if (inst.opcode() == spv::Op::OpAtomicFlagTestAndSet || inst.opcode() == spv::Op::OpAtomicFlagClear)
     return lowerAtomicFlag(module, inst);

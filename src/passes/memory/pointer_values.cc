@@ -31,9 +31,6 @@ bool isPointerValue(const Module& module, const Instruction& inst) {
   return inst.typeId() && pointerType(module, inst.typeId());
 }
 
-SC storageOf(const Module& module, uint32_t type) { return static_cast<SC>(pointerType(module, type)->wordOperand(0)); }
-uint32_t pointeeOf(const Module& module, uint32_t type) { return pointerType(module, type)->idOperand(1); }
-
 bool isLogical(SC storage) { return storage == SC::Workgroup || storage == SC::Function || storage == SC::Private; }
 
 bool isPtrAccessChain(spv::Op op) { return op == spv::Op::OpPtrAccessChain || op == spv::Op::OpInBoundsPtrAccessChain; }

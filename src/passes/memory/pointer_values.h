@@ -9,6 +9,7 @@
 
 #include "cl2vk/expected.h"
 #include "ir/module.h"
+#include "ir/types.h"
 
 namespace cl2vk::pointers {
 
@@ -23,8 +24,8 @@ Operand storageOperand(SC storage);
 
 bool isPointerValue(const Module& module, const Instruction& inst);
 
-SC storageOf(const Module& module, uint32_t type);
-uint32_t pointeeOf(const Module& module, uint32_t type);
+using ir::pointeeOf;
+using ir::storageOf;
 
 bool isLogical(SC storage);
 

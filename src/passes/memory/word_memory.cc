@@ -20,8 +20,6 @@ using ir::Builder;
 // An escaped object starts its members here, so that offset 0 is a null pointer.
 constexpr uint32_t kEscapedBase = 16;
 
-uint32_t alignUp(uint32_t value, uint32_t alignment) { return (value + alignment - 1) / alignment * alignment; }
-
 // The alignment a load, store or copy declares (its Aligned memory operand), else `fallback`.
 uint32_t declaredAlignment(const Instruction& inst, size_t memoryOperand, uint32_t fallback) {
   if (inst.numOperands() <= memoryOperand) return fallback;

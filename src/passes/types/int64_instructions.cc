@@ -443,8 +443,8 @@ Status lowerInstruction(Lowering& l, Instruction& inst) {
         l.replace(inst, compare(b, op, arg(0), arg(1)));
         break;
       }
-      if (ir::opcodeName(op).starts_with("OpGroupNonUniform")) return lowerCollective(l, inst);
-      if (ir::opcodeName(op).starts_with("OpGroup"))
+      if (ir::isNonUniformGroupOperation(op)) return lowerCollective(l, inst);
+      if (ir::isCrossInvocation(op))
         return ir::refuse(l.module(), inst, std::string("a 64-bit sub-group or work-group collective ") + kNoInt64);
       return ir::refuse(l.module(), inst, kNoInt64);
   }
