@@ -48,17 +48,21 @@ Expected<PassResult> withTarget(ir::Module& module, PassContext& context) {
 
 const std::vector<PassInfo>& registeredPasses() {
   static const std::vector<PassInfo> passes = {
+      // Before the input is validated: what cl2vk cannot translate gets its own message before the
+      // validator's, which may know less about it; what llvm-spirv-15 writes against SPIR-V's
+      // rules is put right; SPIRV-Tools' validator refuses OpTypeInt of any width but 8, 16, 32
+      // and 64, even under ArbitraryPrecisionIntegersINTEL, so clang's odd widths are widened.
       {"check-supported", "Fail early, naming the kernel, on pipes, device-side enqueue, function pointers.",
-       withTarget<checkSupported>},
+       withTarget<checkSupported>, PassStage::kInput, false},
       {"repair-llvm-spirv",
        "Put right what llvm-spirv-15 writes against SPIR-V's rules: block order, merges, selects, capabilities.",
-       withTarget<repairLlvmSpirv>},
+       withTarget<repairLlvmSpirv>, PassStage::kInput},
       {"drop-optimization-hints",
        "Drop OptNoneINTEL, expect/assume, INTEL loop controls, alias scopes and INTEL fast-math bits.",
-       withTarget<dropOptimizationHints>},
+       withTarget<dropOptimizationHints>, PassStage::kInput},
       {"widen-odd-integers",
        "Integers of odd widths (i2, i4, i24 ...) become the next standard width, keeping their N-bit semantics.",
-       withTarget<widenOddIntegers>},
+       withTarget<widenOddIntegers>, PassStage::kInput},
       {"freeze-spec-constants",
        "The program's specialization constants become constants with their values; their SpecIds go.",
        withTarget<freezeSpecConstants>},
@@ -153,7 +157,7 @@ Expected<PassResult> runPasses(ir::Module& module, PassContext& context, const s
   PassResult overall = PassResult::kUnchanged;
   for (const PassInfo* pass : passes) {
     Expected<PassResult> result = pass->run(module, context);
-    if (!result) return result.error().withContext(pass->name);
+    if (!result) return pass->namedInErrors ? result.error().withContext(pass->name) : result.error();
     if (*result == PassResult::kChanged) overall = PassResult::kChanged;
   }
   return overall;

@@ -22,10 +22,19 @@ struct PassContext {
   ModuleReflection reflection;
 };
 
+// Where a pass runs in translate(): kInput passes take the module as the front end wrote it, before
+// the translator validates it (refusals of what cl2vk cannot translate, with its own messages, and
+// repairs of what llvm-spirv-15 writes against SPIR-V's rules); kLowering passes take a valid one.
+enum class PassStage { kInput, kLowering };
+
 struct PassInfo {
   std::string name;     // the flag, without "--"
   std::string summary;  // one line for --help
   std::function<Expected<PassResult>(ir::Module&, PassContext&)> run;
+  PassStage stage = PassStage::kLowering;
+  // Whether its errors start with its name. check-supported's do not: they are the first thing a
+  // user reads about their program, not a step of the translation that failed.
+  bool namedInErrors = true;
 };
 
 // Every pass, in the order the full pipeline runs them.

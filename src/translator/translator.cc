@@ -9,11 +9,7 @@
 #include "ir/reader.h"
 #include "ir/validate.h"
 #include "ir/writer.h"
-#include "passes/environment/check_supported.h"
-#include "passes/environment/drop_optimization_hints.h"
-#include "passes/environment/repair_llvm_spirv.h"
 #include "passes/pass.h"
-#include "passes/types/widen_odd_integers.h"
 #include "spirv-tools/optimizer.hpp"
 
 namespace cl2vk {
@@ -33,56 +29,6 @@ Status checkIsKernelModule(const ir::Module& module) {
     if (inst.wordOperand(0) == static_cast<uint32_t>(spv::ExecutionModel::Kernel)) return okStatus();
   }
   return Error("the module has no kernel (no OpEntryPoint with the Kernel execution model)");
-}
-
-// llvm-spirv 15 writes atomic_compare_exchange_weak as OpAtomicCompareExchangeWeak, which SPIR-V
-// 1.4 removed (llvm-spirv writes 1.4 by default) and Vulkan never had. A weak exchange may fail
-// spuriously but need not, so it is the strong exchange, with the same operands; rewritten before
-// validation so that the modules llvm-spirv writes are accepted.
-void replaceWeakCompareExchanges(ir::Module& module) {
-  for (ir::Function& function : module.functions()) {
-    for (ir::Block& block : function.blocks()) {
-      for (ir::Instruction& inst : block.instructions()) {
-        if (inst.opcode() != spv::Op::OpAtomicCompareExchangeWeak) continue;
-        module.update(
-            &inst, ir::Instruction(spv::Op::OpAtomicCompareExchange, inst.typeId(), inst.resultId(), inst.operands()));
-      }
-    }
-  }
-}
-
-// llvm-spirv 15 lists in an entry point's interface the variables its code uses, but not those
-// reached only through another variable's initializer (`global float* p = &table[2];`), which
-// SPIR-V 1.4 requires; the missing ones are added before validation.
-void completeEntryPointInterfaces(ir::Module& module) {
-  for (ir::Instruction& entry : module.section(ir::Section::kEntryPoint)) {
-    std::vector<uint32_t> listed;
-    for (size_t i = 3; i < entry.numOperands(); ++i) listed.push_back(entry.idOperand(i));
-    std::vector<ir::Operand> operands = entry.operands();
-    for (size_t next = 0; next < listed.size(); ++next) {
-      const ir::Instruction* variable = module.def(listed[next]);
-      std::vector<uint32_t> pending;
-      if (variable && variable->opcode() == spv::Op::OpVariable && variable->numOperands() > 1)
-        pending.push_back(variable->idOperand(1));
-      while (!pending.empty()) {
-        const ir::Instruction* value = module.def(pending.back());
-        pending.pop_back();
-        if (!value || value->block() != nullptr) continue;
-        if (value->opcode() == spv::Op::OpVariable) {
-          if (std::find(listed.begin(), listed.end(), value->resultId()) != listed.end()) continue;
-          listed.push_back(value->resultId());
-          operands.push_back(ir::Operand::id(value->resultId()));
-          continue;
-        }
-        if (value->opcode() != spv::Op::OpSpecConstantOp && value->opcode() != spv::Op::OpConstantComposite) continue;
-        for (size_t i = 0; i < value->numOperands(); ++i) {
-          if (value->operand(i).isId()) pending.push_back(value->idOperand(i));
-        }
-      }
-    }
-    if (operands.size() != entry.numOperands())
-      module.update(&entry, ir::Instruction(spv::Op::OpEntryPoint, 0, 0, std::move(operands)));
-  }
 }
 
 // The integer width a scalar or vector type holds, else 0.
@@ -206,32 +152,16 @@ Expected<ModuleReflection> finishTranslation(ir::Module& module, const Target& t
   return reflection;
 }
 
-// What comes before the input's validation: refusals with cl2vk's own messages, and repairs of
-// what llvm-spirv-15 writes.
-Status prepareInput(ir::Module& module, const Target& target) {
-  CL2VK_TRY(checkIsKernelModule(module));
-  // What cl2vk cannot translate gets its own message before the validator's, which may know
-  // less about it.
-  if (Expected<PassResult> supported = checkSupported(module, target); !supported) return supported.error();
-  replaceWeakCompareExchanges(module);
-  // What llvm-spirv-15 writes against SPIR-V's layout rules (blocks before their dominators,
-  // misplaced merges) and its optimizer-only extensions are put right before the validator sees them.
-  if (Expected<PassResult> repaired = repairLlvmSpirv(module, target); !repaired)
-    return repaired.error().withContext("repair-llvm-spirv");
-  if (Expected<PassResult> dropped = dropOptimizationHints(module, target); !dropped)
-    return dropped.error().withContext("drop-optimization-hints");
-  // SPIRV-Tools' validator refuses OpTypeInt of any width but 8, 16, 32 and 64, even under
-  // ArbitraryPrecisionIntegersINTEL, so the widths clang's narrowing makes are widened first.
-  if (Expected<PassResult> widened = widenOddIntegers(module, target); !widened)
-    return widened.error().withContext("widen-odd-integers");
-  completeEntryPointInterfaces(module);
-  return okStatus();
-}
-
 // The whole translation of a module in memory, changed or replaced (renumbered); returns the
 // reflection.
 Expected<ModuleReflection> translateModule(std::unique_ptr<ir::Module>& module, const Target& target) {
-  CL2VK_TRY(prepareInput(*module, target));
+  CL2VK_TRY(checkIsKernelModule(*module));
+  // The registered pipeline, in its order, with the input validated between its two stages.
+  std::vector<const PassInfo*> inputPasses, loweringPasses;
+  for (const PassInfo& pass : registeredPasses())
+    (pass.stage == PassStage::kInput ? inputPasses : loweringPasses).push_back(&pass);
+  PassContext context{target, {}};
+  if (Expected<PassResult> prepared = runPasses(*module, context, inputPasses); !prepared) return prepared.error();
   // SPIR-V's core rules, not an OpenCL profile's: the device decides which extensions it has. A
   // kernel may take as many arguments as CL_DEVICE_MAX_PARAMETER_SIZE bytes hold (4096 chars), more
   // than SPIR-V's universal limit of 255 function parameters, which llvm-spirv does not keep to.
@@ -242,10 +172,7 @@ Expected<ModuleReflection> translateModule(std::unique_ptr<ir::Module>& module, 
     return valid.error().withContext("the input is not valid SPIR-V");
   if (Status kept = keepIdsWithinTheLimit(module, inputEnv); !kept.ok()) return kept.error().withContext("the input");
 
-  PassContext context{target, {}};
-  std::vector<const PassInfo*> pipeline;
-  for (const PassInfo& pass : registeredPasses()) pipeline.push_back(&pass);
-  Expected<PassResult> result = runPasses(*module, context, pipeline);
+  Expected<PassResult> result = runPasses(*module, context, loweringPasses);
   if (!result) return result.error();
   if (module->bound() > kMostIds) {
     if (Status valid = ir::validate(*module, target.vulkanEnv, 255, module->bound()); !valid.ok())

@@ -475,5 +475,52 @@ TEST(RepairLlvmSpirvTest, RepairedModuleValidatesWhereTheInputDidNot) {
   EXPECT_EQ(*repairLlvmSpirv(*module, Target{}), PassResult::kUnchanged);
 }
 
+// atomic_compare_exchange_weak, which llvm-spirv-15 writes as OpAtomicCompareExchangeWeak (gone
+// in SPIR-V 1.4, never in Vulkan), is the strong exchange with the same operands.
+TEST(RepairLlvmSpirvTest, WeakCompareExchangeBecomesTheStrongOne) {
+  auto exchange = [](const std::string& opcode) {
+    return kernel(R"(
+      %entry = OpLabel
+        %old = )" +
+                  opcode + R"( %uint %out %uint_1 %uint_0 %uint_0 %n %uint_0
+               OpReturn
+)");
+  };
+  test::expectPassOutput("repair-llvm-spirv", exchange("OpAtomicCompareExchangeWeak"),
+                         exchange("OpAtomicCompareExchange"), Target{}, SPV_ENV_UNIVERSAL_1_2);
+}
+
+// A program-scope pointer initialized with another variable's address (`global uint* p = &x;`):
+// llvm-spirv-15 lists %p in the kernel's interface but not %x, which SPIR-V 1.4 requires too.
+TEST(RepairLlvmSpirvTest, VariablesReachedThroughInitializersJoinTheInterface) {
+  auto module = [](const std::string& interface) {
+    return R"(
+; Version: 1.4
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k" %p)" +
+           interface + R"(
+               OpName %k "k"
+       %void = OpTypeVoid
+       %uint = OpTypeInt 32 0
+     %uint_7 = OpConstant %uint 7
+%_ptr_CrossWorkgroup_uint = OpTypePointer CrossWorkgroup %uint
+%_ptr_CrossWorkgroup__ptr_CrossWorkgroup_uint = OpTypePointer CrossWorkgroup %_ptr_CrossWorkgroup_uint
+          %x = OpVariable %_ptr_CrossWorkgroup_uint CrossWorkgroup %uint_7
+          %p = OpVariable %_ptr_CrossWorkgroup__ptr_CrossWorkgroup_uint CrossWorkgroup %x
+         %fn = OpTypeFunction %void
+          %k = OpFunction %void None %fn
+      %entry = OpLabel
+    %pointer = OpLoad %_ptr_CrossWorkgroup_uint %p
+      %value = OpLoad %uint %pointer
+               OpReturn
+               OpFunctionEnd
+)";
+  };
+  test::expectPassOutput("repair-llvm-spirv", module(""), module(" %x"), Target{}, SPV_ENV_UNIVERSAL_1_4);
+}
+
 }  // namespace
 }  // namespace cl2vk

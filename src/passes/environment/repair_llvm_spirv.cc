@@ -273,6 +273,62 @@ Expected<bool> defineDimensionsBeyondThree(ir::Module& module, ir::Function& fun
   return !extracts.empty();
 }
 
+// llvm-spirv 15 writes atomic_compare_exchange_weak as OpAtomicCompareExchangeWeak, which SPIR-V
+// 1.4 removed (llvm-spirv writes 1.4 by default) and Vulkan never had. A weak exchange may fail
+// spuriously but need not, so it is the strong exchange, with the same operands; rewritten so
+// that the modules llvm-spirv writes are accepted.
+bool replaceWeakCompareExchanges(ir::Module& module) {
+  bool changed = false;
+  for (ir::Function& function : module.functions()) {
+    for (ir::Block& block : function.blocks()) {
+      for (ir::Instruction& inst : block.instructions()) {
+        if (inst.opcode() != spv::Op::OpAtomicCompareExchangeWeak) continue;
+        module.update(
+            &inst, ir::Instruction(spv::Op::OpAtomicCompareExchange, inst.typeId(), inst.resultId(), inst.operands()));
+        changed = true;
+      }
+    }
+  }
+  return changed;
+}
+
+// llvm-spirv 15 lists in an entry point's interface the variables its code uses, but not those
+// reached only through another variable's initializer (`global float* p = &table[2];`), which
+// SPIR-V 1.4 requires; the missing ones are added.
+bool completeEntryPointInterfaces(ir::Module& module) {
+  bool changed = false;
+  for (ir::Instruction& entry : module.section(ir::Section::kEntryPoint)) {
+    std::vector<uint32_t> listed;
+    for (size_t i = 3; i < entry.numOperands(); ++i) listed.push_back(entry.idOperand(i));
+    std::vector<ir::Operand> operands = entry.operands();
+    for (size_t next = 0; next < listed.size(); ++next) {
+      const ir::Instruction* variable = module.def(listed[next]);
+      std::vector<uint32_t> pending;
+      if (variable && variable->opcode() == spv::Op::OpVariable && variable->numOperands() > 1)
+        pending.push_back(variable->idOperand(1));
+      while (!pending.empty()) {
+        const ir::Instruction* value = module.def(pending.back());
+        pending.pop_back();
+        if (!value || value->block() != nullptr) continue;
+        if (value->opcode() == spv::Op::OpVariable) {
+          if (std::find(listed.begin(), listed.end(), value->resultId()) != listed.end()) continue;
+          listed.push_back(value->resultId());
+          operands.push_back(ir::Operand::id(value->resultId()));
+          continue;
+        }
+        if (value->opcode() != spv::Op::OpSpecConstantOp && value->opcode() != spv::Op::OpConstantComposite) continue;
+        for (size_t i = 0; i < value->numOperands(); ++i) {
+          if (value->operand(i).isId()) pending.push_back(value->idOperand(i));
+        }
+      }
+    }
+    if (operands.size() == entry.numOperands()) continue;
+    module.update(&entry, ir::Instruction(spv::Op::OpEntryPoint, 0, 0, std::move(operands)));
+    changed = true;
+  }
+  return changed;
+}
+
 }  // namespace
 
 // LLVM gives a phi one entry per edge, so a block that several cases of one switch branch to has
@@ -313,6 +369,8 @@ Expected<PassResult> repairLlvmSpirv(ir::Module& module, const Target&) {
   if (!variables) return variables.error();
   bool changed = *capabilities || *variables;
   changed |= splatSelectConditions(module);
+  changed |= replaceWeakCompareExchanges(module);
+  changed |= completeEntryPointInterfaces(module);
   const std::unordered_map<uint32_t, spv::BuiltIn> builtins = openclBuiltinVariables(module);
   for (ir::Function& function : module.functions()) {
     if (function.isDeclaration()) continue;

@@ -27,6 +27,11 @@
 // - Work-item dimensions: get_global_size(i) and its kin become component i of the builtin's
 //   vector, which has no value for i >= 3; OpenCL's value (1 for sizes, 0 for ids and the offset)
 //   is put in its place, for a constant index and, behind a bounds check, a run-time one.
+// - Atomics: atomic_compare_exchange_weak becomes OpAtomicCompareExchangeWeak, which SPIR-V 1.4
+//   removed and Vulkan never had; a weak exchange may fail spuriously but need not, so it is the
+//   strong one with the same operands.
+// - Entry points: SPIR-V 1.4 lists in an entry point's interface every variable it reaches; those
+//   reached only through another variable's initializer (`global float* p = &table[2];`) are added.
 // - Phis: a block that several cases of one switch branch to gets a phi entry for each case, all
 //   naming the switch's block (LLVM's one entry per edge); SPIR-V allows one entry per parent, so
 //   the first is kept.

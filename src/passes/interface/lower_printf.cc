@@ -153,7 +153,7 @@ class PrintfLowering {
   PrintfLowering(Module& module, PassContext& context, uint32_t buffer)
       : module_(module), context_(context), buffer_(buffer), uint_(ir::typeInt(module, 32)) {}
 
-  Status lower(Instruction& call, const std::string& kernel) {
+  Status lower(Instruction& call) {
     auto failure = [&](const std::string& why) { return ir::refuse(module_, call, why); };
     if (call.numOperands() < 3) return failure("printf without a format");
     std::optional<std::string> format = constantString(module_, call.idOperand(2));
@@ -290,7 +290,7 @@ Expected<PassResult> lowerPrintf(Module& module, PassContext& context) {
     if (calls.empty()) continue;
     uint32_t bufferType = ir::typePointer(module, spv::StorageClass::CrossWorkgroup, ir::typeInt(module, 32));
     PrintfLowering lowering(module, context, addHiddenParameter(module, *kernel, bufferType, kPrintfBufferName));
-    for (Instruction* call : calls) CL2VK_TRY(lowering.lower(*call, entry.stringOperand(2)));
+    for (Instruction* call : calls) CL2VK_TRY(lowering.lower(*call));
     result = PassResult::kChanged;
   }
   // What is left is in functions that are not kernels, which inline-functions removes or inlines.
