@@ -32,6 +32,13 @@ class IcdTranslationDump : public IcdTest {
     return found;
   }
 
+  // The command: the build's, or the one CL2VK_TEST_OPT names (tools/device/run-gpu-tests.sh,
+  // where the build tree is not).
+  static std::string tool() {
+    const char* carried = std::getenv("CL2VK_TEST_OPT");
+    return carried && *carried ? carried : CL2VK_OPT_PATH;
+  }
+
   TempDir dir_;
 };
 
@@ -61,7 +68,7 @@ TEST_F(IcdTranslationDump, TheDumpedCommandRepeatsTheTranslation) {
   ASSERT_FALSE(readFile(base + ".cl.spv").empty());
   fs::remove(base + ".vk.spv");
 
-  CommandResult repeated = runCommand(std::string(CL2VK_OPT_PATH) + command.substr(std::string("cl2vk-opt").size()));
+  CommandResult repeated = runCommand(tool() + command.substr(std::string("cl2vk-opt").size()));
   ASSERT_EQ(repeated.exitCode, 0) << command << "\n" << repeated.err;
   EXPECT_EQ(readFile(base + ".vk.spv"), runtimeOutput) << "cl2vk-opt translated differently: " << command;
 }
@@ -83,7 +90,7 @@ TEST_F(IcdTranslationDump, ARefusedTranslationIsDumpedWithoutAnOutput) {
   std::ifstream file(commands[0]);
   std::string command;
   std::getline(file, command);
-  CommandResult repeated = runCommand(std::string(CL2VK_OPT_PATH) + command.substr(std::string("cl2vk-opt").size()));
+  CommandResult repeated = runCommand(tool() + command.substr(std::string("cl2vk-opt").size()));
   EXPECT_EQ(repeated.exitCode, 1) << repeated.err;
   EXPECT_NE(programBuildLog(program, device_).find("recurs"), std::string::npos) << programBuildLog(program, device_);
   EXPECT_NE(repeated.err.find("recurs"), std::string::npos) << repeated.err;

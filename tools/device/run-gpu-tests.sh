@@ -20,7 +20,7 @@
 # to $OUT/<step>.log. Carried (git-ignored), made on the development machine:
 #   .device/debs/   the Vulkan loader, glvnd and X libraries, ocl-icd (.deb files)
 #   .device/gpu/    stripped kernel_tests, the built corpus (build-rel/spirv), debs/ with MPFR and GMP
-#   .device/icd/    stripped icd_tests and libcl2vk_icd.so
+#   .device/icd/    stripped icd_tests, libcl2vk_icd.so and cl2vk-opt
 #   .device/bench/  stripped cl2vk-bench and the compiled GLSL baselines (shaders/)
 #   .device/cl/     clang-15, llvm-spirv-15 and their libraries (.deb files) and clang's OpenCL
 #                   headers (clang-opencl-headers.tar.xz), or else
@@ -58,6 +58,8 @@ else
   export CL2VK_TOOLCHAIN_CACHE=$PWD/.device/tc/cache
 fi
 echo "$PWD/.device/icd/libcl2vk_icd.so" > /tmp/vendors/cl2vk.icd
+# The command the translation-dump tests repeat the runtime's translations with.
+[ -x .device/icd/cl2vk-opt ] && export CL2VK_TEST_OPT=$PWD/.device/icd/cl2vk-opt
 echo libnvidia-opencl.so.1 > /tmp/vendors/nvidia.icd
 export OCL_ICD_VENDORS=/tmp/vendors
 # CUDA's own libOpenCL.so.1 comes first on the library path there and knows no other vendors.
