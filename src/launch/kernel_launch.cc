@@ -6,6 +6,8 @@
 #include <cstring>
 #include <string>
 
+#include "launch/argument_block.h"
+#include "launch/ndrange_split.h"
 #include "launch/printf_output.h"
 #include "support/settings.h"
 
@@ -72,15 +74,6 @@ Status checkLoopLimit(vulkan::Buffer& flag, const vulkan::DeviceInfo& info, cons
                     "the Vulkan loader; cl2vk's docs/runtime.md, \"Loop limit\")";
   std::fprintf(stderr, "cl2vk: kernel '%s' failed: %s\n", kernel.c_str(), why.c_str());
   return Error(why);
-}
-
-// A printf buffer with an empty header: no words used, room for the rest of the buffer.
-Expected<vulkan::Buffer> emptyPrintfBuffer(vulkan::Device& device) {
-  Expected<vulkan::Buffer> buffer = vulkan::Buffer::create(device, kPrintfBufferSize);
-  if (!buffer) return buffer.error();
-  const std::array<uint32_t, 2> header = {0, kPrintfRecordWords};
-  CL2VK_TRY(buffer->uploadValues(std::span<const uint32_t>(header)));
-  return buffer;
 }
 
 // Writes the records a kernel left in `buffer` to stdout, in the order they were reserved.
@@ -336,144 +329,20 @@ Expected<PreparedLaunch> LaunchableKernel::prepare(const NDRange& range, std::sp
   CL2VK_TRY(checkArguments(args));
   if (reflection_->globalVariablesOffset && globalVariables == 0)
     return Error("kernel '" + reflection_->name + "' uses program-scope variables: it needs their buffer");
-  if (range.dimensions < 1 || range.dimensions > 3) return Error("work_dim must be 1, 2 or 3");
-  std::array<uint32_t, 3> local = range.localSize ? *range.localSize : chooseLocalSize(range);
   const vulkan::DeviceLimits& limits = device_.info().limits;
-  uint64_t invocations = 1;
-  for (uint32_t d = 0; d < 3; ++d) {
-    uint64_t global = d < range.dimensions ? range.globalSize[d] : 1;
-    if (d >= range.dimensions) local[d] = 1;
-    if (global == 0 || local[d] == 0) return Error("global and local sizes must not be zero");
-    if (global > UINT32_MAX || range.globalOffset[d] + global > (uint64_t{1} << 32))
-      return Error("dimension " + std::to_string(d) + ": the global size and offset must stay below 2^32");
-    if (local[d] > limits.maxComputeWorkGroupSize[d])
-      return Error("dimension " + std::to_string(d) + ": local size " + std::to_string(local[d]) +
-                   " is above the device's " + std::to_string(limits.maxComputeWorkGroupSize[d]));
-    invocations *= local[d];
-  }
-  if (invocations > limits.maxComputeWorkGroupInvocations)
-    return Error("a work-group of " + std::to_string(invocations) + " work-items is above the device's " +
-                 std::to_string(limits.maxComputeWorkGroupInvocations));
-  if (reflection_->requiredWorkGroupSize && local != *reflection_->requiredWorkGroupSize)
-    return Error("kernel '" + reflection_->name + "' requires its reqd_work_group_size");
-
-  // Specialization by the arguments: the __local arguments' element counts (their arrays' sizes)
-  // and the image arguments' channel orders and types, read from their records (docs/images.md).
-  std::vector<std::pair<uint32_t, uint32_t>> specialization;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const KernelArgument& param = reflection_->arguments[i];
-    if (param.kind == ArgumentKind::kLocalPointer) {
-      size_t element = std::max<uint32_t>(param.localElementSize, 1);
-      specialization.emplace_back(param.localSpecId,
-                                  static_cast<uint32_t>((args[i].localSize + element - 1) / element));
-    } else if (param.kind == ArgumentKind::kImage) {
-      uint32_t order = 0, type = 0;
-      std::memcpy(&order, args[i].bytes.data() + ImageRecordLayout::kChannelOrder, 4);
-      std::memcpy(&type, args[i].bytes.data() + ImageRecordLayout::kChannelType, 4);
-      specialization.emplace_back(param.formatSpecId, order);
-      specialization.emplace_back(param.formatSpecId + 1, type);
-    }
-  }
-
-  // The argument block, in the push constants or in a buffer of its own.
-  std::vector<std::byte> argumentBytes(reflection_->argumentsSize);
-  for (size_t i = 0; i < args.size(); ++i) {
-    const KernelArgument& param = reflection_->arguments[i];
-    uint32_t offset = param.offset - (reflection_->argumentBuffer ? 0 : reflection_->argumentsOffset);
-    if (args[i].kind == KernelArg::Kind::kBuffer) std::memcpy(argumentBytes.data() + offset, &args[i].address, 8);
-    if (args[i].kind == KernelArg::Kind::kBytes)
-      std::memcpy(argumentBytes.data() + offset, args[i].bytes.data(), args[i].bytes.size());
-  }
-  if (reflection_->globalVariablesOffset) {
-    uint32_t offset =
-        *reflection_->globalVariablesOffset - (reflection_->argumentBuffer ? 0 : reflection_->argumentsOffset);
-    std::memcpy(argumentBytes.data() + offset, &globalVariables, 8);
-  }
-  std::optional<vulkan::Buffer> printfBuffer;
-  if (reflection_->printfBufferOffset) {
-    Expected<vulkan::Buffer> buffer = emptyPrintfBuffer(device_);
-    if (!buffer) return buffer.error();
-    uint64_t address = buffer->deviceAddress();
-    uint32_t offset =
-        *reflection_->printfBufferOffset - (reflection_->argumentBuffer ? 0 : reflection_->argumentsOffset);
-    std::memcpy(argumentBytes.data() + offset, &address, 8);
-    printfBuffer = std::move(*buffer);
-  }
-  std::optional<vulkan::Buffer> loopLimitFlag;
-  if (reflection_->loopLimitFlagOffset) {
-    Expected<vulkan::Buffer> buffer = vulkan::Buffer::create(device_, 4);
-    if (!buffer) return buffer.error();
-    CL2VK_TRY(buffer->fill(0, 0, 4));
-    uint64_t address = buffer->deviceAddress();
-    uint32_t offset =
-        *reflection_->loopLimitFlagOffset - (reflection_->argumentBuffer ? 0 : reflection_->argumentsOffset);
-    std::memcpy(argumentBytes.data() + offset, &address, 8);
-    loopLimitFlag = std::move(*buffer);
-  }
-  std::optional<vulkan::Buffer> argumentBuffer;
-  std::vector<std::byte> push(reflection_->pushConstantSize);
-  if (reflection_->argumentBuffer) {
-    Expected<vulkan::Buffer> buffer = vulkan::Buffer::create(device_, std::max<size_t>(argumentBytes.size(), 4));
-    if (!buffer) return buffer.error();
-    CL2VK_TRY(buffer->upload(argumentBytes));
-    uint64_t address = buffer->deviceAddress();
-    std::memcpy(push.data() + reflection_->argumentsOffset, &address, 8);
-    argumentBuffer = std::move(*buffer);
-  } else if (!argumentBytes.empty()) {
-    std::memcpy(push.data() + reflection_->argumentsOffset, argumentBytes.data(), argumentBytes.size());
-  }
-
-  // One region per shape: full work-groups and the remainder, in each dimension.
-  struct Region {
-    std::array<uint32_t, 3> local, groups, groupOffset;
-  };
-  std::vector<Region> regions = {Region{{1, 1, 1}, {1, 1, 1}, {0, 0, 0}}};
-  for (uint32_t d = 0; d < 3; ++d) {
-    uint64_t global = d < range.dimensions ? range.globalSize[d] : 1;
-    uint32_t full = static_cast<uint32_t>(global / local[d]);
-    uint32_t remainder = static_cast<uint32_t>(global % local[d]);
-    std::vector<Region> next;
-    for (const Region& region : regions) {
-      if (full > 0) {
-        Region r = region;
-        r.local[d] = local[d];
-        r.groups[d] = full;
-        r.groupOffset[d] = 0;
-        next.push_back(r);
-      }
-      if (remainder > 0) {
-        Region r = region;
-        r.local[d] = remainder;
-        r.groups[d] = 1;
-        r.groupOffset[d] = full;
-        next.push_back(r);
-      }
-    }
-    regions = std::move(next);
-  }
-
-  // A dimension with more work-groups than one dispatch may have is split into several
-  // dispatches, each starting at its own group offset.
-  for (uint32_t d = 0; d < 3; ++d) {
-    std::vector<Region> next;
-    for (const Region& region : regions) {
-      for (uint64_t start = 0; start < region.groups[d]; start += limits.maxComputeWorkGroupCount[d]) {
-        Region r = region;
-        r.groups[d] =
-            static_cast<uint32_t>(std::min<uint64_t>(region.groups[d] - start, limits.maxComputeWorkGroupCount[d]));
-        r.groupOffset[d] = region.groupOffset[d] + static_cast<uint32_t>(start);
-        next.push_back(r);
-      }
-    }
-    regions = std::move(next);
-  }
+  Expected<std::array<uint32_t, 3>> local =
+      checkedLocalSize(range, range.localSize ? *range.localSize : chooseLocalSize(range), limits, *reflection_);
+  if (!local) return local.error();
+  Expected<ArgumentBlock> block = packArguments(device_, *reflection_, args, globalVariables);
+  if (!block) return block.error();
+  const std::vector<std::pair<uint32_t, uint32_t>> specialization = specializationByArguments(*reflection_, args);
 
   PreparedLaunch prepared;
   prepared.kernel_ = this;
-  for (const Region& region : regions) {
-    Expected<const vulkan::Pipeline*> pipeline = pipelineFor(region.local, local, specialization);
+  for (const DispatchRegion& region : splitIntoDispatches(range, *local, limits)) {
+    Expected<const vulkan::Pipeline*> pipeline = pipelineFor(region.local, *local, specialization);
     if (!pipeline) return pipeline.error();
-    std::vector<std::byte> bytes = push;
+    std::vector<std::byte> bytes = block->pushConstants;
     if (reflection_->usesDispatchInfo) {
       for (uint32_t d = 0; d < 3; ++d) {
         put32(bytes, DispatchInfoLayout::kGlobalOffset + 4 * d, static_cast<uint32_t>(range.globalOffset[d]));
@@ -485,9 +354,9 @@ Expected<PreparedLaunch> LaunchableKernel::prepare(const NDRange& range, std::sp
     }
     prepared.parts_.push_back(PreparedLaunch::Part{*pipeline, std::move(bytes), region.groups});
   }
-  prepared.argumentBuffer_ = std::move(argumentBuffer);
-  prepared.printfBuffer_ = std::move(printfBuffer);
-  prepared.loopLimitFlag_ = std::move(loopLimitFlag);
+  prepared.argumentBuffer_ = std::move(block->argumentBuffer);
+  prepared.printfBuffer_ = std::move(block->printfBuffer);
+  prepared.loopLimitFlag_ = std::move(block->loopLimitFlag);
   return prepared;
 }
 

@@ -1,10 +1,9 @@
 // Launching a translated kernel over an OpenCL NDRange on a Vulkan device: the part of the
-// runtime that turns clEnqueueNDRangeKernel's arguments into dispatches. It picks the
-// specialization constants (work-group size, enqueued size, __local argument sizes), writes the
-// push constants (dispatch information and arguments, or an argument buffer), splits a
-// non-uniform NDRange into up to eight regions (the full work-groups and the remainders of each
-// dimension, each with its own work-group size), splits a region with more work-groups than one
-// Vulkan dispatch may have into several, and caches a pipeline per shape.
+// runtime that turns clEnqueueNDRangeKernel's arguments into dispatches. LaunchableKernel::prepare
+// checks the work size and splits the NDRange into dispatches (ndrange_split.h), packs the
+// arguments into the push constants or an argument buffer (argument_block.h), picks the
+// specialization constants (work-group size, __local argument sizes, image formats), writes each
+// dispatch's information, and caches a pipeline per shape.
 #pragma once
 
 #include <array>

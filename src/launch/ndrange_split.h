@@ -1,0 +1,34 @@
+// An OpenCL NDRange as Vulkan dispatches: the work-size checks against the device, and the split
+// of a non-uniform NDRange into up to eight regions (the full work-groups and the remainders of
+// each dimension, each with its own work-group size), each region with more work-groups than one
+// dispatch may have split again, each piece starting at its own work-group offset.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cl2vk/expected.h"
+#include "cl2vk/reflection.h"
+#include "vulkan/device_info.h"
+
+namespace cl2vk::launch {
+
+struct NDRange;
+
+// The local size `chosen` (the caller's or the launcher's), with the unused dimensions set to 1,
+// checked against the range, the device's limits and the kernel's reqd_work_group_size.
+Expected<std::array<uint32_t, 3>> checkedLocalSize(const NDRange& range, std::array<uint32_t, 3> chosen,
+                                                   const vulkan::DeviceLimits& limits, const KernelReflection& kernel);
+
+// One dispatch: its work-group size, count and the offset of its first work-group in the range.
+struct DispatchRegion {
+  std::array<uint32_t, 3> local, groups, groupOffset;
+};
+
+std::vector<DispatchRegion> splitIntoDispatches(const NDRange& range, const std::array<uint32_t, 3>& local,
+                                                const vulkan::DeviceLimits& limits);
+
+}  // namespace cl2vk::launch
