@@ -366,6 +366,21 @@ void Module::sortGlobals() {
   for (Instruction* inst : order) globals.items_.splice(globals.items_.end(), globals.items_, inst->position_);
 }
 
+void Module::setOperand(Instruction* inst, size_t index, Operand operand) {
+  assert(index < inst->operands_.size());
+  if (inst->opcode_ == spv::Op::OpFunction || isShareableGlobal(inst->opcode_)) {
+    // A type or constant is indexed by its operands too (get-or-create finds it by them).
+    Instruction replacement = *inst;
+    replacement.operands_[index] = std::move(operand);
+    update(inst, std::move(replacement));
+    return;
+  }
+  Operand& old = inst->operands_[index];
+  if (old.isId()) dropUse(old.words[0], inst, static_cast<int>(index));
+  if (operand.isId()) addUse(operand.words[0], inst, static_cast<int>(index));
+  old = std::move(operand);
+}
+
 void Module::update(Instruction* inst, Instruction replacement) {
   // Most updates (a phi's incoming values, one operand rewritten) keep the opcode, the result and
   // its type: only the operands that change move in the use lists. A common type's list holds

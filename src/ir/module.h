@@ -154,6 +154,8 @@ class Module {
   void sortGlobals();
   // Replaces what `inst` holds (opcode, type, result, operands) and re-indexes it.
   void update(Instruction* inst, Instruction replacement);
+  // Replaces operand `index` of `inst` (an operand it has), moving only that operand's use.
+  void setOperand(Instruction* inst, size_t index, Operand operand);
   // Rewrites every use of `from` into a use of `to`, except names and decorations, which describe
   // the instruction that defines `from` and stay with it.
   void replaceAllUses(uint32_t from, uint32_t to);

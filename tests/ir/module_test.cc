@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "ir/builder.h"
+#include "ir/types.h"
 #include "ir/writer.h"
 #include "test_util.h"
 
@@ -95,6 +96,31 @@ TEST(ModuleTest, DefUseIndexesDefinitionsAndEveryUse) {
   for (const Use& use : module->uses(uintType))
     typeUse |= use.user == module->def(sum) && use.operandIndex == Use::kResultType;
   EXPECT_TRUE(typeUse);
+}
+
+// setOperand moves the one use it changes: %twice = %sum + %sum becomes %sum + %x.
+TEST(ModuleTest, SetOperandMovesOnlyThatOperandsUse) {
+  auto module = assemble(kKernel);
+  ASSERT_TRUE(module);
+  const uint32_t sum = idNamed(*module, "sum"), twice = idNamed(*module, "twice"), x = idNamed(*module, "x");
+  Instruction* add = module->def(twice);
+  module->setOperand(add, 1, Operand::id(x));
+  EXPECT_EQ(add->idOperand(0), sum);
+  EXPECT_EQ(add->idOperand(1), x);
+  auto usesBy = [&](uint32_t id) {
+    std::vector<int> operands;
+    for (const Use& use : module->uses(id)) {
+      if (use.user == add) operands.push_back(use.operandIndex);
+    }
+    return operands;
+  };
+  EXPECT_EQ(usesBy(sum), std::vector<int>{0});
+  EXPECT_EQ(usesBy(x), std::vector<int>{1});
+  // A constant's operands index it: after the change get-or-create finds it by its new value.
+  Instruction* one = module->def(module->def(sum)->idOperand(1));
+  ASSERT_EQ(one->opcode(), spv::Op::OpConstant);
+  module->setOperand(one, 0, Operand::number({7}));
+  EXPECT_EQ(constantUint(*module, 32, 7), one->resultId());
 }
 
 TEST(ModuleTest, NamesAndDecorationsIncludingDecorationGroups) {

@@ -166,9 +166,7 @@ class Finalizer {
         Builder b = Builder::before(module_, position);
         uint32_t pointer = b.value(context_.target.int64 ? spv::Op::OpConvertUToPtr : spv::Op::OpBitcast,
                                    null->typeId(), {Operand::id(zero)});
-        std::vector<Operand> operands = user->operands();
-        operands[static_cast<size_t>(use.operandIndex)] = Operand::id(pointer);
-        module_.update(user, Instruction(user->opcode(), user->typeId(), user->resultId(), std::move(operands)));
+        module_.setOperand(user, static_cast<size_t>(use.operandIndex), Operand::id(pointer));
       }
       for (Instruction* inst : folded) CL2VK_TRY(module_.remove(inst));
       CL2VK_TRY(module_.remove(null));

@@ -186,9 +186,7 @@ bool splatSelectConditions(ir::Module& module) {
         if (count < 2 || ir::componentCount(module, ir::typeOf(module, condition)) != 1) continue;
         ir::Builder b = ir::Builder::before(module, &inst);
         uint32_t conditions = b.splat(b.boolType(inst.typeId()), condition);
-        std::vector<ir::Operand> operands = inst.operands();
-        operands[0] = ir::Operand::id(conditions);
-        module.update(&inst, Instruction(inst.opcode(), inst.typeId(), inst.resultId(), std::move(operands)));
+        module.setOperand(&inst, 0, ir::Operand::id(conditions));
         changed = true;
       }
     }

@@ -388,9 +388,7 @@ class WordMemory {
     if (!offset) return offset.error();
     Builder b = Builder::before(module_, &atomic);
     WordAccess access(b, wordsOf(atomic.idOperand(0)), objectOf(atomic.idOperand(0))->storage);
-    std::vector<Operand> operands = atomic.operands();
-    operands[0] = Operand::id(access.wordPointer(*offset));
-    module_.update(&atomic, Instruction(atomic.opcode(), atomic.typeId(), atomic.resultId(), std::move(operands)));
+    module_.setOperand(&atomic, 0, Operand::id(access.wordPointer(*offset)));
     return okStatus();
   }
 

@@ -22,13 +22,6 @@ constexpr const char* kNoInt64 =
     "cannot be emulated without Vulkan's shaderInt64 (64-bit integers), which this "
     "device lacks";
 
-// `inst` with operand `index` replaced by `id`.
-void setOperand(ir::Module& module, Instruction& inst, size_t index, uint32_t id) {
-  std::vector<Operand> operands = inst.operands();
-  operands[index] = Operand::id(id);
-  module.update(&inst, Instruction(inst.opcode(), inst.typeId(), inst.resultId(), operands));
-}
-
 bool isCompare(Op op) {
   switch (op) {
     case Op::OpIEqual:
@@ -277,7 +270,7 @@ Status lowerComposite(Lowering& l, Instruction& inst, ir::Builder& b) {
         l.replace(inst, Pair{insert(object.lo, composite.lo), insert(object.hi, composite.hi)});
       } else {
         uint32_t object = inst.idOperand(0);
-        setOperand(module, inst, 0, l.join(b, l.pair(object), b.typeOf(object)));
+        module.setOperand(&inst, 0, Operand::id(l.join(b, l.pair(object), b.typeOf(object))));
       }
       return okStatus();
     case Op::OpCompositeConstruct:
@@ -311,7 +304,7 @@ Status lowerComposite(Lowering& l, Instruction& inst, ir::Builder& b) {
       size_t indexAt = inst.opcode() == Op::OpVectorExtractDynamic ? 1 : 2;
       uint32_t index = l.low32(b, inst.idOperand(indexAt));
       if (!l.isWideValue(inst.idOperand(0))) {
-        setOperand(module, inst, indexAt, index);
+        module.setOperand(&inst, indexAt, Operand::id(index));
         return okStatus();
       }
       Pair vector = l.pair(inst.idOperand(0));
@@ -367,7 +360,7 @@ Status lowerInstruction(Lowering& l, Instruction& inst) {
     case Op::OpShiftRightArithmetic: {
       uint32_t amount = l.low32(b, inst.idOperand(1));
       if (!wideResult) {
-        setOperand(module, inst, 1, amount);
+        module.setOperand(&inst, 1, Operand::id(amount));
       } else if (op == Op::OpShiftLeftLogical) {
         l.replace(inst, shiftLeft(b, arg(0), amount));
       } else {
@@ -403,7 +396,7 @@ Status lowerInstruction(Lowering& l, Instruction& inst) {
       break;
     case Op::OpStore: {
       uint32_t object = inst.idOperand(1);
-      setOperand(module, inst, 1, l.join(b, arg(1), b.typeOf(object)));
+      module.setOperand(&inst, 1, Operand::id(l.join(b, arg(1), b.typeOf(object))));
       break;
     }
     case Op::OpAccessChain:
