@@ -17,10 +17,6 @@ bool isAccessChain(spv::Op op) {
          op == spv::Op::OpInBoundsPtrAccessChain;
 }
 
-std::string kernelOf(const Module& module, const Instruction& inst) {
-  return inst.function() ? module.functionName(*inst.function()) : "?";
-}
-
 }  // namespace
 
 Operand storageOperand(SC storage) {
