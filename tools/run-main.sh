@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job: installs what is missing (Debian 12 packages), builds cl2vk's OpenCL runtime,
-# installs it as an OpenCL ICD (lib/libcl2vk_icd.so and /etc/OpenCL/vendors/cl2vk.icd), and runs
+# installs it as an OpenCL ICD (lib/libcl2vk_icd.so.0 and /etc/OpenCL/vendors/cl2vk.icd), and runs
 # examples/collectives_demo.c: an unmodified OpenCL host program that builds a kernel with
 # work-group reductions and scans from source, runs it on the default device (the first GPU, else
 # lavapipe) through the ICD loader, checks it against the CPU and says what ran, where and how long

@@ -6,8 +6,6 @@
 
 #include <array>
 #include <cstdint>
-#include <optional>
-#include <string>
 #include <vector>
 
 #include "cl2vk/expected.h"

@@ -1,7 +1,7 @@
 #include "support/settings.h"
 
-#include <algorithm>
 #include <cstdlib>
+#include <iterator>
 
 namespace cl2vk::settings {
 namespace {
@@ -23,15 +23,20 @@ constexpr Description kSettings[] = {
     {Setting::kLlvmSpirv, "CL2VK_LLVM_SPIRV", "the SPIR-V translator (default llvm-spirv-15)"},
 };
 
+// The table is indexed by the enum: one row per Setting, in its order.
+constexpr bool inEnumOrder() {
+  for (size_t i = 0; i < std::size(kSettings); ++i) {
+    if (kSettings[i].setting != static_cast<Setting>(i)) return false;
+  }
+  return std::size(kSettings) == static_cast<size_t>(Setting::kLlvmSpirv) + 1;
+}
+static_assert(inEnumOrder(), "kSettings needs one row per Setting, in the enum's order");
+
 }  // namespace
 
 std::span<const Description> all() { return kSettings; }
 
-std::string_view variableOf(Setting setting) {
-  return std::find_if(std::begin(kSettings), std::end(kSettings),
-                      [&](const Description& d) { return d.setting == setting; })
-      ->variable;
-}
+std::string_view variableOf(Setting setting) { return kSettings[static_cast<size_t>(setting)].variable; }
 
 std::optional<std::string> read(Setting setting) {
   const char* value = std::getenv(std::string(variableOf(setting)).c_str());

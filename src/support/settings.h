@@ -25,7 +25,7 @@ enum class Setting {
   kLog,                 // CL2VK_LOG
   kDump,                // CL2VK_DUMP
   kClang,               // CL2VK_CLANG
-  kLlvmSpirv,           // CL2VK_LLVM_SPIRV
+  kLlvmSpirv,           // CL2VK_LLVM_SPIRV (the last: settings.cc counts to it)
 };
 
 struct Description {

@@ -7,11 +7,6 @@
 namespace cl2vk::pointers {
 namespace {
 
-const Instruction* pointerType(const Module& module, uint32_t type) {
-  const Instruction* def = module.def(type);
-  return def && def->opcode() == spv::Op::OpTypePointer ? def : nullptr;
-}
-
 bool isAccessChain(spv::Op op) {
   return op == spv::Op::OpAccessChain || op == spv::Op::OpInBoundsAccessChain || op == spv::Op::OpPtrAccessChain ||
          op == spv::Op::OpInBoundsPtrAccessChain;
@@ -24,7 +19,7 @@ Operand storageOperand(SC storage) {
 }
 
 bool isPointerValue(const Module& module, const Instruction& inst) {
-  return inst.typeId() && pointerType(module, inst.typeId());
+  return inst.typeId() && ir::isPointerType(module, inst.typeId());
 }
 
 bool isLogical(SC storage) { return storage == SC::Workgroup || storage == SC::Function || storage == SC::Private; }
