@@ -68,3 +68,27 @@ kernel void exchange_release_acquire(global atomic_int* winner, global int* out)
     out[2 * get_group_id(0) + 1] = atomic_load_explicit(&owner, memory_order_relaxed, memory_scope_work_group);
   }
 }
+
+// Work-items of different work-groups hand each other data through a buffer under a flag, as the
+// CTS's c11_atomics atomic_flag does: each work-item walks the sections in order, takes a section's
+// flag with a relaxed test-and-set, and with an acquire fence at device scope reads whether another
+// work-item already owns it; the first to find it unowned writes its id, and every holder lets go
+// with a release fence and a relaxed clear. Every section gets exactly one owner only if each
+// owner's write is visible to the next holder of the flag (NVIDIA served the read from a cache the
+// write had not reached until the module took Vulkan's memory model).
+kernel void critical_sections(global atomic_flag* flags, global int* owners, int sections) {
+  int id = (int)get_global_id(0);
+  int stop = 0;
+  for (int s = 0; !stop && s < sections; ++s) {
+    bool taken = atomic_flag_test_and_set_explicit(&flags[s], memory_order_relaxed, memory_scope_device);
+    atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_acquire, memory_scope_device);
+    if (!taken) {
+      if (owners[s] == -1) {
+        owners[s] = id;
+        stop = 1;
+      }
+      atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_release, memory_scope_device);
+      atomic_flag_clear_explicit(&flags[s], memory_order_relaxed, memory_scope_device);
+    }
+  }
+}

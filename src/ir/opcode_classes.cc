@@ -85,6 +85,15 @@ bool isAtomic(spv::Op opcode) {
   }
 }
 
+std::optional<MemoryOrderOperands> memoryOrderOperands(spv::Op opcode) {
+  if (opcode == spv::Op::OpControlBarrier) return MemoryOrderOperands{1, 2, std::nullopt};
+  if (opcode == spv::Op::OpMemoryBarrier) return MemoryOrderOperands{0, 1, std::nullopt};
+  if (opcode == spv::Op::OpAtomicCompareExchange || opcode == spv::Op::OpAtomicCompareExchangeWeak)
+    return MemoryOrderOperands{1, 2, 3};
+  if (isAtomic(opcode)) return MemoryOrderOperands{1, 2, std::nullopt};
+  return std::nullopt;
+}
+
 namespace {
 
 std::optional<uint32_t> extInstructionOf(const Module& module, const Instruction& inst, std::string_view setName) {

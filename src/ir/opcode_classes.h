@@ -18,6 +18,16 @@ bool isNameOrDecoration(spv::Op opcode);
 // is the pointer, then the scope and the memory semantics.
 bool isAtomic(spv::Op opcode);
 
+// Where an instruction that orders memory names its memory scope and semantics, as operand
+// indices: the atomics (isAtomic), OpControlBarrier and OpMemoryBarrier. A compare-exchange has a
+// second semantics, for when it fails.
+struct MemoryOrderOperands {
+  size_t scope;
+  size_t semantics;
+  std::optional<size_t> unequalSemantics;
+};
+std::optional<MemoryOrderOperands> memoryOrderOperands(spv::Op opcode);
+
 // OpGroupNonUniform*: SPIR-V 1.3's subgroup operations and the extensions' (rotate, partition).
 bool isNonUniformGroupOperation(spv::Op opcode);
 

@@ -136,6 +136,7 @@ Target targetFor(const vulkan::DeviceInfo& info) {
   // doubles wrong and aborts on a broadcast-first of a computed float (docs/decisions.md). Whatever
   // the CPU here, the translation avoids both.
   target.float64Rounding = target.broadcastFirstOfComputedFloats = info.driverId != VK_DRIVER_ID_MESA_LLVMPIPE;
+  target.vulkanMemoryModel = info.features.vulkanMemoryModel && info.features.vulkanMemoryModelDeviceScope;
   return target;
 }
 

@@ -135,6 +135,10 @@ const Flag kFlags[] = {
     switchFlag("no-fused-fma", &Target::fusedFma,
                "Translate for a driver whose Fma rounds the product and the sum separately (llvmpipe, "
                "SwiftShader): OpenCL's fma is computed exactly on the integer significands."),
+    switchFlag("no-vulkan-memory-model", &Target::vulkanMemoryModel,
+               "Translate for a device without Vulkan's memory model at device scope: a kernel that orders "
+               "memory at device scope keeps the GLSL450 model, whose buffer loads another work-group's "
+               "release may not reach."),
 };
 
 std::string usageOf(const Flag& flag) {

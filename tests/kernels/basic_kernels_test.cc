@@ -425,6 +425,25 @@ TEST_P(BasicKernels, CompareExchangeReleasingOnSuccessAndAcquiringOnFailure) {
   EXPECT_TRUE(global >= 1 && global <= n) << global;
 }
 
+// Work-items of 256 work-groups hand each other data through a buffer under flags (the CTS's
+// atomic_flag): every section has exactly one owner, and every work-item owns one. Work-groups of
+// 4, one subgroup on every device, because lavapipe loses updates to a fence in a loop that a
+// work-group's subgroups leave at different times (docs/RELIABILITY.md).
+TEST_P(BasicKernels, FlagsHandDataBetweenWorkGroups) {
+  auto k = kernel("c11_atomics", "critical_sections");
+  ASSERT_TRUE(k);
+  const int n = 1024;
+  auto flags = buffer(std::vector<int>(n, 0)), owners = buffer(std::vector<int>(n, -1));
+  run(*k, range1d(n, 4), {KernelArg::buffer(flags), KernelArg::buffer(owners), KernelArg::value(n)});
+  std::vector<int> owner = read<int>(owners, n);
+  std::vector<int> sections(n, 0);
+  for (int s = 0; s < n; ++s) {
+    ASSERT_TRUE(owner[s] >= 0 && owner[s] < n) << "section " << s << " has no owner: " << owner[s];
+    ++sections[owner[s]];
+  }
+  for (int id = 0; id < n; ++id) EXPECT_EQ(sections[id], 1) << "work-item " << id << " owns " << sections[id];
+}
+
 // Atomics on private memory (through generic pointers) are the plain operations they mean.
 TEST_P(BasicKernels, AtomicsOnPrivateMemory) {
   auto k = kernel("private_atomics", "private_atomics");

@@ -4,6 +4,8 @@
 // globals. Its output is validated for the target's Vulkan environment.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "pass_test_util.h"
 
 namespace cl2vk {
@@ -343,6 +345,93 @@ TEST(FinalizeVulkanTest, Vulkan11GetsSubgroupCapabilitiesAndTheBufferAddressExte
   ASSERT_TRUE(run.module);
   EXPECT_EQ(run.module->header().version, 0x00010300u);
   EXPECT_TRUE(run.context.reflection.requirements.subgroupArithmetic);
+}
+
+// One work-group hands another a value through a buffer, as the CTS's c11_atomics atomic_flag
+// does: a relaxed exchange, an acquire fence at device scope, a load and a store of the data, a
+// release fence, a relaxed store. Under GLSL450 NVIDIA read the data from a cache the other
+// work-group's store had not reached. The module takes Vulkan's memory model: the buffer accesses
+// are NonPrivatePointer, the acquire makes visible and the release available, and the work-group
+// barrier's SequentiallyConsistent (264 + 8: WorkgroupMemory, SequentiallyConsistent) becomes
+// AcquireRelease with both. The push-constant loads, a work-item's own, stay as they were.
+const std::string kHandOff = R"(
+        %old = OpAtomicExchange %uint %out %uint_1 %uint_0 %uint_1
+               OpMemoryBarrier %uint_1 %acquire
+          %v = OpLoad %uint %out Aligned 4
+       %next = OpIAdd %uint %v %n
+               OpStore %out %next Aligned 4
+               OpMemoryBarrier %uint_1 %release
+               OpControlBarrier %uint_2 %uint_2 %workGroupBarrier
+               OpAtomicStore %out %uint_1 %uint_0 %uint_0
+)";
+
+TEST(FinalizeVulkanTest, OrderingAcrossWorkGroupsTakesVulkansMemoryModel) {
+  std::string before =
+      "%acquire = OpConstant %uint 66\n%release = OpConstant %uint 68\n"
+      "%workGroupBarrier = OpConstant %uint 272\n";
+  std::string after = R"(
+          %old = OpAtomicExchange %uint %out %uint_1 %uint_0 %uint_1
+               OpMemoryBarrier %uint_1 %acquireVisible
+          %v = OpLoad %uint %out Aligned|NonPrivatePointer 4
+       %next = OpIAdd %uint %v %n
+               OpStore %out %next Aligned|NonPrivatePointer 4
+               OpMemoryBarrier %uint_1 %releaseAvailable
+               OpControlBarrier %uint_2 %uint_2 %bothWays
+               OpAtomicStore %out %uint_1 %uint_0 %uint_0
+)";
+  test::PassRun run = test::expectPassOutput(
+      "finalize-vulkan", kernel(openclHeader(), kHandOff, before),
+      kernel(R"(
+               OpCapability Shader
+               OpCapability Int64
+               OpCapability VulkanMemoryModel
+               OpCapability VulkanMemoryModelDeviceScope
+               OpCapability PhysicalStorageBufferAddresses
+               OpMemoryModel PhysicalStorageBuffer64 Vulkan
+               OpEntryPoint GLCompute %k "k" %args
+               OpSource OpenCL_C 200000
+               OpName %k "k"
+)",
+             after,
+             "%acquireVisible = OpConstant %uint 16450\n%releaseAvailable = OpConstant %uint 8260\n"
+             "%bothWays = OpConstant %uint 24840\n"),
+      Target{}, SPV_ENV_VULKAN_1_2);
+  ASSERT_TRUE(run.module);
+  EXPECT_NE(std::find(run.context.reflection.requirements.capabilities.begin(),
+                      run.context.reflection.requirements.capabilities.end(), "VulkanMemoryModelDeviceScope"),
+            run.context.reflection.requirements.capabilities.end());
+}
+
+// Work-group scope alone (barrier(CLK_GLOBAL_MEM_FENCE), OpenCL 1.x's relaxed atomics), a device
+// without Vulkan's memory model, and Vulkan 1.1 (SPIR-V 1.3, where it is an extension) keep GLSL450.
+TEST(FinalizeVulkanTest, OtherwiseTheModuleKeepsGlsl450) {
+  std::string workGroupOnly = R"(
+        %old = OpAtomicIAdd %uint %out %uint_1 %uint_0 %uint_1
+               OpControlBarrier %uint_2 %uint_2 %workGroupBarrier
+          %v = OpLoad %uint %out Aligned 4
+               OpStore %out %v Aligned 4
+)";
+  std::string constants =
+      "%acquire = OpConstant %uint 66\n%release = OpConstant %uint 68\n"
+      "%workGroupBarrier = OpConstant %uint 272\n";
+  Target noModel;
+  noModel.vulkanMemoryModel = false;
+  Target vulkan11;
+  vulkan11.vulkanEnv = SPV_ENV_VULKAN_1_1;
+  struct Case {
+    std::string body;
+    Target target;
+    spv_target_env env;
+  };
+  for (const Case& c : {Case{workGroupOnly, Target{}, SPV_ENV_VULKAN_1_2}, Case{kHandOff, noModel, SPV_ENV_VULKAN_1_2},
+                        Case{kHandOff, vulkan11, SPV_ENV_VULKAN_1_1}}) {
+    test::PassRun run = test::runPass("finalize-vulkan", kernel(openclHeader(), c.body, constants), c.target);
+    ASSERT_TRUE(run.module) << run.error;
+    std::string text = test::canonicalAssembly(*run.module);
+    EXPECT_NE(text.find("GLSL450"), std::string::npos) << text;
+    EXPECT_EQ(text.find("NonPrivatePointer"), std::string::npos) << text;
+    EXPECT_EQ(text.find("VulkanMemoryModel"), std::string::npos) << text;
+  }
 }
 
 }  // namespace

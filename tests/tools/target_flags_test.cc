@@ -10,6 +10,9 @@
 namespace cl2vk {
 namespace {
 
+// Target's fields, as many as everyFieldChanged names.
+constexpr size_t kTargetFields = 33;
+
 // A Target with every field away from its default. The structured binding counts the fields: a
 // field added to Target fails to compile here until it is set below and has a flag.
 Target everyFieldChanged() {
@@ -17,7 +20,7 @@ Target everyFieldChanged() {
   auto& [env, minSubgroup, maxSubgroup, arithmetic, extendedTypes, vote, ballot, shuffle, shuffleRelative, clustered,
          byRow, requiredSize, shuffleScans, int8, int16, int64, float16, float64, denormPreserve, relaxedMath,
          emulateFlush, storage8, storage16, pushConstants, workGroup, loopLimit, loopUnroll, loopExitPhis, pointerPhis,
-         float64Rounding, broadcastFirst, fusedFma] = target;
+         float64Rounding, broadcastFirst, fusedFma, vulkanMemoryModel] = target;
   env = SPV_ENV_VULKAN_1_3;
   minSubgroup = 4;
   maxSubgroup = 64;
@@ -25,11 +28,32 @@ Target everyFieldChanged() {
   pushConstants = 256;
   loopLimit = 65536;
   loopUnroll = 3;
-  for (bool* flag :
-       {&arithmetic,  &extendedTypes,   &vote,           &ballot,       &shuffle,  &shuffleRelative, &clustered,
-        &byRow,       &requiredSize,    &shuffleScans,   &int8,         &int16,    &int64,           &float16,
-        &float64,     &denormPreserve,  &relaxedMath,    &emulateFlush, &storage8, &storage16,       &loopExitPhis,
-        &pointerPhis, &float64Rounding, &broadcastFirst, &fusedFma})
+  for (bool* flag : {&arithmetic,
+                     &extendedTypes,
+                     &vote,
+                     &ballot,
+                     &shuffle,
+                     &shuffleRelative,
+                     &clustered,
+                     &byRow,
+                     &requiredSize,
+                     &shuffleScans,
+                     &int8,
+                     &int16,
+                     &int64,
+                     &float16,
+                     &float64,
+                     &denormPreserve,
+                     &relaxedMath,
+                     &emulateFlush,
+                     &storage8,
+                     &storage16,
+                     &loopExitPhis,
+                     &pointerPhis,
+                     &float64Rounding,
+                     &broadcastFirst,
+                     &fusedFma,
+                     &vulkanMemoryModel})
     *flag = !*flag;
   return target;
 }
@@ -48,7 +72,7 @@ TEST(TargetFlagsTest, ADefaultTargetNeedsNoFlag) { EXPECT_TRUE(targetFlags(Targe
 TEST(TargetFlagsTest, TheFlagsOfATargetMakeItAgain) {
   const Target changed = everyFieldChanged();
   const std::vector<std::string> flags = targetFlags(changed);
-  EXPECT_EQ(flags.size(), 32u);  // one per field
+  EXPECT_EQ(flags.size(), kTargetFields);  // one per field
   EXPECT_TRUE(parse(flags) == changed);
   EXPECT_FALSE(parse(flags) == Target{});
 }
@@ -95,7 +119,7 @@ TEST(TargetFlagsTest, BadValuesAreErrorsNamingTheFlag) {
 
 TEST(TargetFlagsTest, HelpListsEveryFlagOnce) {
   const std::vector<TargetFlagHelp> help = targetFlagHelp();
-  EXPECT_EQ(help.size(), 32u);
+  EXPECT_EQ(help.size(), kTargetFields);
   for (const std::string& flag : targetFlags(everyFieldChanged())) {
     const std::string name = flag.substr(0, flag.find('='));
     int listed = 0;

@@ -91,6 +91,13 @@ struct Target {
   // correctly rounded, so where this is off link-builtins gives fma the builtin library's integer
   // form (mad, which OpenCL lets round either way, keeps the instruction).
   bool fusedFma = true;
+  // Vulkan's memory model with device scope (vulkanMemoryModel, vulkanMemoryModelDeviceScope). A
+  // module that orders memory at device scope (a fence with memory_scope_device, OpenCL C 2.0's
+  // atomics) is translated under it, its releases and acquires making buffer memory available and
+  // visible across work-groups; without it such a module keeps the GLSL450 model, under which a
+  // driver may serve a buffer load from a cache that other work-groups' stores do not reach
+  // (docs/decisions.md, "Device-scope ordering").
+  bool vulkanMemoryModel = true;
 
   bool operator==(const Target&) const = default;
 };

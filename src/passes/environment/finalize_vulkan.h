@@ -1,6 +1,7 @@
 // finalize-vulkan: the last step of translation. Once kernels, pointers and instructions speak
 // Vulkan, this sets the module-wide parts: the capabilities and extensions the module now uses
-// (and nothing Kernel-only), the PhysicalStorageBuffer64 GLSL450 memory model, the SPIR-V version
+// (and nothing Kernel-only), the memory model (PhysicalStorageBuffer64 GLSL450, or Vulkan's where
+// the module orders memory across work-groups and the target allows it), the SPIR-V version
 // of the target environment, entry-point interfaces, execution modes and decorations Vulkan
 // accepts (ContractionOff becomes NoContraction on float arithmetic), and removes globals nothing
 // uses. What is still OpenCL-only (an imported function, a collective not lowered, OpenCL.std)
