@@ -50,10 +50,10 @@ constexpr const char* kAtomics = R"(
                OpFunctionEnd
 )";
 
-std::string translated(const std::string& text) {
+std::string translated(const std::string& text, const Target& target = {}) {
   std::unique_ptr<ir::Module> module = test::assemble(text);
   if (!module) return "";
-  Expected<Translation> translation = translate(ir::writeBinary(*module), Target{});
+  Expected<Translation> translation = translate(ir::writeBinary(*module), target);
   EXPECT_TRUE(translation.ok()) << translation.error().message();
   if (!translation) return "";
   auto output = ir::readBinary(translation->spirv);
@@ -69,7 +69,11 @@ bool has(const std::string& out, std::string pattern) {
 // Every instruction above is one Vulkan lacks or restricts; the translation (which the translator
 // validates for Vulkan before returning it) has the Vulkan forms with OpenCL's meaning.
 TEST(AtomicsTest, OpenCL20AtomicsBecomeTheirVulkanForms) {
-  std::string out = translated(kAtomics);
+  // The orders lower-synchronization gives, under the GLSL450 memory model (the next test has
+  // Vulkan's, which these device-scope atomics take where the device has it).
+  Target glsl450;
+  glsl450.vulkanMemoryModel = false;
+  std::string out = translated(kAtomics, glsl450);
   ASSERT_FALSE(out.empty());
   EXPECT_EQ(out.find("OpAtomicCompareExchangeWeak"), std::string::npos) << out;
   EXPECT_EQ(out.find("OpAtomicFlag"), std::string::npos) << out;
@@ -83,6 +87,20 @@ TEST(AtomicsTest, OpenCL20AtomicsBecomeTheirVulkanForms) {
   EXPECT_TRUE(has(out, "OpAtomicStore %P %uint_1 %uint_324 %uint_0")) << out;
   // The private atomic is a load, an add and a store: no atomic on Function memory is left.
   EXPECT_EQ(out.find("OpAtomicIAdd"), std::string::npos) << out;
+}
+
+// Under Vulkan's memory model (the default Target's device has it) the same atomics, which order
+// memory at device scope, make their writes available and the others' visible: a
+// read-modify-write's SequentiallyConsistent is AcquireRelease (0x8) with MakeAvailable (0x2000) and
+// MakeVisible (0x4000), a load's Acquire makes visible, a store's Release available.
+TEST(AtomicsTest, OpenCL20AtomicsUnderVulkansMemoryModel) {
+  std::string out = translated(kAtomics);
+  ASSERT_FALSE(out.empty());
+  EXPECT_TRUE(has(out, "OpMemoryModel PhysicalStorageBuffer64 Vulkan")) << out;
+  EXPECT_TRUE(has(out, "OpAtomicCompareExchange %uint %P %uint_1 %uint_24904 %uint_0")) << out;
+  EXPECT_TRUE(has(out, "OpAtomicLoad %uint %P %uint_1 %uint_16706")) << out;
+  EXPECT_TRUE(has(out, "OpAtomicStore %P %uint_1 %uint_8516 %loaded")) << out;
+  EXPECT_TRUE(has(out, "OpAtomicExchange %uint %P %uint_1 %uint_24904 %uint_1")) << out;
 }
 
 // OpenCL's barriers run at Workgroup or Subgroup scope and Vulkan has no other; a barrier of

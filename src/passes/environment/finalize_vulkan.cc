@@ -4,11 +4,11 @@
 #include <set>
 #include <unordered_set>
 
-#include "analysis/data_layout.h"
 #include "ir/builder.h"
 #include "ir/collectives.h"
 #include "ir/opcode_classes.h"
 #include "ir/types.h"
+#include "passes/environment/vulkan_memory_model.h"
 
 namespace cl2vk {
 namespace {
@@ -21,17 +21,6 @@ using ir::Module;
 using ir::Operand;
 using ir::Section;
 using ir::Use;
-
-constexpr uint32_t kAcquireOrders = static_cast<uint32_t>(spv::MemorySemanticsMask::Acquire) |
-                                    static_cast<uint32_t>(spv::MemorySemanticsMask::AcquireRelease) |
-                                    static_cast<uint32_t>(spv::MemorySemanticsMask::SequentiallyConsistent);
-constexpr uint32_t kReleaseOrders = static_cast<uint32_t>(spv::MemorySemanticsMask::Release) |
-                                    static_cast<uint32_t>(spv::MemorySemanticsMask::AcquireRelease) |
-                                    static_cast<uint32_t>(spv::MemorySemanticsMask::SequentiallyConsistent);
-// The memories a Vulkan memory semantics may name.
-constexpr uint32_t kMemories = static_cast<uint32_t>(spv::MemorySemanticsMask::UniformMemory) |
-                               static_cast<uint32_t>(spv::MemorySemanticsMask::WorkgroupMemory) |
-                               static_cast<uint32_t>(spv::MemorySemanticsMask::ImageMemory);
 
 // Decorations with a meaning in Vulkan compute modules; every other one (Kernel-only ones such as
 // Alignment, FuncParamAttr, LinkageAttributes, CPacked, or hints Vulkan drivers may reject) goes.
@@ -124,8 +113,8 @@ class Finalizer {
     removeDecorationsVulkanRejects();
     // Vulkan's memory model is core from SPIR-V 1.5 (Vulkan 1.2).
     bool vulkanModel = context_.target.vulkanMemoryModel && spirvVersionFor(context_.target.vulkanEnv) >= 0x00010500 &&
-                       ordersMemoryAcrossWorkGroups();
-    if (vulkanModel) useVulkanMemoryModel();
+                       ordersMemoryAcrossWorkGroups(module_);
+    if (vulkanModel) useVulkanMemoryModel(module_);
     CL2VK_TRY(removeUnusedGlobals());
     decoratePointerVariables();
     computeCapabilities(vulkanModel);
@@ -504,91 +493,6 @@ class Finalizer {
       module_.append(Section::kExtension, Instruction(spv::Op::OpExtension, 0, 0, {Operand::string(extension)}));
       req.extensions.push_back(extension);
     }
-  }
-
-  // Whether a release or acquire orders memory at device scope: a fence or barrier with
-  // memory_scope_device, an atomic with an order other than relaxed on global memory (OpenCL C
-  // 2.0's atomics are seq_cst at device scope unless told otherwise; OpenCL 1.x's atomic_add and
-  // the like are relaxed). Such ordering is how work-groups hand each other data through buffers.
-  bool ordersMemoryAcrossWorkGroups() {
-    constexpr uint32_t kOrders = kAcquireOrders | kReleaseOrders;
-    bool found = false;
-    forEachInstruction([&](const Instruction& inst) {
-      std::optional<ir::MemoryOrderOperands> where = ir::memoryOrderOperands(inst.opcode());
-      if (found || !where) return;
-      std::optional<uint64_t> scope = constantValue(module_, inst.idOperand(where->scope));
-      std::optional<uint64_t> semantics = constantValue(module_, inst.idOperand(where->semantics));
-      found = scope && semantics && *scope == static_cast<uint32_t>(spv::Scope::Device) && (*semantics & kOrders);
-    });
-    return found;
-  }
-
-  // Vulkan's memory model for a module that orders memory across work-groups. Under GLSL450 a
-  // buffer that is not Coherent may be read through a cache other work-groups' stores do not reach,
-  // whatever the barriers say (NVIDIA's L1: the CTS's c11_atomics atomic_flag saw another
-  // work-group's flag cleared and then read its critical section's result from before), and a
-  // PhysicalStorageBuffer pointer to a scalar has no variable or member to decorate Coherent.
-  // Under Vulkan's, each access to buffer and workgroup memory is NonPrivatePointer (ordered
-  // among invocations), each release makes the writes before it available and each acquire the
-  // writes after it visible at its scope (MakeAvailable, MakeVisible), which is OpenCL's meaning of
-  // a fence; SequentiallyConsistent, which it forbids, is AcquireRelease (Vulkan reads it so under
-  // GLSL450 too), and Coherent and Volatile decorations, which it also forbids, go.
-  void useVulkanMemoryModel() {
-    constexpr uint32_t kNonPrivate = static_cast<uint32_t>(spv::MemoryAccessMask::NonPrivatePointer);
-    forEachInstruction([&](Instruction& inst) {
-      switch (inst.opcode()) {
-        case spv::Op::OpLoad: addMemoryAccess(inst, 0, 1, kNonPrivate); break;
-        case spv::Op::OpStore: addMemoryAccess(inst, 0, 2, kNonPrivate); break;
-        case spv::Op::OpCopyMemory: addMemoryAccess(inst, 0, 2, kNonPrivate); break;
-        case spv::Op::OpCopyMemorySized: addMemoryAccess(inst, 0, 3, kNonPrivate); break;
-        default:
-          if (std::optional<ir::MemoryOrderOperands> where = ir::memoryOrderOperands(inst.opcode())) {
-            makeAvailableAndVisible(inst, where->semantics);
-            if (where->unequalSemantics) makeAvailableAndVisible(inst, *where->unequalSemantics);
-          }
-      }
-    });
-    std::vector<Instruction*> dropped;
-    for (Instruction& inst : module_.section(Section::kAnnotation)) {
-      size_t at = inst.opcode() == spv::Op::OpDecorate ? 1 : inst.opcode() == spv::Op::OpMemberDecorate ? 2 : 0;
-      if (!at) continue;
-      auto decoration = static_cast<spv::Decoration>(inst.wordOperand(at));
-      if (decoration == spv::Decoration::Coherent || decoration == spv::Decoration::Volatile) dropped.push_back(&inst);
-    }
-    for (Instruction* inst : dropped) (void)module_.remove(inst);
-  }
-
-  // Adds `bits` (ones without operands of their own) to the memory operands of an access whose
-  // pointer is operand `pointer` and whose memory operands start at `at`, where the pointer's
-  // storage class allows them (buffer and workgroup memory, not a work-item's own).
-  void addMemoryAccess(Instruction& inst, size_t pointer, size_t at, uint32_t bits) {
-    std::optional<spv::StorageClass> storage = ir::storageOf(module_, ir::typeOf(module_, inst.idOperand(pointer)));
-    if (storage != spv::StorageClass::PhysicalStorageBuffer && storage != spv::StorageClass::Workgroup &&
-        storage != spv::StorageClass::StorageBuffer && storage != spv::StorageClass::Uniform)
-      return;
-    uint32_t mask = at < inst.numOperands() ? inst.wordOperand(at) : 0;
-    Operand operand = Operand::enumerant(SPV_OPERAND_TYPE_OPTIONAL_MEMORY_ACCESS, mask | bits);
-    if (at < inst.numOperands()) {
-      module_.setOperand(&inst, at, operand);
-    } else {
-      std::vector<Operand> operands = inst.operands();
-      operands.push_back(operand);
-      module_.update(&inst, Instruction(inst.opcode(), inst.typeId(), inst.resultId(), std::move(operands)));
-    }
-  }
-
-  // A release makes available, an acquire makes visible; SequentiallyConsistent is both.
-  void makeAvailableAndVisible(Instruction& inst, size_t at) {
-    std::optional<uint64_t> semantics = constantValue(module_, inst.idOperand(at));
-    if (!semantics || !(*semantics & kMemories)) return;
-    uint64_t wanted = *semantics;
-    constexpr uint32_t kSequential = static_cast<uint32_t>(spv::MemorySemanticsMask::SequentiallyConsistent);
-    if (wanted & kSequential) {
-      wanted = (wanted & ~uint64_t{kSequential}) | static_cast<uint32_t>(spv::MemorySemanticsMask::AcquireRelease);
-    }
-    if (wanted & kReleaseOrders) wanted |= static_cast<uint32_t>(spv::MemorySemanticsMask::MakeAvailable);
-    if (wanted & kAcquireOrders) wanted |= static_cast<uint32_t>(spv::MemorySemanticsMask::MakeVisible);
-    if (wanted != *semantics) module_.setOperand(&inst, at, Operand::id(ir::constantUint(module_, 32, wanted)));
   }
 
   void setMemoryModel(bool vulkanModel) {
