@@ -19,7 +19,7 @@ kernel void c11_atomics(global atomic_int* counters, global atomic_flag* flags, 
   // A weak compare-exchange loop adds 2 for every work-item. Relaxed: lavapipe (Mesa 22.3) runs a
   // memory barrier in a loop that work-items leave at different times as if it were a control
   // barrier and loses updates, whether the barrier is an ordered atomic's or an explicit fence
-  // (docs/RELIABILITY.md).
+  // (docs/RELIABILITY.md); ordered_exchange_loop below has the ordered loop since cl2vk works around it.
   int seen = atomic_load_explicit(&counters[1], memory_order_relaxed);
 #if __OPENCL_C_VERSION__ >= 300
   // Built into SPIR-V 1.4, where llvm-spirv 15 would write the weak exchange that 1.4 removed; the
@@ -75,7 +75,8 @@ kernel void exchange_release_acquire(global atomic_int* winner, global int* out)
 // work-item already owns it; the first to find it unowned writes its id, and every holder lets go
 // with a release fence and a relaxed clear. Every section gets exactly one owner only if each
 // owner's write is visible to the next holder of the flag (NVIDIA served the read from a cache the
-// write had not reached until the module took Vulkan's memory model).
+// write had not reached until the module took Vulkan's memory model), and lavapipe, which ran each
+// fence as a work-group barrier, lost sections until its fences became atomics.
 kernel void critical_sections(global atomic_flag* flags, global int* owners, int sections) {
   int id = (int)get_global_id(0);
   int stop = 0;
@@ -90,5 +91,15 @@ kernel void critical_sections(global atomic_flag* flags, global int* owners, int
       atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_release, memory_scope_device);
       atomic_flag_clear_explicit(&flags[s], memory_order_relaxed, memory_scope_device);
     }
+  }
+}
+
+// A compare-exchange loop at acq_rel that adds 2 for every work-item, which work-items leave at
+// different times: lavapipe ran the barriers the order stands for as work-group barriers and the
+// sum came out short (108 instead of 480 for 240 work-items in groups of 40) until its fences
+// became atomics (Target::memoryBarriers).
+kernel void ordered_exchange_loop(global atomic_int* sum) {
+  int seen = atomic_load_explicit(sum, memory_order_relaxed);
+  while (!atomic_compare_exchange_strong_explicit(sum, &seen, seen + 2, memory_order_acq_rel, memory_order_acquire)) {
   }
 }

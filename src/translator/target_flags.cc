@@ -139,6 +139,9 @@ const Flag kFlags[] = {
                "Translate for a device without Vulkan's memory model at device scope: a kernel that orders "
                "memory at device scope keeps the GLSL450 model, whose buffer loads another work-group's "
                "release may not reach."),
+    switchFlag("no-memory-barriers", &Target::memoryBarriers,
+               "Translate for a driver that runs a memory barrier as a control barrier (llvmpipe): atomics "
+               "relaxed, fences as idempotent atomics on a workgroup word, which that driver orders as fences."),
 };
 
 std::string usageOf(const Flag& flag) {

@@ -47,7 +47,7 @@ void applyLimitsByte(uint8_t bits, Target& target) {
   target.shuffleScans = bits & 0x40;
   if (bits & 0x80) {
     target.loopExitPhis = true;
-    target.float64Rounding = target.broadcastFirstOfComputedFloats = target.fusedFma = false;
+    target.float64Rounding = target.broadcastFirstOfComputedFloats = target.fusedFma = target.memoryBarriers = false;
   }
 }
 

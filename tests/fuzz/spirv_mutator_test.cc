@@ -127,6 +127,7 @@ TEST(FuzzInputTest, TrailingBytesChooseTheTarget) {
   EXPECT_FALSE(llvmpipe.target.float64Rounding);
   EXPECT_FALSE(llvmpipe.target.broadcastFirstOfComputedFloats);
   EXPECT_FALSE(llvmpipe.target.fusedFma);
+  EXPECT_FALSE(llvmpipe.target.memoryBarriers);
   EXPECT_TRUE(llvmpipe.target.pointerPhis);
   EXPECT_TRUE(llvmpipe.target.int64);
 }

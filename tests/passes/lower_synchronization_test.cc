@@ -150,5 +150,48 @@ TEST(LowerSynchronizationTest, PrivateAtomicBecomesLoadOperationAndStore) {
                                 types + "%bool = OpTypeBool\n"));
 }
 
+// For llvmpipe, which runs a memory barrier as a work-group barrier (Target::memoryBarriers off):
+// the atomics become relaxed (llvmpipe's are sequentially consistent whatever SPIR-V says), a
+// fence becomes an OR of 0 into a workgroup word, and so do an acquiring load's (after it) and a
+// releasing store's (before it). The control barrier keeps its semantics (SequentiallyConsistent
+// with UniformMemory, 80).
+TEST(LowerSynchronizationTest, FencesBecomeAtomicsWhereTheDriverRunsThemAsBarriers) {
+  Target llvmpipe;
+  llvmpipe.memoryBarriers = false;
+  test::expectPassOutput("lower-synchronization",
+                         kernel(R"(
+        %old = OpAtomicIAdd %uint %p %uint_2 %uint_16 %uint_1
+               OpMemoryBarrier %uint_2 %uint_520
+     %loaded = OpAtomicLoad %uint %p %uint_2 %uint_16
+        %sum = OpIAdd %uint %old %loaded
+               OpAtomicStore %p %uint_2 %uint_16 %sum
+               OpControlBarrier %uint_2 %uint_2 %uint_528
+)",
+                                "%uint_16 = OpConstant %uint 16"),
+                         kernel(R"(
+        %old = OpAtomicIAdd %uint %p %uint_1 %uint_0 %uint_1
+          %a = OpAtomicOr %uint %word %uint_2 %uint_0 %uint_0
+     %loaded = OpAtomicLoad %uint %p %uint_1 %uint_0
+          %b = OpAtomicOr %uint %word %uint_2 %uint_0 %uint_0
+        %sum = OpIAdd %uint %old %loaded
+          %c = OpAtomicOr %uint %word %uint_2 %uint_0 %uint_0
+               OpAtomicStore %p %uint_1 %uint_0 %sum
+               OpControlBarrier %uint_2 %uint_2 %uint_80
+)",
+                                // The orders the atomics had on the way (336, 72, 322, 324) stay as
+                                // constants nothing uses, for finalize-vulkan to remove.
+                                R"(%uint_16 = OpConstant %uint 16
+%uint_336 = OpConstant %uint 336
+%uint_72 = OpConstant %uint 72
+%uint_322 = OpConstant %uint 322
+%uint_324 = OpConstant %uint 324
+%uint_80 = OpConstant %uint 80
+%_ptr_Workgroup_uint = OpTypePointer Workgroup %uint
+%word = OpVariable %_ptr_Workgroup_uint Workgroup
+%uint_0 = OpConstant %uint 0
+)"),
+                         llvmpipe);
+}
+
 }  // namespace
 }  // namespace cl2vk

@@ -98,6 +98,14 @@ struct Target {
   // driver may serve a buffer load from a cache that other work-groups' stores do not reach
   // (docs/decisions.md, "Device-scope ordering").
   bool vulkanMemoryModel = true;
+  // The driver runs a memory barrier (OpMemoryBarrier, and those an atomic's order stands for) as
+  // one. llvmpipe (Mesa 22.3) runs each as a control barrier of the work-group, so that in a loop
+  // its invocations leave at different times updates are lost (a compare-exchange loop at
+  // acq_rel, the CTS's c11_atomics atomic_flag); where this is off, lower-synchronization makes
+  // every atomic relaxed and every fence an idempotent atomic on a workgroup word, which llvmpipe,
+  // whose atomics are all sequentially consistent, orders as a fence (docs/decisions.md,
+  // "Fences on llvmpipe").
+  bool memoryBarriers = true;
 
   bool operator==(const Target&) const = default;
 };

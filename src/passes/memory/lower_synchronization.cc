@@ -2,6 +2,7 @@
 
 #include "analysis/data_layout.h"
 #include "ir/builder.h"
+#include "ir/opcode_classes.h"
 #include "ir/types.h"
 #include "passes/lowering.h"
 
@@ -237,11 +238,64 @@ Expected<bool> lowerSync(Module& module, Instruction& inst) {
   return changed;
 }
 
+// For a driver that runs a memory barrier as a control barrier (llvmpipe; Target::memoryBarriers
+// off): every atomic becomes relaxed, so that the driver puts no barrier around it, and each fence
+// an idempotent atomic (an OR of 0) on a workgroup word. llvmpipe makes every atomic read-modify-
+// write a sequentially consistent LLVM atomic, which neither LLVM nor the CPU moves a memory
+// access across: a fence where the OpMemoryBarrier was, after an acquiring atomic load and before
+// a releasing atomic store (which it makes plain accesses). Control barriers keep their semantics.
+Expected<bool> fencesAsAtomics(Module& module) {
+  std::vector<Instruction*> ordered;
+  for (ir::Function& function : module.functions()) {
+    for (ir::Block& block : function.blocks()) {
+      for (Instruction& inst : block.instructions()) {
+        std::optional<ir::MemoryOrderOperands> where = ir::memoryOrderOperands(inst.opcode());
+        if (!where || inst.opcode() == spv::Op::OpControlBarrier) continue;
+        std::optional<uint64_t> semantics = constantValue(module, inst.idOperand(where->semantics));
+        std::optional<uint64_t> unequal =
+            where->unequalSemantics ? constantValue(module, inst.idOperand(*where->unequalSemantics)) : 0;
+        if (!semantics || !unequal) return Error(module.describe(inst) + ": the memory semantics are not a constant");
+        if ((*semantics | *unequal) & kOrders) ordered.push_back(&inst);
+      }
+    }
+  }
+  if (ordered.empty()) return false;
+  uint32_t uint = ir::typeInt(module, 32);
+  uint32_t word = module.takeId();
+  module.append(ir::Section::kGlobal,
+                Instruction(spv::Op::OpVariable, ir::typePointer(module, spv::StorageClass::Workgroup, uint), word,
+                            {Operand::enumerant(SPV_OPERAND_TYPE_STORAGE_CLASS,
+                                                static_cast<uint32_t>(spv::StorageClass::Workgroup))}));
+  uint32_t relaxed = ir::constantUint(module, 32, 0);
+  auto fence = [&](ir::Builder b) {
+    b.add(spv::Op::OpAtomicOr, uint,
+          {Operand::id(word), Operand::id(ir::constantUint(module, 32, static_cast<uint32_t>(spv::Scope::Workgroup))),
+           Operand::id(relaxed), Operand::id(relaxed)});
+  };
+  for (Instruction* inst : ordered) {
+    if (inst->opcode() == spv::Op::OpMemoryBarrier) {
+      fence(ir::Builder::before(module, inst));
+      CL2VK_TRY(module.remove(inst));
+      continue;
+    }
+    ir::MemoryOrderOperands where = *ir::memoryOrderOperands(inst->opcode());
+    module.setOperand(inst, where.semantics, Operand::id(relaxed));
+    if (where.unequalSemantics) module.setOperand(inst, *where.unequalSemantics, Operand::id(relaxed));
+    if (inst->opcode() == spv::Op::OpAtomicLoad) fence(ir::Builder::after(module, inst));
+    if (inst->opcode() == spv::Op::OpAtomicStore) fence(ir::Builder::before(module, inst));
+  }
+  return true;
+}
+
 }  // namespace
 
-Expected<PassResult> lowerSynchronization(Module& module, const Target&) {
-  return lowerInstructions(
+Expected<PassResult> lowerSynchronization(Module& module, const Target& target) {
+  Expected<PassResult> lowered = lowerInstructions(
       module, [](const Instruction& inst) { return syncOperandsOf(inst.opcode()).has_value(); }, lowerSync);
+  if (!lowered || target.memoryBarriers) return lowered;
+  Expected<bool> fences = fencesAsAtomics(module);
+  if (!fences) return fences.error();
+  return *fences ? PassResult::kChanged : *lowered;
 }
 
 }  // namespace cl2vk
