@@ -53,7 +53,8 @@ Target everyFieldChanged() {
                      &float64Rounding,
                      &broadcastFirst,
                      &fusedFma,
-                     &vulkanMemoryModel})
+                     &vulkanMemoryModel,
+                     &memoryBarriers})
     *flag = !*flag;
   return target;
 }
