@@ -16,7 +16,8 @@ using ir::Operand;
 constexpr uint32_t kCrossWorkgroupMemory = static_cast<uint32_t>(spv::MemorySemanticsMask::CrossWorkgroupMemory);
 constexpr uint32_t kUniformMemory = static_cast<uint32_t>(spv::MemorySemanticsMask::UniformMemory);
 
-// Where the scope and semantics operands of each instruction are (operand indices).
+// Where the scope and semantics operands of each instruction are (operand indices): those
+// ir::memoryOrderOperands names, with a barrier's execution scope and an atomic's pointer.
 struct SyncOperands {
   int pointer = -1;
   std::vector<int> scopes;
@@ -24,29 +25,13 @@ struct SyncOperands {
 };
 
 std::optional<SyncOperands> syncOperandsOf(spv::Op op) {
-  switch (op) {
-    case spv::Op::OpControlBarrier: return SyncOperands{-1, {0, 1}, {2}};
-    case spv::Op::OpMemoryBarrier: return SyncOperands{-1, {0}, {1}};
-    case spv::Op::OpAtomicLoad:
-    case spv::Op::OpAtomicIIncrement:
-    case spv::Op::OpAtomicIDecrement:
-    case spv::Op::OpAtomicFlagTestAndSet:
-    case spv::Op::OpAtomicFlagClear: return SyncOperands{0, {1}, {2}};
-    case spv::Op::OpAtomicStore:
-    case spv::Op::OpAtomicExchange:
-    case spv::Op::OpAtomicIAdd:
-    case spv::Op::OpAtomicISub:
-    case spv::Op::OpAtomicSMin:
-    case spv::Op::OpAtomicUMin:
-    case spv::Op::OpAtomicSMax:
-    case spv::Op::OpAtomicUMax:
-    case spv::Op::OpAtomicAnd:
-    case spv::Op::OpAtomicOr:
-    case spv::Op::OpAtomicXor: return SyncOperands{0, {1}, {2}};
-    case spv::Op::OpAtomicCompareExchange:
-    case spv::Op::OpAtomicCompareExchangeWeak: return SyncOperands{0, {1}, {2, 3}};
-    default: return std::nullopt;
-  }
+  std::optional<ir::MemoryOrderOperands> order = ir::memoryOrderOperands(op);
+  if (!order) return std::nullopt;
+  SyncOperands where{ir::isAtomic(op) ? 0 : -1, {}, {static_cast<int>(order->semantics)}};
+  if (op == spv::Op::OpControlBarrier) where.scopes.push_back(0);
+  where.scopes.push_back(static_cast<int>(order->scope));
+  if (order->unequalSemantics) where.semantics.push_back(static_cast<int>(*order->unequalSemantics));
+  return where;
 }
 
 constexpr uint32_t kAcquire = static_cast<uint32_t>(spv::MemorySemanticsMask::Acquire);
