@@ -38,6 +38,14 @@ kernel void int_to_float_rounding(global const int* in, global float* out) {
   o[3] = convert_float_rtn(x);
 }
 
+// Unsigned int to float at the default rounding (to nearest even), plain and as a uint4: values of
+// 2^31 and more are where SwiftShader's own conversion rounded twice (0xFFFFFF7F gave 2^32).
+kernel void uint_to_float(global const uint* in, global float* out) {
+  size_t i = get_global_id(0);
+  out[i] = convert_float(in[i]);
+  if (i % 4 == 0) vstore4(convert_float4(vload4(i / 4, in)), i / 4, out + get_global_size(0));
+}
+
 // Saturating integer narrowing.
 kernel void int_narrowing_saturating(global const long* in, global int* out) {
   size_t i = get_global_id(0);

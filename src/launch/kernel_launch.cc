@@ -140,6 +140,9 @@ Target targetFor(const vulkan::DeviceInfo& info) {
   // llvmpipe runs a memory barrier as a control barrier (measured on Mesa 22.3: a compare-exchange
   // loop at acq_rel adds 108 instead of 480 for 240 work-items in groups of 40).
   target.memoryBarriers = info.driverId != VK_DRIVER_ID_MESA_LLVMPIPE;
+  // SwiftShader rounds an unsigned-to-float conversion of 2^31 or more twice (measured: 0xFFFFFF7F
+  // gives 2^32).
+  target.exactUnsignedToFloat = info.driverId != VK_DRIVER_ID_GOOGLE_SWIFTSHADER;
   return target;
 }
 

@@ -142,6 +142,9 @@ const Flag kFlags[] = {
     switchFlag("no-memory-barriers", &Target::memoryBarriers,
                "Translate for a driver that runs a memory barrier as a control barrier (llvmpipe): atomics "
                "relaxed, fences as idempotent atomics on a workgroup word, which that driver orders as fences."),
+    switchFlag("no-exact-unsigned-to-float", &Target::exactUnsignedToFloat,
+               "Translate for a driver whose unsigned-to-float conversion rounds twice (SwiftShader): it is "
+               "computed on the bits instead, to nearest even."),
 };
 
 std::string usageOf(const Flag& flag) {

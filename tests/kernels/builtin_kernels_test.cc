@@ -206,6 +206,29 @@ TEST_P(BuiltinKernels, IntToFloatRoundingModes) {
   }
 }
 
+// convert_float of uint rounds once, to nearest even, across the whole range: the values around
+// each power of two from 2^24 up and just below 2^32 (0xFFFFFF7F is 127 above 0x1.fffffep+31 and
+// 129 below 2^32), and random ones.
+TEST_P(BuiltinKernels, UnsignedToFloatRoundsOnce) {
+  auto k = kernel("conversions", "uint_to_float");
+  ASSERT_TRUE(k);
+  std::vector<uint32_t> in = {0u,          1u,          0x7FFFFFFFu, 0x80000000u, 0x80000080u, 0x80000081u,
+                              0x800000C0u, 0xFFFFFF7Fu, 0xFFFFFF80u, 0xFFFFFF81u, 0xFFFFFFFFu};
+  for (int bit = 24; bit < 32; ++bit) {
+    for (int64_t delta = -3; delta <= 3; ++delta) in.push_back(static_cast<uint32_t>((int64_t{1} << bit) + delta));
+  }
+  for (int i : intsIn(64, 11)) in.push_back(static_cast<uint32_t>(i) * 2654435761u);
+  while (in.size() % 4 != 0) in.push_back(0xFFFFFF7Fu);
+  auto din = buffer(in), dout = buffer(std::vector<float>(2 * in.size(), -1.0f));
+  run(*k, range1d(in.size()), {KernelArg::buffer(din), KernelArg::buffer(dout)});
+  auto out = read<float>(dout, 2 * in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    float want = static_cast<float>(in[i]);  // the host's conversion rounds to nearest even
+    EXPECT_EQ(out[i], want) << "convert_float(" << in[i] << ")";
+    EXPECT_EQ(out[in.size() + i], want) << "convert_float4 component of " << in[i];
+  }
+}
+
 TEST_P(BuiltinKernels, SaturatingIntegerNarrowing) {
   auto k = kernel("conversions", "int_narrowing_saturating");
   ASSERT_TRUE(k);

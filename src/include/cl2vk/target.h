@@ -106,6 +106,10 @@ struct Target {
   // whose atomics are all sequentially consistent, orders as a fence (docs/decisions.md,
   // "Fences on llvmpipe").
   bool memoryBarriers = true;
+  // The driver's OpConvertUToF rounds correctly. SwiftShader 5.0's rounds a 32-bit value of 2^31
+  // or more twice (0xFFFFFF7F gives 2^32, not 0x1.fffffep+31: the CTS's conversions); where this
+  // is off, lower-conversions computes the conversion on the bits, to nearest even.
+  bool exactUnsignedToFloat = true;
 
   bool operator==(const Target&) const = default;
 };

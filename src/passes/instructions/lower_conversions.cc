@@ -126,10 +126,14 @@ const std::unordered_map<spv::Op, ConversionLowering>& conversionLowerings() {
 
 // Rewrites one conversion when a decoration (or its opcode) asks for more than Vulkan's plain
 // conversion does; the old instruction goes, and its decorations with it.
-Expected<bool> lowerConversion(Module& module, Instruction& inst) {
+// Where the driver's OpConvertUToF is not correctly rounded (Target::exactUnsignedToFloat off), a
+// plain one gets OpenCL's default rounding, to nearest even, computed on the bits.
+Expected<bool> lowerConversion(Module& module, Instruction& inst, const Target& target) {
   const Instruction* rounding = module.findDecoration(inst.resultId(), spv::Decoration::FPRoundingMode);
   Conversion c{inst, module.findDecoration(inst.resultId(), spv::Decoration::SaturatedConversion) != nullptr,
                rounding ? std::optional(roundingFromSpirv(rounding->wordOperand(2))) : std::nullopt};
+  if (!c.rounding && inst.opcode() == spv::Op::OpConvertUToF && !target.exactUnsignedToFloat)
+    c.rounding = Rounding::kNearestEven;
   bool isSatOpcode = inst.opcode() == spv::Op::OpSatConvertSToU || inst.opcode() == spv::Op::OpSatConvertUToS;
   if (!c.saturated && !c.rounding && !isSatOpcode) return false;
   ir::Builder builder = ir::Builder::before(module, &inst);
@@ -141,9 +145,10 @@ Expected<bool> lowerConversion(Module& module, Instruction& inst) {
 
 }  // namespace
 
-Expected<PassResult> lowerConversions(Module& module, const Target&) {
+Expected<PassResult> lowerConversions(Module& module, const Target& target) {
   std::unordered_map<spv::Op, LowerFn> table;
-  for (const auto& [opcode, lowering] : conversionLowerings()) table[opcode] = lowerConversion;
+  for (const auto& [opcode, lowering] : conversionLowerings())
+    table[opcode] = [&target](Module& m, Instruction& inst) { return lowerConversion(m, inst, target); };
   return lowerByOpcode(module, table);
 }
 
