@@ -108,3 +108,10 @@ kernel void wide_in_structs(global CharsAfterAChar* a, global IntsAfterAShort3* 
   where[4 * i + 2] = (uint)((local uchar*)&shared[lid].v - (local uchar*)&shared[0]);
   where[4 * i + 3] = (uint)((ulong)(local uchar*)&shared[lid].v % 64);
 }
+
+// A char16 put together from loads at constant offsets that are not multiples of their size, as
+// the CTS's vector_creation writes them; each work-item reads its 19 bytes from src + 19 * i.
+kernel void char16_from_vloads(global const char* src, global char16* out) {
+  global const char* p = src + 19 * get_global_id(0);
+  out[get_global_id(0)] = (char16)(vload8(0, p + 3), vload4(0, p + 11), vload2(0, p + 15), p[17], p[1]);
+}

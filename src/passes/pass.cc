@@ -15,6 +15,7 @@
 #include "passes/functions/inline_functions.h"
 #include "passes/functions/link_builtins.h"
 #include "passes/functions/resolve_builtin_calls.h"
+#include "passes/instructions/fold_integer_constants.h"
 #include "passes/instructions/full_range_division.h"
 #include "passes/instructions/lower_conversions.h"
 #include "passes/instructions/lower_images.h"
@@ -118,6 +119,9 @@ const std::vector<PassInfo>& registeredPasses() {
       {"lower-pointers",
        "Global pointers become PhysicalStorageBuffer ones; local and private ones, access chains from their variable.",
        withTarget<lowerPointers>},
+      {"fold-integer-constants",
+       "Integer arithmetic on constants becomes its constant; x + 0, x * 1 ... become x; p[0] becomes p.",
+       withTarget<foldIntegerConstants>},
       {"signed-offsets-as-integers",
        "A buffer pointer moved by an index that may be negative is moved by integer arithmetic on its address.",
        withTarget<signedOffsetsAsIntegers>},

@@ -159,6 +159,23 @@ TEST_P(WideVectors, Uchar16SaturationRotationAndBitsAsUint4) {
   }
 }
 
+// Byte loads at constant offsets from an address that is not a multiple of 4: on devices without
+// 8-bit storage or 64-bit integers each is address arithmetic on a word, which fold-integer-constants
+// and lower-int64 make constant offsets.
+TEST_P(WideVectors, Char16FromVloadsAtOddConstantOffsets) {
+  auto k = kernel("wide_vectors", "char16_from_vloads");
+  ASSERT_TRUE(k);
+  const size_t n = 37;
+  auto src = randomValues<int8_t>(19 * n, 11, -128, 127);
+  auto dsrc = buffer(src), dout = buffer(std::vector<int8_t>(16 * n, 0));
+  run(*k, range1d(n), {KernelArg::buffer(dsrc), KernelArg::buffer(dout)});
+  auto out = read<int8_t>(dout, 16 * n);
+  const std::array<size_t, 16> offsets = {3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 1};
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t c = 0; c < 16; ++c) ASSERT_EQ(out[16 * i + c], src[19 * i + offsets[c]]) << i << "." << c;
+  }
+}
+
 TEST_P(WideVectors, Ushort8ShiftsMadSatAndPopcount) {
   auto k = kernel("wide_vectors", "wide_ushort8");
   ASSERT_TRUE(k);

@@ -62,8 +62,7 @@ TEST(LowerInt64Test, AddCarriesIntoTheHighWordAndMemoryHoldsUvec2) {
          %18 = OpIAdd %uint %14 %uint_5
          %20 = OpULessThan %bool %18 %14
          %22 = OpSelect %uint %20 %uint_1 %uint_0
-         %23 = OpIAdd %uint %15 %uint_0
-         %24 = OpIAdd %uint %23 %22
+         %24 = OpIAdd %uint %15 %22
          %25 = OpCompositeConstruct %v2uint %18 %24
                OpStore %w %25
                OpReturn
@@ -128,9 +127,9 @@ TEST(LowerInt64Test, AnUndefinedComponentBecomesTwoUndefinedWords) {
                          withoutInt64());
 }
 
-// for (ulong i = 0; i < 10; ++i) out[i] = (uint)i; on a buffer address.
-TEST(LowerInt64Test, PhisSplitInTwoAndABufferStepIsAddressArithmeticOnThePair) {
-  const std::string header = R"(
+// A kernel module whose %k takes buffer addresses of uints `stride` bytes apart, up to %uint.
+std::string bufferKernelHeader(uint32_t stride) {
+  return R"(
 ; Version: 1.5
                OpCapability Addresses
                OpCapability Kernel
@@ -139,11 +138,17 @@ TEST(LowerInt64Test, PhisSplitInTwoAndABufferStepIsAddressArithmeticOnThePair) {
                OpMemoryModel Physical64 OpenCL
                OpEntryPoint GLCompute %k "k"
                OpName %k "k"
-               OpDecorate %_ptr_PhysicalStorageBuffer_uint ArrayStride 4
+               OpDecorate %_ptr_PhysicalStorageBuffer_uint ArrayStride )" +
+         std::to_string(stride) + R"(
        %void = OpTypeVoid
        %bool = OpTypeBool
        %uint = OpTypeInt 32 0
 )";
+}
+
+// for (ulong i = 0; i < 10; ++i) out[i] = (uint)i; on a buffer address.
+TEST(LowerInt64Test, PhisSplitInTwoAndABufferStepIsAddressArithmeticOnThePair) {
+  const std::string header = bufferKernelHeader(4);
   test::expectPassOutput("lower-int64", header + R"(
       %ulong = OpTypeInt 64 0
     %ulong_0 = OpConstant %ulong 0
@@ -201,8 +206,7 @@ TEST(LowerInt64Test, PhisSplitInTwoAndABufferStepIsAddressArithmeticOnThePair) {
          %41 = OpIAdd %uint %20 %uint_1
          %42 = OpULessThan %bool %41 %20
          %43 = OpSelect %uint %42 %uint_1 %uint_0
-         %44 = OpIAdd %uint %21 %uint_0
-         %45 = OpIAdd %uint %44 %43
+         %45 = OpIAdd %uint %21 %43
          %47 = OpULessThan %bool %45 %uint_0
          %48 = OpIEqual %bool %45 %uint_0
          %49 = OpULessThan %bool %41 %uint_10
@@ -210,6 +214,52 @@ TEST(LowerInt64Test, PhisSplitInTwoAndABufferStepIsAddressArithmeticOnThePair) {
          %51 = OpLogicalOr %bool %47 %50
                OpBranchConditional %51 %13 %19
          %19 = OpLabel
+               OpReturn
+               OpFunctionEnd
+)",
+                         withoutInt64());
+}
+
+// out[3] = 7 on a buffer address of 12-byte elements: the address moves by the constant 36, with
+// no shift or multiplication of the index.
+TEST(LowerInt64Test, AConstantBufferStepMovesTheAddressByAConstant) {
+  const std::string header = bufferKernelHeader(12) + R"(
+     %uint_7 = OpConstant %uint 7
+)";
+  test::expectPassOutput("lower-int64", header + R"(
+      %ulong = OpTypeInt 64 0
+    %ulong_3 = OpConstant %ulong 3
+%_ptr_PhysicalStorageBuffer_uint = OpTypePointer PhysicalStorageBuffer %uint
+         %fn = OpTypeFunction %void %_ptr_PhysicalStorageBuffer_uint
+          %k = OpFunction %void None %fn
+        %out = OpFunctionParameter %_ptr_PhysicalStorageBuffer_uint
+      %entry = OpLabel
+         %at = OpPtrAccessChain %_ptr_PhysicalStorageBuffer_uint %out %ulong_3
+               OpStore %at %uint_7 Aligned 4
+               OpReturn
+               OpFunctionEnd
+)",
+                         header + R"(
+%_ptr_PhysicalStorageBuffer_uint = OpTypePointer PhysicalStorageBuffer %uint
+         %fn = OpTypeFunction %void %_ptr_PhysicalStorageBuffer_uint
+     %uint_3 = OpConstant %uint 3
+     %uint_0 = OpConstant %uint 0
+    %uint_36 = OpConstant %uint 36
+     %v2uint = OpTypeVector %uint 2
+     %uint_1 = OpConstant %uint 1
+          %k = OpFunction %void None %fn
+        %out = OpFunctionParameter %_ptr_PhysicalStorageBuffer_uint
+      %entry = OpLabel
+       %bits = OpBitcast %v2uint %out
+         %lo = OpCompositeExtract %uint %bits 0
+         %hi = OpCompositeExtract %uint %bits 1
+      %movedLo = OpIAdd %uint %lo %uint_36
+    %wrapped = OpULessThan %bool %movedLo %lo
+      %carry = OpSelect %uint %wrapped %uint_1 %uint_0
+      %movedHi = OpIAdd %uint %hi %carry
+      %moved = OpCompositeConstruct %v2uint %movedLo %movedHi
+         %at = OpBitcast %_ptr_PhysicalStorageBuffer_uint %moved
+               OpStore %at %uint_7 Aligned 4
                OpReturn
                OpFunctionEnd
 )",

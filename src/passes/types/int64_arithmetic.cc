@@ -41,7 +41,9 @@ Pair constant(ir::Builder& b, uint32_t type, uint64_t value) {
 Pair add(ir::Builder& b, Pair x, Pair y) {
   uint32_t lo = b.iadd(x.lo, y.lo);
   uint32_t carry = oneIf(b, b.compare(Op::OpULessThan, lo, x.lo), half(b, x));
-  return {lo, b.iadd(b.iadd(x.hi, y.hi), carry)};
+  // An address moved by a constant offset below 2^32 (every constant step) adds only the carry.
+  uint32_t hi = y.hi == k(b, half(b, x), 0) ? x.hi : b.iadd(x.hi, y.hi);
+  return {lo, b.iadd(hi, carry)};
 }
 
 Pair sub(ir::Builder& b, Pair x, Pair y) {

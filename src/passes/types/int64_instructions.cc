@@ -2,9 +2,11 @@
 // An instruction whose result is not a 64-bit integer but that takes one (a compare, a store, an
 // access chain's index) takes the halves, or the value's memory form, instead.
 #include <bit>
+#include <optional>
 #include <set>
 
 #include "analysis/call_graph.h"
+#include "analysis/data_layout.h"
 #include "ir/instruction.h"
 #include "ir/opcode_classes.h"
 #include "ir/types.h"
@@ -164,9 +166,15 @@ Status lowerPointerStep(Lowering& l, Instruction& inst, ir::Builder& b) {
   if (!strideDecoration) return ir::refuse(l.module(), inst, "a pointer step without an ArrayStride");
   uint32_t stride = strideDecoration->wordOperand(2);
   uint32_t uint = ir::typeInt(module, 32);
-  Pair index = l.pair(inst.idOperand(1));
-  Pair offset = std::has_single_bit(stride) ? shiftLeftBy(b, index, std::countr_zero(stride))
-                                            : mul(b, index, constant(b, uint, stride));
+  // A constant index (a[3], vloadn's components) moves the address by a constant.
+  Pair offset;
+  if (std::optional<uint64_t> known = constantValue(module, inst.idOperand(1))) {
+    offset = constant(b, uint, *known * stride);
+  } else {
+    Pair index = l.pair(inst.idOperand(1));
+    offset = std::has_single_bit(stride) ? shiftLeftBy(b, index, std::countr_zero(stride))
+                                         : mul(b, index, constant(b, uint, stride));
+  }
   uint32_t pairType = ir::typeVector(module, uint, 2);
   uint32_t address = b.bitcast(pairType, base);
   Pair moved = add(b, Pair{b.extract(uint, address, 0), b.extract(uint, address, 1)}, offset);
