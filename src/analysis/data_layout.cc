@@ -24,6 +24,10 @@ std::optional<uint64_t> constantValue(const ir::Module& module, uint32_t id) {
   return value;
 }
 
+int64_t signExtend(uint64_t bits, uint32_t width) {
+  return width >= 64 ? static_cast<int64_t>(bits) : static_cast<int64_t>(bits << (64 - width)) >> (64 - width);
+}
+
 Expected<TypeLayout> layoutOf(const ir::Module& module, uint32_t type) {
   const ir::Instruction* def = module.def(type);
   if (!def) return Error("%" + std::to_string(type) + " is not a type");

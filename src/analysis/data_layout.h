@@ -33,5 +33,7 @@ Expected<std::vector<uint32_t>> memberOffsets(const ir::Module& module, uint32_t
 
 // The value of an OpConstant of integer type (up to 64 bits), or nothing for anything else.
 std::optional<uint64_t> constantValue(const ir::Module& module, uint32_t id);
+// `bits` as a `width`-bit two's-complement number (a signed index, an arithmetic shift's operand).
+int64_t signExtend(uint64_t bits, uint32_t width);
 
 }  // namespace cl2vk

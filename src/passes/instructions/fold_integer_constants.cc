@@ -13,15 +13,7 @@ using ir::Instruction;
 using ir::Module;
 using spv::Op;
 
-uint64_t truncated(uint64_t value, uint32_t width) {
-  return width >= 64 ? value : value & ((uint64_t{1} << width) - 1);
-}
-
-int64_t signExtended(uint64_t value, uint32_t width) {
-  return width >= 64 ? static_cast<int64_t>(value) : static_cast<int64_t>(value << (64 - width)) >> (64 - width);
-}
-
-// The value of a scalar integer constant (OpConstant or OpConstantNull), truncated to its width.
+// The value of a scalar integer constant (OpConstant or OpConstantNull) in the low bits of its width.
 std::optional<uint64_t> integerConstant(const Module& module, uint32_t id) {
   const Instruction* def = module.def(id);
   if (def && def->opcode() == Op::OpConstantNull && module.def(def->typeId())->opcode() == Op::OpTypeInt) return 0;
@@ -29,8 +21,8 @@ std::optional<uint64_t> integerConstant(const Module& module, uint32_t id) {
 }
 
 // `op` of the constants `a` and `b` (b unused by unary operations) of `width` bits, before its
-// truncation to the result's width; nothing where the result is undefined (a shift by the width
-// or more, a division by zero) or the operation is not one this pass folds.
+// truncation to the result's width (ir::constantBits keeps the low bits); nothing where the result is undefined (a
+// shift by the width or more, a division by zero) or the operation is not one this pass folds.
 std::optional<uint64_t> evaluate(Op op, uint32_t width, uint64_t a, uint64_t b) {
   switch (op) {
     case Op::OpIAdd: return a + b;
@@ -46,9 +38,9 @@ std::optional<uint64_t> evaluate(Op op, uint32_t width, uint64_t a, uint64_t b) 
     case Op::OpShiftLeftLogical: return b >= width ? std::nullopt : std::optional<uint64_t>(a << b);
     case Op::OpShiftRightLogical: return b >= width ? std::nullopt : std::optional<uint64_t>(a >> b);
     case Op::OpShiftRightArithmetic:
-      return b >= width ? std::nullopt : std::optional<uint64_t>(static_cast<uint64_t>(signExtended(a, width) >> b));
+      return b >= width ? std::nullopt : std::optional<uint64_t>(static_cast<uint64_t>(signExtend(a, width) >> b));
     case Op::OpUConvert: return a;
-    case Op::OpSConvert: return static_cast<uint64_t>(signExtended(a, width));
+    case Op::OpSConvert: return static_cast<uint64_t>(signExtend(a, width));
     default: return std::nullopt;
   }
 }
@@ -72,7 +64,7 @@ class Folder {
     if (inst.numOperands() != 2) return 0;
     uint32_t y = inst.idOperand(1);
     std::optional<uint64_t> b = integerConstant(module_, y);
-    if (a && b && integerWidth(ir::typeOf(module_, y)) != 0) return constant(inst, evaluate(op, width, *a, *b));
+    if (a && b) return constant(inst, evaluate(op, width, *a, *b));
     return identity(inst, x, a, y, b);
   }
 
@@ -84,7 +76,7 @@ class Folder {
 
   uint32_t constant(const Instruction& inst, std::optional<uint64_t> value) {
     if (!value) return 0;
-    return ir::constantBits(module_, inst.typeId(), truncated(*value, integerWidth(inst.typeId())));
+    return ir::constantBits(module_, inst.typeId(), *value);
   }
 
   // x + 0, 0 + x, x - 0, x * 1, 1 * x, x | 0, 0 | x, x ^ 0, 0 ^ x, x shifted by 0: x, where x has

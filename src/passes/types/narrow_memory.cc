@@ -101,9 +101,7 @@ Expected<bool> NarrowLowering::lowerMemory(Instruction& inst) {
       uint64_t constantOffset = 0;
       auto add = [&](uint32_t index, uint64_t stride) -> Status {
         if (std::optional<uint64_t> known = constantValue(module_, index)) {
-          uint32_t bits = ir::scalarWidth(module_, ir::typeOf(module_, index));
-          int64_t signedIndex =
-              bits == 64 ? static_cast<int64_t>(*known) : static_cast<int64_t>(*known << (64 - bits)) >> (64 - bits);
+          int64_t signedIndex = cl2vk::signExtend(*known, ir::scalarWidth(module_, ir::typeOf(module_, index)));
           constantOffset += static_cast<uint64_t>(signedIndex) * stride;
           return okStatus();
         }
