@@ -140,6 +140,14 @@ kernel void long_indexing(global const int* in, global long* out, ulong stride, 
   out[get_global_size(0) - 1 - i] = sum;
 }
 
+// Pointer steps by int values (negative ones among them) and by a negative constant: each index
+// a sign-extended 32-bit value, which lower-int64 keeps as a step by that value.
+kernel void int_indexing(global const int* in, global int* out, int offset) {
+  int i = (int)get_global_id(0);
+  global const int* middle = in + 500;
+  out[i] = middle[i - 500 + offset] * 3 + middle[-7] + middle[(i & 1) ? -i : i];
+}
+
 kernel void long_reduce(global const long* a, global long* out, local long* scratch) {
   size_t l = get_local_id(0);
   scratch[l] = a[get_global_id(0)];

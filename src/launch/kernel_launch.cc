@@ -271,7 +271,7 @@ Expected<const vulkan::Pipeline*> LaunchableKernel::pipelineFor(
   }
   desc.captureStatistics = pipelineStatisticsRequested() && device_.info().features.pipelineExecutableInfo;
   Expected<vulkan::Pipeline> pipeline = vulkan::Pipeline::create(device_, desc);
-  if (!pipeline) return pipeline.error().withContext("kernel '" + reflection_->name + "'");
+  if (!pipeline) return pipeline.error();
   if (desc.captureStatistics) printStatistics(reflection_->name, *pipeline, local);
   slot->pipeline = std::make_unique<vulkan::Pipeline>(std::move(*pipeline));
   return slot->pipeline.get();

@@ -17,6 +17,8 @@ constexpr Description kSettings[] = {
     {Setting::kLoopUnroll, "CL2VK_LOOP_UNROLL", "1 to 16: the most loop iterations unrolled per pass"},
     {Setting::kWait, "CL2VK_WAIT", "poll or sleep: how a submission is waited for"},
     {Setting::kHangTimeout, "CL2VK_HANG_TIMEOUT", "seconds after which a running submission is taken to hang"},
+    {Setting::kIsolatedCompiles, "CL2VK_ISOLATED_COMPILES",
+     "always, never or auto: which pipelines are first compiled in a child process"},
     {Setting::kLog, "CL2VK_LOG", "1: print the runtime's error explanations on stderr"},
     {Setting::kDump, "CL2VK_DUMP", "a directory: write each translation and the cl2vk-opt command that repeats it"},
     {Setting::kClang, "CL2VK_CLANG", "the OpenCL C compiler (default clang-15)"},

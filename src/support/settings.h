@@ -22,6 +22,7 @@ enum class Setting {
   kLoopUnroll,          // CL2VK_LOOP_UNROLL
   kWait,                // CL2VK_WAIT
   kHangTimeout,         // CL2VK_HANG_TIMEOUT
+  kIsolatedCompiles,    // CL2VK_ISOLATED_COMPILES
   kLog,                 // CL2VK_LOG
   kDump,                // CL2VK_DUMP
   kClang,               // CL2VK_CLANG

@@ -1,15 +1,21 @@
 #include "vulkan/pipeline.h"
 
+#include <chrono>
 #include <set>
 #include <utility>
 
 #include "vulkan/device.h"
+#include "vulkan/isolated_compile.h"
 #include "vulkan/process_exit.h"
 #include "vulkan/shader_check.h"
 #include "vulkan/vk_result.h"
 
 namespace cl2vk::vulkan {
 namespace {
+
+// How long a child process may compile one pipeline (isolated_compile.h) before it is taken to
+// hang and the compile goes on in the process itself.
+constexpr std::chrono::seconds kIsolatedCompileLimit{600};
 
 Status checkDesc(const DeviceInfo& info, const PipelineDesc& desc) {
   if (desc.pushConstantSize % 4 != 0 || desc.pushConstantSize > info.limits.maxPushConstantsSize) {
@@ -106,6 +112,16 @@ Expected<Pipeline> Pipeline::create(Device& device, const PipelineDesc& desc) {
   stage.module = module;
   stage.pName = desc.entryPoint.c_str();
   stage.pSpecializationInfo = entries.empty() ? nullptr : &specialization;
+  if (compilesInChildFirst(info, desc.spirv)) {
+    auto create = [&] {
+      VkPipeline trial = VK_NULL_HANDLE;
+      return vk.vkCreateComputePipelines(handle, VK_NULL_HANDLE, 1, &pipelineInfo, nullptr, &trial);
+    };
+    if (Status survived = tryInChildProcess(info.name, create, kIsolatedCompileLimit); !survived) {
+      vk.vkDestroyShaderModule(handle, module, nullptr);
+      return survived.error();
+    }
+  }
   VkResult result = vk.vkCreateComputePipelines(handle, VK_NULL_HANDLE, 1, &pipelineInfo, nullptr, &pipeline.pipeline_);
   vk.vkDestroyShaderModule(handle, module, nullptr);
   CL2VK_TRY(check(result, "vkCreateComputePipelines"));

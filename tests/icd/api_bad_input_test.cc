@@ -17,22 +17,8 @@ std::span<const uint8_t> bytesOf(const std::vector<uint32_t>& words) {
   return {reinterpret_cast<const uint8_t*>(words.data()), words.size() * sizeof(uint32_t)};
 }
 
-class IcdBadInput : public IcdTest {
+class IcdBadInput : public IcdTestWithMessages {
  protected:
-  void SetUp() override {
-    IcdTest::SetUp();
-    cl_context_properties properties[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform_), 0};
-    cl_int status = CL_SUCCESS;
-    context_ = Context(clCreateContext(properties, 1, &device_, &IcdBadInput::collect, &messages_, &status));
-    ASSERT_CL_SUCCESS(status);
-    queue_ = Queue(clCreateCommandQueueWithProperties(context_, device_, nullptr, &status));
-    ASSERT_CL_SUCCESS(status);
-  }
-
-  static void CL_CALLBACK collect(const char* message, const void*, size_t, void* messages) {
-    static_cast<std::vector<std::string>*>(messages)->push_back(message);
-  }
-
   // clCreateProgramWithIL refuses `il` with CL_INVALID_VALUE, telling the context `reason`.
   void expectRefusedIL(std::span<const uint8_t> il, const std::string& reason) {
     messages_.clear();
@@ -74,8 +60,6 @@ class IcdBadInput : public IcdTest {
     run1d(kernel, 64);
     EXPECT_EQ(read<uint32_t>(out, 64), std::vector<uint32_t>(64, 1));
   }
-
-  std::vector<std::string> messages_;
 };
 
 TEST_F(IcdBadInput, MalformedILIsInvalidValueWithTheReason) {

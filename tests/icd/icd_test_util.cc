@@ -167,6 +167,38 @@ void IcdTest::SetUp() {
   ASSERT_NE(queue_.get(), nullptr);
 }
 
+namespace {
+
+void CL_CALLBACK collectMessage(const char* message, const void*, size_t, void* messages) {
+  static_cast<std::vector<std::string>*>(messages)->push_back(message);
+}
+
+}  // namespace
+
+void IcdTestWithMessages::SetUp() {
+  IcdTest::SetUp();
+  if (HasFatalFailure()) return;
+  cl_context_properties properties[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform_), 0};
+  cl_int status = CL_SUCCESS;
+  queue_ = Queue();
+  context_ = Context(clCreateContext(properties, 1, &device_, &collectMessage, &messages_, &status));
+  ASSERT_CL_SUCCESS(status);
+  queue_ = Queue(clCreateCommandQueueWithProperties(context_, device_, nullptr, &status));
+  ASSERT_CL_SUCCESS(status);
+}
+
+cl_int IcdTestWithMessages::runToTheEnd(cl_kernel kernel, size_t global) {
+  cl_event raw = nullptr;
+  EXPECT_CL_SUCCESS(clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &global, nullptr, 0, nullptr, &raw));
+  Event event(raw);
+  cl_int waited = clWaitForEvents(1, &raw);
+  cl_int status = 0;
+  EXPECT_CL_SUCCESS(clGetEventInfo(raw, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr));
+  EXPECT_EQ(waited, status < 0 ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS);
+  EXPECT_CL_SUCCESS(clFinish(queue_));  // clFinish reports no command's failure (OpenCL 3.0, 5.15)
+  return status;
+}
+
 Program IcdTest::buildSource(const std::string& source, const std::string& options) {
   const char* text = source.c_str();
   size_t length = source.size();

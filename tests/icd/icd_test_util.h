@@ -188,4 +188,17 @@ class IcdTest : public testing::Test {
   Queue queue_;
 };
 
+// An IcdTest whose context collects what the runtime tells its callback (pfn_notify), with an
+// in-order queue without profiling.
+class IcdTestWithMessages : public IcdTest {
+ protected:
+  void SetUp() override;
+
+  // Runs `kernel` over `global` work-items and waits for it; returns the event's final status
+  // (CL_COMPLETE or the command's error) after checking what clWaitForEvents said of it.
+  cl_int runToTheEnd(cl_kernel kernel, size_t global);
+
+  std::vector<std::string> messages_;
+};
+
 }  // namespace cl2vk::test

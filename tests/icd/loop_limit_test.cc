@@ -23,45 +23,22 @@ uint32_t expectedSum(uint32_t n, uint32_t id) {
   return c;
 }
 
-class IcdLoopLimit : public IcdTest {
+class IcdLoopLimit : public IcdTestWithMessages {
  protected:
-  void SetUp() override {
-    IcdTest::SetUp();
-    cl_context_properties properties[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform_), 0};
-    cl_int status = CL_SUCCESS;
-    context_ = Context(clCreateContext(properties, 1, &device_, &IcdLoopLimit::collect, &messages_, &status));
-    ASSERT_CL_SUCCESS(status);
-    queue_ = Queue(clCreateCommandQueueWithProperties(context_, device_, nullptr, &status));
-    ASSERT_CL_SUCCESS(status);
-  }
-
-  static void CL_CALLBACK collect(const char* message, const void*, size_t, void* messages) {
-    static_cast<std::vector<std::string>*>(messages)->push_back(message);
-  }
-
   // Runs `sum` over `items` work-items with `n` iterations each; returns the event's final status
-  // (what clWaitForEvents said is checked here) and leaves the results in `results`.
+  // and leaves the results in `results`.
   cl_int runSum(uint32_t n, size_t items, std::vector<uint32_t>& results) {
     Program program = buildSource(kLoops);
     if (!program) return CL_BUILD_PROGRAM_FAILURE;
     Kernel kernel = createKernel(program, "sum");
     Buffer out = bufferOf(std::vector<uint32_t>(items, 0));
     setArgs(kernel, out, n);
-    cl_event raw = nullptr;
-    EXPECT_CL_SUCCESS(clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &items, nullptr, 0, nullptr, &raw));
-    Event event(raw);
-    cl_int waited = clWaitForEvents(1, &raw);
-    cl_int status = 0;
-    EXPECT_CL_SUCCESS(clGetEventInfo(raw, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr));
-    EXPECT_EQ(waited, status < 0 ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS);
-    EXPECT_CL_SUCCESS(clFinish(queue_));  // clFinish reports no command's failure (OpenCL 3.0, 5.15)
+    cl_int status = runToTheEnd(kernel, items);
     results = read<uint32_t>(out, items);
     return status;
   }
 
   bool onLavapipe() { return deviceString(device_, CL_DEVICE_NAME).find("llvmpipe") != std::string::npos; }
-
-  std::vector<std::string> messages_;
 };
 
 // 100000 iterations: the right sums, or the command failed with the reason; on lavapipe, whose

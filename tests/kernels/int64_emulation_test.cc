@@ -389,6 +389,22 @@ TEST_P(Int64Emulation, SizeTIndexingAndPointerSteps) {
   }
 }
 
+TEST_P(Int64Emulation, PointerStepsByNegativeAndPositiveInts) {
+  auto k = emulated("int_indexing");
+  ASSERT_TRUE(k);
+  const int n = 400, offset = 50;
+  std::vector<int32_t> in(1000);
+  for (int i = 0; i < 1000; ++i) in[i] = static_cast<int32_t>(i * 2654435761u);
+  auto din = buffer(in), dout = buffer(std::vector<int32_t>(n, 0));
+  run(*k, range1d(n), {KernelArg::buffer(din), KernelArg::buffer(dout), KernelArg::value(int32_t{offset})});
+  auto out = read<int32_t>(dout, n);
+  for (int i = 0; i < n; ++i) {
+    uint32_t expected = static_cast<uint32_t>(in[i + offset]) * 3u + static_cast<uint32_t>(in[493]) +
+                        static_cast<uint32_t>(in[(i & 1) ? 500 - i : 500 + i]);
+    ASSERT_EQ(out[i], static_cast<int32_t>(expected)) << i;
+  }
+}
+
 TEST_P(Int64Emulation, LocalMemoryReductionOfLongs) {
   auto k = emulated("long_reduce");
   ASSERT_TRUE(k);

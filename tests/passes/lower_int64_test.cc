@@ -220,9 +220,9 @@ TEST(LowerInt64Test, PhisSplitInTwoAndABufferStepIsAddressArithmeticOnThePair) {
                          withoutInt64());
 }
 
-// out[3] = 7 on a buffer address of 12-byte elements: the address moves by the constant 36, with
-// no shift or multiplication of the index.
-TEST(LowerInt64Test, AConstantBufferStepMovesTheAddressByAConstant) {
+// out[3] = 7 and out[i] = 7 with an int i, on a buffer address of 12-byte elements: indexes that
+// are sign-extended 32-bit values stay pointer steps, by those values.
+TEST(LowerInt64Test, AStepByASignExtendedIntStaysAStepByThatInt) {
   const std::string header = bufferKernelHeader(12) + R"(
      %uint_7 = OpConstant %uint 7
 )";
@@ -230,11 +230,56 @@ TEST(LowerInt64Test, AConstantBufferStepMovesTheAddressByAConstant) {
       %ulong = OpTypeInt 64 0
     %ulong_3 = OpConstant %ulong 3
 %_ptr_PhysicalStorageBuffer_uint = OpTypePointer PhysicalStorageBuffer %uint
+         %fn = OpTypeFunction %void %_ptr_PhysicalStorageBuffer_uint %uint
+          %k = OpFunction %void None %fn
+        %out = OpFunctionParameter %_ptr_PhysicalStorageBuffer_uint
+          %i = OpFunctionParameter %uint
+      %entry = OpLabel
+         %at = OpPtrAccessChain %_ptr_PhysicalStorageBuffer_uint %out %ulong_3
+               OpStore %at %uint_7 Aligned 4
+       %wide = OpSConvert %ulong %i
+        %atI = OpPtrAccessChain %_ptr_PhysicalStorageBuffer_uint %out %wide
+               OpStore %atI %uint_7 Aligned 4
+               OpReturn
+               OpFunctionEnd
+)",
+                         header + R"(
+%_ptr_PhysicalStorageBuffer_uint = OpTypePointer PhysicalStorageBuffer %uint
+         %fn = OpTypeFunction %void %_ptr_PhysicalStorageBuffer_uint %uint
+     %uint_3 = OpConstant %uint 3
+     %uint_0 = OpConstant %uint 0
+    %uint_31 = OpConstant %uint 31
+     %v2uint = OpTypeVector %uint 2
+          %k = OpFunction %void None %fn
+        %out = OpFunctionParameter %_ptr_PhysicalStorageBuffer_uint
+          %i = OpFunctionParameter %uint
+      %entry = OpLabel
+         %at = OpPtrAccessChain %_ptr_PhysicalStorageBuffer_uint %out %uint_3
+               OpStore %at %uint_7 Aligned 4
+       %sign = OpShiftRightArithmetic %uint %i %uint_31
+        %atI = OpPtrAccessChain %_ptr_PhysicalStorageBuffer_uint %out %i
+               OpStore %atI %uint_7 Aligned 4
+               OpReturn
+               OpFunctionEnd
+)",
+                         withoutInt64());
+}
+
+// out[2^31] = 7 on a buffer address of 12-byte elements: an index past int's range moves the
+// address by the constant 2^31 * 12 = 0x6_0000_0000 on the pair, with no multiplication.
+TEST(LowerInt64Test, AConstantStepPastIntMovesTheAddressByAConstant) {
+  const std::string header = bufferKernelHeader(12) + R"(
+     %uint_7 = OpConstant %uint 7
+)";
+  test::expectPassOutput("lower-int64", header + R"(
+      %ulong = OpTypeInt 64 0
+  %ulong_big = OpConstant %ulong 2147483648
+%_ptr_PhysicalStorageBuffer_uint = OpTypePointer PhysicalStorageBuffer %uint
          %fn = OpTypeFunction %void %_ptr_PhysicalStorageBuffer_uint
           %k = OpFunction %void None %fn
         %out = OpFunctionParameter %_ptr_PhysicalStorageBuffer_uint
       %entry = OpLabel
-         %at = OpPtrAccessChain %_ptr_PhysicalStorageBuffer_uint %out %ulong_3
+         %at = OpPtrAccessChain %_ptr_PhysicalStorageBuffer_uint %out %ulong_big
                OpStore %at %uint_7 Aligned 4
                OpReturn
                OpFunctionEnd
@@ -242,9 +287,9 @@ TEST(LowerInt64Test, AConstantBufferStepMovesTheAddressByAConstant) {
                          header + R"(
 %_ptr_PhysicalStorageBuffer_uint = OpTypePointer PhysicalStorageBuffer %uint
          %fn = OpTypeFunction %void %_ptr_PhysicalStorageBuffer_uint
-     %uint_3 = OpConstant %uint 3
+   %uint_big = OpConstant %uint 2147483648
      %uint_0 = OpConstant %uint 0
-    %uint_36 = OpConstant %uint 36
+     %uint_6 = OpConstant %uint 6
      %v2uint = OpTypeVector %uint 2
      %uint_1 = OpConstant %uint 1
           %k = OpFunction %void None %fn
@@ -253,10 +298,11 @@ TEST(LowerInt64Test, AConstantBufferStepMovesTheAddressByAConstant) {
        %bits = OpBitcast %v2uint %out
          %lo = OpCompositeExtract %uint %bits 0
          %hi = OpCompositeExtract %uint %bits 1
-      %movedLo = OpIAdd %uint %lo %uint_36
+    %movedLo = OpIAdd %uint %lo %uint_0
     %wrapped = OpULessThan %bool %movedLo %lo
       %carry = OpSelect %uint %wrapped %uint_1 %uint_0
-      %movedHi = OpIAdd %uint %hi %carry
+     %plus6 = OpIAdd %uint %hi %uint_6
+    %movedHi = OpIAdd %uint %plus6 %carry
       %moved = OpCompositeConstruct %v2uint %movedLo %movedHi
          %at = OpBitcast %_ptr_PhysicalStorageBuffer_uint %moved
                OpStore %at %uint_7 Aligned 4

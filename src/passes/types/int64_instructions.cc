@@ -2,6 +2,7 @@
 // An instruction whose result is not a 64-bit integer but that takes one (a compare, a store, an
 // access chain's index) takes the halves, or the value's memory form, instead.
 #include <bit>
+#include <cstdint>
 #include <optional>
 #include <set>
 
@@ -146,7 +147,27 @@ Status lowerConvert(Lowering& l, Instruction& inst, ir::Builder& b) {
   return okStatus();
 }
 
-// A pointer step by a 64-bit element index on a buffer address: the address as a pair, plus
+// Whether a 64-bit index is the sign extension of its low word: a constant in int's range, or a
+// value widened from a 32-bit one (p[-1], p[i] with an int i), whose high word is the low word
+// shifted right arithmetically by 31 (lowerConvert).
+bool isSignExtended32(Lowering& l, uint32_t index) {
+  ir::Module& module = l.module();
+  if (std::optional<uint64_t> known = constantValue(module, index)) {
+    auto value = static_cast<int64_t>(*known);
+    return value >= INT32_MIN && value <= INT32_MAX;
+  }
+  Pair halves = l.pair(index);
+  const Instruction* high = module.def(halves.hi);
+  if (!high || high->opcode() != Op::OpShiftRightArithmetic || high->idOperand(0) != halves.lo) return false;
+  std::optional<uint64_t> amount = constantValue(module, high->idOperand(1));
+  return amount && *amount == 31;
+}
+
+// A pointer step by a 64-bit element index on a buffer address. An index that is a sign-extended
+// 32-bit value stays a step, by that value: OpPtrAccessChain's element index is signed, and the
+// driver moves the address in one instruction where the pair arithmetic takes nine per step (the
+// sixteen components of a vload16 each take a step; SwiftShader's Subzero runs out of stack on
+// the CTS's vector_creation kernels otherwise). Any other index moves the address as a pair, plus
 // index * stride, and back. Other indexes (into arrays and structs of known size) take their low
 // half.
 Status lowerPointerStep(Lowering& l, Instruction& inst, ir::Builder& b) {
@@ -158,7 +179,7 @@ Status lowerPointerStep(Lowering& l, Instruction& inst, ir::Builder& b) {
                 pointer->wordOperand(0) == static_cast<uint32_t>(spv::StorageClass::PhysicalStorageBuffer);
   std::vector<Operand> operands = inst.operands();
   for (size_t i = 1; i < operands.size(); ++i) operands[i] = Operand::id(l.low32(b, inst.idOperand(i)));
-  if (!buffer || !l.isWideValue(inst.idOperand(1))) {
+  if (!buffer || !l.isWideValue(inst.idOperand(1)) || isSignExtended32(l, inst.idOperand(1))) {
     module.update(&inst, Instruction(inst.opcode(), inst.typeId(), inst.resultId(), operands));
     return okStatus();
   }
@@ -166,7 +187,7 @@ Status lowerPointerStep(Lowering& l, Instruction& inst, ir::Builder& b) {
   if (!strideDecoration) return ir::refuse(l.module(), inst, "a pointer step without an ArrayStride");
   uint32_t stride = strideDecoration->wordOperand(2);
   uint32_t uint = ir::typeInt(module, 32);
-  // A constant index (a[3], vloadn's components) moves the address by a constant.
+  // A constant index outside int's range moves the address by a constant.
   Pair offset;
   if (std::optional<uint64_t> known = constantValue(module, inst.idOperand(1))) {
     offset = constant(b, uint, *known * stride);
