@@ -65,7 +65,9 @@ class IcdDriverExit : public IcdTestWithMessages {
     Buffer out = bufferOf(std::vector<int32_t>(statements * 16, -1));
     setArgs(kernel, in, out);
     cl_int status = runToTheEnd(kernel, 1);
-    if (status == CL_COMPLETE) EXPECT_EQ(read<int32_t>(out, statements * 16), expectedLongKernel(source, statements));
+    if (status == CL_COMPLETE) {
+      EXPECT_EQ(read<int32_t>(out, statements * 16), expectedLongKernel(source, statements));
+    }
     return status;
   }
 
