@@ -31,6 +31,8 @@ constexpr const char* kLlvmIr = "cl2vk/program.ll";
 constexpr const char* kBitcode = "cl2vk/program.bc";
 constexpr const char* kSpirv = "cl2vk/program.spv";
 constexpr const char* kToolOutput = "cl2vk/tool-output.log";
+// The files the source included, as clang's -MD writes them (compilation_cache.h).
+constexpr const char* kDependencies = "cl2vk/program.d";
 
 // The text of an errno value.
 std::string errnoMessage(int error);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "runtime/child_process.h"
+#include "runtime/compilation_cache.h"
 #include "runtime/compilation_files.h"
 #include "runtime/llvm_ir_fixups.h"
 #include "runtime/toolchain.h"
@@ -91,7 +92,9 @@ std::vector<std::string> frontEndArguments(const CompileRequest& request) {
   std::vector<std::string> arguments = {
       "-cl-std=" + options.languageVersion, "-target", "spir64", "-O2", "-Xclang", "-disable-llvm-passes",
       // Always: the runtime reflects argument names whether or not the application asked.
-      "-cl-kernel-arg-info", "-include", kDeviceMacrosHeader, "-include", kCollectivesHeader, "-I."};
+      "-cl-kernel-arg-info", "-include", kDeviceMacrosHeader, "-include", kCollectivesHeader, "-I.",
+      // The files the source includes, for the compilation cache (compilation_cache.h).
+      "-MD", "-MF", kDependencies};
   for (const std::string& argument : options.clangArguments) {
     arguments.push_back(withAbsoluteIncludeDirectory(argument));
   }
@@ -169,9 +172,14 @@ std::vector<uint32_t> withKernelAttributeStrings(std::vector<uint32_t> words, co
 }
 
 Expected<std::vector<uint32_t>> compileIn(const fs::path& directory, const CompileRequest& request,
-                                          const Toolchain& tools, std::string& log) {
+                                          const Toolchain& tools, std::string& log,
+                                          std::vector<fs::path>& dependencies) {
   CL2VK_TRY(writeInputs(directory, request));
   CL2VK_TRY(runTool(tools.clang, frontEndArguments(request), directory, log));
+  if (Expected<std::string> rule = readWholeFile(directory / kDependencies)) {
+    std::error_code error;
+    dependencies = dependenciesFrom(*rule, directory, fs::canonical(directory, error));
+  }
   KernelAttributeList attributes;
   CL2VK_TRY(fixUpFrontEndIrInFile(directory / kFrontEndIr, attributes));
   CL2VK_TRY(runTool(tools.clang, optimizerArguments(request.options), directory, log));
@@ -198,12 +206,40 @@ Expected<std::vector<uint32_t>> compileIn(const fs::path& directory, const Compi
   return withKernelAttributeStrings(std::move(*words), attributes);
 }
 
+// Everything that decides a compilation's output but the files it includes from disk
+// (compilation_cache.h).
+std::string compilationKey(const CompileRequest& request, const Toolchain& tools) {
+  std::string key = "cl2vk " + fileIdentity(libraryPath()) + '\n' + fileIdentity(tools.clang) + '\n' +
+                    fileIdentity(tools.llvmSpirv) + '\n';
+  for (const std::string& argument : frontEndArguments(request)) key += argument + '\0';
+  key += '\n';
+  for (const std::string& argument : optimizerArguments(request.options)) key += argument + '\0';
+  key += '\n' + deviceMacros(request) + '\n' + std::to_string(request.source.size()) + '\n' + request.source;
+  for (const SourceHeader& header : request.headers) {
+    key += '\n' + header.name + '\0' + std::to_string(header.source.size()) + '\n' + header.source;
+  }
+  return key;
+}
+
 Expected<std::vector<uint32_t>> compileToSpirv(const CompileRequest& request, std::string& log) {
   Expected<Toolchain> tools = findToolchain();
   if (!tools) return tools.error();
+  std::optional<CompilationCache> cache = CompilationCache::open();
+  std::string key = cache ? compilationKey(request, *tools) : std::string();
+  if (cache) {
+    if (std::optional<CachedCompilation> found = cache->find(key)) {
+      log += found->log;
+      return std::move(found->spirv);
+    }
+  }
   Expected<TemporaryDirectory> directory = TemporaryDirectory::create();
   if (!directory) return directory.error();
-  return compileIn(directory->path(), request, *tools, log);
+  std::vector<fs::path> dependencies;
+  std::string ownLog;
+  Expected<std::vector<uint32_t>> words = compileIn(directory->path(), request, *tools, ownLog, dependencies);
+  log += ownLog;
+  if (words && cache) cache->store(key, dependencies, CachedCompilation{*words, ownLog});
+  return words;
 }
 
 }  // namespace

@@ -21,6 +21,7 @@ constexpr Description kSettings[] = {
      "always, never or auto: which pipelines are first compiled in a child process"},
     {Setting::kLog, "CL2VK_LOG", "1: print the runtime's error explanations on stderr"},
     {Setting::kDump, "CL2VK_DUMP", "a directory: write each translation and the cl2vk-opt command that repeats it"},
+    {Setting::kCache, "CL2VK_CACHE", "a directory, or off: where OpenCL C compilations are kept"},
     {Setting::kClang, "CL2VK_CLANG", "the OpenCL C compiler (default clang-15)"},
     {Setting::kLlvmSpirv, "CL2VK_LLVM_SPIRV", "the SPIR-V translator (default llvm-spirv-15)"},
 };

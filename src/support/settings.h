@@ -25,6 +25,7 @@ enum class Setting {
   kIsolatedCompiles,    // CL2VK_ISOLATED_COMPILES
   kLog,                 // CL2VK_LOG
   kDump,                // CL2VK_DUMP
+  kCache,               // CL2VK_CACHE
   kClang,               // CL2VK_CLANG
   kLlvmSpirv,           // CL2VK_LLVM_SPIRV (the last: settings.cc counts to it)
 };

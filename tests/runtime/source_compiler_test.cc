@@ -320,6 +320,58 @@ TEST(SourceCompilerTest, RelativeIncludeDirectoryIsFromTheCurrentDirectory) {
   EXPECT_TRUE(result.success) << result.log;
 }
 
+// A compilation kept in the cache (compilation_cache.h) comes back the same, its warning with it;
+// an included file that changed is compiled afresh; a failure is not kept.
+TEST(SourceCompilerTest, TheCacheGivesBackACompilationUntilAnIncludedFileChanges) {
+  test::TempDir dir;
+  ScopedEnvironment cacheHere("CL2VK_CACHE", dir.path("cache").string());
+  fs::create_directory(dir.path("include"));
+  auto writeHeader = [&](const std::string& text) {
+    test::writeFile(dir.path("include") / "scale_constants.h", text.data(), text.size());
+  };
+  const std::string source = std::string(kIncludingKernel) + "kernel void warns(global int* p) { p[0] = 1.5f; }\n";
+  const std::string options = "-I" + dir.path("include").string();
+  const char* warning = "warning: implicit conversion from 'float' to 'int'";
+  auto entries = [&] {
+    size_t count = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(dir.path("cache"))) count += entry.is_regular_file();
+    return count;
+  };
+
+  writeHeader("#define SCALE 4\n");
+  CompileResult first = compileSource(request(source, options));
+  ASSERT_TRUE(first.success) << first.log;
+  EXPECT_TRUE(contains(first.log, warning));
+  EXPECT_EQ(entries(), 1u);
+  CompileResult again = compileSource(request(source, options));
+  ASSERT_TRUE(again.success) << again.log;
+  EXPECT_EQ(again.spirv, first.spirv);
+  EXPECT_EQ(again.log, first.log);
+  EXPECT_EQ(entries(), 1u);
+
+  // Another option, another entry.
+  CompileResult disabled = compileSource(request(source, options + " -cl-opt-disable"));
+  ASSERT_TRUE(disabled.success) << disabled.log;
+  EXPECT_NE(disabled.spirv, first.spirv);
+  EXPECT_EQ(entries(), 2u);
+
+  // The header changes size and time: the constant 4 becomes 12345 in the module.
+  writeHeader("#define SCALE 12345\n");
+  CompileResult changed = compileSource(request(source, options));
+  ASSERT_TRUE(changed.success) << changed.log;
+  EXPECT_NE(changed.spirv, first.spirv);
+  EXPECT_NE(std::find(changed.spirv.begin(), changed.spirv.end(), 12345u), changed.spirv.end());
+  EXPECT_EQ(std::find(first.spirv.begin(), first.spirv.end(), 12345u), first.spirv.end());
+
+  // A failure is compiled, and reported, each time.
+  writeHeader("#define SCALE (\n");
+  for (int i = 0; i < 2; ++i) {
+    CompileResult failed = compileSource(request(source, options));
+    EXPECT_FALSE(failed.success);
+    EXPECT_TRUE(contains(failed.log, "error:"));
+  }
+}
+
 TEST(SourceCompilerTest, CompileProgramHeadersAreFound) {
   std::string source = R"(
 #include "inc/a.h"
