@@ -40,6 +40,37 @@ uint32_t scalarWidth(const Module& module, uint32_t type) {
   return def->wordOperand(0);
 }
 
+namespace {
+
+// The type itself, or a vector type's component type; null for an id that is not defined.
+const Instruction* scalarOf(const Module& module, uint32_t type) {
+  const Instruction* def = type ? module.def(type) : nullptr;
+  if (def && def->opcode() == spv::Op::OpTypeVector) def = module.def(def->idOperand(0));
+  return def;
+}
+
+}  // namespace
+
+uint32_t intWidth(const Module& module, uint32_t type) {
+  const Instruction* def = scalarOf(module, type);
+  return def && def->opcode() == spv::Op::OpTypeInt ? def->wordOperand(0) : 0;
+}
+
+uint32_t floatWidth(const Module& module, uint32_t type) {
+  const Instruction* def = scalarOf(module, type);
+  return def && def->opcode() == spv::Op::OpTypeFloat ? def->wordOperand(0) : 0;
+}
+
+bool isBoolType(const Module& module, uint32_t type) {
+  const Instruction* def = scalarOf(module, type);
+  return def && def->opcode() == spv::Op::OpTypeBool;
+}
+
+bool isVectorType(const Module& module, uint32_t type) {
+  const Instruction* def = type ? module.def(type) : nullptr;
+  return def && def->opcode() == spv::Op::OpTypeVector;
+}
+
 uint32_t typeOf(const Module& module, uint32_t value) {
   const Instruction* def = module.def(value);
   return def ? def->typeId() : 0;

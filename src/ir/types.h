@@ -46,6 +46,13 @@ bool isBufferPointer(const Module& module, uint32_t type);
 
 // The width of an OpTypeInt or OpTypeFloat, or 0 for anything else.
 uint32_t scalarWidth(const Module& module, uint32_t type);
+// The width of an integer type or of a vector of integers (of a float type or vector of floats),
+// or 0 for anything else: what a pass asks of a value's type whatever its shape.
+uint32_t intWidth(const Module& module, uint32_t type);
+uint32_t floatWidth(const Module& module, uint32_t type);
+// Whether `type` is OpTypeBool or a vector of them; OpTypeVector.
+bool isBoolType(const Module& module, uint32_t type);
+bool isVectorType(const Module& module, uint32_t type);
 
 // The result type of `value`, or 0 when it has none (or no definition).
 uint32_t typeOf(const Module& module, uint32_t value);

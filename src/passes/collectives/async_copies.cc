@@ -7,27 +7,26 @@ namespace cl2vk::collectives {
 
 Status CollectiveLowering::lowerAsyncCopy(Instruction* inst) {
   uint32_t destination = inst->idOperand(1), source = inst->idOperand(2);
-  const Instruction* destinationType = module_.def(ir::typeOf(module_, destination));
-  const Instruction* sourceType = module_.def(ir::typeOf(module_, source));
+  uint32_t destinationType = ir::typeOf(module_, destination);
+  uint32_t sourceType = ir::typeOf(module_, source);
   // SPIRV-Tools 2023.1 checks none of these operands.
-  auto isPointer = [](const Instruction* type) { return type && type->opcode() == spv::Op::OpTypePointer; };
-  if (!isPointer(destinationType) || !isPointer(sourceType))
+  if (!ir::isPointerType(module_, destinationType) || !ir::isPointerType(module_, sourceType))
     return ir::refuse(module_, *inst, "the destination and the source of an async copy must be pointers");
   uint32_t sizeType = ir::typeOf(module_, inst->idOperand(3));
-  const Instruction* size = module_.def(sizeType);
-  if (!size || size->opcode() != spv::Op::OpTypeInt || ir::typeOf(module_, inst->idOperand(4)) != sizeType ||
+  if (ir::isVectorType(module_, sizeType) || !ir::intWidth(module_, sizeType) ||
+      ir::typeOf(module_, inst->idOperand(4)) != sizeType ||
       ir::typeOf(module_, inst->idOperand(5)) != inst->typeId() ||
       module_.def(inst->typeId())->opcode() != spv::Op::OpTypeEvent)
     return ir::refuse(module_, *inst,
                       "an async copy needs integers of one type for the count and the stride, and an event");
-  auto storage = [](const Instruction* type) { return static_cast<spv::StorageClass>(type->wordOperand(0)); };
+  auto storage = [&](uint32_t type) { return ir::storageOf(module_, type); };
   bool toLocal = storage(destinationType) == spv::StorageClass::Workgroup &&
                  storage(sourceType) == spv::StorageClass::CrossWorkgroup;
   bool toGlobal = storage(destinationType) == spv::StorageClass::CrossWorkgroup &&
                   storage(sourceType) == spv::StorageClass::Workgroup;
   if (!toLocal && !toGlobal)
     return ir::refuse(module_, *inst, "an async copy must be between a __global and a __local pointer");
-  if (destinationType->idOperand(1) != sourceType->idOperand(1))
+  if (ir::pointeeOf(module_, destinationType) != ir::pointeeOf(module_, sourceType))
     return ir::refuse(module_, *inst,
                       "the destination and the source of an async copy must have the same element type");
 
@@ -39,7 +38,7 @@ Status CollectiveLowering::lowerAsyncCopy(Instruction* inst) {
   };
   uint32_t count = narrow ? inst->idOperand(3) : at().valueOfIds(spv::Op::OpUConvert, uint_, {inst->idOperand(3)});
   uint32_t stride = inst->idOperand(4);
-  uint32_t element = destinationType->idOperand(1);
+  uint32_t element = ir::pointeeOf(module_, destinationType);
   uint32_t first = builtin(spv::BuiltIn::LocalInvocationIndex);
   uint32_t step = localInvocations();
   at().loop(
@@ -51,9 +50,9 @@ Status CollectiveLowering::lowerAsyncCopy(Instruction* inst) {
       [&](uint32_t, uint32_t i) {
         uint32_t local = asSize(i);
         uint32_t global = at().valueOfIds(spv::Op::OpIMul, sizeType, {local, stride});
-        uint32_t from = at().valueOfIds(spv::Op::OpInBoundsPtrAccessChain, sourceType->resultId(),
+        uint32_t from = at().valueOfIds(spv::Op::OpInBoundsPtrAccessChain, sourceType,
                                         {source, toLocal ? global : local});
-        uint32_t to = at().valueOfIds(spv::Op::OpInBoundsPtrAccessChain, destinationType->resultId(),
+        uint32_t to = at().valueOfIds(spv::Op::OpInBoundsPtrAccessChain, destinationType,
                                       {destination, toLocal ? local : global});
         at().add(spv::Op::OpStore, 0,
                  {Operand::id(to), Operand::id(at().valueOfIds(spv::Op::OpLoad, element, {from}))});

@@ -92,17 +92,16 @@ uint32_t CollectiveLowering::word(uint32_t array, uint32_t index) {
 }
 
 std::vector<uint32_t> CollectiveLowering::toWords(uint32_t type, uint32_t value) {
-  const Instruction* def = module_.def(type);
-  if (def->opcode() == spv::Op::OpTypeBool)
+  if (ir::isBoolType(module_, type))
     return {at().valueOfIds(spv::Op::OpSelect, uint_, {value, constant32(1), constant32(0)})};
-  uint32_t width = def->wordOperand(0);
+  uint32_t width = ir::scalarWidth(module_, type);
   if (width == 64) {
     uint32_t pair = at().valueOfIds(spv::Op::OpBitcast, ir::typeVector(module_, uint_, 2), {value});
     return {at().value(spv::Op::OpCompositeExtract, uint_, {Operand::id(pair), Operand::literal(0)}),
             at().value(spv::Op::OpCompositeExtract, uint_, {Operand::id(pair), Operand::literal(1)})};
   }
   if (width < 32) {  // char, short and half: their bits, zero-extended
-    uint32_t bits = def->opcode() == spv::Op::OpTypeFloat
+    uint32_t bits = ir::floatWidth(module_, type)
                         ? at().valueOfIds(spv::Op::OpBitcast, ir::typeInt(module_, width), {value})
                         : value;
     return {at().valueOfIds(spv::Op::OpUConvert, uint_, {bits})};
@@ -111,10 +110,8 @@ std::vector<uint32_t> CollectiveLowering::toWords(uint32_t type, uint32_t value)
 }
 
 uint32_t CollectiveLowering::fromWords(uint32_t type, const std::vector<uint32_t>& words) {
-  const Instruction* def = module_.def(type);
-  if (def->opcode() == spv::Op::OpTypeBool)
-    return at().valueOfIds(spv::Op::OpINotEqual, type, {words[0], constant32(0)});
-  uint32_t width = def->wordOperand(0);
+  if (ir::isBoolType(module_, type)) return at().valueOfIds(spv::Op::OpINotEqual, type, {words[0], constant32(0)});
+  uint32_t width = ir::scalarWidth(module_, type);
   if (width == 64) {
     uint32_t pair =
         at().valueOfIds(spv::Op::OpCompositeConstruct, ir::typeVector(module_, uint_, 2), {words[0], words[1]});
@@ -122,7 +119,7 @@ uint32_t CollectiveLowering::fromWords(uint32_t type, const std::vector<uint32_t
   }
   if (width < 32) {
     uint32_t bits = at().valueOfIds(spv::Op::OpUConvert, ir::typeInt(module_, width), {words[0]});
-    return def->opcode() == spv::Op::OpTypeFloat ? at().valueOfIds(spv::Op::OpBitcast, type, {bits}) : bits;
+    return ir::floatWidth(module_, type) ? at().valueOfIds(spv::Op::OpBitcast, type, {bits}) : bits;
   }
   return type == uint_ ? words[0] : at().valueOfIds(spv::Op::OpBitcast, type, {words[0]});
 }

@@ -85,12 +85,10 @@ Status CollectiveLowering::checkOperandTypes(const Instruction& inst) const {
                                  : "the operand X") +
                           std::string(" must have the result's type (SPIR-V requires it)"));
   if (broadcast) {
-    const Instruction* localId = module_.def(ir::typeOf(module_, inst.idOperand(2)));
-    bool integer = localId && localId->opcode() == spv::Op::OpTypeInt;
-    bool vector = localId && localId->opcode() == spv::Op::OpTypeVector &&
-                  (localId->wordOperand(1) == 2 || localId->wordOperand(1) == 3) &&
-                  module_.def(localId->idOperand(0))->opcode() == spv::Op::OpTypeInt;
-    if (!integer && !vector)
+    uint32_t localId = ir::typeOf(module_, inst.idOperand(2));
+    uint32_t components = ir::componentCount(module_, localId);
+    bool integer = ir::intWidth(module_, localId) != 0 && (components == 1 || components == 2 || components == 3);
+    if (!integer)
       return ir::refuse(module_, inst, "the local id must be an integer or a vector of two or three integers");
   }
   return okStatus();
@@ -99,7 +97,7 @@ Status CollectiveLowering::checkOperandTypes(const Instruction& inst) const {
 bool CollectiveLowering::hasSubgroupArithmeticFor(uint32_t type) const {
   if (!target_.subgroupArithmetic) return false;
   uint32_t width = ir::scalarWidth(module_, type);
-  bool extended = (width != 0 && width < 32) || (width == 64 && module_.def(type)->opcode() == spv::Op::OpTypeInt);
+  bool extended = (width != 0 && width < 32) || ir::intWidth(module_, type) == 64;
   return !extended || target_.subgroupExtendedTypes;
 }
 

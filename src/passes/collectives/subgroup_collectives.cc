@@ -53,9 +53,8 @@ uint32_t CollectiveLowering::subgroupBroadcast(Builder& b, uint32_t type, uint32
 }
 
 uint32_t CollectiveLowering::identity(Combine c, uint32_t type) {
-  const Instruction* def = module_.def(type);
-  if (def->opcode() == spv::Op::OpTypeBool) return ir::constantBool(module_, c == Combine::kLogicalAnd);
-  uint32_t width = def->wordOperand(0);
+  if (ir::isBoolType(module_, type)) return ir::constantBool(module_, c == Combine::kLogicalAnd);
+  uint32_t width = ir::scalarWidth(module_, type);
   uint64_t ones = width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
   double inf = std::numeric_limits<double>::infinity();
   switch (c) {

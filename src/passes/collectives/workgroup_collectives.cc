@@ -176,13 +176,13 @@ uint32_t CollectiveLowering::workgroupBroadcast(uint32_t array, uint32_t type, u
                                                                     : at().valueOfIds(spv::Op::OpUConvert, ulong, {v});
   };
   // The owner's linear local id: x + y * lx + z * lx * ly.
-  const Instruction* idType = module_.def(module_.def(localId)->typeId());
-  uint32_t dims = idType->opcode() == spv::Op::OpTypeVector ? idType->wordOperand(1) : 1;
+  uint32_t idType = ir::typeOf(module_, localId);
+  uint32_t dims = ir::componentCount(module_, idType);
   uint32_t sizes = workgroupSizeConstant(module_);
   uint32_t linear = 0, stride = 0;
   for (uint32_t d = 0; d < dims; ++d) {
     uint32_t id = dims == 1 ? localId
-                            : at().value(spv::Op::OpCompositeExtract, idType->idOperand(0),
+                            : at().value(spv::Op::OpCompositeExtract, ir::componentType(module_, idType),
                                          {Operand::id(localId), Operand::literal(d)});
     uint32_t term = stride ? at().valueOfIds(spv::Op::OpIMul, ulong, {wide(id), stride}) : wide(id);
     linear = linear ? at().valueOfIds(spv::Op::OpIAdd, ulong, {linear, term}) : term;

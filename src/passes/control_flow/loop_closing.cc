@@ -34,9 +34,7 @@ namespace {
 
 // Logical pointers stay as they are: Vulkan has no phi of them without VariablePointers.
 bool isPhiValue(const Module& module, uint32_t type) {
-  const Instruction* def = module.def(type);
-  return def->opcode() != spv::Op::OpTypePointer ||
-         def->wordOperand(0) == static_cast<uint32_t>(spv::StorageClass::PhysicalStorageBuffer);
+  return !ir::isPointerType(module, type) || ir::isBufferPointer(module, type);
 }
 
 Instruction* loopMergeOf(Block& header) {

@@ -42,8 +42,7 @@ struct CountableLoop {
 };
 
 bool isScalarIntegerOrBool(const Module& module, uint32_t type) {
-  const Instruction* def = module.def(type);
-  return def && (def->opcode() == spv::Op::OpTypeInt || def->opcode() == spv::Op::OpTypeBool);
+  return !ir::isVectorType(module, type) && (ir::intWidth(module, type) || ir::isBoolType(module, type));
 }
 
 // Instructions the slice may hold: pure, defined for every operand (no division), so that
@@ -101,10 +100,8 @@ bool isBufferOrConstantStorage(spv::StorageClass storage) {
 
 bool readsBufferMemory(const Module& module, const Instruction& inst) {
   if (inst.opcode() != spv::Op::OpLoad || inst.numOperands() < 1) return false;
-  const Instruction* pointer = module.def(inst.idOperand(0));
-  const Instruction* type = pointer ? module.def(pointer->typeId()) : nullptr;
-  if (!type || type->opcode() != spv::Op::OpTypePointer) return false;
-  return isBufferOrConstantStorage(static_cast<spv::StorageClass>(type->wordOperand(0)));
+  uint32_t type = ir::typeOf(module, inst.idOperand(0));
+  return ir::isPointerType(module, type) && isBufferOrConstantStorage(ir::storageOf(module, type));
 }
 
 // The value `phi` takes from `block`, or 0.

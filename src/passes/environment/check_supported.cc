@@ -7,6 +7,7 @@
 #include "analysis/call_graph.h"
 #include "ir/collectives.h"
 #include "ir/opcode_classes.h"
+#include "ir/types.h"
 
 namespace cl2vk {
 namespace {
@@ -61,10 +62,7 @@ std::string constructOf(const Instruction& inst) {
 // The floating-point width of `typeId` (a scalar or vector type) when the target cannot compute in
 // it, else 0: Vulkan needs shaderFloat64 for double and shaderFloat16 for half arithmetic.
 uint32_t missingFloatWidth(const Module& module, uint32_t typeId, const Target& target) {
-  const Instruction* type = typeId ? module.def(typeId) : nullptr;
-  if (type && type->opcode() == spv::Op::OpTypeVector) type = module.def(type->idOperand(0));
-  if (!type || type->opcode() != spv::Op::OpTypeFloat) return 0;
-  uint32_t width = type->wordOperand(0);
+  uint32_t width = ir::floatWidth(module, typeId);
   return (width == 64 && !target.float64) || (width == 16 && !target.float16) ? width : 0;
 }
 

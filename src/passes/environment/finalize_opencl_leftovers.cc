@@ -18,10 +18,8 @@ using ir::Section;
 bool usesGenericPointer(const Module& module, const Instruction& inst) {
   for (const ir::Operand& operand : inst.operands()) {
     if (!operand.isId()) continue;
-    const Instruction* type = module.def(ir::typeOf(module, operand.words[0]));
-    if (type && type->opcode() == spv::Op::OpTypePointer &&
-        static_cast<spv::StorageClass>(type->wordOperand(0)) == spv::StorageClass::Generic)
-      return true;
+    uint32_t type = ir::typeOf(module, operand.words[0]);
+    if (ir::isPointerType(module, type) && ir::storageOf(module, type) == spv::StorageClass::Generic) return true;
   }
   return false;
 }

@@ -143,10 +143,7 @@ class Finalizer {
     std::vector<Instruction*> nulls;
     for (Instruction& inst : module_.section(Section::kGlobal)) {
       if (inst.opcode() != spv::Op::OpConstantNull) continue;
-      const Instruction* type = module_.def(inst.typeId());
-      if (type && type->opcode() == spv::Op::OpTypePointer &&
-          type->wordOperand(0) == static_cast<uint32_t>(spv::StorageClass::PhysicalStorageBuffer))
-        nulls.push_back(&inst);
+      if (ir::isBufferPointer(module_, inst.typeId())) nulls.push_back(&inst);
     }
     for (Instruction* null : nulls) {
       // Without shaderInt64 (lower-int64 ran) there is no 64-bit 0: address 0 is a null uvec2.
@@ -434,8 +431,7 @@ class Finalizer {
       // The type an atomic works on: its result's, or for a store (which has none) its value's.
       uint32_t atomicType = inst.typeId();
       if (inst.opcode() == spv::Op::OpAtomicStore) atomicType = ir::typeOf(module_, inst.idOperand(3));
-      if (ir::isAtomic(inst.opcode()) && atomicType && module_.def(atomicType)->opcode() == spv::Op::OpTypeInt &&
-          module_.def(atomicType)->wordOperand(0) == 64) {
+      if (ir::isAtomic(inst.opcode()) && ir::intWidth(module_, atomicType) == 64) {
         capabilities.insert(spv::Capability::Int64Atomics);
         req.int64Atomics = true;
       }

@@ -63,8 +63,7 @@ Expected<PassResult> lowerDoubleRounding(Module& module, const Target& target) {
   auto wanted = [&module](const Instruction& inst) {
     uint32_t instruction = glslInstruction(module, inst);
     if (instruction != GLSLstd450RoundEven && instruction != GLSLstd450Trunc) return false;
-    const Instruction* component = module.def(ir::componentType(module, inst.typeId()));
-    return component && component->opcode() == spv::Op::OpTypeFloat && component->wordOperand(0) == 64;
+    return ir::floatWidth(module, inst.typeId()) == 64;
   };
   return lowerInstructions(module, wanted, [](Module& m, Instruction& inst) -> Expected<bool> {
     Builder b = Builder::before(m, &inst);

@@ -13,10 +13,15 @@ using ir::Instruction;
 using ir::Module;
 using spv::Op;
 
+// The width of a scalar integer type, 0 for any other.
+uint32_t scalarIntegerWidth(const Module& module, uint32_t type) {
+  return ir::isVectorType(module, type) ? 0 : ir::intWidth(module, type);
+}
+
 // The value of a scalar integer constant (OpConstant or OpConstantNull) in the low bits of its width.
 std::optional<uint64_t> integerConstant(const Module& module, uint32_t id) {
   const Instruction* def = module.def(id);
-  if (def && def->opcode() == Op::OpConstantNull && module.def(def->typeId())->opcode() == Op::OpTypeInt) return 0;
+  if (def && def->opcode() == Op::OpConstantNull && scalarIntegerWidth(module, def->typeId())) return 0;
   return constantValue(module, id);
 }
 
@@ -69,10 +74,7 @@ class Folder {
   }
 
  private:
-  uint32_t integerWidth(uint32_t type) const {
-    const Instruction* def = module_.def(type);
-    return def && def->opcode() == Op::OpTypeInt ? def->wordOperand(0) : 0;
-  }
+  uint32_t integerWidth(uint32_t type) const { return scalarIntegerWidth(module_, type); }
 
   uint32_t constant(const Instruction& inst, std::optional<uint64_t> value) {
     if (!value) return 0;

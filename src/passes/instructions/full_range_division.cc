@@ -60,11 +60,7 @@ uint32_t correctlyRoundedHalfDivide(ir::Builder& b, uint32_t x, uint32_t y) {
 
 Expected<PassResult> fullRangeDivision(ir::Module& module, const Target& target) {
   if (target.relaxedMath) return PassResult::kUnchanged;
-  auto floatWidth = [&module](const ir::Instruction& inst) -> uint32_t {
-    const ir::Instruction* component = module.def(ir::componentType(module, inst.typeId()));
-    bool isFloat = component && component->opcode() == spv::Op::OpTypeFloat;
-    return isFloat ? component->wordOperand(0) : 0;
-  };
+  auto floatWidth = [&module](const ir::Instruction& inst) { return ir::floatWidth(module, inst.typeId()); };
   auto wanted = [&](const ir::Instruction& inst) {
     return inst.opcode() == spv::Op::OpFDiv && (floatWidth(inst) == 32 || floatWidth(inst) == 16);
   };

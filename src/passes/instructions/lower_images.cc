@@ -236,7 +236,7 @@ class ImageLowering {
     if (ir::componentCount(module_, type) != 4)
       return Error(module_.describe(inst) + ": a texel of other than 4 components");
     uint32_t component = ir::componentType(module_, type);
-    if (module_.def(component)->opcode() == spv::Op::OpTypeFloat) return std::string("f");
+    if (ir::floatWidth(module_, component)) return std::string("f");
     uint32_t width = ir::scalarWidth(module_, component);
     if (width != 32)
       return Error(module_.describe(inst) + ": a texel of " + std::to_string(width) +

@@ -107,8 +107,9 @@ Expected<bool> lowerBitCount(Module& module, Instruction& inst) {
 Expected<bool> lowerSignedDivision(Module& module, Instruction& inst) {
   Builder b = Builder::before(module, &inst);
   const Instruction* def = module.def(b.componentType(inst.typeId()));
-  if (def->opcode() != spv::Op::OpTypeInt || def->wordOperand(1) == 1) return false;
-  uint32_t signedType = b.shaped(inst.typeId(), ir::typeInt(module, def->wordOperand(0), true));
+  uint32_t width = ir::intWidth(module, inst.typeId());
+  if (!width || def->wordOperand(1) == 1) return false;  // already a signed type
+  uint32_t signedType = b.shaped(inst.typeId(), ir::typeInt(module, width, true));
   uint32_t a = b.valueOfIds(spv::Op::OpBitcast, signedType, {inst.idOperand(0)});
   uint32_t c = b.valueOfIds(spv::Op::OpBitcast, signedType, {inst.idOperand(1)});
   uint32_t result = b.valueOfIds(inst.opcode(), signedType, {a, c});

@@ -97,10 +97,10 @@ class Initializer {
     if (opcode == spv::Op::OpBitcast || opcode == spv::Op::OpPtrCastToGeneric) return writePointerAt(base, 0, offset);
     if (opcode != spv::Op::OpInBoundsPtrAccessChain && opcode != spv::Op::OpPtrAccessChain)
       return Error(module_.describe(def) + ": this initializer of a program-scope variable is not supported");
-    const Instruction* baseType = module_.def(ir::typeOf(module_, base));
-    if (!baseType || baseType->opcode() != spv::Op::OpTypePointer)
+    uint32_t baseType = ir::typeOf(module_, base);
+    if (!ir::isPointerType(module_, baseType))
       return Error(module_.describe(def) + ": an address computed from something that is not a pointer");
-    uint32_t type = baseType->idOperand(1);
+    uint32_t type = ir::pointeeOf(module_, baseType);
     uint64_t addend = 0;
     for (size_t i = 2; i < def.numOperands(); ++i) {
       std::optional<uint64_t> index = constantValue(module_, def.idOperand(i));

@@ -66,9 +66,9 @@ std::optional<std::string> constantString(const Module& module, uint32_t pointer
       case spv::Op::OpAccessChain:
       case spv::Op::OpInBoundsAccessChain: {
         uint32_t base = def->idOperand(first);
-        const Instruction* baseType = module.def(ir::typeOf(module, base));
-        if (!baseType || baseType->opcode() != spv::Op::OpTypePointer) return std::nullopt;
-        uint32_t type = baseType->idOperand(1);
+        uint32_t baseType = ir::typeOf(module, base);
+        if (!ir::isPointerType(module, baseType)) return std::nullopt;
+        uint32_t type = ir::pointeeOf(module, baseType);
         size_t index = first + 1;
         bool stepsOverPointee = opcode == spv::Op::OpPtrAccessChain || opcode == spv::Op::OpInBoundsPtrAccessChain;
         for (; index < def->numOperands(); ++index) {
@@ -216,7 +216,7 @@ class PrintfLowering {
     uint32_t type = b.typeOf(value);
     const Instruction* typeDef = type ? module_.def(type) : nullptr;
     if (!typeDef) return Error("a printf argument that is not a value (%" + std::to_string(value) + ")");
-    if (typeDef->opcode() == spv::Op::OpTypePointer) {
+    if (ir::isPointerType(module_, type)) {
       if (std::optional<std::string> text = constantString(module_, value)) {
         argument.kind = PrintfArgument::Kind::kString;
         argument.text = *text;
@@ -227,8 +227,7 @@ class PrintfLowering {
       appendComponent(b, b.op(spv::Op::OpConvertPtrToU, ir::typeInt(module_, 64), {value}), words);
       return okStatus();
     }
-    const Instruction* component = module_.def(ir::componentType(module_, type));
-    if (!component || (component->opcode() != spv::Op::OpTypeInt && component->opcode() != spv::Op::OpTypeFloat))
+    if (!ir::intWidth(module_, type) && !ir::floatWidth(module_, type))
       return Error("a printf argument of type " + ir::opcodeName(typeDef->opcode()).substr(2) + " is not supported");
     // The front end promotes float arguments to double; the float itself is exact and needs no
     // 64-bit floating point on the device.

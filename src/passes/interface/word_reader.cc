@@ -24,9 +24,8 @@ uint32_t WordReader::word(Builder& builder, uint32_t index) const {
 }
 
 Expected<uint32_t> WordReader::scalar(Builder& builder, uint32_t type, uint32_t byteOffset) const {
-  const ir::Instruction* def = module_->def(type);
-  bool isFloat = def->opcode() == spv::Op::OpTypeFloat;
-  uint32_t width = def->wordOperand(0);
+  bool isFloat = ir::floatWidth(*module_, type) != 0;
+  uint32_t width = ir::scalarWidth(*module_, type);
   if (byteOffset % (width / 8) != 0) return Error("misaligned argument at byte " + std::to_string(byteOffset));
   uint32_t uintType = ir::typeInt(*module_, 32);
   uint32_t first = word(builder, byteOffset / 4);

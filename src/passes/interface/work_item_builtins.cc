@@ -214,28 +214,26 @@ class BuiltinLowering {
     }
   }
   bool isSizeOrUint(uint32_t type) const {
-    const Instruction* def = module_.def(type);
-    return def && def->opcode() == spv::Op::OpTypeInt && (def->wordOperand(0) == 32 || def->wordOperand(0) == 64);
+    uint32_t width = ir::intWidth(module_, type);
+    return !ir::isVectorType(module_, type) && (width == 32 || width == 64);
   }
   bool isVectorOfThreeSizes(uint32_t type) const {
-    const Instruction* def = module_.def(type);
-    return def && def->opcode() == spv::Op::OpTypeVector && def->wordOperand(1) == 3 && isSizeOrUint(def->idOperand(0));
+    return ir::isVectorType(module_, type) && ir::componentCount(module_, type) == 3 &&
+           isSizeOrUint(ir::componentType(module_, type));
   }
 
   // Converts a uint or ulong to `type` (uint or ulong).
   uint32_t widen(uint32_t v, uint32_t type) {
-    const Instruction* def = module_.def(module_.def(v)->typeId());
-    uint32_t from = def->wordOperand(0), to = module_.def(type)->wordOperand(0);
+    uint32_t from = ir::scalarWidth(module_, ir::typeOf(module_, v)), to = ir::scalarWidth(module_, type);
     return from == to ? v : b_.valueOfIds(spv::Op::OpUConvert, type, {v});
   }
 
   template <typename PerDimension>
   Expected<uint32_t> perDimension(uint32_t type, PerDimension component) {
-    const Instruction* def = module_.def(type);
-    if (def->opcode() != spv::Op::OpTypeVector) return widen(component(0), type);
-    uint32_t element = def->idOperand(0);
+    if (!ir::isVectorType(module_, type)) return widen(component(0), type);
+    uint32_t element = ir::componentType(module_, type);
     std::vector<uint32_t> parts;
-    for (uint32_t d = 0; d < def->wordOperand(1); ++d) parts.push_back(widen(component(d), element));
+    for (uint32_t d = 0; d < ir::componentCount(module_, type); ++d) parts.push_back(widen(component(d), element));
     return b_.valueOfIds(spv::Op::OpCompositeConstruct, type, parts);
   }
 

@@ -83,16 +83,13 @@ std::optional<std::pair<VectorKey, ComponentLoad>> componentLoad(const Module& m
   // A 64-bit index's high word must be zero too.
   if (component->numOperands() > 1 && component->wordOperand(1) != 0) return std::nullopt;
   uint32_t basePointer = ir::typeOf(module, chain->idOperand(0));
-  const Instruction* baseType = module.def(basePointer);
-  if (baseType == nullptr || baseType->opcode() != spv::Op::OpTypePointer) return std::nullopt;
-  std::optional<uint32_t> vector = indexedType(module, baseType->idOperand(1), *chain, 1, chain->numOperands() - 1);
-  if (!vector) return std::nullopt;
-  const Instruction* vectorType = module.def(*vector);
-  if (vectorType == nullptr || vectorType->opcode() != spv::Op::OpTypeVector ||
-      vectorType->idOperand(0) != load.typeId())
+  if (!ir::isPointerType(module, basePointer)) return std::nullopt;
+  std::optional<uint32_t> vector =
+      indexedType(module, ir::pointeeOf(module, basePointer), *chain, 1, chain->numOperands() - 1);
+  if (!vector || !ir::isVectorType(module, *vector) || ir::componentType(module, *vector) != load.typeId())
     return std::nullopt;
   uint32_t index = component->wordOperand(0);
-  if (index >= vectorType->wordOperand(1)) return std::nullopt;
+  if (index >= ir::componentCount(module, *vector)) return std::nullopt;
   VectorKey key{storage, {}, *vector};
   for (size_t i = 0; i + 1 < chain->numOperands(); ++i) key.address.push_back(chain->idOperand(i));
   return std::make_pair(std::move(key), ComponentLoad{&load, chain, index});

@@ -8,6 +8,7 @@
 
 #include "analysis/cfg.h"
 #include "ir/builder.h"
+#include "ir/types.h"
 
 namespace cl2vk {
 namespace {
@@ -25,13 +26,13 @@ void unwrapVec3Views(Module& module, Function& function) {
   std::vector<Instruction*> casts;
   for (Instruction& inst : function.blocks().front().instructions()) {
     if (inst.opcode() != spv::Op::OpVariable) continue;
-    const Instruction* vec3 = module.def(module.def(inst.typeId())->idOperand(1));
-    if (vec3->opcode() != spv::Op::OpTypeVector || vec3->wordOperand(1) != 3) continue;
+    uint32_t vec3 = ir::pointeeOf(module, inst.typeId());
+    if (!ir::isVectorType(module, vec3) || ir::componentCount(module, vec3) != 3) continue;
     for (const ir::Use& use : module.uses(inst.resultId())) {
       if (use.user->opcode() != spv::Op::OpBitcast) continue;
-      const Instruction* target = module.def(module.def(use.user->typeId())->idOperand(1));
-      if (target->opcode() != spv::Op::OpTypeVector || target->wordOperand(1) != 4 ||
-          target->idOperand(0) != vec3->idOperand(0))
+      uint32_t target = ir::pointeeOf(module, use.user->typeId());
+      if (!ir::isVectorType(module, target) || ir::componentCount(module, target) != 4 ||
+          ir::componentType(module, target) != ir::componentType(module, vec3))
         continue;
       bool wholeAccesses = true;
       for (const ir::Use& access : module.uses(use.user->resultId())) {

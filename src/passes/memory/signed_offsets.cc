@@ -101,8 +101,8 @@ Expected<PassResult> signedOffsetsAsIntegers(Module& module, const Target& /*tar
     uint32_t base = chain->idOperand(0);
     const Instruction* stride = module.findDecoration(b.typeOf(base), spv::Decoration::ArrayStride);
     if (!stride) return Error(module.describe(*chain) + ": a buffer pointer without an ArrayStride (a cl2vk bug)");
-    const Instruction* indexType = module.def(ir::typeOf(module, chain->idOperand(1)));
-    if (!indexType || indexType->opcode() != spv::Op::OpTypeInt)
+    uint32_t indexType = ir::typeOf(module, chain->idOperand(1));
+    if (ir::isVectorType(module, indexType) || !ir::intWidth(module, indexType))
       return Error(module.describe(*chain) + ": the element index is not an integer scalar");
     uint32_t u64 = ir::typeInt(module, 64);
     uint32_t index = b.resizeSigned(chain->idOperand(1), 64);

@@ -170,9 +170,9 @@ void WordAccess::writeScalar(uint32_t type, uint32_t value, uint32_t offset, uin
 }
 
 bool WordAccess::fillsWords(uint32_t component, uint32_t count, uint32_t alignment) {
-  const Instruction* def = b_.module().def(component);
-  if (def->opcode() != spv::Op::OpTypeInt || def->wordOperand(0) >= 32) return false;
-  return alignment >= 4 && count * def->wordOperand(0) % 32 == 0;
+  uint32_t width = ir::isVectorType(b_.module(), component) ? 0 : ir::intWidth(b_.module(), component);
+  if (width == 0 || width >= 32) return false;
+  return alignment >= 4 && count * width % 32 == 0;
 }
 
 uint32_t WordAccess::readPacked(uint32_t type, uint32_t offset) {
@@ -221,7 +221,7 @@ Expected<uint32_t> WordAccess::read(uint32_t type, uint32_t offset, uint32_t ali
       // A buffer address in widened values (lower-narrow-integers): 64 bits, then the pointer.
       uint32_t address = readScalar(ir::typeInt(module, 64), offset, alignment);
       uint32_t valueType = valueTypeOf(type);
-      if (!valueType_ || module.def(valueType)->opcode() != spv::Op::OpTypePointer) return address;
+      if (!valueType_ || !ir::isPointerType(module, valueType)) return address;
       return b_.op(spv::Op::OpConvertUToPtr, valueType, {address});
     }
     case spv::Op::OpTypeVector: {
@@ -273,8 +273,7 @@ Status WordAccess::writeAs(uint32_t type, uint32_t value, uint32_t offset, uint3
     case spv::Op::OpTypeFloat: writeScalar(type, value, offset, alignment); return okStatus();
     case spv::Op::OpTypePointer: {
       uint32_t ulong = ir::typeInt(module, 64);
-      if (module.def(valueType)->opcode() == spv::Op::OpTypePointer)
-        value = b_.op(spv::Op::OpConvertPtrToU, ulong, {value});
+      if (ir::isPointerType(module, valueType)) value = b_.op(spv::Op::OpConvertPtrToU, ulong, {value});
       writeScalar(ulong, value, offset, alignment);
       return okStatus();
     }

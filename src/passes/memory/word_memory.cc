@@ -380,8 +380,7 @@ class WordMemory {
 
   Status rewriteAtomic(Instruction& atomic) {
     uint32_t valueType = atomic.typeId() ? atomic.typeId() : ir::typeOf(module_, atomic.idOperand(3));
-    const Instruction* type = module_.def(valueType);
-    if (type->opcode() != spv::Op::OpTypeInt || type->wordOperand(0) != 32)
+    if (ir::isVectorType(module_, valueType) || ir::intWidth(module_, valueType) != 32)
       return ir::refuse(module_, atomic,
                         "only 32-bit integer atomics are supported on reinterpreted __local or __private memory");
     Expected<uint32_t> offset = offsetOf(atomic.idOperand(0));

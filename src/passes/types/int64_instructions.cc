@@ -174,9 +174,7 @@ Status lowerPointerStep(Lowering& l, Instruction& inst, ir::Builder& b) {
   ir::Module& module = l.module();
   uint32_t base = inst.idOperand(0);
   uint32_t baseType = b.typeOf(base);
-  const Instruction* pointer = module.def(baseType);
-  bool buffer = pointer && pointer->opcode() == Op::OpTypePointer &&
-                pointer->wordOperand(0) == static_cast<uint32_t>(spv::StorageClass::PhysicalStorageBuffer);
+  bool buffer = ir::isBufferPointer(module, baseType);
   std::vector<Operand> operands = inst.operands();
   for (size_t i = 1; i < operands.size(); ++i) operands[i] = Operand::id(l.low32(b, inst.idOperand(i)));
   if (!buffer || !l.isWideValue(inst.idOperand(1)) || isSignExtended32(l, inst.idOperand(1))) {

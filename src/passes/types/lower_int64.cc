@@ -16,11 +16,7 @@ using spv::Op;
 
 Lowering::Lowering(ir::Module& module, uint32_t maxSubgroupSize) : module_(module), maxSubgroupSize_(maxSubgroupSize) {}
 
-bool Lowering::isWide(uint32_t type) const {
-  const Instruction* def = type ? module_.def(type) : nullptr;
-  if (def && def->opcode() == Op::OpTypeVector) def = module_.def(def->idOperand(0));
-  return def && def->opcode() == Op::OpTypeInt && def->wordOperand(0) == 64;
-}
+bool Lowering::isWide(uint32_t type) const { return ir::intWidth(module_, type) == 64; }
 
 bool Lowering::containsWide(uint32_t type) const {
   const Instruction* def = type ? module_.def(type) : nullptr;

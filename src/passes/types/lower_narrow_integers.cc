@@ -77,11 +77,8 @@ NarrowLowering::NarrowLowering(Module& module, const Target& target)
       lowerHalf_(lower16_ || !target.float16) {}
 
 uint32_t NarrowLowering::narrowWidth(uint32_t type) const {
-  const Instruction* def = type ? module_.def(type) : nullptr;
-  if (def && def->opcode() == spv::Op::OpTypeVector) def = module_.def(def->idOperand(0));
-  if (def && def->opcode() == spv::Op::OpTypeFloat) return def->wordOperand(0) == 16 && lowerHalf_ ? 16 : 0;
-  if (!def || def->opcode() != spv::Op::OpTypeInt) return 0;
-  uint32_t width = def->wordOperand(0);
+  if (ir::floatWidth(module_, type) == 16) return lowerHalf_ ? 16 : 0;
+  uint32_t width = ir::intWidth(module_, type);
   return (width == 8 && lower8_) || (width == 16 && lower16_) ? width : 0;
 }
 
@@ -266,11 +263,7 @@ Status NarrowLowering::removeOldTypes() {
 }
 
 bool NarrowLowering::involvesHalf(const Instruction& inst) const {
-  auto isHalf = [&](uint32_t type) {
-    const Instruction* def = type ? module_.def(type) : nullptr;
-    if (def && def->opcode() == spv::Op::OpTypeVector) def = module_.def(def->idOperand(0));
-    return def && def->opcode() == spv::Op::OpTypeFloat && def->wordOperand(0) == 16;
-  };
+  auto isHalf = [&](uint32_t type) { return ir::floatWidth(module_, type) == 16; };
   bool half = isHalf(inst.typeId());
   for (const ir::Operand& operand : inst.operands())
     half = half || (operand.isId() && isHalf(originalType(operand.words[0])));

@@ -118,9 +118,7 @@ Expected<bool> NarrowLowering::lowerArithmetic(Instruction& inst) {
       // sub_group_non_uniform_all_equal of a char or short: the zero-extended values are equal
       // where the narrow ones are. (A half held as its bits is not: -0 equals +0.)
       uint32_t w = operandWidth(1);
-      if (!w ||
-          module_.def(ir::componentType(module_, originalType(inst.idOperand(1))))->opcode() != spv::Op::OpTypeInt)
-        return false;
+      if (!w || !ir::intWidth(module_, originalType(inst.idOperand(1)))) return false;
       uint32_t result = b.op(opcode, type, {inst.idOperand(0), operand(1)});
       CL2VK_TRY(finish(inst, result, type));
       return true;
@@ -178,9 +176,7 @@ Expected<bool> NarrowLowering::lowerConversion(Instruction& inst) {
   uint32_t sourceWidth = narrowWidth(source);
   uint32_t value = widened(inst.idOperand(0));
   // A half held as its bits is only moved and bit-cast here; converting it is refused.
-  auto isFloat = [&](uint32_t t) {
-    return module_.def(ir::componentType(module_, t))->opcode() == spv::Op::OpTypeFloat;
-  };
+  auto isFloat = [&](uint32_t t) { return ir::floatWidth(module_, t) != 0; };
   if (opcode != spv::Op::OpBitcast && ((width && isFloat(type)) || (sourceWidth && isFloat(source)))) return false;
   auto done = [&](uint32_t result) -> Expected<bool> {
     CL2VK_TRY(finish(inst, result, type));
@@ -214,9 +210,7 @@ Expected<bool> NarrowLowering::lowerConversion(Instruction& inst) {
       return done(mask(b, b.op(opcode, mapType(type), {value}), width));
     case spv::Op::OpBitcast: {
       if (!width && !sourceWidth) return false;
-      if (module_.def(type)->opcode() == spv::Op::OpTypePointer ||
-          module_.def(source)->opcode() == spv::Op::OpTypePointer)
-        return false;
+      if (ir::isPointerType(module_, type) || ir::isPointerType(module_, source)) return false;
       // A half's bits and a native ushort (a device with 16-bit integers but no shaderFloat16).
       bool halfAndUshort = ir::scalarWidth(module_, ir::componentType(module_, type)) == 16 &&
                            ir::scalarWidth(module_, ir::componentType(module_, source)) == 16 &&

@@ -52,12 +52,8 @@ uint32_t wordPointerType(Module& module, uint32_t& cached) {
 
 Expected<bool> NarrowLowering::lowerMemory(Instruction& inst) {
   // Whether `type` is a buffer pointer that becomes an address.
-  auto isAddress = [&](uint32_t type) {
-    const Instruction* def = module_.def(type);
-    return def && def->opcode() == spv::Op::OpTypePointer &&
-           def->wordOperand(0) == static_cast<uint32_t>(SC::PhysicalStorageBuffer) && involvesNarrow(type);
-  };
-  auto isPointer = [&](uint32_t type) { return module_.def(type)->opcode() == spv::Op::OpTypePointer; };
+  auto isAddress = [&](uint32_t type) { return ir::isBufferPointer(module_, type) && involvesNarrow(type); };
+  auto isPointer = [&](uint32_t type) { return ir::isPointerType(module_, type); };
   Builder b = Builder::before(module_, &inst);
   // 64-bit addresses only where there are buffer pointers, which the module already has then.
   auto ulongType = [&] { return ir::typeInt(module_, 64); };

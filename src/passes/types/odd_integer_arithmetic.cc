@@ -124,8 +124,7 @@ Expected<bool> OddIntegerWidening::lowerConversion(Instruction& inst) {
       if (!width) return false;
       return done(mask(b, b.op(opcode, mapType(type), {value}), width));
     case spv::Op::OpBitcast: {
-      const Instruction* sourceDef = module_.def(source);
-      if (module_.def(type)->opcode() == spv::Op::OpTypePointer || sourceDef->opcode() == spv::Op::OpTypePointer) {
+      if (ir::isPointerType(module_, type) || ir::isPointerType(module_, source)) {
         retype(inst);  // a pointer to such integers: its pointee type changes
         return true;
       }

@@ -95,11 +95,8 @@ uint32_t widenedWidth(uint32_t width) {
 }
 
 uint32_t OddIntegerWidening::oddWidth(uint32_t type) const {
-  const Instruction* def = type ? module_.def(type) : nullptr;
-  if (def && def->opcode() == spv::Op::OpTypeVector) def = module_.def(def->idOperand(0));
-  if (!def || def->opcode() != spv::Op::OpTypeInt) return 0;
-  uint32_t width = def->wordOperand(0);
-  return isStandardWidth(width) ? 0 : width;
+  uint32_t width = ir::intWidth(module_, type);
+  return width == 0 || isStandardWidth(width) ? 0 : width;
 }
 
 bool OddIntegerWidening::involvesOdd(uint32_t type) {

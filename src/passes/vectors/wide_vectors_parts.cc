@@ -72,8 +72,7 @@ uint32_t WideParts::memoryValue(Builder& b, uint32_t value) {
 }
 
 uint32_t WideParts::pointee(uint32_t pointerType) const {
-  const Instruction* def = module_.def(pointerType);
-  return def && def->opcode() == spv::Op::OpTypePointer ? def->idOperand(1) : 0;
+  return ir::isPointerType(module_, pointerType) ? ir::pointeeOf(module_, pointerType) : 0;
 }
 
 uint32_t WideParts::elementType(uint32_t type, uint32_t index) const {
@@ -144,9 +143,8 @@ Expected<std::vector<Component>> WideParts::components(uint32_t value) const {
     return components;
   }
   uint32_t type = ir::typeOf(module_, value);
-  const Instruction* def = module_.def(type);
-  if (def && def->opcode() == spv::Op::OpTypeVector) {
-    for (uint32_t i = 0; i < def->wordOperand(1); ++i) components.push_back({value, i});
+  if (ir::isVectorType(module_, type)) {
+    for (uint32_t i = 0; i < ir::componentCount(module_, type); ++i) components.push_back({value, i});
   } else {
     components.push_back({value, Component::kScalar});
   }
