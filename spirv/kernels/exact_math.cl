@@ -14,6 +14,11 @@ kernel void fma_f32x4(global const float4* a, global const float4* b, global con
   r[i] = fma(a[i], b[i], c[i]);
 }
 
+kernel void ldexp_f32(global const float* x, global const int* n, global float* r) {
+  size_t i = get_global_id(0);
+  r[i] = ldexp(x[i], n[i]);
+}
+
 kernel void frexp_f32(global const float* x, global float* mantissa, global int* exponent) {
   size_t i = get_global_id(0);
   mantissa[i] = frexp(x[i], exponent + i);

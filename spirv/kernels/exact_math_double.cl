@@ -6,6 +6,11 @@ kernel void fma_f64(global const double* a, global const double* b, global const
   r[i] = fma(a[i], b[i], c[i]);
 }
 
+kernel void ldexp_f64(global const double* x, global const int* n, global double* r) {
+  size_t i = get_global_id(0);
+  r[i] = ldexp(x[i], n[i]);
+}
+
 kernel void frexp_f64(global const double* x, global double* mantissa, global int* exponent) {
   size_t i = get_global_id(0);
   mantissa[i] = frexp(x[i], exponent + i);

@@ -13,6 +13,7 @@
 // where the device flushes (measured as the runtime measures it), fma inputs or results that are
 // float denormals (before rounding) are left out, and the test prints how many.
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -250,6 +251,81 @@ TEST_P(ExactMath, HalfFrexpIsExact) {
                     << "}, exactly {" << mantissa << ", " << exponent << "}";
   }
   EXPECT_EQ(failures, 0u) << "over every half";
+}
+
+// ldexp(x, n) for x among frexp's inputs (every denormal's leading bit, the extremes) and n across
+// and far past the exponent range (the CTS's math_brute_force found llvmpipe's GLSL Ldexp finite
+// for a denormal x and n = 948564122). Where the device flushes float denormals, a float result
+// that is a denormal may be its signed zero.
+template <typename T>
+void checkLdexp(ExactMath& test, const std::string& file, const std::string& name, bool mayFlush) {
+  using limits = std::numeric_limits<T>;
+  const int span = limits::max_exponent - limits::min_exponent + limits::digits;
+  std::vector<int32_t> exponents = {
+      0,        1,     -1,       7,         -7,        limits::max_exponent, -limits::max_exponent,
+      span,     -span, span + 1, -span - 1, 948564122, -948564122,           INT32_MAX,
+      INT32_MIN};
+  for (int n = -2 * span; n <= 2 * span; n += 37) exponents.push_back(n);
+  std::vector<T> xs;
+  std::vector<int32_t> ns;
+  for (T x : frexpInputs<T>()) {
+    for (int32_t n : exponents) {
+      xs.push_back(x);
+      ns.push_back(n);
+    }
+  }
+  auto k = test.kernel(file, name);
+  ASSERT_TRUE(k);
+  auto dx = test.buffer(xs), dn = test.buffer(ns), dr = test.buffer(std::vector<T>(xs.size()));
+  test.run(*k, ExactMath::range1d(xs.size()), {KernelArg::buffer(dx), KernelArg::buffer(dn), KernelArg::buffer(dr)});
+  std::vector<T> results = test.read<T>(dr, xs.size());
+  size_t failures = 0;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    T exact = std::ldexp(xs[i], ns[i]);
+    if (sameBits(results[i], exact)) continue;
+    if (mayFlush && (isDenormal(exact) || isDenormal(xs[i])) && results[i] == 0 &&
+        std::signbit(results[i]) == std::signbit(exact))
+      continue;
+    if (failures++ < 5)
+      ADD_FAILURE() << std::hexfloat << name << "(" << xs[i] << ", " << std::dec << ns[i] << ") = " << std::hexfloat
+                    << results[i] << ", exactly " << exact;
+  }
+  EXPECT_EQ(failures, 0u) << "of " << xs.size();
+}
+
+TEST_P(ExactMath, LdexpOfEveryExponentIsExact) {
+  checkLdexp<float>(*this, "exact_math", "ldexp_f32", !keepsFloatDenormals());
+  if (has64()) checkLdexp<double>(*this, "exact_math_double", "ldexp_f64", false);
+}
+
+TEST_P(ExactMath, HalfLdexpOfEveryExponentIsExact) {
+  if (!has16()) GTEST_SKIP() << "the device has no shaderFloat16 or 16-bit storage: half kernels cannot run on it";
+  std::vector<uint16_t> xs;
+  std::vector<int32_t> ns;
+  for (uint32_t bits = 0; bits < 0x10000; bits += 7) {
+    for (int32_t n :
+         {0, 1, -1, 10, -10, 15, -15, 24, -24, 30, -30, 41, -41, 64, -64, 65, -65, 1000, -1000, 948564122, INT32_MIN}) {
+      xs.push_back(uint16_t(bits));
+      ns.push_back(n);
+    }
+  }
+  auto k = kernel("exact_math_half", "ldexp_f16");
+  ASSERT_TRUE(k);
+  auto dx = buffer(xs), dn = buffer(ns), dr = buffer(std::vector<uint16_t>(xs.size()));
+  run(*k, range1d(xs.size()), {KernelArg::buffer(dx), KernelArg::buffer(dn), KernelArg::buffer(dr)});
+  std::vector<uint16_t> results = read<uint16_t>(dr, xs.size());
+  size_t failures = 0;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    // The exact product rounded to half: in float, which holds it exactly, then to half by the
+    // host's conversion of the double (one rounding: half's bits are a prefix of float's).
+    double exact = std::ldexp(halfValue(xs[i]), std::clamp(ns[i], -100, 100));
+    double obtained = halfValue(results[i]);
+    if (sameBits(obtained, halfValue(ir::floatToHalfBits(exact)))) continue;
+    if (failures++ < 5)
+      ADD_FAILURE() << std::hexfloat << "ldexp(" << halfValue(xs[i]) << ", " << std::dec << ns[i]
+                    << ") = " << std::hexfloat << obtained << ", exactly " << halfValue(ir::floatToHalfBits(exact));
+  }
+  EXPECT_EQ(failures, 0u) << "of " << xs.size();
 }
 
 // (x, y, asinpi(x), acospi(x), atanpi(x), atan2pi(x, y)) where each is exact.

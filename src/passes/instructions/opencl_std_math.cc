@@ -136,8 +136,41 @@ Lowered lowerFrexp(ir::Builder& e, const ExtCall& c) {
   return e.select(special, x, e.bitcast(c.type, mantissa));
 }
 
+// x * 2^n, rounded once, for every int n. GLSL's Ldexp is undefined for exponents past the type's
+// range (llvmpipe gave a finite x * 2^254 for a denormal x and n = 948564122, where the answer is
+// infinity: the CTS's math_brute_force). As musl's scalbn does, x is scaled at most twice by 2^emax
+// or by 2^(emin + precision) while n lies outside [emin, emax], then by 2^n: a step before the last
+// is exact, or rounds only where the last step then rounds to zero. Every power of two is built
+// from its bits.
+uint32_t scaledByPowerOfTwo(ir::Builder& e, uint32_t type, uint32_t x, uint32_t n) {
+  const FloatFormat format = formatOf(e.width(type));
+  const int64_t emax = format.bias, emin = 1 - int64_t(format.bias);
+  const int64_t down = emin + format.mantissaBits + 1;  // float: 2^-102
+  uint32_t intType = e.typeOf(n);
+  auto k = [&](int64_t value) { return e.bits(intType, uint64_t(value)); };
+  auto powerOfTwo = [&](uint32_t exponent) {  // for an exponent in [emin, emax]
+    uint32_t field = e.resize(e.iadd(exponent, k(format.bias)), format.width);
+    return e.bitcast(type, e.shl(field, e.bits(e.typeOf(field), format.mantissaBits)));
+  };
+  for (int step = 0; step < 2; ++step) {
+    uint32_t below = e.select(e.compare(spv::Op::OpSLessThan, n, k(emin)), k(down), k(0));
+    uint32_t scale = e.select(e.compare(spv::Op::OpSGreaterThan, n, k(emax)), k(emax), below);
+    x = e.fmul(x, powerOfTwo(scale));
+    n = e.isub(n, scale);
+  }
+  return e.fmul(x, powerOfTwo(e.glsl(GLSLstd450SClamp, intType, {n, k(emin), k(emax)})));
+}
+
+// Half in float, where a half times 2^n is exact for |n| <= 64 (past that it overflows or
+// vanishes in half whatever n), rounded once.
 Lowered lowerLdexp(ir::Builder& e, const ExtCall& c) {
-  return e.glsl(GLSLstd450Ldexp, c.type, {c.args[0], intArg(e, c, 1)});
+  uint32_t n = intArg(e, c, 1);
+  if (e.width(c.type) != 16) return scaledByPowerOfTwo(e, c.type, c.args[0], n);
+  uint32_t floatType = e.floatType(c.type, 32);
+  uint32_t intType = e.typeOf(n);
+  n = e.glsl(GLSLstd450SClamp, intType, {n, e.bits(intType, uint64_t(-64)), e.bits(intType, 64)});
+  uint32_t wide = scaledByPowerOfTwo(e, floatType, e.op(spv::Op::OpFConvert, floatType, {c.args[0]}), n);
+  return narrowFloat(e, wide, c.type, Rounding::kNearestEven);
 }
 
 Lowered lowerCopysign(ir::Builder& e, const ExtCall& c) { return withSignOf(e, c.args[0], arg(e, c, 1)); }
