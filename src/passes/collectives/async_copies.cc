@@ -50,8 +50,8 @@ Status CollectiveLowering::lowerAsyncCopy(Instruction* inst) {
       [&](uint32_t, uint32_t i) {
         uint32_t local = asSize(i);
         uint32_t global = at().valueOfIds(spv::Op::OpIMul, sizeType, {local, stride});
-        uint32_t from = at().valueOfIds(spv::Op::OpInBoundsPtrAccessChain, sourceType,
-                                        {source, toLocal ? global : local});
+        uint32_t from =
+            at().valueOfIds(spv::Op::OpInBoundsPtrAccessChain, sourceType, {source, toLocal ? global : local});
         uint32_t to = at().valueOfIds(spv::Op::OpInBoundsPtrAccessChain, destinationType,
                                       {destination, toLocal ? local : global});
         at().add(spv::Op::OpStore, 0,
