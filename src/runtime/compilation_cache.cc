@@ -152,13 +152,22 @@ std::vector<fs::path> dependenciesFrom(const std::string& makeRule, const fs::pa
     }
   }
   if (!word.empty()) words.push_back(std::move(word));
+  // The excluded directory as written and as the file system resolves it (a TMPDIR through a
+  // symbolic link), whichever form clang wrote.
+  std::error_code error;
+  const fs::path excludedForms[] = {excluded.lexically_normal(), fs::weakly_canonical(excluded, error)};
+  auto isInside = [&](const fs::path& path) {
+    for (const fs::path& inside : excludedForms) {
+      if (inside.empty()) continue;
+      auto [end, unused] = std::mismatch(inside.begin(), inside.end(), path.begin(), path.end());
+      if (end == inside.end()) return true;
+    }
+    return false;
+  };
   std::vector<fs::path> dependencies;
-  fs::path inside = excluded.lexically_normal();
   for (const std::string& name : words) {
     fs::path path = (base / name).lexically_normal();
-    auto [end, unused] = std::mismatch(inside.begin(), inside.end(), path.begin(), path.end());
-    if (end == inside.end()) continue;
-    dependencies.push_back(path);
+    if (!isInside(path)) dependencies.push_back(path);
   }
   std::sort(dependencies.begin(), dependencies.end());
   dependencies.erase(std::unique(dependencies.begin(), dependencies.end()), dependencies.end());

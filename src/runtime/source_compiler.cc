@@ -177,8 +177,7 @@ Expected<std::vector<uint32_t>> compileIn(const fs::path& directory, const Compi
   CL2VK_TRY(writeInputs(directory, request));
   CL2VK_TRY(runTool(tools.clang, frontEndArguments(request), directory, log));
   if (Expected<std::string> rule = readWholeFile(directory / kDependencies)) {
-    std::error_code error;
-    dependencies = dependenciesFrom(*rule, directory, fs::canonical(directory, error));
+    dependencies = dependenciesFrom(*rule, directory, directory);
   }
   KernelAttributeList attributes;
   CL2VK_TRY(fixUpFrontEndIrInFile(directory / kFrontEndIr, attributes));
