@@ -22,6 +22,9 @@ constexpr size_t kMaxBatch = 64;
 constexpr std::chrono::microseconds kCompletionDelay{kBatchDelay};
 // How often the worker looks at that fence again until it signals.
 constexpr std::chrono::microseconds kLookInterval{500};
+// How long after a submission the queue counts as busy: its worker wakes every kLookInterval
+// meanwhile, so that the submissions made then need not wake it.
+constexpr std::chrono::milliseconds kBusyPeriod{10};
 // The most submissions of one queue in flight at once.
 constexpr size_t kMaxInFlight = 4;
 
@@ -204,11 +207,13 @@ void CommandQueue::waitFor(uint64_t ticket) {
     } else if (!executor.inFlight.empty() && !executor.inFlight.front()->claimed) {
       completeOldest(executor, lock, false, std::nullopt);
     } else {
+      ++executor.sleepers;
       executor.changed.wait(lock);
+      --executor.sleepers;
     }
   }
   // The worker completes what is left on the device when nobody waits.
-  if (--executor.waiters == 0 && !executor.inFlight.empty()) executor.changed.notify_all();
+  if (--executor.waiters == 0 && !executor.inFlight.empty()) announce(executor, lock);
 }
 
 bool CommandQueue::canStart(Executor& executor, Starter starter) {
@@ -225,6 +230,44 @@ bool CommandQueue::canStart(Executor& executor, Starter starter) {
          std::chrono::steady_clock::now() >= front.enqueuedAt + kBatchDelay;
 }
 
+std::optional<std::chrono::steady_clock::time_point> CommandQueue::fenceLookAt(const Executor& executor) {
+  // Not at once: a thread that waits for the submission usually comes first, and watches the
+  // fence better (a second thread asleep on the same fence delays it on NVIDIA's driver). The
+  // worker only looks at the fence, every kLookInterval, and never sleeps on it: asleep in the
+  // driver it would hold the context (completeOldest) past the program's own release of it, and
+  // could destroy the device while the process exits.
+  if (executor.inFlight.empty() || executor.inFlight.front()->claimed || executor.waiters > 0) return std::nullopt;
+  return std::max(executor.inFlight.front()->submittedAt + kCompletionDelay, executor.nextLook);
+}
+
+std::chrono::steady_clock::time_point CommandQueue::workerDueAt(Executor& executor,
+                                                                std::chrono::steady_clock::time_point now) {
+  if (canStart(executor, Starter::kWorker)) return now;
+  if (executor.closed && executor.commands.empty() && executor.inFlight.empty()) return now;  // to end
+  auto due = std::chrono::steady_clock::time_point::max();
+  bool queuedLaunch = !executor.commands.empty() && executor.commands.front().kernel &&
+                      dependenciesReady(executor.commands.front().waitList, executor.owner);
+  // (Once due, a launch waits only for a thread that is starting commands or for a submission
+  // to finish, and both announce it.)
+  if (queuedLaunch && !executor.starting && executor.inFlight.size() < kMaxInFlight)
+    due = executor.commands.front().enqueuedAt + kBatchDelay;
+  if (std::optional<std::chrono::steady_clock::time_point> look = fenceLookAt(executor)) due = std::min(due, *look);
+  return due;
+}
+
+void CommandQueue::announce(Executor& executor, std::unique_lock<std::mutex>& lock) {
+  auto now = std::chrono::steady_clock::now();
+  auto due = workerDueAt(executor, now);
+  // The worker may be up to a look interval late for a fence or a batch's delay: a busy queue's
+  // worker wakes that often anyway (run).
+  bool workerLate = due != std::chrono::steady_clock::time_point::max() &&
+                    (due <= now || due + kLookInterval < executor.workerWakesAt);
+  if (executor.sleepers == 0 && !workerLate) return;
+  lock.unlock();
+  executor.changed.notify_all();
+  lock.lock();
+}
+
 void CommandQueue::run(std::shared_ptr<Executor> executor, WorkerActivity& activity) {
   activity.setBusy(true);  // (stays here if the process exits before the thread ran)
   std::unique_lock lock(executor->mutex);
@@ -234,39 +277,30 @@ void CommandQueue::run(std::shared_ptr<Executor> executor, WorkerActivity& activ
       continue;
     }
     auto now = std::chrono::steady_clock::now();
-    auto wakeAt = std::chrono::steady_clock::time_point::max();
-    bool queuedLaunch = !executor->commands.empty() && executor->commands.front().kernel &&
-                        dependenciesReady(executor->commands.front().waitList, executor->owner);
-    // (Once due, a launch waits only for a thread that is starting commands or for a submission
-    // to finish, and both notify.)
-    if (queuedLaunch && !executor->starting && executor->inFlight.size() < kMaxInFlight)
-      wakeAt = executor->commands.front().enqueuedAt + kBatchDelay;
-    if (!executor->inFlight.empty() && !executor->inFlight.front()->claimed && executor->waiters == 0) {
-      // Not at once: a thread that waits for the submission usually comes first, and watches the
-      // fence better (a second thread asleep on the same fence delays it on NVIDIA's driver). The
-      // worker only looks at the fence, every kLookInterval, and never sleeps on it: asleep in
-      // the driver it would hold the context (completeOldest) past the program's own release of
-      // it, and could destroy the device while the process exits.
-      auto completeAt = std::max(executor->inFlight.front()->submittedAt + kCompletionDelay, executor->nextLook);
-      if (now >= completeAt) {
-        executor->nextLook = now + kLookInterval;
-        completeOldest(*executor, lock, true, now);
-        continue;
-      }
-      wakeAt = std::min(wakeAt, completeAt);
-    }
     if (executor->closed && executor->commands.empty() && executor->inFlight.empty()) return;
+    if (std::optional<std::chrono::steady_clock::time_point> look = fenceLookAt(*executor); look && now >= *look) {
+      executor->nextLook = now + kLookInterval;
+      completeOldest(*executor, lock, true, now);
+      continue;
+    }
+    auto wakeAt = workerDueAt(*executor, now);
+    // While the queue is busy the worker looks again every kLookInterval even with nothing due, so
+    // that a submission made meanwhile need not wake it (announce).
+    if (wakeAt == std::chrono::steady_clock::time_point::max() && now < executor->busyUntil)
+      wakeAt = now + kLookInterval;
     // Busy while it will act without being asked: not while its next command waits for a user
     // event, which a program may leave unset as it exits.
     bool startable =
         !executor->commands.empty() && dependenciesReady(executor->commands.front().waitList, executor->owner);
     bool busy = startable || !executor->inFlight.empty() || executor->starting;
     if (!busy) activity.setBusy(false);
+    executor->workerWakesAt = wakeAt;
     if (wakeAt != std::chrono::steady_clock::time_point::max()) {
       executor->changed.wait_until(lock, wakeAt);
     } else {
       executor->changed.wait(lock);
     }
+    executor->workerWakesAt = std::chrono::steady_clock::time_point::min();
     if (!busy) {
       lock.unlock();
       activity.setBusy(true);
@@ -314,10 +348,11 @@ void CommandQueue::startNext(Executor& executor, std::unique_lock<std::mutex>& l
   lock.lock();
   executor.starting = false;
   executor.finished += ran;
-  if (submitted) executor.inFlight.push_back(std::move(submitted));
-  lock.unlock();
-  executor.changed.notify_all();
-  lock.lock();
+  if (submitted) {
+    executor.busyUntil = submitted->submittedAt + kBusyPeriod;
+    executor.inFlight.push_back(std::move(submitted));
+  }
+  announce(executor, lock);
 }
 
 void CommandQueue::completeOldest(Executor& executor, std::unique_lock<std::mutex>& lock, bool sleep,
@@ -364,7 +399,7 @@ void CommandQueue::completeOldest(Executor& executor, std::unique_lock<std::mute
   if (mine) {
     executor.inFlight.pop_front();
     executor.finished += count;
-    executor.changed.notify_all();
+    announce(executor, lock);
   }
 }
 

@@ -123,6 +123,14 @@ class CommandQueue : public Object<CommandQueue, _cl_command_queue> {
     bool closed = false;
     bool starting = false;  // a thread is submitting launches or running a command
     size_t waiters = 0;     // threads in waitFor
+    size_t sleepers = 0;    // of those, the ones asleep on `changed`
+    // When the worker, asleep on `changed`, wakes by itself: max() when it sleeps until woken,
+    // min() while it is awake (it looks at everything again before it sleeps). A change that
+    // gives the worker something to do before then must wake it; no other change needs to
+    // (announce), which saves a wake-up of the worker, and its taking the lock from the thread
+    // that goes on, twice per launch a program enqueues and waits for.
+    std::chrono::steady_clock::time_point workerWakesAt = std::chrono::steady_clock::time_point::min();
+    std::chrono::steady_clock::time_point busyUntil;  // kBusyPeriod after the last submission
     uint64_t enqueued = 0, finished = 0;
     uint64_t flushed = 0;                 // the commands up to this ticket start without waiting for a batch
     const CommandQueue* owner = nullptr;  // identity only: whose events are in order with ours
@@ -147,6 +155,17 @@ class CommandQueue : public Object<CommandQueue, _cl_command_queue> {
   void wakeWhenReady(const std::vector<std::shared_ptr<Event>>& waitList);
   // Whether `starter` may start the first queued command now.
   static bool canStart(Executor& executor, Starter starter);
+  // Under the executor's lock: when the worker is to look at the oldest submission's fence
+  // (kCompletionDelay after it, then every kLookInterval), if nobody else watches it.
+  static std::optional<std::chrono::steady_clock::time_point> fenceLookAt(const Executor& executor);
+  // Under the executor's lock: when the worker next has something to do that nobody asks it to:
+  // `now`, a later time (a batch's delay, a fence to look at) or never (time_point::max()).
+  static std::chrono::steady_clock::time_point workerDueAt(Executor& executor,
+                                                           std::chrono::steady_clock::time_point now);
+  // After a change under `lock` (held on entry and on return): wakes the threads asleep on the
+  // queue if the change may concern them — every thread that waits in waitFor, and the worker
+  // when it now has something to do more than a look interval before it would wake.
+  static void announce(Executor& executor, std::unique_lock<std::mutex>& lock);
   // Takes the first queued command (and the launches that may share its submission) and submits
   // or runs it, with `lock` released meanwhile.
   static void startNext(Executor& executor, std::unique_lock<std::mutex>& lock);

@@ -92,7 +92,7 @@ Expected<std::unique_ptr<Device>> Device::open(const DeviceOptions& options) {
   for (uint32_t index = 0; index < queueCount; ++index) {
     Expected<std::unique_ptr<Queue>> queue =
         Queue::create(device->vk_, device->device_, *family, index, families[*family].timestampValidBits,
-                      pollFencesOn(info.type), device->lost_, options.hangTimeout);
+                      pollFencesOn(info.type), info.features.hostQueryReset, device->lost_, options.hangTimeout);
     if (!queue) return queue.error();
     device->queues_.push_back(std::move(*queue));
   }

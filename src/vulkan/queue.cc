@@ -25,10 +25,11 @@ bool pollFencesOn(VkPhysicalDeviceType type) {
 
 Expected<std::unique_ptr<Queue>> Queue::create(const VolkDeviceTable& table, VkDevice device, uint32_t family,
                                                uint32_t index, uint32_t timestampValidBits, bool pollFences,
-                                               std::shared_ptr<std::atomic<bool>> deviceLost,
+                                               bool hostQueryReset, std::shared_ptr<std::atomic<bool>> deviceLost,
                                                std::optional<std::chrono::seconds> hangTimeout) {
   std::unique_ptr<Queue> queue(new Queue(table, device, std::move(deviceLost)));
   queue->pollFences_ = pollFences;
+  queue->hostQueryReset_ = hostQueryReset;
   queue->hangTimeout_ = hangTimeout;
   queue->family_ = family;
   queue->timestampValidBits_ = timestampValidBits;
@@ -134,9 +135,11 @@ Expected<std::shared_ptr<Submission>> Queue::submit(const std::function<void(VkC
   VkCommandBufferBeginInfo beginInfo{};
   beginInfo.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
   beginInfo.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  // Beginning resets the buffer (the pool allows it): its last submission has finished.
+  // The slot's last submission has finished: its queries may be reset on the host, and beginning
+  // resets the buffer (the pool allows it).
+  if (pool != VK_NULL_HANDLE && hostQueryReset_) vk_.vkResetQueryPool(device_, pool, 0, timestamps);
   CL2VK_TRY(check(vk_.vkBeginCommandBuffer(slot.commands, &beginInfo), "vkBeginCommandBuffer"));
-  if (pool != VK_NULL_HANDLE) vk_.vkCmdResetQueryPool(slot.commands, pool, 0, timestamps);
+  if (pool != VK_NULL_HANDLE && !hostQueryReset_) vk_.vkCmdResetQueryPool(slot.commands, pool, 0, timestamps);
   record(slot.commands, pool);
   CL2VK_TRY(check(vk_.vkEndCommandBuffer(slot.commands), "vkEndCommandBuffer"));
   CL2VK_TRY(check(vk_.vkResetFences(device_, 1, &slot.fence), "vkResetFences"));

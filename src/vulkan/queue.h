@@ -82,9 +82,12 @@ class Queue {
  public:
   // Queue `index` of `family`. `table` must outlive the queue (the Device owns both);
   // `deviceLost` is the device's loss, which all its queues share.
+  // `hostQueryReset`: the device has that feature enabled, and a submission's timestamp queries
+  // are reset on the host (vkResetQueryPool) rather than in its command buffer, which on NVIDIA's
+  // driver cost a small launch about 6 microseconds (docs/PERFORMANCE.md, "Launch latency").
   static Expected<std::unique_ptr<Queue>> create(const VolkDeviceTable& table, VkDevice device, uint32_t family,
                                                  uint32_t index, uint32_t timestampValidBits, bool pollFences,
-                                                 std::shared_ptr<std::atomic<bool>> deviceLost,
+                                                 bool hostQueryReset, std::shared_ptr<std::atomic<bool>> deviceLost,
                                                  std::optional<std::chrono::seconds> hangTimeout = std::nullopt);
   ~Queue();
   Queue(const Queue&) = delete;
@@ -140,6 +143,7 @@ class Queue {
   std::mutex mutex_;
   uint32_t family_ = 0;
   bool pollFences_ = false;
+  bool hostQueryReset_ = false;
   // How long a submission may run before it is taken to hang; none: no limit.
   std::optional<std::chrono::seconds> hangTimeout_;
   uint32_t timestampValidBits_ = 0;

@@ -11,6 +11,7 @@
 #include <tuple>
 #include <vector>
 
+#include "completion_experiment.h"
 #include "dispatch_experiment.h"
 #include "launch/kernel_launch.h"
 #include "measure.h"
@@ -297,5 +298,6 @@ int main(int argc, char** argv) {
     setenv("CL2VK_DEVICE_LACKS", features.c_str(), 1);
   }
   if (options->experiment == "dispatch") return cl2vk::bench::runDispatchExperiment(*options);
+  if (options->experiment == "completion") return cl2vk::bench::runCompletionExperiment(*options);
   return cl2vk::bench::runBenchmarks(*options);
 }

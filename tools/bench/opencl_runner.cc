@@ -244,7 +244,8 @@ Expected<std::vector<uint32_t>> OpenClRunner::readOutput(uint64_t words) {
   return values;
 }
 
-Expected<std::vector<double>> OpenClRunner::emptyLaunchHostTimes(size_t warmups, size_t count) {
+Expected<std::vector<double>> OpenClRunner::emptyLaunchHostTimes(size_t warmups, size_t count,
+                                                                 std::vector<double>* enqueueTimes) {
   Expected<ClKernel> kernel = createKernel(ClProgram::kBasic, "empty");
   if (!kernel) return kernel.error();
   std::vector<double> times;
@@ -253,9 +254,12 @@ Expected<std::vector<double>> OpenClRunner::emptyLaunchHostTimes(size_t warmups,
     auto start = std::chrono::steady_clock::now();
     CL2VK_TRY(check(clEnqueueNDRangeKernel(queue_.get(), kernel->get(), 1, nullptr, &one, &one, 0, nullptr, nullptr),
                     "clEnqueueNDRangeKernel"));
+    auto enqueued = std::chrono::steady_clock::now();
     CL2VK_TRY(check(clFinish(queue_.get()), "clFinish"));
     auto end = std::chrono::steady_clock::now();
-    if (i >= warmups) times.push_back(std::chrono::duration<double, std::nano>(end - start).count());
+    if (i < warmups) continue;
+    times.push_back(std::chrono::duration<double, std::nano>(end - start).count());
+    if (enqueueTimes) enqueueTimes->push_back(std::chrono::duration<double, std::nano>(enqueued - start).count());
   }
   return times;
 }

@@ -62,8 +62,10 @@ class OpenClRunner : public Runner {
   Expected<std::vector<uint32_t>> readOutput(uint64_t words) override;
 
   // Host nanoseconds from clEnqueueNDRangeKernel to the end of clFinish for an empty kernel of one
-  // work-item, `count` times after `warmups` untimed launches.
-  Expected<std::vector<double>> emptyLaunchHostTimes(size_t warmups, size_t count);
+  // work-item, `count` times after `warmups` untimed launches; with `enqueueTimes`, also the host
+  // nanoseconds of each timed clEnqueueNDRangeKernel alone.
+  Expected<std::vector<double>> emptyLaunchHostTimes(size_t warmups, size_t count,
+                                                     std::vector<double>* enqueueTimes = nullptr);
 
  private:
   OpenClRunner() = default;

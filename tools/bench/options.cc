@@ -75,6 +75,11 @@ overhead and the translator's speed on the corpus.
   --experiment dispatch    instead of the benchmarks, time the GLSL copy and some collectives
                            under variants of how Vulkan runs them (queue family, index width,
                            grid shape, dispatch count, subgroup flags, shared memory per group)
+  --experiment completion  instead of the benchmarks, time an empty launch from submission to the
+                           host seeing it done: raw Vulkan with one thing changed at a time (record
+                           once or each time; poll the fence, sleep on it, poll a host word the
+                           device writes), cl2vk's path and the native OpenCL's; --launch-iterations
+                           times each
   --help
 )";
 }
@@ -145,8 +150,8 @@ Expected<Options> parseOptions(int argc, char** argv, Options options) {
       options.noInt64 = true;
     else if (arg == "--experiment") {
       CL2VK_TRY(text(options.experiment));
-      if (options.experiment != "dispatch")
-        return Error("unknown experiment \"" + options.experiment + "\" (dispatch)");
+      if (options.experiment != "dispatch" && options.experiment != "completion")
+        return Error("unknown experiment \"" + options.experiment + "\" (dispatch, completion)");
     } else if (arg == "--help" || arg == "-h")
       options.help = true;
     else

@@ -51,6 +51,10 @@ class VulkanRunner : public Runner {
   // invocation, `count` times after `warmups` untimed dispatches.
   Expected<std::vector<double>> emptyDispatchHostTimes(size_t warmups, size_t count);
 
+  // A pipeline of shader `name` (shaders/bench/NAME.spv) with work-group size `workGroupSize`,
+  // under the variant set.
+  Expected<vulkan::Pipeline> createPipeline(const std::string& name, uint32_t workGroupSize);
+
   // Applies to the pipelines prepared and the launches run after it.
   void setVariant(const DispatchVariant& variant) { variant_ = variant; }
   // The driver's statistics of the prepared pipeline (registers, shared memory), where it has
@@ -60,9 +64,6 @@ class VulkanRunner : public Runner {
  private:
   explicit VulkanRunner(std::unique_ptr<vulkan::Device> device, std::string shaderDir)
       : device_(std::move(device)), shaderDir_(std::move(shaderDir)) {}
-
-  // A pipeline of shader `name` with work-group size `workGroupSize`.
-  Expected<vulkan::Pipeline> createPipeline(const std::string& name, uint32_t workGroupSize);
 
   std::unique_ptr<vulkan::Device> device_;
   std::string shaderDir_;
