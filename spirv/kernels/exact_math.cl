@@ -19,6 +19,13 @@ kernel void ldexp_f32(global const float* x, global const int* n, global float* 
   r[i] = ldexp(x[i], n[i]);
 }
 
+kernel void half_exps_f32(global const float* x, global float* r) {
+  size_t i = get_global_id(0);
+  r[3 * i] = half_exp(x[i]);
+  r[3 * i + 1] = half_exp2(x[i]);
+  r[3 * i + 2] = half_exp10(x[i]);
+}
+
 kernel void frexp_f32(global const float* x, global float* mantissa, global int* exponent) {
   size_t i = get_global_id(0);
   mantissa[i] = frexp(x[i], exponent + i);
