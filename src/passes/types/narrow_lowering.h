@@ -9,6 +9,7 @@
 #include "cl2vk/target.h"
 #include "ir/builder.h"
 #include "passes/pass.h"
+#include "passes/types/integer_widening.h"
 
 namespace cl2vk::narrow {
 
@@ -16,7 +17,7 @@ using ir::Builder;
 using ir::Instruction;
 using ir::Module;
 
-class NarrowLowering {
+class NarrowLowering : public IntegerWidening {
  public:
   NarrowLowering(Module& module, const Target& target);
 
@@ -26,17 +27,7 @@ class NarrowLowering {
   // The width of an 8/16-bit integer (or 16-bit float) scalar or vector type that this target
   // lowers, else 0.
   uint32_t narrowWidth(uint32_t type) const;
-  // Whether `type` holds a lowered integer anywhere (members, elements, pointees).
-  bool involvesNarrow(uint32_t type);
-  // The type values of `type` have after the pass: 32-bit integers for lowered ones, 64-bit
-  // addresses for buffer pointers to involved types; `type` itself when not involved.
-  uint32_t mapType(uint32_t type);
-  // The type `value` had before the pass (values this pass made remember theirs).
-  uint32_t originalType(uint32_t value) const;
-  // `value` as the pass holds it: a lowered constant for an old one, else itself.
-  uint32_t widened(uint32_t value);
-  // Replaces `inst` by `value`, which stands for a value of `original` type, and removes it.
-  Status finish(Instruction& inst, uint32_t value, uint32_t original);
+  uint32_t sourceWidth(uint32_t type) const override { return narrowWidth(type); }
 
   // --- Arithmetic (narrow_arithmetic.cc) ---
   // `value` (a widened integer of `width` bits) with the bits above `width` cleared.
@@ -56,29 +47,22 @@ class NarrowLowering {
   // when `inst` is not one of these.
   Expected<bool> lowerMemory(Instruction& inst);
 
-  Module& module() { return module_; }
   const Target& target() const { return target_; }
 
  private:
+  // 32-bit integers for lowered ones, 64-bit addresses for buffer pointers to involved types.
+  uint32_t mapNonAggregate(const Instruction& type) override;
   // Lowers `inst` if it computes on, converts, stores or points to lowered types.
   Status lowerInstruction(Instruction& inst);
-  // Rewrites `inst` in place with its type mapped and its operands widened.
-  void retype(Instruction& inst);
   Status lowerGlobals();
   // Whether `inst` computes on or with a 16-bit float.
   bool involvesHalf(const Instruction& inst) const;
   Status removeOldTypes();
 
-  Module& module_;
   const Target& target_;
   bool lower8_, lower16_;
-  bool lowerHalf_;  // 16-bit floats as their bits: without shaderFloat16, or with 16-bit ints lowered
-  std::unordered_map<uint32_t, bool> involves_;
-  std::unordered_map<uint32_t, uint32_t> mapped_;     // type -> type after the pass
-  std::unordered_map<uint32_t, uint32_t> constants_;  // old constant -> lowered constant
-  std::unordered_map<uint32_t, uint32_t> original_;   // value made by the pass -> its old type
-  uint32_t firstNewId_ = 0;                           // ids from here on were made by the current lowering
-  uint32_t wordPointerType_ = 0;                      // PhysicalStorageBuffer uint*, ArrayStride 4
+  bool lowerHalf_;                // 16-bit floats as their bits: without shaderFloat16, or with 16-bit ints lowered
+  uint32_t wordPointerType_ = 0;  // PhysicalStorageBuffer uint*, ArrayStride 4
 };
 
 }  // namespace cl2vk::narrow

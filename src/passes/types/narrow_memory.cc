@@ -52,7 +52,7 @@ uint32_t wordPointerType(Module& module, uint32_t& cached) {
 
 Expected<bool> NarrowLowering::lowerMemory(Instruction& inst) {
   // Whether `type` is a buffer pointer that becomes an address.
-  auto isAddress = [&](uint32_t type) { return ir::isBufferPointer(module_, type) && involvesNarrow(type); };
+  auto isAddress = [&](uint32_t type) { return ir::isBufferPointer(module_, type) && involves(type); };
   auto isPointer = [&](uint32_t type) { return ir::isPointerType(module_, type); };
   Builder b = Builder::before(module_, &inst);
   // 64-bit addresses only where there are buffer pointers, which the module already has then.

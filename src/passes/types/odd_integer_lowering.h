@@ -10,6 +10,7 @@
 
 #include "ir/builder.h"
 #include "passes/pass.h"
+#include "passes/types/integer_widening.h"
 
 namespace cl2vk::odd {
 
@@ -20,27 +21,16 @@ using ir::Module;
 // The standard width (8, 16, 32 or 64) that holds an integer of `width` bits.
 uint32_t widenedWidth(uint32_t width);
 
-class OddIntegerWidening {
+class OddIntegerWidening : public IntegerWidening {
  public:
-  explicit OddIntegerWidening(Module& module) : module_(module) {}
+  explicit OddIntegerWidening(Module& module) : IntegerWidening(module) {}
 
   Expected<PassResult> run();
 
   // --- Types (widen_odd_integers.cc) ---
   // The width of an integer scalar or vector type that is not 8, 16, 32 or 64 bits wide, else 0.
   uint32_t oddWidth(uint32_t type) const;
-  // Whether `type` holds such an integer anywhere (members, elements, pointees, parameters).
-  bool involvesOdd(uint32_t type);
-  // The type values of `type` have after the pass; `type` itself when not involved.
-  uint32_t mapType(uint32_t type);
-  // The type `value` had before the pass (values this pass made remember theirs).
-  uint32_t originalType(uint32_t value) const;
-  // `value` as the pass holds it: a widened constant for an old one, else itself.
-  uint32_t widened(uint32_t value);
-  // Replaces `inst` by `value`, which stands for a value of `original` type, and removes it.
-  Status finish(Instruction& inst, uint32_t value, uint32_t original);
-  // Rewrites `inst` in place with its type mapped and its operands widened.
-  void retype(Instruction& inst);
+  uint32_t sourceWidth(uint32_t type) const override { return oddWidth(type); }
 
   // --- Arithmetic (odd_integer_arithmetic.cc) ---
   // `value` (a widened integer of `width` bits) with the bits above `width` cleared.
@@ -59,20 +49,13 @@ class OddIntegerWidening {
   // Loads and stores of such integers; false when `inst` is neither.
   Expected<bool> lowerMemory(Instruction& inst);
 
-  Module& module() { return module_; }
-
  private:
+  // The next standard width for an odd integer, with the capability it needs.
+  uint32_t mapNonAggregate(const Instruction& type) override;
   Status lowerInstruction(Instruction& inst);
   Status lowerGlobals();
   Status lowerFunctionHeaders();
   Status removeOldTypes();
-
-  Module& module_;
-  std::unordered_map<uint32_t, bool> involves_;
-  std::unordered_map<uint32_t, uint32_t> mapped_;     // type -> type after the pass
-  std::unordered_map<uint32_t, uint32_t> constants_;  // old constant -> widened constant
-  std::unordered_map<uint32_t, uint32_t> original_;   // value made by the pass -> its old type
-  uint32_t firstNewId_ = 0;                           // ids from here on were made by the current lowering
 };
 
 }  // namespace cl2vk::odd

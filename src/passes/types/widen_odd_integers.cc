@@ -62,28 +62,7 @@ bool keepsOpcode(spv::Op opcode) {
   }
 }
 
-bool isConstantLike(spv::Op opcode) {
-  switch (opcode) {
-    case spv::Op::OpConstant:
-    case spv::Op::OpConstantComposite:
-    case spv::Op::OpConstantNull:
-    case spv::Op::OpUndef: return true;
-    default: return false;
-  }
-}
-
-bool isType(spv::Op opcode) { return opcode >= spv::Op::OpTypeVoid && opcode <= spv::Op::OpTypeForwardPointer; }
-
 bool isStandardWidth(uint32_t width) { return width == 8 || width == 16 || width == 32 || width == 64; }
-
-// The value of a literal number of one or two words (a constant's).
-uint64_t literalValue(const ir::Operand& operand) {
-  uint64_t value = operand.words.at(0);
-  if (operand.words.size() > 1) value |= uint64_t{operand.words[1]} << 32;
-  return value;
-}
-
-uint64_t lowBits(uint32_t width) { return width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1; }
 
 }  // namespace
 
@@ -99,137 +78,26 @@ uint32_t OddIntegerWidening::oddWidth(uint32_t type) const {
   return width == 0 || isStandardWidth(width) ? 0 : width;
 }
 
-bool OddIntegerWidening::involvesOdd(uint32_t type) {
-  const Instruction* def = type ? module_.def(type) : nullptr;
-  if (!def || !isType(def->opcode())) return false;
-  if (auto known = involves_.find(type); known != involves_.end()) return known->second;
-  involves_[type] = false;  // a struct that points to itself does not recurse forever
-  bool result = false;
-  switch (def->opcode()) {
-    case spv::Op::OpTypeInt: result = oddWidth(type) != 0; break;
-    case spv::Op::OpTypeVector:
-    case spv::Op::OpTypeArray:
-    case spv::Op::OpTypeRuntimeArray: result = involvesOdd(def->idOperand(0)); break;
-    case spv::Op::OpTypePointer: result = involvesOdd(def->idOperand(1)); break;
-    case spv::Op::OpTypeStruct:
-    case spv::Op::OpTypeFunction:
-      for (size_t i = 0; i < def->numOperands(); ++i) result = result || involvesOdd(def->idOperand(i));
-      break;
-    default: break;
-  }
-  involves_[type] = result;
-  return result;
-}
-
-uint32_t OddIntegerWidening::mapType(uint32_t type) {
-  if (!involvesOdd(type)) return type;
-  if (auto known = mapped_.find(type); known != mapped_.end()) return known->second;
-  const Instruction* def = module_.def(type);
-  // Arrays and structs are made afresh: an equal standard one may carry decorations of its own.
-  auto fresh = [&](spv::Op opcode, std::vector<ir::Operand> operands) {
-    uint32_t id = module_.takeId();
-    module_.append(ir::Section::kGlobal, Instruction(opcode, 0, id, std::move(operands)));
-    return id;
-  };
-  uint32_t result = type;
-  switch (def->opcode()) {
+uint32_t OddIntegerWidening::mapNonAggregate(const Instruction& def) {
+  switch (def.opcode()) {
     case spv::Op::OpTypeInt: {
-      uint32_t width = widenedWidth(def->wordOperand(0));
+      uint32_t width = widenedWidth(def.wordOperand(0));
       if (width == 8) ir::requireCapability(module_, spv::Capability::Int8);
       if (width == 16) ir::requireCapability(module_, spv::Capability::Int16);
       if (width == 64) ir::requireCapability(module_, spv::Capability::Int64);
-      result = ir::typeInt(module_, width);
-      break;
+      return ir::typeInt(module_, width);
     }
-    case spv::Op::OpTypeVector:
-      result = ir::typeVector(module_, mapType(def->idOperand(0)), def->wordOperand(1));
-      break;
-    case spv::Op::OpTypeArray:
-      result = fresh(spv::Op::OpTypeArray,
-                     {ir::Operand::id(mapType(def->idOperand(0))), ir::Operand::id(def->idOperand(1))});
-      break;
-    case spv::Op::OpTypeRuntimeArray:
-      result = fresh(spv::Op::OpTypeRuntimeArray, {ir::Operand::id(mapType(def->idOperand(0)))});
-      break;
-    case spv::Op::OpTypeStruct: {
-      std::vector<ir::Operand> members;
-      for (size_t i = 0; i < def->numOperands(); ++i) members.push_back(ir::Operand::id(mapType(def->idOperand(i))));
-      result = fresh(spv::Op::OpTypeStruct, std::move(members));
-      break;
-    }
+    case spv::Op::OpTypeVector: return ir::typeVector(module_, mapType(def.idOperand(0)), def.wordOperand(1));
     case spv::Op::OpTypePointer:
-      result =
-          ir::typePointer(module_, static_cast<spv::StorageClass>(def->wordOperand(0)), mapType(def->idOperand(1)));
-      break;
-    case spv::Op::OpTypeFunction: {
-      std::vector<uint32_t> parameters;
-      for (size_t i = 1; i < def->numOperands(); ++i) parameters.push_back(mapType(def->idOperand(i)));
-      result = ir::typeFunction(module_, mapType(def->idOperand(0)), parameters);
-      break;
-    }
-    default: break;
+      return ir::typePointer(module_, static_cast<spv::StorageClass>(def.wordOperand(0)), mapType(def.idOperand(1)));
+    default: return def.resultId();
   }
-  mapped_[type] = result;
-  return result;
-}
-
-uint32_t OddIntegerWidening::originalType(uint32_t value) const {
-  if (auto known = original_.find(value); known != original_.end()) return known->second;
-  return ir::typeOf(module_, value);
-}
-
-uint32_t OddIntegerWidening::widened(uint32_t value) {
-  const Instruction* def = module_.def(value);
-  if (!def || def->block() || !isConstantLike(def->opcode()) || !involvesOdd(def->typeId())) return value;
-  if (auto known = constants_.find(value); known != constants_.end()) return known->second;
-  uint32_t type = mapType(def->typeId());
-  uint32_t result = value;
-  switch (def->opcode()) {
-    case spv::Op::OpConstant:
-      // Held zero-extended, whatever high bits the writer left in the literal's word.
-      result = ir::constantBits(module_, type, literalValue(def->operand(0)) & lowBits(oddWidth(def->typeId())));
-      break;
-    case spv::Op::OpConstantComposite: {
-      std::vector<uint32_t> parts;
-      for (size_t i = 0; i < def->numOperands(); ++i) parts.push_back(widened(def->idOperand(i)));
-      result = ir::constantComposite(module_, type, parts);
-      break;
-    }
-    case spv::Op::OpConstantNull: result = ir::constantNull(module_, type); break;
-    default: result = ir::undef(module_, type); break;
-  }
-  constants_[value] = result;
-  return result;
-}
-
-Status OddIntegerWidening::finish(Instruction& inst, uint32_t value, uint32_t original) {
-  uint32_t valueType = ir::typeOf(module_, value);
-  if (valueType != original || originalType(value) != original) {
-    // Only values this lowering made may remember a type of their own: a constant or an older
-    // value is shared with uses that read it as what it is, so the result gets an id of its own.
-    const Instruction* def = module_.def(value);
-    if (!def || !def->block() || value < firstNewId_)
-      value = Builder::before(module_, &inst).op(spv::Op::OpCopyObject, valueType, {value});
-    if (valueType != original) original_[value] = original;
-  }
-  module_.replaceAllUses(inst.resultId(), value);
-  return module_.remove(&inst);
-}
-
-void OddIntegerWidening::retype(Instruction& inst) {
-  std::vector<ir::Operand> operands = inst.operands();
-  for (ir::Operand& operand : operands) {
-    if (operand.isId()) operand = ir::Operand::id(widened(operand.words[0]));
-  }
-  uint32_t type = inst.typeId() ? mapType(inst.typeId()) : 0;
-  if (type != inst.typeId()) original_[inst.resultId()] = inst.typeId();
-  module_.update(&inst, Instruction(inst.opcode(), type, inst.resultId(), std::move(operands)));
 }
 
 Status OddIntegerWidening::lowerGlobals() {
   std::vector<Instruction*> variables;
   for (Instruction& inst : module_.section(ir::Section::kGlobal)) {
-    if (!involvesOdd(inst.typeId())) continue;
+    if (!involves(inst.typeId())) continue;
     spv::Op opcode = inst.opcode();
     if (opcode == spv::Op::OpSpecConstant || opcode == spv::Op::OpSpecConstantComposite ||
         opcode == spv::Op::OpSpecConstantOp)
@@ -247,7 +115,7 @@ Status OddIntegerWidening::lowerFunctionHeaders() {
   for (ir::Function& function : module_.functions()) {
     Instruction& definition = function.definition();
     uint32_t functionType = definition.idOperand(1);
-    if (!involvesOdd(functionType)) continue;
+    if (!involves(functionType)) continue;
     if (std::find(kernels.begin(), kernels.end(), function.id()) != kernels.end())
       return ir::refuse(module_, definition,
                         "a kernel parameter of an integer type of a width other than 8, 16, 32 or 64 bits");
@@ -263,16 +131,7 @@ Status OddIntegerWidening::lowerFunctionHeaders() {
 }
 
 Status OddIntegerWidening::removeOldTypes() {
-  for (bool removed = true; removed;) {
-    std::vector<Instruction*> unused;
-    for (Instruction& inst : module_.section(ir::Section::kGlobal)) {
-      bool old = isType(inst.opcode()) ? involvesOdd(inst.resultId())
-                                       : isConstantLike(inst.opcode()) && involvesOdd(inst.typeId());
-      if (old && !module_.isUsed(inst.resultId())) unused.push_back(&inst);
-    }
-    for (auto it = unused.rbegin(); it != unused.rend(); ++it) CL2VK_TRY(module_.remove(*it));
-    removed = !unused.empty();
-  }
+  CL2VK_TRY(removeUnusedOldTypes());
   for (const Instruction& inst : module_.section(ir::Section::kGlobal)) {
     if (inst.opcode() != spv::Op::OpTypeInt || !oddWidth(inst.resultId())) continue;
     std::string user = module_.uses(inst.resultId()).empty()
@@ -294,14 +153,9 @@ Status OddIntegerWidening::removeOldTypes() {
 }
 
 Status OddIntegerWidening::lowerInstruction(Instruction& inst) {
-  bool involved = involvesOdd(inst.typeId());
-  for (const ir::Operand& operand : inst.operands())
-    involved = involved || (operand.isId() && involvesOdd(originalType(operand.words[0])));
-  if (!involved) return okStatus();
-  firstNewId_ = module_.bound();
+  if (!startInstruction(inst)) return okStatus();
   if (inst.opcode() == spv::Op::OpSwitch) {
-    uint32_t width = oddWidth(originalType(inst.idOperand(0)));
-    module_.update(&inst, ir::switchOnWidened(inst, widened(inst.idOperand(0)), width));
+    widenSwitch(inst);
     return okStatus();
   }
   for (auto lowering : {&OddIntegerWidening::lowerMemory, &OddIntegerWidening::lowerArithmetic,
