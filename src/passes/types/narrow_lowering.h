@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <unordered_map>
 
 #include "cl2vk/target.h"
 #include "ir/builder.h"

@@ -6,7 +6,6 @@
 
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 
 #include "ir/builder.h"
 #include "passes/pass.h"
