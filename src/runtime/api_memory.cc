@@ -14,12 +14,8 @@ cl_mem createBuffer(cl_context context, const cl_mem_properties* properties, cl_
   std::shared_ptr<Context> found = Context::find(context);
   if (!found) return withError<cl_mem>(errcode_ret, CL_INVALID_CONTEXT, nullptr);
   std::vector<cl_mem_properties> copy;
-  if (properties != nullptr) {
-    // No buffer property is supported; an empty list is fine.
-    if (properties[0] != 0) return withError<cl_mem>(errcode_ret, CL_INVALID_PROPERTY, nullptr);
-    copy.push_back(0);
-  }
-  cl_int error = CL_SUCCESS;
+  cl_int error = keptMemoryProperties(properties, &copy);
+  if (error != CL_SUCCESS) return withError<cl_mem>(errcode_ret, error, nullptr);
   std::shared_ptr<Memory> memory = Memory::createBuffer(found, flags, size, host_ptr, std::move(copy), &error);
   if (!memory) return withError<cl_mem>(errcode_ret, error, nullptr);
   return withError(errcode_ret, CL_SUCCESS, Memory::publish(memory));

@@ -30,6 +30,14 @@ cl_int resolveWaitList(const Context& context, cl_uint count, const cl_event* li
   return CL_SUCCESS;
 }
 
+cl_int keptMemoryProperties(const cl_mem_properties* properties, std::vector<cl_mem_properties>* kept) {
+  kept->clear();
+  if (properties == nullptr) return CL_SUCCESS;
+  if (properties[0] != 0) return CL_INVALID_PROPERTY;
+  kept->push_back(0);
+  return CL_SUCCESS;
+}
+
 void returnEvent(const std::shared_ptr<Event>& event, cl_event* handle) {
   if (handle != nullptr) *handle = Event::publish(event);
 }

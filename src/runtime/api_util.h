@@ -30,6 +30,11 @@ cl_int resolveDevices(const Context& context, cl_uint count, const cl_device_id*
 cl_int resolveWaitList(const Context& context, cl_uint count, const cl_event* list,
                        std::vector<std::shared_ptr<Event>>* events);
 
+// The properties of clCreateBufferWithProperties and clCreateImageWithProperties as the memory
+// object keeps them for CL_MEM_PROPERTIES: none for NULL, a lone 0 for an empty list. No property
+// is supported: any other list is CL_INVALID_PROPERTY.
+cl_int keptMemoryProperties(const cl_mem_properties* properties, std::vector<cl_mem_properties>* kept);
+
 // Hands `event` to the application through `handle` when it asked for it.
 void returnEvent(const std::shared_ptr<Event>& event, cl_event* handle);
 

@@ -57,6 +57,37 @@ TEST_F(IcdBuffer, QueriesReportHowTheBufferWasMade) {
   }
 }
 
+// clCreateBufferWithProperties and clCreateImageWithProperties: no property is supported, so NULL
+// and an empty list make the object (CL_MEM_PROPERTIES gives back nothing and a lone 0) and any
+// property is CL_INVALID_PROPERTY.
+TEST_F(IcdBuffer, MemoryPropertiesAreKeptOrRefused) {
+  const cl_mem_properties empty[] = {0};
+  const cl_mem_properties unknown[] = {0x7C2F00FF, 1, 0};
+  cl_image_format format{CL_RGBA, CL_UNORM_INT8};
+  cl_image_desc desc{};
+  desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+  desc.image_width = desc.image_height = 4;
+  auto create = [&](bool image, const cl_mem_properties* properties, cl_int* error) {
+    return image ? clCreateImageWithProperties(context_, properties, CL_MEM_READ_WRITE, &format, &desc, nullptr, error)
+                 : clCreateBufferWithProperties(context_, properties, CL_MEM_READ_WRITE, 64, nullptr, error);
+  };
+  for (bool image : {false, true}) {
+    SCOPED_TRACE(image ? "image" : "buffer");
+    for (const cl_mem_properties* properties : {static_cast<const cl_mem_properties*>(nullptr), empty}) {
+      cl_int error = CL_INVALID_VALUE;
+      Buffer memory(create(image, properties, &error));
+      ASSERT_CL_SUCCESS(error);
+      size_t size = 99;
+      EXPECT_CL_SUCCESS(clGetMemObjectInfo(memory, CL_MEM_PROPERTIES, 0, nullptr, &size));
+      EXPECT_EQ(size, properties ? sizeof(cl_mem_properties) : 0u);
+    }
+    cl_int error = CL_SUCCESS;
+    Buffer refused(create(image, unknown, &error));
+    EXPECT_EQ(refused.get(), nullptr);
+    EXPECT_EQ(error, CL_INVALID_PROPERTY);
+  }
+}
+
 // READ_ONLY and WRITE_ONLY say how kernels use a buffer; the host may still read and write it.
 TEST_F(IcdBuffer, KernelAccessFlagsLeaveHostTransfersAllowed) {
   Kernel fill = severalKernels("fill"), addTwice = severalKernels("add_twice");
