@@ -23,6 +23,20 @@ bool isBlockTerminator(spv::Op opcode) {
   }
 }
 
+bool isTypeDeclaration(spv::Op opcode) {
+  return opcode >= spv::Op::OpTypeVoid && opcode <= spv::Op::OpTypeForwardPointer;
+}
+
+bool isConstantLike(spv::Op opcode) {
+  switch (opcode) {
+    case spv::Op::OpConstant:
+    case spv::Op::OpConstantComposite:
+    case spv::Op::OpConstantNull:
+    case spv::Op::OpUndef: return true;
+    default: return false;
+  }
+}
+
 bool isNameOrDecoration(spv::Op opcode) {
   switch (opcode) {
     case spv::Op::OpName:

@@ -10,6 +10,13 @@ namespace cl2vk::ir {
 // Instructions that end a block.
 bool isBlockTerminator(spv::Op opcode);
 
+// OpTypeVoid to OpTypeForwardPointer: the instructions that declare types.
+bool isTypeDeclaration(spv::Op opcode);
+
+// OpConstant, OpConstantComposite, OpConstantNull and OpUndef: the global values whose type a
+// pass that changes types rebuilds them with.
+bool isConstantLike(spv::Op opcode);
+
 // OpName, OpMemberName and the OpDecorate* and OpMemberDecorate* instructions: their first operand
 // names what they annotate.
 bool isNameOrDecoration(spv::Op opcode);

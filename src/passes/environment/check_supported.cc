@@ -112,8 +112,7 @@ std::optional<Error> findMissingFloat(const Module& module, const Target& target
       // lower-narrow-integers moves halves as their bits (vload_half, vstore_half, copies).
       bool onlyPromotions = !uses.empty() && std::all_of(uses.begin(), uses.end(), [&](const ir::Use& use) {
         spv::Op user = use.user->opcode();
-        bool declaresType = user >= spv::Op::OpTypeVector && user <= spv::Op::OpTypeForwardPointer;
-        return isPrintfPromotion(module, *use.user) || (width == 16 && declaresType);
+        return isPrintfPromotion(module, *use.user) || (width == 16 && ir::isTypeDeclaration(user));
       });
       if (!onlyPromotions) return Error(module.describe(inst) + ": " + missingFloatReason(width));
     }

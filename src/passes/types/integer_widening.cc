@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "ir/opcode_classes.h"
 #include "ir/types.h"
 
 namespace cl2vk {
@@ -22,23 +23,9 @@ uint64_t lowBits(uint32_t width) { return width >= 64 ? ~uint64_t{0} : (uint64_t
 
 }  // namespace
 
-bool isConstantLike(spv::Op opcode) {
-  switch (opcode) {
-    case spv::Op::OpConstant:
-    case spv::Op::OpConstantComposite:
-    case spv::Op::OpConstantNull:
-    case spv::Op::OpUndef: return true;
-    default: return false;
-  }
-}
-
-bool isTypeDeclaration(spv::Op opcode) {
-  return opcode >= spv::Op::OpTypeVoid && opcode <= spv::Op::OpTypeForwardPointer;
-}
-
 bool IntegerWidening::involves(uint32_t type) {
   const Instruction* def = type ? module_.def(type) : nullptr;
-  if (!def || !isTypeDeclaration(def->opcode())) return false;
+  if (!def || !ir::isTypeDeclaration(def->opcode())) return false;
   if (auto known = involves_.find(type); known != involves_.end()) return known->second;
   involves_[type] = false;  // a struct that points to itself does not recurse forever
   bool result = false;
@@ -104,7 +91,7 @@ uint32_t IntegerWidening::originalType(uint32_t value) const {
 
 uint32_t IntegerWidening::widened(uint32_t value) {
   const Instruction* def = module_.def(value);
-  if (!def || def->block() || !isConstantLike(def->opcode()) || !involves(def->typeId())) return value;
+  if (!def || def->block() || !ir::isConstantLike(def->opcode()) || !involves(def->typeId())) return value;
   if (auto known = constants_.find(value); known != constants_.end()) return known->second;
   uint32_t type = mapType(def->typeId());
   uint32_t result = value;
@@ -168,8 +155,8 @@ Status IntegerWidening::removeUnusedOldTypes() {
   for (bool removed = true; removed;) {
     std::vector<Instruction*> unused;
     for (Instruction& inst : module_.section(ir::Section::kGlobal)) {
-      bool old = isTypeDeclaration(inst.opcode()) ? involves(inst.resultId())
-                                                  : isConstantLike(inst.opcode()) && involves(inst.typeId());
+      bool old = ir::isTypeDeclaration(inst.opcode()) ? involves(inst.resultId())
+                                                      : ir::isConstantLike(inst.opcode()) && involves(inst.typeId());
       if (old && !module_.isUsed(inst.resultId())) unused.push_back(&inst);
     }
     for (auto it = unused.rbegin(); it != unused.rend(); ++it) CL2VK_TRY(module_.remove(*it));

@@ -64,10 +64,4 @@ class IntegerWidening {
   uint32_t firstNewId_ = 0;  // ids from here on were made by the current instruction's lowering
 };
 
-// OpConstant, OpConstantComposite, OpConstantNull and OpUndef: the global values a widening
-// rebuilds.
-bool isConstantLike(spv::Op opcode);
-// OpTypeVoid to OpTypeForwardPointer.
-bool isTypeDeclaration(spv::Op opcode);
-
 }  // namespace cl2vk
