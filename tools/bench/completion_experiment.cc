@@ -245,6 +245,15 @@ int runCompletionExperiment(const Options& options) {
     recordCompletionMarker(vk, commands, *marker);
   };
   RawSubmitter& submitter = **raw;
+  // The recorded command buffer submitted, then waited for by `wait`, timed.
+  auto submitThen = [&](const std::function<Status()>& wait) {
+    return repeat(warmups, count, [&]() -> Expected<double> {
+      auto start = Clock::now();
+      CL2VK_TRY(submitter.submit());
+      CL2VK_TRY(wait());
+      return nanosecondsBetween(start, Clock::now());
+    });
+  };
   add("raw: record each time, submit, poll the fence yielding", repeat(warmups, count, [&]() -> Expected<double> {
         auto start = Clock::now();
         CL2VK_TRY(submitter.record(emptyDispatch));
@@ -267,18 +276,9 @@ int runCompletionExperiment(const Options& options) {
       }));
   submits.erase(submits.begin(), submits.begin() + static_cast<std::ptrdiff_t>(std::min(warmups, submits.size())));
   add("raw: the same, vkQueueSubmit alone", submits);
-  add("raw: recorded once, submit, poll the fence without yielding", repeat(warmups, count, [&]() -> Expected<double> {
-        auto start = Clock::now();
-        CL2VK_TRY(submitter.submit());
-        CL2VK_TRY(submitter.spinOnFence(false));
-        return nanosecondsBetween(start, Clock::now());
-      }));
-  add("raw: recorded once, submit, sleep in vkWaitForFences", repeat(warmups, count, [&]() -> Expected<double> {
-        auto start = Clock::now();
-        CL2VK_TRY(submitter.submit());
-        CL2VK_TRY(submitter.sleepOnFence());
-        return nanosecondsBetween(start, Clock::now());
-      }));
+  add("raw: recorded once, submit, poll the fence without yielding",
+      submitThen([&] { return submitter.spinOnFence(false); }));
+  add("raw: recorded once, submit, sleep in vkWaitForFences", submitThen([&] { return submitter.sleepOnFence(); }));
   recorded = submitter.record(withMarker);
   if (!recorded) {
     std::fprintf(stderr, "cl2vk-bench: %s\n", recorded.error().message().c_str());
@@ -296,12 +296,7 @@ int runCompletionExperiment(const Options& options) {
         return time;
       }));
   add("raw: recorded once with a marker, submit, poll the fence without yielding",
-      repeat(warmups, count, [&]() -> Expected<double> {
-        auto start = Clock::now();
-        CL2VK_TRY(submitter.submit());
-        CL2VK_TRY(submitter.spinOnFence(false));
-        return nanosecondsBetween(start, Clock::now());
-      }));
+      submitThen([&] { return submitter.spinOnFence(false); }));
 
   // Timestamps around the dispatch, as a profiling queue's launches have them: reset in the
   // command buffer (as vulkan::Queue does) or on the host (hostQueryReset), read after the fence.
