@@ -18,6 +18,7 @@
 #include "opencl_runner.h"
 #include "options.h"
 #include "report.h"
+#include "transfer_experiment.h"
 #include "translation_speed.h"
 #include "vulkan_runner.h"
 #include "workloads.h"
@@ -299,5 +300,6 @@ int main(int argc, char** argv) {
   }
   if (options->experiment == "dispatch") return cl2vk::bench::runDispatchExperiment(*options);
   if (options->experiment == "completion") return cl2vk::bench::runCompletionExperiment(*options);
+  if (options->experiment == "transfer") return cl2vk::bench::runTransferExperiment(*options);
   return cl2vk::bench::runBenchmarks(*options);
 }

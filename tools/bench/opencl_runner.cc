@@ -264,4 +264,28 @@ Expected<std::vector<double>> OpenClRunner::emptyLaunchHostTimes(size_t warmups,
   return times;
 }
 
+Expected<std::vector<double>> OpenClRunner::mapHostTimes(size_t bytes, bool unmapAfterWrite, size_t warmups,
+                                                         size_t count) {
+  cl_int error = CL_SUCCESS;
+  ClBuffer buffer(clCreateBuffer(context_.get(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, nullptr, &error));
+  CL2VK_TRY(check(error, "clCreateBuffer"));
+  cl_map_flags flags = unmapAfterWrite ? CL_MAP_WRITE : CL_MAP_READ;
+  std::vector<double> times;
+  for (size_t i = 0; i < warmups + count; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    void* mapped =
+        clEnqueueMapBuffer(queue_.get(), buffer.get(), CL_TRUE, flags, 0, bytes, 0, nullptr, nullptr, &error);
+    CL2VK_TRY(check(error, "clEnqueueMapBuffer"));
+    auto unmapping = std::chrono::steady_clock::now();
+    CL2VK_TRY(check(clEnqueueUnmapMemObject(queue_.get(), buffer.get(), mapped, 0, nullptr, nullptr),
+                    "clEnqueueUnmapMemObject"));
+    CL2VK_TRY(check(clFinish(queue_.get()), "clFinish"));
+    auto end = std::chrono::steady_clock::now();
+    if (i < warmups) continue;
+    auto timed = unmapAfterWrite ? end - unmapping : unmapping - start;
+    times.push_back(std::chrono::duration<double, std::nano>(timed).count());
+  }
+  return times;
+}
+
 }  // namespace cl2vk::bench

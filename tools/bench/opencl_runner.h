@@ -67,6 +67,12 @@ class OpenClRunner : public Runner {
   Expected<std::vector<double>> emptyLaunchHostTimes(size_t warmups, size_t count,
                                                      std::vector<double>* enqueueTimes = nullptr);
 
+  // Host nanoseconds of a blocking clEnqueueMapBuffer for reading (`unmapAfterWrite` false) or of
+  // clEnqueueUnmapMemObject + clFinish after a map for writing (true), of the whole of one
+  // CL_MEM_ALLOC_HOST_PTR buffer of `bytes`, as clpeak's transfer section times them; `count` times
+  // after `warmups`.
+  Expected<std::vector<double>> mapHostTimes(size_t bytes, bool unmapAfterWrite, size_t warmups, size_t count);
+
  private:
   OpenClRunner() = default;
 

@@ -80,6 +80,11 @@ overhead and the translator's speed on the corpus.
                            once or each time; poll the fence, sleep on it, poll a host word the
                            device writes), cl2vk's path and the native OpenCL's; --launch-iterations
                            times each
+  --experiment transfer    instead of the benchmarks, time copies of --transfer-mib MiB between
+                           device and host memory: the native OpenCL's and cl2vk's map and unmap,
+                           and raw vkCmdCopyBuffer on every queue family, to cached and uncached
+                           host memory; --runs and --warmups apply
+  --transfer-mib N         the transfer experiment's buffer size in MiB (default 2048)
   --help
 )";
 }
@@ -142,6 +147,8 @@ Expected<Options> parseOptions(int argc, char** argv, Options options) {
       CL2VK_TRY(text(options.shaderDir));
     else if (arg == "--launch-iterations")
       CL2VK_TRY(count(options.launchIterations));
+    else if (arg == "--transfer-mib")
+      CL2VK_TRY(count(options.transferMiB));
     else if (arg == "--no-launch-overhead")
       options.skipLaunchOverhead = true;
     else if (arg == "--no-translation")
@@ -150,8 +157,8 @@ Expected<Options> parseOptions(int argc, char** argv, Options options) {
       options.noInt64 = true;
     else if (arg == "--experiment") {
       CL2VK_TRY(text(options.experiment));
-      if (options.experiment != "dispatch" && options.experiment != "completion")
-        return Error("unknown experiment \"" + options.experiment + "\" (dispatch, completion)");
+      if (options.experiment != "dispatch" && options.experiment != "completion" && options.experiment != "transfer")
+        return Error("unknown experiment \"" + options.experiment + "\" (dispatch, completion, transfer)");
     } else if (arg == "--help" || arg == "-h")
       options.help = true;
     else
@@ -166,6 +173,7 @@ Expected<Options> parseOptions(int argc, char** argv, Options options) {
     options.corpusRepetitions = 1;
   }
   if (options.runs == 0 || options.inputs == 0) return Error("--runs and --inputs must be at least 1");
+  if (options.transferMiB == 0) return Error("--transfer-mib must be at least 1");
   for (uint32_t size : options.workGroupSizes) {
     if (options.n == 0 || options.n % (16ull * size) != 0) {
       return Error("--n " + std::to_string(options.n) + " must be a non-zero multiple of 16 * " + std::to_string(size) +

@@ -30,8 +30,10 @@ struct Options {
   // Run cl2vk as on a device without shaderInt64 (CL2VK_DEVICE_LACKS=int64): long, size_t and
   // addresses as pairs of 32-bit words, to compare with a run without the flag.
   bool noInt64 = false;
-  // "dispatch" or "completion": run that experiment (dispatch_experiment.h,
-  // completion_experiment.h) instead of the benchmarks.
+  // The size of the transfer experiment's buffers.
+  size_t transferMiB = 2048;
+  // "dispatch", "completion" or "transfer": run that experiment (dispatch_experiment.h,
+  // completion_experiment.h, transfer_experiment.h) instead of the benchmarks.
   std::string experiment;
   bool help = false;
 };
