@@ -65,6 +65,22 @@ Expected<ArgumentBlock> packArguments(vulkan::Device& device, const KernelReflec
   return packed;
 }
 
+bool imageOffsetsAreNarrow(const std::array<uint64_t, 3>& extent, uint64_t texelBytes, uint64_t rowPitch,
+                           uint64_t slicePitch) {
+  // The last texel's offset, each term and sum checked against 2^32 (a pitch along a dimension of
+  // one texel may be anything: it is never multiplied by more than 0).
+  constexpr uint64_t kLimit = uint64_t{1} << 32;
+  const uint64_t pitches[3] = {texelBytes, rowPitch, slicePitch};
+  uint64_t last = 0;
+  for (int d = 0; d < 3; ++d) {
+    if (extent[d] <= 1) continue;
+    if (pitches[d] >= kLimit || extent[d] - 1 >= kLimit / std::max<uint64_t>(pitches[d], 1)) return false;
+    last += (extent[d] - 1) * pitches[d];
+    if (last >= kLimit) return false;
+  }
+  return last + texelBytes <= kLimit;
+}
+
 std::vector<std::pair<uint32_t, uint32_t>> specializationByArguments(const KernelReflection& kernel,
                                                                      std::span<const KernelArg> args) {
   std::vector<std::pair<uint32_t, uint32_t>> specialization;
@@ -75,11 +91,13 @@ std::vector<std::pair<uint32_t, uint32_t>> specializationByArguments(const Kerne
       specialization.emplace_back(param.localSpecId,
                                   static_cast<uint32_t>((args[i].localSize + element - 1) / element));
     } else if (param.kind == ArgumentKind::kImage) {
-      uint32_t order = 0, type = 0;
+      uint32_t order = 0, type = 0, narrow = 0;
       std::memcpy(&order, args[i].bytes.data() + ImageRecordLayout::kChannelOrder, 4);
       std::memcpy(&type, args[i].bytes.data() + ImageRecordLayout::kChannelType, 4);
+      std::memcpy(&narrow, args[i].bytes.data() + ImageRecordLayout::kNarrowOffsets, 4);
       specialization.emplace_back(param.formatSpecId, order);
       specialization.emplace_back(param.formatSpecId + 1, type);
+      specialization.emplace_back(param.formatSpecId + 2, narrow == 1 ? 1 : 2);
     }
   }
   return specialization;

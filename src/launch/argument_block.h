@@ -5,6 +5,7 @@
 // specialization constants the arguments decide.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -33,8 +34,15 @@ struct ArgumentBlock {
 Expected<ArgumentBlock> packArguments(vulkan::Device& device, const KernelReflection& kernel,
                                       std::span<const KernelArg> args, uint64_t globalVariables);
 
+// Whether every texel of an image of `extent` texels (along x, y and z, `texelBytes`, `rowPitch`
+// and `slicePitch` apart) lies less than 2^32 bytes from texel (0, 0, 0): the image record's
+// narrow-offsets flag (ImageRecordLayout::kNarrowOffsets).
+bool imageOffsetsAreNarrow(const std::array<uint64_t, 3>& extent, uint64_t texelBytes, uint64_t rowPitch,
+                           uint64_t slicePitch);
+
 // (SpecId, value) for what the arguments decide: the __local arguments' element counts (their
-// arrays' sizes) and the image arguments' channel orders and types, read from their records.
+// arrays' sizes) and the image arguments' channel orders, types and narrow-offsets flags (1
+// narrow, 2 not), read from their records.
 std::vector<std::pair<uint32_t, uint32_t>> specializationByArguments(const KernelReflection& kernel,
                                                                      std::span<const KernelArg> args);
 

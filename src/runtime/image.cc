@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "cl2vk/reflection.h"
+#include "launch/argument_block.h"
 #include "runtime/image_format.h"
 #include "runtime/memory.h"
 
@@ -195,10 +196,13 @@ Expected<std::vector<std::byte>> Memory::imageRecord(Device& device) {
   const ImageDescription& image = *image_;
   uint64_t address = location->buffer->deviceAddress() + location->offset;
   uint64_t slicePitch = image.slicePitch;
+  std::array<size_t, 3> extent = image.extent();
+  bool narrow = launch::imageOffsetsAreNarrow({extent[0], extent[1], extent[2]}, image.texelSize, image.rowStride(),
+                                              image.slicePitch);
   uint32_t fields[8] = {static_cast<uint32_t>(image.width),    static_cast<uint32_t>(image.height),
                         static_cast<uint32_t>(image.depth),    static_cast<uint32_t>(image.arraySize),
                         static_cast<uint32_t>(image.rowPitch), image.format.image_channel_order,
-                        image.format.image_channel_data_type,  0};
+                        image.format.image_channel_data_type,  narrow ? 1u : 0u};
   std::vector<std::byte> record(ImageRecordLayout::kBytes);
   std::memcpy(record.data() + ImageRecordLayout::kData, &address, 8);
   std::memcpy(record.data() + ImageRecordLayout::kSlicePitch, &slicePitch, 8);

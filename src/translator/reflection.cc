@@ -64,8 +64,8 @@ std::string toJson(const ModuleReflection& reflection) {
       if (arg.kind == ArgumentKind::kLocalPointer)
         out << ", \"spec_id\": " << arg.localSpecId << ", \"element_size\": " << arg.localElementSize;
       if (arg.kind == ArgumentKind::kImage)
-        out << ", \"access\": \"" << arg.access << "\", \"format_spec_ids\": [" << arg.formatSpecId << ", "
-            << arg.formatSpecId + 1 << "]";
+        out << ", \"access\": \"" << arg.access << "\", \"layout_spec_ids\": [" << arg.formatSpecId << ", "
+            << arg.formatSpecId + 1 << ", " << arg.formatSpecId + 2 << "]";
       out << "}";
     }
     out << (kernel.arguments.empty() ? "" : "\n      ") << "],\n";

@@ -238,14 +238,15 @@ TEST(LowerImages, TheKernelInterfaceReportsImageAndSamplerArguments) {
   EXPECT_EQ(args[2].type, "image3d_t");
   EXPECT_EQ(args[2].access, "write_only");
   EXPECT_EQ(args[3].kind, ArgumentKind::kGlobalPointer);
-  // Each image's channel order and type are specialization constants, two ids per image, default 0
-  // (the record's own), each chosen over the record by a select.
+  // Each image's channel order, channel type and narrow-offsets flag are specialization
+  // constants, three ids per image, default 0 (the record's own), each chosen over the record by a
+  // select.
   EXPECT_EQ(args[0].formatSpecId, SpecIds::kFirstImageFormat);
-  EXPECT_EQ(args[2].formatSpecId, SpecIds::kFirstImageFormat + 2);
+  EXPECT_EQ(args[2].formatSpecId, SpecIds::kFirstImageFormat + 3);
   std::string text = run.text();
-  for (uint32_t id = SpecIds::kFirstImageFormat; id < SpecIds::kFirstImageFormat + 4; ++id)
+  for (uint32_t id = SpecIds::kFirstImageFormat; id < SpecIds::kFirstImageFormat + 6; ++id)
     EXPECT_EQ(count(text, "SpecId " + std::to_string(id) + "\n"), 1u) << id << "\n" << text;
-  EXPECT_EQ(count(text, "OpSpecConstant %uint 0"), 4u) << text;
+  EXPECT_EQ(count(text, "OpSpecConstant %uint 0"), 6u) << text;
 }
 
 }  // namespace

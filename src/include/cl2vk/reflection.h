@@ -33,7 +33,8 @@ struct KernelArgument {
   uint32_t size = 0;         // bytes in the argument block (8 for pointers, 0 for __local)
   bool readOnly = false;     // __constant, or a pointer the kernel never writes through
   // For kImage: "read_only", "write_only" or "read_write" (`type` is the OpenCL type, "image2d_t"),
-  // and the specialization constants of its channel order and, at the next id, type (SpecIds).
+  // and the specialization constants of its channel order and, at the next two ids, its channel
+  // type and whether its offsets are narrow (SpecIds::kFirstImageFormat).
   std::string access;
   uint32_t formatSpecId = 0;
   // For kLocalPointer: the specialization constant holding the number of elements, and the
@@ -60,6 +61,9 @@ struct ImageRecordLayout {
   static constexpr uint32_t kRowPitch = 32;      // uint32
   static constexpr uint32_t kChannelOrder = 36;  // uint32 cl_channel_order
   static constexpr uint32_t kChannelType = 40;   // uint32 cl_channel_type
+  // uint32: 1 where every texel's byte offset from texel (0, 0, 0) is below 2^32, so that the
+  // kernel forms texel addresses from 32-bit offsets; 0 where it must use 64-bit ones.
+  static constexpr uint32_t kNarrowOffsets = 44;
   static constexpr uint32_t kBytes = 48;
 };
 
@@ -162,10 +166,12 @@ struct SpecIds {
   // the work-group shape); work-group collectives take their subgroup path only then.
   static constexpr uint32_t kLinearSubgroups = 6;
   static constexpr uint32_t kFirstLocalArgument = 7;
-  // An image argument's channel order and type (docs/images.md), two ids per image from here in
-  // argument order, so that the driver compiles its texel code for the one format it reads: 0,
-  // the default, leaves them to the image record.
+  // An image argument's channel order, channel type and narrow-offsets flag (docs/images.md), three
+  // ids per image from here in argument order, so that the driver compiles its texel code for the
+  // one format it reads and with 32-bit offsets where they suffice: 0, the default, leaves them to
+  // the image record; the flag is 1 (narrow) or 2 (64-bit) when set.
   static constexpr uint32_t kFirstImageFormat = 0x10000;
+  static constexpr uint32_t kImageSpecIds = 3;  // ids per image argument
 };
 
 // What a translated module needs from the Vulkan device.

@@ -333,8 +333,8 @@ class KernelLowering {
       case ArgumentKind::kImage: {
         Expected<uint32_t> record = arguments.value(builder, param.valueType, offset);
         if (!record) return record;
-        arg.formatSpecId = SpecIds::kFirstImageFormat + 2 * imageIndex++;
-        return specializeFormat(builder, *record, arg.formatSpecId);
+        arg.formatSpecId = SpecIds::kFirstImageFormat + SpecIds::kImageSpecIds * imageIndex++;
+        return specializeLayout(builder, *record, arg.formatSpecId);
       }
       case ArgumentKind::kValue:
       case ArgumentKind::kSampler: {
@@ -366,15 +366,16 @@ class KernelLowering {
     return Error("unreachable");
   }
 
-  // The image record `record` with its layout's channel order and type (members 1 and 2 of member 3)
-  // the specialization constants `specId` and `specId + 1` where they are set (not 0): the driver
-  // then compiles the library's texel code for that format alone.
-  uint32_t specializeFormat(Builder& builder, uint32_t record, uint32_t specId) {
+  // The image record `record` with its layout's channel order, channel type and narrow-offsets flag
+  // (members 1 to 3 of member 3) the specialization constants `specId` to `specId + 2` where they
+  // are set (not 0): the driver then compiles the library's texel code for that format alone, and
+  // with 32-bit texel offsets where they suffice.
+  uint32_t specializeLayout(Builder& builder, uint32_t record, uint32_t specId) {
     uint32_t uint32 = ir::typeInt(module_, 32);
     uint32_t uint4 = ir::typeVector(module_, uint32, 4);
     uint32_t layout = builder.extract(uint4, record, 3);
     uint32_t zero = ir::constantUint(module_, 32, 0);
-    for (uint32_t member = 1; member <= 2; ++member) {
+    for (uint32_t member = 1; member <= SpecIds::kImageSpecIds; ++member) {
       uint32_t constant = specConstant(module_, specId + member - 1, 0);
       uint32_t recorded = builder.extract(uint32, layout, member);
       uint32_t value = builder.select(builder.compare(spv::Op::OpIEqual, constant, zero), recorded, constant);
