@@ -10,7 +10,8 @@
 # icd-no-int64 (its sub-group and
 # collective tests with 64-bit integers emulated), kernels-no-int64 and kernels-no-8-16
 # (kernel_tests' emulation, collective and integer tests with CL2VK_DEVICE_LACKS naming the
-# features), bench:ARGS (cl2vk-bench with ARGS,
+# features), ffmpeg (ffmpeg's OpenCL filters against its CPU ones, through cl2vk and NVIDIA's
+# OpenCL), bench:ARGS (cl2vk-bench with ARGS,
 # "+" for spaces; NVIDIA's OpenCL as the native platform), run:PROGRAM (a carried program,
 # .device/PROGRAM with "+" for spaces, in this environment: both cl2vk and NVIDIA's OpenCL are
 # platforms; for probes), cts:SUITES and cts-native:SUITES (the
@@ -34,6 +35,8 @@
 #                   manifest naming it by a relative path), for lavapipe-kernels:FILTER and
 #                   lavapipe-icd:FILTER (kernel_tests and icd_tests on this machine's CPU)
 #   .device/test_conformance/  a CTS build's suites (binaries and the files they read), for cts:
+#   .device/ffmpeg/  ffmpeg and its libraries, or stand-ins for them (tools/device/pack-ffmpeg.py),
+#                   for ffmpeg
 #   .device/*.tar.xz  any of the folders above, packed
 set -u
 # Programs may also travel packed (xz makes the stripped binaries a third of their size).
@@ -104,6 +107,17 @@ for step in "$@"; do
       log=$OUT/run-$(echo "${program%%+*}" | tr -c 'a-zA-Z0-9\n' '_').log
       # shellcheck disable=SC2086 # the arguments are split at the "+" on purpose
       .device/${program//+/ } > "$log" 2>&1 ;;
+    ffmpeg)
+      # ffmpeg's OpenCL filters against its CPU filters (tests/clients/ffmpeg/compare_filters.py),
+      # through cl2vk and through NVIDIA's OpenCL, with ffmpeg from .device/ffmpeg/.
+      code=0
+      for impl in cl2vk nvidia; do
+        mkdir -p "/tmp/vendors-$impl" && cp "/tmp/vendors/$impl.icd" "/tmp/vendors-$impl/"
+        echo "== $impl"
+        PATH=$PWD/.device/ffmpeg/bin:$PATH LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}:$PWD/.device/ffmpeg/lib \
+          OCL_ICD_VENDORS=/tmp/vendors-$impl python3 tests/clients/ffmpeg/compare_filters.py || code=1
+      done > "$log" 2>&1
+      (exit $code) ;;
     cts:* | cts-native:*)
       name=${step%%:*}
       icd=$PWD/.device/icd/libcl2vk_icd.so
