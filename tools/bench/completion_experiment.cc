@@ -28,20 +28,6 @@ double nanosecondsBetween(Clock::time_point start, Clock::time_point end) {
   return std::chrono::duration<double, std::nano>(end - start).count();
 }
 
-// The 10th percentile, median and 90th percentile of `times`.
-struct Spread {
-  double low = 0, median = 0, high = 0;
-};
-
-Spread spreadOf(std::vector<double> times) {
-  if (times.empty()) return {};
-  std::sort(times.begin(), times.end());
-  auto at = [&](double fraction) {
-    return times[static_cast<size_t>(fraction * static_cast<double>(times.size() - 1))];
-  };
-  return {at(0.1), median(times), at(0.9)};
-}
-
 // A command pool, one command buffer and one fence of the device's queue family, for submissions
 // made outside vulkan::Queue (which records each time and polls with a yield).
 class RawSubmitter {
@@ -151,22 +137,6 @@ void recordCompletionMarker(const VolkDeviceTable& vk, VkCommandBuffer commands,
                           nullptr, 0, nullptr);
 }
 
-struct Row {
-  std::string name;
-  Spread spread;
-};
-
-// Runs `once` (one timed submission, returning its host nanoseconds) `warmups` + `count` times.
-Expected<std::vector<double>> repeat(size_t warmups, size_t count, const std::function<Expected<double>()>& once) {
-  std::vector<double> times;
-  for (size_t i = 0; i < warmups + count; ++i) {
-    Expected<double> time = once();
-    if (!time) return time.error();
-    if (i >= warmups) times.push_back(*time);
-  }
-  return times;
-}
-
 }  // namespace
 
 int runCompletionExperiment(const Options& options) {
@@ -209,17 +179,8 @@ int runCompletionExperiment(const Options& options) {
 
   size_t count = options.launchIterations;
   size_t warmups = std::max<size_t>(count / 10, 5);
-  std::vector<Row> rows;
-  int failures = 0;
-  auto add = [&](const std::string& name, Expected<std::vector<double>> times) {
-    if (!times) {
-      std::fprintf(stderr, "  FAILED %s: %s\n", name.c_str(), times.error().message().c_str());
-      ++failures;
-      return;
-    }
-    rows.push_back({name, spreadOf(*times)});
-    std::fprintf(stderr, "  %-72s %8.2f us\n", name.c_str(), rows.back().spread.median / 1000);
-  };
+  VariantTimes variants(1000, "us");
+  auto add = [&](const std::string& name, Expected<std::vector<double>> times) { variants.add(name, times); };
 
   // OpenCL: enqueue and finish of an empty kernel of one work-item, and the enqueue alone.
   auto openclRows = [&](OpenClRunner& runner, const std::string& label) {
@@ -340,16 +301,17 @@ int runCompletionExperiment(const Options& options) {
     vk.vkDestroyQueryPool(device.handle(), timestamps, nullptr);
   }
 
-  double baseline = rows.empty() ? 0 : rows.front().spread.median;
+  const std::vector<VariantTimes::Row>& rows = variants.rows();
+  double baseline = rows.empty() ? 0 : rows.front().median;
   std::printf("Host time of an empty launch of one work-item on \"%s\", %zu times after %zu warm-ups (us)\n\n",
               (*glsl)->deviceName().c_str(), count, warmups);
   std::printf("| variant | 10%% | median | 90%% | median / first row |\n|---|--:|--:|--:|--:|\n");
-  for (const Row& row : rows) {
-    std::printf("| %s | %.2f | %.2f | %.2f | %.2f |\n", row.name.c_str(), row.spread.low / 1000,
-                row.spread.median / 1000, row.spread.high / 1000, baseline > 0 ? row.spread.median / baseline : 0.0);
+  for (const VariantTimes::Row& row : rows) {
+    std::printf("| %s | %.2f | %.2f | %.2f | %.2f |\n", row.name.c_str(), row.percentile(0.1) / 1000, row.median / 1000,
+                row.percentile(0.9) / 1000, baseline > 0 ? row.median / baseline : 0.0);
   }
-  std::printf("\n%d failed\n", failures);
-  return failures == 0 ? 0 : 1;
+  std::printf("\n%d failed\n", variants.failures());
+  return variants.failures() == 0 ? 0 : 1;
 }
 
 }  // namespace cl2vk::bench

@@ -1,6 +1,7 @@
 #include "measure.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace cl2vk::bench {
 
@@ -11,6 +12,34 @@ double median(std::vector<double> values) {
   double upper = values[middle];
   if (values.size() % 2 == 1) return upper;
   return (upper + *std::max_element(values.begin(), values.begin() + middle)) / 2;
+}
+
+Expected<std::vector<double>> repeat(size_t warmups, size_t count, const std::function<Expected<double>()>& once) {
+  std::vector<double> times;
+  for (size_t i = 0; i < warmups + count; ++i) {
+    Expected<double> time = once();
+    if (!time) return time.error();
+    if (i >= warmups) times.push_back(*time);
+  }
+  return times;
+}
+
+double VariantTimes::Row::percentile(double fraction) const {
+  if (times.empty()) return 0;
+  return times[static_cast<size_t>(fraction * static_cast<double>(times.size() - 1))];
+}
+
+void VariantTimes::add(const std::string& name, Expected<std::vector<double>> times) {
+  if (!times) return fail(name, times.error().message());
+  std::sort(times->begin(), times->end());
+  double middle = median(*times);
+  rows_.push_back({name, std::move(*times), middle});
+  std::fprintf(stderr, "  %-80s %9.3f %s\n", name.c_str(), middle / unit_, unitName_.c_str());
+}
+
+void VariantTimes::fail(const std::string& name, const std::string& why) {
+  std::fprintf(stderr, "  FAILED %s: %s\n", name.c_str(), why.c_str());
+  ++failures_;
 }
 
 Expected<MeasureResult> measure(Runner& runner, const LaunchSpec& spec, const Reference& reference,

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,36 @@ struct MeasureResult {
 
 // The median of `values` (the mean of the middle two for an even count); 0 for none.
 double median(std::vector<double> values);
+
+// Runs `once` (one timed step, returning its time) `warmups` + `count` times; the last `count`
+// times, or the first error.
+Expected<std::vector<double>> repeat(size_t warmups, size_t count, const std::function<Expected<double>()>& once);
+
+// An experiment's variants (--experiment completion, transfer): each one's times in nanoseconds,
+// sorted, or its failure, which add() reports on stderr as it comes, as it does each median.
+class VariantTimes {
+ public:
+  struct Row {
+    std::string name;
+    std::vector<double> times;  // sorted
+    double median = 0;
+    double percentile(double fraction) const;  // 0.1 for the 10th
+  };
+
+  // The progress line shows each median divided by `unit` and followed by `unitName`.
+  VariantTimes(double unit, std::string unitName) : unit_(unit), unitName_(std::move(unitName)) {}
+
+  void add(const std::string& name, Expected<std::vector<double>> times);
+  void fail(const std::string& name, const std::string& why);
+  const std::vector<Row>& rows() const { return rows_; }
+  int failures() const { return failures_; }
+
+ private:
+  double unit_;
+  std::string unitName_;
+  std::vector<Row> rows_;
+  int failures_ = 0;
+};
 
 // Runs `spec` (already prepared on `runner`) once on input 0 and compares its output with
 // `reference`; when it matches, times `settings.runs` launches after `settings.warmups`, rotating

@@ -190,37 +190,14 @@ std::string familyName(const CopyDevice::Family& family) {
   return name + ")";
 }
 
-Expected<std::vector<double>> repeat(size_t warmups, size_t count, const std::function<Expected<double>()>& once) {
-  std::vector<double> times;
-  for (size_t i = 0; i < warmups + count; ++i) {
-    Expected<double> time = once();
-    if (!time) return time.error();
-    if (i >= warmups) times.push_back(*time);
-  }
-  return times;
-}
-
 }  // namespace
 
 int runTransferExperiment(const Options& options) {
   const size_t bytes = options.transferMiB << 20;
   const size_t count = options.runs;
   const size_t warmups = options.warmups;
-  struct Row {
-    std::string name;
-    double medianNs;
-  };
-  std::vector<Row> rows;
-  int failures = 0;
-  auto add = [&](const std::string& name, Expected<std::vector<double>> times) {
-    if (!times) {
-      std::fprintf(stderr, "  FAILED %s: %s\n", name.c_str(), times.error().message().c_str());
-      ++failures;
-      return;
-    }
-    rows.push_back({name, median(*times)});
-    std::fprintf(stderr, "  %-80s %9.3f ms\n", name.c_str(), rows.back().medianNs / 1e6);
-  };
+  VariantTimes variants(1e6, "ms");
+  auto add = [&](const std::string& name, Expected<std::vector<double>> times) { variants.add(name, times); };
 
   // The native OpenCL first (its CUDA context holds an NVIDIA GPU's clocks up for the rows after it).
   std::vector<std::pair<std::string, std::string>> platforms;
@@ -281,9 +258,8 @@ int runTransferExperiment(const Options& options) {
     for (size_t i = 0; same && i < bytes / 4; i += 4093)
       same = pattern[i] == static_cast<uint32_t>(i * 2654435761u + family.index);
     if (!same) {
-      std::fprintf(stderr, "  FAILED %s: %s\n", familyName(family).c_str(),
-                   back ? "the bytes copied to the device and back differ" : back.error().message().c_str());
-      ++failures;
+      variants.fail(familyName(family),
+                    back ? "the bytes copied to the device and back differ" : back.error().message());
       continue;
     }
     for (const auto& [kind, host] : hostMemories) {
@@ -297,13 +273,14 @@ int runTransferExperiment(const Options& options) {
   std::printf("Copies of %zu MiB on \"%s\", medians of %zu after %zu warm-ups\n\n", options.transferMiB,
               deviceName.c_str(), count, warmups);
   std::printf("| variant | ms | GB/s | / first row's GB/s |\n|---|--:|--:|--:|\n");
-  double first = rows.empty() ? 0 : rows.front().medianNs;
-  for (const Row& row : rows) {
-    std::printf("| %s | %.2f | %.1f | %.3f |\n", row.name.c_str(), row.medianNs / 1e6,
-                static_cast<double>(bytes) / row.medianNs, row.medianNs > 0 ? first / row.medianNs : 0.0);
+  const std::vector<VariantTimes::Row>& rows = variants.rows();
+  double first = rows.empty() ? 0 : rows.front().median;
+  for (const VariantTimes::Row& row : rows) {
+    std::printf("| %s | %.2f | %.1f | %.3f |\n", row.name.c_str(), row.median / 1e6,
+                static_cast<double>(bytes) / row.median, row.median > 0 ? first / row.median : 0.0);
   }
-  std::printf("\n%d failed\n", failures);
-  return failures == 0 ? 0 : 1;
+  std::printf("\n%d failed\n", variants.failures());
+  return variants.failures() == 0 ? 0 : 1;
 }
 
 }  // namespace cl2vk::bench
