@@ -136,6 +136,45 @@ float __cl2vk_tan_f32(float x) {
   return (n & 1) ? -c / s : s / c;
 }
 
+// ---- The forms built on fma (Target::fusedLibraryForms: a correctly rounded fma, the driver's)
+//
+// x - n pi/2 by Cody and Waite's method with fma, below 2^12: pi/2 as three floats, PIO2_HI +
+// PIO2_LO + PIO2_LO2 (74 bits). PIO2_HI's last bit weighs 2^-23, so x - n PIO2_HI has no bit below
+// x's or 2^-23 and is below 1 in magnitude: exact. The next two fma round once each, at 2^-24 of a
+// result within n |PIO2_LO2| < 2^-37 of the final r, which is at least 2^-27.8 (the float below
+// 2^12 closest to a multiple of pi/2 is 0x1.f9cbe2p+7, near 161 pi/2: every float from 1 to 2^12
+// tried); the truncation of pi/2 adds n 2^-76. r alone (no second
+// word) is then within an ULP and a half of x - n pi/2, and sin and cos stay within OpenCL's 4 ULP
+// (measured with MPFR, MathPrecisionFusedForms). n = 0 keeps x itself, and its zero's sign. Above
+// 2^12, and for NaN and infinities, the exact path.
+#define PIO2_LO2 -0x1.ee59dap-50f
+
+static float sinPolynomial(float r) {
+  float z = r * r;
+  float g = fma(fma(fma(0x1.6dbdeep-19f, z, -0x1.a013a8p-13f), z, 0x1.11110ep-7f), z, -0x1.555556p-3f);
+  return fma(r * z, g, r);
+}
+
+static float cosPolynomial(float r) {
+  float z = r * r;
+  float g = fma(fma(fma(-0x1.25243cp-22f, z, 0x1.a015c4p-16f), z, -0x1.6c16c0p-10f), z, 0x1.555556p-5f);
+  float halfZ = 0.5f * z;
+  float w = 1.0f - halfZ;
+  return w + fma(z * z, g, (1.0f - w) - halfZ);
+}
+
+// sin (cos where `cosine`) of finite x below 2^12 in magnitude.
+static float sinCosFused(float x, bool cosine) {
+  float n = rint(x * TWO_OVER_PI);
+  float r = n == 0.0f ? x : fma(-n, PIO2_LO2, fma(-n, PIO2_LO, fma(-n, PIO2_HI, x)));
+  int quadrant = ((int)n + (cosine ? 1 : 0)) & 3;
+  float value = (quadrant & 1) ? cosPolynomial(r) : sinPolynomial(r);
+  return (quadrant & 2) ? -value : value;
+}
+
+float __cl2vk_sin_f32_fused(float x) { return fabs(x) < 0x1p12f ? sinCosFused(x, false) : __cl2vk_sin_f32(x); }
+float __cl2vk_cos_f32_fused(float x) { return fabs(x) < 0x1p12f ? sinCosFused(x, true) : __cl2vk_cos_f32(x); }
+
 float __cl2vk_sinpi_f32(float x) { return isnan(x) || isinf(x) ? as_float(0x7fc00000u) : sinCosPi(x, false); }
 float __cl2vk_cospi_f32(float x) { return isnan(x) || isinf(x) ? as_float(0x7fc00000u) : sinCosPi(x, true); }
 

@@ -132,6 +132,8 @@ Target targetFor(const vulkan::DeviceInfo& info) {
   // Both CPU drivers compute Fma as a multiplication and an addition (measured: fma(1 + 2^-23,
   // 1 - 2^-23, -1) is 0 on both, -2^-46 fused).
   target.fusedFma = info.driverId != VK_DRIVER_ID_GOOGLE_SWIFTSHADER && info.driverId != VK_DRIVER_ID_MESA_LLVMPIPE;
+  // The library's fma forms are faster only with the driver's fused Fma (the exact one is slow).
+  target.fusedLibraryForms = target.fusedFma;
   // llvmpipe's code depends on the host CPU: on one without AVX-512 (or without AVX) it rounds
   // doubles wrong and aborts on a broadcast-first of a computed float (docs/decisions.md). Whatever
   // the CPU here, the translation avoids both.

@@ -294,7 +294,8 @@ class MathPrecision : public KernelTest {
   std::unique_ptr<launch::LaunchableKernel> kernel(const std::string& file, const std::string& name) {
     static std::map<std::string, std::shared_ptr<const Translation>> translations;
     std::shared_ptr<const Translation>& translation =
-        translations[file + (target().emulateFloat32DenormalFlush ? " flushing" : "")];
+        translations[file + (target().emulateFloat32DenormalFlush ? " flushing" : "") +
+                     (target().fusedLibraryForms ? " fused forms" : "")];
     if (!translation) translation = translate(file);
     if (!translation) return nullptr;
     auto created = launch::LaunchableKernel::create(sharedDevice(), translation, name);
@@ -335,7 +336,8 @@ class MathPrecision : public KernelTest {
 
   // `randomCount` random inputs (pairs) besides the edge cases and the extreme values.
   template <typename T>
-  void measure(const MathFunction& function, const std::string& file, size_t randomCount = 1 << 14) {
+  void measure(const MathFunction& function, const std::string& file, size_t randomCount = 1 << 14,
+               const std::vector<T>& hard = {}) {
     const double bound = function.bound;
     std::vector<T> edges = edgeCases<T>();
     std::vector<T> xs, ys;
@@ -344,6 +346,7 @@ class MathPrecision : public KernelTest {
     for (T x : edges) {
       for (T y : edges) xs.push_back(x), ys.push_back(y);
     }
+    for (T x : hard) xs.push_back(x), ys.push_back(T(1));
     std::vector<T> rx = randomValues<T>(randomCount, 1, function.low, function.high);
     std::vector<T> ry = randomValues<T>(randomCount, 2, function.low, function.high);
     xs.insert(xs.end(), rx.begin(), rx.end());
@@ -709,6 +712,36 @@ TEST_P(MathPrecisionFlushingDenormals, PownRootnAndPowTakeEveryInt) {
 }
 
 CL2VK_KERNEL_TEST_SUITE(MathPrecisionFlushingDenormals, "O2");
+
+// The library's forms built on fma (Target::fusedLibraryForms: sin and cos reduce their argument
+// with three fused multiply-adds), which the runtime takes where the driver's Fma is fused (GPUs).
+// On a CPU driver, whose Fma rounds twice, the library's exact fma stands in for it, so these
+// forms are checked on every machine; a third of the inputs lie where they apply (below 2^12).
+class MathPrecisionFusedForms : public MathPrecision {
+ public:
+  Target target() const override {
+    Target fused = MathPrecision::target();
+    fused.fusedLibraryForms = true;
+    return fused;
+  }
+};
+
+TEST_P(MathPrecisionFusedForms, SinAndCosWithinOpenclBounds) {
+  // The float below 2^12 closest to a multiple of pi/2 (0x1.f9cbe2p+7, 2^-27.8 from 161 pi/2, found
+  // by trying every float from 1 to 2^12), where the reduction cancels most, and its neighbours.
+  std::vector<float> hard;
+  float x = 0x1.f9cbe2p+7f;
+  for (int step = 0; step < 5; ++step, x = std::nextafter(x, 0.0f)) hard.push_back(x), hard.push_back(-x);
+  for (const MathFunction& function :
+       {MathFunction{"sin", mpfr_sin, nullptr, 4, -0x1p12, 0x1p12},
+        MathFunction{"cos", mpfr_cos, nullptr, 4, -0x1p12, 0x1p12},
+        MathFunction{"sin", mpfr_sin, nullptr, 4, -1e4, 1e4}, MathFunction{"cos", mpfr_cos, nullptr, 4, -1e4, 1e4}}) {
+    SCOPED_TRACE(function.name);
+    measure<float>(function, "math_precision", 1 << 14, hard);
+  }
+}
+
+CL2VK_KERNEL_TEST_SUITE(MathPrecisionFusedForms, "O2");
 
 }  // namespace
 }  // namespace cl2vk::test

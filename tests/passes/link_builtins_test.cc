@@ -74,7 +74,7 @@ TEST(LinkBuiltins, HalfFunctionsCallTheFloatFunction) {
   std::string text = test::disassemble(*run.module);
   EXPECT_EQ(count(text, " cos "), 0u) << text;
   EXPECT_EQ(count(text, " fmod "), 0u) << text;
-  EXPECT_EQ(count(text, "OpFunctionCall %float %__cl2vk_cos_f32"), 1u) << text;
+  EXPECT_EQ(count(text, "OpFunctionCall %float %__cl2vk_cos_f32_fused"), 1u) << text;
   EXPECT_EQ(count(text, "OpFunctionCall %float %__cl2vk_fmod_f32"), 1u) << text;
   EXPECT_EQ(count(text, "= OpFConvert %half"), 2u) << text;
   Target relaxed;
@@ -96,7 +96,7 @@ TEST(LinkBuiltins, HalfFormsMissingTheirBoundCallThePreciseFunction) {
   test::PassRun run = test::runPass("link-builtins", moduleWith("float", body));
   ASSERT_TRUE(run.module) << run.error;
   std::string text = test::disassemble(*run.module);
-  EXPECT_EQ(count(text, "OpFunctionCall %float %__cl2vk_cos_f32 %x"), 1u) << text;
+  EXPECT_EQ(count(text, "OpFunctionCall %float %__cl2vk_cos_f32_fused %x"), 1u) << text;
   EXPECT_EQ(count(text, " half_exp "), 1u) << text;
   Target relaxed;
   relaxed.relaxedMath = true;
@@ -143,7 +143,36 @@ TEST(LinkBuiltins, RelaxedMathKeepsTheFastFloatInstructions) {
   run = test::runPass("link-builtins", moduleWith("double", body));
   ASSERT_TRUE(run.module) << run.error;
   text = test::disassemble(*run.module);
+  EXPECT_EQ(count(text, "OpFunctionCall %float %__cl2vk_sin_f32_fused %x"), 1u) << text;
+}
+
+// Where the target takes the library's forms built on fma (Target::fusedLibraryForms), float sin
+// is __cl2vk_sin_f32_fused, whose fma calls stay the instruction on a driver whose Fma is fused and
+// become the library's exact fma where it is not; without the flag, the exact-reduction sin.
+TEST(LinkBuiltins, FormsBuiltOnFmaWhereTheTargetTakesThem) {
+  std::string body = R"(
+          %r = OpExtInst %float %std sin %x)";
+  test::PassRun run = test::runPass("link-builtins", moduleWith("float", body));
+  ASSERT_TRUE(run.module) << run.error;
+  std::string text = test::disassemble(*run.module);
+  EXPECT_EQ(count(text, "OpFunctionCall %float %__cl2vk_sin_f32_fused %x"), 1u) << text;
+  EXPECT_GE(count(text, " fma "), 3u) << text;
+  EXPECT_EQ(count(text, "__cl2vk_fma_f32"), 0u) << text;
+  Target unfused;
+  unfused.fusedFma = false;
+  run = test::runPass("link-builtins", moduleWith("float", body), unfused);
+  ASSERT_TRUE(run.module) << run.error;
+  text = test::disassemble(*run.module);
+  EXPECT_EQ(count(text, "OpFunctionCall %float %__cl2vk_sin_f32_fused %x"), 1u) << text;
+  EXPECT_EQ(count(text, " fma "), 0u) << text;
+  EXPECT_GE(count(text, "OpFunctionCall %float %__cl2vk_fma_f32"), 3u) << text;
+  unfused.fusedLibraryForms = false;
+  run = test::runPass("link-builtins", moduleWith("float", body), unfused);
+  ASSERT_TRUE(run.module) << run.error;
+  text = test::disassemble(*run.module);
   EXPECT_EQ(count(text, "OpFunctionCall %float %__cl2vk_sin_f32 %x"), 1u) << text;
+  EXPECT_EQ(count(text, "_fused"), 0u) << text;
+  EXPECT_EQ(count(text, "fma"), 0u) << text;
 }
 
 // Half erf, which GLSL.std.450 lacks, is the float function of the widened operand, rounded

@@ -11,7 +11,7 @@ namespace cl2vk {
 namespace {
 
 // Target's fields, as many as everyFieldChanged names.
-constexpr size_t kTargetFields = 35;
+constexpr size_t kTargetFields = 36;
 
 // A Target with every field away from its default. The structured binding counts the fields: a
 // field added to Target fails to compile here until it is set below and has a flag.
@@ -20,7 +20,8 @@ Target everyFieldChanged() {
   auto& [env, minSubgroup, maxSubgroup, arithmetic, extendedTypes, vote, ballot, shuffle, shuffleRelative, clustered,
          byRow, requiredSize, shuffleScans, int8, int16, int64, float16, float64, denormPreserve, relaxedMath,
          emulateFlush, storage8, storage16, pushConstants, workGroup, loopLimit, loopUnroll, loopExitPhis, pointerPhis,
-         float64Rounding, broadcastFirst, fusedFma, vulkanMemoryModel, memoryBarriers, exactUnsignedToFloat] = target;
+         float64Rounding, broadcastFirst, fusedFma, fusedLibraryForms, vulkanMemoryModel, memoryBarriers,
+         exactUnsignedToFloat] = target;
   env = SPV_ENV_VULKAN_1_3;
   minSubgroup = 4;
   maxSubgroup = 64;
@@ -53,6 +54,7 @@ Target everyFieldChanged() {
                      &float64Rounding,
                      &broadcastFirst,
                      &fusedFma,
+                     &fusedLibraryForms,
                      &vulkanMemoryModel,
                      &memoryBarriers,
                      &exactUnsignedToFloat})

@@ -91,6 +91,13 @@ struct Target {
   // correctly rounded, so where this is off link-builtins gives fma the builtin library's integer
   // form (mad, which OpenCL lets round either way, keeps the instruction).
   bool fusedFma = true;
+  // link-builtins takes the builtin library's forms built on fma where it has them (a function's
+  // __cl2vk_<name>_f32_fused: sin and cos, whose argument reduction is then three fused
+  // multiply-adds instead of an exact four-part one). They are right only with a correctly rounded
+  // fma, which is the driver's where fusedFma is on and the library's exact one (slow) where it is
+  // off; the runtime sets this to fusedFma, and tests set it alone to check those forms on a CPU
+  // driver.
+  bool fusedLibraryForms = true;
   // Vulkan's memory model with device scope (vulkanMemoryModel, vulkanMemoryModelDeviceScope). A
   // module that orders memory at device scope (a fence with memory_scope_device, OpenCL C 2.0's
   // atomics) is translated under it, its releases and acquires making buffer memory available and

@@ -151,9 +151,14 @@ class Linker {
     uint32_t component = b.componentType(type);
     uint32_t width = b.width(b.componentType(b.typeOf(args[0])));
     bool half = width == 16;
-    std::string function = "__cl2vk_" + std::string(name) + "_f";
-    BuiltinFunction builtin = findBuiltin(function + std::to_string(width));
-    if (half && !builtin.module) builtin = findBuiltin(function + "32");
+    // The form built on fma first, where the target takes it (Target::fusedLibraryForms).
+    auto find = [&](uint32_t bits) {
+      std::string function = "__cl2vk_" + std::string(name) + "_f" + std::to_string(bits);
+      BuiltinFunction fused = target_.fusedLibraryForms ? findBuiltin(function + "_fused") : BuiltinFunction{};
+      return fused.module ? fused : findBuiltin(function);
+    };
+    BuiltinFunction builtin = find(width);
+    if (half && !builtin.module) builtin = find(32);
     if (!builtin.module) return 0;
     auto importer = importers_.try_emplace(builtin.module, module_, *builtin.module).first;
     Expected<uint32_t> imported = importer->second.import(builtin.id);
@@ -191,8 +196,18 @@ Expected<PassResult> linkBuiltins(ir::Module& module, const Target& target) {
   auto isOpenclStd = [import](const ir::Instruction& inst) {
     return inst.opcode() == spv::Op::OpExtInst && inst.idOperand(0) == import;
   };
-  return lowerInstructions(module, isOpenclStd,
-                           [&linker](ir::Module&, ir::Instruction& inst) { return linker.lower(inst); });
+  auto lower = [&linker](ir::Module&, ir::Instruction& inst) { return linker.lower(inst); };
+  Expected<PassResult> linked = lowerInstructions(module, isOpenclStd, lower);
+  if (!linked || target.fusedFma) return linked;
+  // The library's forms built on fma (Target::fusedLibraryForms) call fma themselves: where the
+  // driver's Fma rounds twice, those calls, imported just now, get the library's exact fma too.
+  auto isFma = [&isOpenclStd](const ir::Instruction& inst) {
+    return isOpenclStd(inst) && inst.wordOperand(1) == OpenCLLIB::Fma;
+  };
+  Expected<PassResult> exact = lowerInstructions(module, isFma, lower);
+  if (!exact) return exact;
+  return *linked == PassResult::kChanged || *exact == PassResult::kChanged ? PassResult::kChanged
+                                                                           : PassResult::kUnchanged;
 }
 
 }  // namespace cl2vk
