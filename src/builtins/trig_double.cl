@@ -149,6 +149,49 @@ double __cl2vk_tan_f64(double x) {
   return (n & 1) ? -c / s : s / c;
 }
 
+// ---- The forms built on fma (Target::fusedLibraryForms: a correctly rounded fma)
+//
+// Below 2^20, x - n pi/2 by three fma with pi/2 as PIO2_HI + PIO2_LO + PIO2_LO2 (159 bits), as
+// trig_float.cl's forms do: PIO2_HI's last bit weighs 2^-52, so the first step is exact; the next
+// two round once each at 2^-53 of a result within n |PIO2_LO2| < 2^-89 of the final r, which no
+// double comes near (the closest any double comes to a multiple of pi/2 is about 2^-61); n = 0
+// keeps x. r alone is then within an ULP and a half of x - n pi/2.
+#define PIO2_LO2 -0x1.f1976b7ed8fbcp-110
+
+static double reduceFused(double x, int* quadrant) {
+  double n = rint(x * TWO_OVER_PI);
+  *quadrant = (int)n & 3;
+  return n == 0.0 ? x : fma(-n, PIO2_LO2, fma(-n, PIO2_LO, fma(-n, PIO2_HI, x)));
+}
+
+// The value for quadrant n (n + 1 for cos) of the kernels at r.
+static double sinInQuadrant(double r, int n) {
+  double value = (n & 1) ? cosKernel(r, 0.0) : sinKernel(r, 0.0);
+  return (n & 2) ? -value : value;
+}
+
+double __cl2vk_sin_f64_fused(double x) {
+  if (!(fabs(x) < 0x1p20)) return __cl2vk_sin_f64(x);
+  int n;
+  double r = reduceFused(x, &n);
+  return sinInQuadrant(r, n);
+}
+
+double __cl2vk_cos_f64_fused(double x) {
+  if (!(fabs(x) < 0x1p20)) return __cl2vk_cos_f64(x);
+  int n;
+  double r = reduceFused(x, &n);
+  return sinInQuadrant(r, n + 1);
+}
+
+double __cl2vk_tan_f64_fused(double x) {
+  if (!(fabs(x) < 0x1p20)) return __cl2vk_tan_f64(x);
+  int n;
+  double r = reduceFused(x, &n);
+  double s = sinKernel(r, 0.0), c = cosKernel(r, 0.0);
+  return (n & 1) ? -c / s : s / c;
+}
+
 double __cl2vk_sinpi_f64(double x) {
   return isnan(x) || isinf(x) ? as_double(0x7ff8000000000000ul) : sinCosPi(x, false);
 }

@@ -143,10 +143,10 @@ float __cl2vk_tan_f32(float x) {
 // x's or 2^-23 and is below 1 in magnitude: exact. The next two fma round once each, at 2^-24 of a
 // result within n |PIO2_LO2| < 2^-37 of the final r, which is at least 2^-27.8 (the float below
 // 2^12 closest to a multiple of pi/2 is 0x1.f9cbe2p+7, near 161 pi/2: every float from 1 to 2^12
-// tried); the truncation of pi/2 adds n 2^-76. r alone (no second
-// word) is then within an ULP and a half of x - n pi/2, and sin and cos stay within OpenCL's 4 ULP
-// (measured with MPFR, MathPrecisionFusedForms). n = 0 keeps x itself, and its zero's sign. Above
-// 2^12, and for NaN and infinities, the exact path.
+// tried); the truncation of pi/2 adds n 2^-76. r alone (no second word) is then within an ULP and
+// a half of x - n pi/2, and sin, cos and tan stay within OpenCL's 4, 4 and 5 ULP (measured with
+// MPFR, MathPrecisionFusedForms). n = 0 keeps x itself, and its zero's sign. Above 2^12, and for
+// NaN and infinities, the exact path.
 #define PIO2_LO2 -0x1.ee59dap-50f
 
 static float sinPolynomial(float r) {
@@ -163,17 +163,40 @@ static float cosPolynomial(float r) {
   return w + fma(z * z, g, (1.0f - w) - halfZ);
 }
 
-// sin (cos where `cosine`) of finite x below 2^12 in magnitude.
-static float sinCosFused(float x, bool cosine) {
+// x - n pi/2 for finite x below 2^12 in magnitude, and n mod 4.
+static float reduceFused(float x, int* quadrant) {
   float n = rint(x * TWO_OVER_PI);
-  float r = n == 0.0f ? x : fma(-n, PIO2_LO2, fma(-n, PIO2_LO, fma(-n, PIO2_HI, x)));
-  int quadrant = ((int)n + (cosine ? 1 : 0)) & 3;
-  float value = (quadrant & 1) ? cosPolynomial(r) : sinPolynomial(r);
-  return (quadrant & 2) ? -value : value;
+  *quadrant = (int)n & 3;
+  return n == 0.0f ? x : fma(-n, PIO2_LO2, fma(-n, PIO2_LO, fma(-n, PIO2_HI, x)));
 }
 
-float __cl2vk_sin_f32_fused(float x) { return fabs(x) < 0x1p12f ? sinCosFused(x, false) : __cl2vk_sin_f32(x); }
-float __cl2vk_cos_f32_fused(float x) { return fabs(x) < 0x1p12f ? sinCosFused(x, true) : __cl2vk_cos_f32(x); }
+// The value for quadrant n (n + 1 for cos) of the polynomials at r.
+static float sinInQuadrant(float r, int n) {
+  float value = (n & 1) ? cosPolynomial(r) : sinPolynomial(r);
+  return (n & 2) ? -value : value;
+}
+
+float __cl2vk_sin_f32_fused(float x) {
+  if (!(fabs(x) < 0x1p12f)) return __cl2vk_sin_f32(x);
+  int n;
+  float r = reduceFused(x, &n);
+  return sinInQuadrant(r, n);
+}
+
+float __cl2vk_cos_f32_fused(float x) {
+  if (!(fabs(x) < 0x1p12f)) return __cl2vk_cos_f32(x);
+  int n;
+  float r = reduceFused(x, &n);
+  return sinInQuadrant(r, n + 1);
+}
+
+float __cl2vk_tan_f32_fused(float x) {
+  if (!(fabs(x) < 0x1p12f)) return __cl2vk_tan_f32(x);
+  int n;
+  float r = reduceFused(x, &n);
+  float s = sinPolynomial(r), c = cosPolynomial(r);
+  return (n & 1) ? -c / s : s / c;
+}
 
 float __cl2vk_sinpi_f32(float x) { return isnan(x) || isinf(x) ? as_float(0x7fc00000u) : sinCosPi(x, false); }
 float __cl2vk_cospi_f32(float x) { return isnan(x) || isinf(x) ? as_float(0x7fc00000u) : sinCosPi(x, true); }

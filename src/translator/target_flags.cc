@@ -136,8 +136,8 @@ const Flag kFlags[] = {
                "Translate for a driver whose Fma rounds the product and the sum separately (llvmpipe, "
                "SwiftShader): OpenCL's fma is computed exactly on the integer significands."),
     switchFlag("no-fused-library-forms", &Target::fusedLibraryForms,
-               "Translate without the builtin library's forms built on fma (sin and cos reduce their argument "
-               "with three fused multiply-adds): the runtime leaves them out where the driver's Fma is not "
+               "Translate without the builtin library's forms built on fma (sin, cos and tan reduce their "
+               "argument with three fused multiply-adds): the runtime leaves them out where the driver's Fma is not "
                "fused (--no-fused-fma)."),
     switchFlag("no-vulkan-memory-model", &Target::vulkanMemoryModel,
                "Translate for a device without Vulkan's memory model at device scope: a kernel that orders "

@@ -726,7 +726,7 @@ class MathPrecisionFusedForms : public MathPrecision {
   }
 };
 
-TEST_P(MathPrecisionFusedForms, SinAndCosWithinOpenclBounds) {
+TEST_P(MathPrecisionFusedForms, FloatSinCosAndTanWithinOpenclBounds) {
   // The float below 2^12 closest to a multiple of pi/2 (0x1.f9cbe2p+7, 2^-27.8 from 161 pi/2, found
   // by trying every float from 1 to 2^12), where the reduction cancels most, and its neighbours.
   std::vector<float> hard;
@@ -735,9 +735,22 @@ TEST_P(MathPrecisionFusedForms, SinAndCosWithinOpenclBounds) {
   for (const MathFunction& function :
        {MathFunction{"sin", mpfr_sin, nullptr, 4, -0x1p12, 0x1p12},
         MathFunction{"cos", mpfr_cos, nullptr, 4, -0x1p12, 0x1p12},
+        MathFunction{"tan", mpfr_tan, nullptr, 5, -0x1p12, 0x1p12},
         MathFunction{"sin", mpfr_sin, nullptr, 4, -1e4, 1e4}, MathFunction{"cos", mpfr_cos, nullptr, 4, -1e4, 1e4}}) {
     SCOPED_TRACE(function.name);
     measure<float>(function, "math_precision", 1 << 14, hard);
+  }
+}
+
+// The doubles closest to multiples of pi/2 (hardTrigArguments) are among measure's inputs.
+TEST_P(MathPrecisionFusedForms, DoubleSinCosAndTanWithinOpenclBounds) {
+  if (!sharedDevice().info().features.shaderFloat64)
+    GTEST_SKIP() << "the device has no shaderFloat64: double kernels cannot run on it";
+  for (const MathFunction& function : {MathFunction{"sin", mpfr_sin, nullptr, 4, -0x1p20, 0x1p20},
+                                       MathFunction{"cos", mpfr_cos, nullptr, 4, -0x1p20, 0x1p20},
+                                       MathFunction{"tan", mpfr_tan, nullptr, 5, -0x1p20, 0x1p20}}) {
+    SCOPED_TRACE(function.name);
+    measure<double>(function, "math_precision_double");
   }
 }
 

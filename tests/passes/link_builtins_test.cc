@@ -138,7 +138,7 @@ TEST(LinkBuiltins, RelaxedMathKeepsTheFastFloatInstructions) {
   EXPECT_EQ(count(text, " sin %x"), 1u) << text;  // the OpenCL.std instruction, as it was
   EXPECT_EQ(count(text, "__cl2vk_sin_f32"), 0u) << text;
   EXPECT_EQ(count(text, "OpFunctionCall %float %__cl2vk_fmod_f32 %x %y"), 1u) << text;
-  EXPECT_EQ(count(text, "OpFunctionCall %double %__cl2vk_sin_f64 %d"), 1u) << text;
+  EXPECT_EQ(count(text, "OpFunctionCall %double %__cl2vk_sin_f64_fused %d"), 1u) << text;
   // Without the option, float sin comes from the library too.
   run = test::runPass("link-builtins", moduleWith("double", body));
   ASSERT_TRUE(run.module) << run.error;
@@ -246,8 +246,8 @@ TEST(LinkBuiltins, SincosCallsSinAndStoresCos) {
   ASSERT_TRUE(run.module) << run.error;
   std::string result = test::disassemble(*run.module);
   EXPECT_EQ(count(result, "sincos"), 0u) << result;
-  EXPECT_EQ(count(result, "OpFunctionCall %double %__cl2vk_sin_f64 %x"), 1u) << result;
-  EXPECT_EQ(count(result, "OpFunctionCall %double %__cl2vk_cos_f64 %x"), 1u) << result;
+  EXPECT_EQ(count(result, "OpFunctionCall %double %__cl2vk_sin_f64_fused %x"), 1u) << result;
+  EXPECT_EQ(count(result, "OpFunctionCall %double %__cl2vk_cos_f64_fused %x"), 1u) << result;
   EXPECT_EQ(count(result, "OpStore %p"), 1u) << result;
 }
 

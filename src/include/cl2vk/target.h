@@ -92,7 +92,7 @@ struct Target {
   // form (mad, which OpenCL lets round either way, keeps the instruction).
   bool fusedFma = true;
   // link-builtins takes the builtin library's forms built on fma where it has them (a function's
-  // __cl2vk_<name>_f32_fused: sin and cos, whose argument reduction is then three fused
+  // __cl2vk_<name>_f<width>_fused: sin, cos and tan, whose argument reduction is then three fused
   // multiply-adds instead of an exact four-part one). They are right only with a correctly rounded
   // fma, which is the driver's where fusedFma is on and the library's exact one (slow) where it is
   // off; the runtime sets this to fusedFma, and tests set it alone to check those forms on a CPU
