@@ -150,26 +150,26 @@ TEST(LinkBuiltins, RelaxedMathKeepsTheFastFloatInstructions) {
 // is __cl2vk_sin_f32_fused, whose fma calls stay the instruction on a driver whose Fma is fused and
 // become the library's exact fma where it is not; without the flag, the exact-reduction sin.
 TEST(LinkBuiltins, FormsBuiltOnFmaWhereTheTargetTakesThem) {
-  std::string body = R"(
-          %r = OpExtInst %float %std sin %x)";
-  test::PassRun run = test::runPass("link-builtins", moduleWith("float", body));
-  ASSERT_TRUE(run.module) << run.error;
-  std::string text = test::disassemble(*run.module);
+  const std::string module = moduleWith("float", R"(
+          %r = OpExtInst %float %std sin %x)");
+  // The module after link-builtins for `target`, as text.
+  auto linked = [&module](const Target& target) {
+    test::PassRun run = test::runPass("link-builtins", module, target);
+    EXPECT_TRUE(run.module) << run.error;
+    return run.module ? test::disassemble(*run.module) : std::string();
+  };
+  std::string text = linked(Target{});
   EXPECT_EQ(count(text, "OpFunctionCall %float %__cl2vk_sin_f32_fused %x"), 1u) << text;
   EXPECT_GE(count(text, " fma "), 3u) << text;
   EXPECT_EQ(count(text, "__cl2vk_fma_f32"), 0u) << text;
   Target unfused;
   unfused.fusedFma = false;
-  run = test::runPass("link-builtins", moduleWith("float", body), unfused);
-  ASSERT_TRUE(run.module) << run.error;
-  text = test::disassemble(*run.module);
+  text = linked(unfused);
   EXPECT_EQ(count(text, "OpFunctionCall %float %__cl2vk_sin_f32_fused %x"), 1u) << text;
   EXPECT_EQ(count(text, " fma "), 0u) << text;
   EXPECT_GE(count(text, "OpFunctionCall %float %__cl2vk_fma_f32"), 3u) << text;
   unfused.fusedLibraryForms = false;
-  run = test::runPass("link-builtins", moduleWith("float", body), unfused);
-  ASSERT_TRUE(run.module) << run.error;
-  text = test::disassemble(*run.module);
+  text = linked(unfused);
   EXPECT_EQ(count(text, "OpFunctionCall %float %__cl2vk_sin_f32 %x"), 1u) << text;
   EXPECT_EQ(count(text, "_fused"), 0u) << text;
   EXPECT_EQ(count(text, "fma"), 0u) << text;
