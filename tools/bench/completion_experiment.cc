@@ -180,25 +180,24 @@ int runCompletionExperiment(const Options& options) {
   size_t count = options.launchIterations;
   size_t warmups = std::max<size_t>(count / 10, 5);
   VariantTimes variants(1000, "us");
-  auto add = [&](const std::string& name, Expected<std::vector<double>> times) { variants.add(name, times); };
 
   // OpenCL: enqueue and finish of an empty kernel of one work-item, and the enqueue alone.
   auto openclRows = [&](OpenClRunner& runner, const std::string& label) {
     std::vector<double> enqueues;
     auto whole = runner.emptyLaunchHostTimes(warmups, count, &enqueues);
-    add(label + ": clEnqueueNDRangeKernel + clFinish", whole);
-    if (whole) add(label + ": clEnqueueNDRangeKernel alone (of the same launches)", enqueues);
+    variants.add(label + ": clEnqueueNDRangeKernel + clFinish", whole);
+    if (whole) variants.add(label + ": clEnqueueNDRangeKernel alone (of the same launches)", enqueues);
   };
   if (native) openclRows(*native, "NVIDIA's OpenCL");
   openclRows(**cl2vk, "cl2vk");
 
   // cl2vk's Vulkan layer: vulkan::dispatch records, submits and waits as the runtime does.
-  add("vulkan::dispatch (record, submit, poll the fence yielding up to 2 ms)",
-      repeat(warmups, count, [&]() -> Expected<double> {
-        auto start = Clock::now();
-        CL2VK_TRY(vulkan::dispatch(device, *pipeline, {}, 1));
-        return nanosecondsBetween(start, Clock::now());
-      }));
+  variants.add("vulkan::dispatch (record, submit, poll the fence yielding up to 2 ms)",
+               repeat(warmups, count, [&]() -> Expected<double> {
+                 auto start = Clock::now();
+                 CL2VK_TRY(vulkan::dispatch(device, *pipeline, {}, 1));
+                 return nanosecondsBetween(start, Clock::now());
+               }));
 
   auto emptyDispatch = [&](VkCommandBuffer commands) { recordEmptyDispatch(vk, commands, *pipeline); };
   auto withMarker = [&](VkCommandBuffer commands) {
@@ -215,49 +214,51 @@ int runCompletionExperiment(const Options& options) {
       return nanosecondsBetween(start, Clock::now());
     });
   };
-  add("raw: record each time, submit, poll the fence yielding", repeat(warmups, count, [&]() -> Expected<double> {
-        auto start = Clock::now();
-        CL2VK_TRY(submitter.record(emptyDispatch));
-        CL2VK_TRY(submitter.submit());
-        CL2VK_TRY(submitter.spinOnFence(true));
-        return nanosecondsBetween(start, Clock::now());
-      }));
+  variants.add("raw: record each time, submit, poll the fence yielding",
+               repeat(warmups, count, [&]() -> Expected<double> {
+                 auto start = Clock::now();
+                 CL2VK_TRY(submitter.record(emptyDispatch));
+                 CL2VK_TRY(submitter.submit());
+                 CL2VK_TRY(submitter.spinOnFence(true));
+                 return nanosecondsBetween(start, Clock::now());
+               }));
   Status recorded = submitter.record(emptyDispatch);
   if (!recorded) {
     std::fprintf(stderr, "cl2vk-bench: %s\n", recorded.error().message().c_str());
     return 1;
   }
   std::vector<double> submits;
-  add("raw: recorded once, submit, poll the fence yielding", repeat(warmups, count, [&]() -> Expected<double> {
-        auto start = Clock::now();
-        CL2VK_TRY(submitter.submit());
-        submits.push_back(nanosecondsBetween(start, Clock::now()));
-        CL2VK_TRY(submitter.spinOnFence(true));
-        return nanosecondsBetween(start, Clock::now());
-      }));
+  variants.add("raw: recorded once, submit, poll the fence yielding", repeat(warmups, count, [&]() -> Expected<double> {
+                 auto start = Clock::now();
+                 CL2VK_TRY(submitter.submit());
+                 submits.push_back(nanosecondsBetween(start, Clock::now()));
+                 CL2VK_TRY(submitter.spinOnFence(true));
+                 return nanosecondsBetween(start, Clock::now());
+               }));
   submits.erase(submits.begin(), submits.begin() + static_cast<std::ptrdiff_t>(std::min(warmups, submits.size())));
-  add("raw: the same, vkQueueSubmit alone", submits);
-  add("raw: recorded once, submit, poll the fence without yielding",
-      submitThen([&] { return submitter.spinOnFence(false); }));
-  add("raw: recorded once, submit, sleep in vkWaitForFences", submitThen([&] { return submitter.sleepOnFence(); }));
+  variants.add("raw: the same, vkQueueSubmit alone", submits);
+  variants.add("raw: recorded once, submit, poll the fence without yielding",
+               submitThen([&] { return submitter.spinOnFence(false); }));
+  variants.add("raw: recorded once, submit, sleep in vkWaitForFences",
+               submitThen([&] { return submitter.sleepOnFence(); }));
   recorded = submitter.record(withMarker);
   if (!recorded) {
     std::fprintf(stderr, "cl2vk-bench: %s\n", recorded.error().message().c_str());
     return 1;
   }
-  add("raw: recorded once with a marker, submit, poll the marker's host word",
-      repeat(warmups, count, [&]() -> Expected<double> {
-        markerWord->store(0, std::memory_order_relaxed);
-        auto start = Clock::now();
-        CL2VK_TRY(submitter.submit());
-        while (markerWord->load(std::memory_order_acquire) == 0) {
-        }
-        double time = nanosecondsBetween(start, Clock::now());
-        CL2VK_TRY(submitter.spinOnFence(false));
-        return time;
-      }));
-  add("raw: recorded once with a marker, submit, poll the fence without yielding",
-      submitThen([&] { return submitter.spinOnFence(false); }));
+  variants.add("raw: recorded once with a marker, submit, poll the marker's host word",
+               repeat(warmups, count, [&]() -> Expected<double> {
+                 markerWord->store(0, std::memory_order_relaxed);
+                 auto start = Clock::now();
+                 CL2VK_TRY(submitter.submit());
+                 while (markerWord->load(std::memory_order_acquire) == 0) {
+                 }
+                 double time = nanosecondsBetween(start, Clock::now());
+                 CL2VK_TRY(submitter.spinOnFence(false));
+                 return time;
+               }));
+  variants.add("raw: recorded once with a marker, submit, poll the fence without yielding",
+               submitThen([&] { return submitter.spinOnFence(false); }));
 
   // Timestamps around the dispatch, as a profiling queue's launches have them: reset in the
   // command buffer (as vulkan::Queue does) or on the host (hostQueryReset), read after the fence.
@@ -288,14 +289,14 @@ int runCompletionExperiment(const Options& options) {
       return nanosecondsBetween(start, Clock::now());
     };
     if (submitter.record(timedDispatch(true))) {
-      add("raw: recorded once with timestamps reset in it, submit, poll the fence yielding, read them",
-          repeat(warmups, count, [&] { return timedRun(false, VK_QUERY_RESULT_WAIT_BIT); }));
-      add("raw: the same, read without VK_QUERY_RESULT_WAIT_BIT",
-          repeat(warmups, count, [&] { return timedRun(false, 0); }));
+      variants.add("raw: recorded once with timestamps reset in it, submit, poll the fence yielding, read them",
+                   repeat(warmups, count, [&] { return timedRun(false, VK_QUERY_RESULT_WAIT_BIT); }));
+      variants.add("raw: the same, read without VK_QUERY_RESULT_WAIT_BIT",
+                   repeat(warmups, count, [&] { return timedRun(false, 0); }));
     }
     if (device.info().features.hostQueryReset && submitter.record(timedDispatch(false))) {
-      add("raw: recorded once with timestamps reset on the host (vkResetQueryPool), submit, poll, read them",
-          repeat(warmups, count, [&] { return timedRun(true, VK_QUERY_RESULT_WAIT_BIT); }));
+      variants.add("raw: recorded once with timestamps reset on the host (vkResetQueryPool), submit, poll, read them",
+                   repeat(warmups, count, [&] { return timedRun(true, VK_QUERY_RESULT_WAIT_BIT); }));
     }
     vk.vkDeviceWaitIdle(device.handle());
     vk.vkDestroyQueryPool(device.handle(), timestamps, nullptr);

@@ -197,7 +197,6 @@ int runTransferExperiment(const Options& options) {
   const size_t count = options.runs;
   const size_t warmups = options.warmups;
   VariantTimes variants(1e6, "ms");
-  auto add = [&](const std::string& name, Expected<std::vector<double>> times) { variants.add(name, times); };
 
   // The native OpenCL first (its CUDA context holds an NVIDIA GPU's clocks up for the rows after it).
   std::vector<std::pair<std::string, std::string>> platforms;
@@ -210,8 +209,9 @@ int runTransferExperiment(const Options& options) {
       std::fprintf(stderr, "cl2vk-bench: %s\n", runner.error().message().c_str());
       return 1;
     }
-    add(label + ": clEnqueueMapBuffer for reading", (*runner)->mapHostTimes(bytes, false, warmups, count));
-    add(label + ": clEnqueueUnmapMemObject after writing", (*runner)->mapHostTimes(bytes, true, warmups, count));
+    variants.add(label + ": clEnqueueMapBuffer for reading", (*runner)->mapHostTimes(bytes, false, warmups, count));
+    variants.add(label + ": clEnqueueUnmapMemObject after writing",
+                 (*runner)->mapHostTimes(bytes, true, warmups, count));
     runners.push_back(std::move(*runner));
   }
 
@@ -263,10 +263,10 @@ int runTransferExperiment(const Options& options) {
       continue;
     }
     for (const auto& [kind, host] : hostMemories) {
-      add(familyName(family) + ": vkCmdCopyBuffer device-local to " + kind + " host memory",
-          repeat(warmups, count, [&] { return device.copy(family, **gpu, *host, bytes); }));
-      add(familyName(family) + ": vkCmdCopyBuffer " + kind + " host memory to device-local",
-          repeat(warmups, count, [&] { return device.copy(family, *host, **gpu, bytes); }));
+      variants.add(familyName(family) + ": vkCmdCopyBuffer device-local to " + kind + " host memory",
+                   repeat(warmups, count, [&] { return device.copy(family, **gpu, *host, bytes); }));
+      variants.add(familyName(family) + ": vkCmdCopyBuffer " + kind + " host memory to device-local",
+                   repeat(warmups, count, [&] { return device.copy(family, *host, **gpu, bytes); }));
     }
   }
 
