@@ -22,3 +22,10 @@ static double twoProduct(double a, double b, double* error) {
   *error = ((aHi * bHi - product) + aHi * bLo + aLo * bHi) + aLo * bLo;
   return product;
 }
+
+// The same by one fma, which must round once (the library's fused forms, Target::fusedLibraryForms).
+static double twoProductFused(double a, double b, double* error) {
+  double product = a * b;
+  *error = fma(a, b, -product);
+  return product;
+}

@@ -149,6 +149,20 @@ static float log1pFloat(float x) {
   return fk * LN2_HI + ((lo + fk * LN2_LO) + hi);
 }
 
+// log(2^k (1 + f)) from s + sLo = f / (2 + f): *lo plus the result.
+static float logFromQuotient(int k, float s, float sLo, float* lo) {
+  float z = s * s;
+  // log(1 + f) = 2 atanh(s) = 2 s + s z g(z); 2 s is exact.
+  float logMLo = 2.0f * sLo + s * z * logPolynomial(z);
+  float dk = (float)k;
+  float sumError;
+  float sum = twoSumF(dk * LN2_HI, 2.0f * s, &sumError);
+  float rest = sumError + (logMLo + dk * LN2_LO);
+  float result = sum + rest;
+  *lo = rest - (result - sum);
+  return result;
+}
+
 // log|x| as *lo plus the result, relative error below 2^-30, for finite x != 0.
 static float logFloatFloat(float x, float* lo) {
   int k;
@@ -160,16 +174,21 @@ static float logFloatFloat(float x, float* lo) {
   float error;
   float product = twoProductF(s, t, &error);
   float sLo = (((f - product) - error) - s * tLo) / t;
-  float z = s * s;
-  // log(1 + f) = 2 atanh(s) = 2 s + s z g(z); 2 s is exact.
-  float logMLo = 2.0f * sLo + s * z * logPolynomial(z);
-  float dk = (float)k;
-  float sumError;
-  float sum = twoSumF(dk * LN2_HI, 2.0f * s, &sumError);
-  float rest = sumError + (logMLo + dk * LN2_LO);
-  float result = sum + rest;
-  *lo = rest - (result - sum);
-  return result;
+  return logFromQuotient(k, s, sLo, lo);
+}
+
+// The same with fma (the fused forms): one division, t's reciprocal, whose product with f is s
+// (a few ulps from the quotient), and the remainder f - s t from one fma, whose rounding is an ulp
+// of a term itself a few ulps of s: far below the bound above.
+static float logFloatFloatFused(float x, float* lo) {
+  int k;
+  float f = splitExponent(fabs(x), &k);
+  float t = 2.0f + f;
+  float tLo = f - (t - 2.0f);
+  float reciprocal = 1.0f / t;
+  float s = f * reciprocal;
+  float sLo = (fma(-s, t, f) - s * tLo) * reciprocal;
+  return logFromQuotient(k, s, sLo, lo);
 }
 
 // exp(hi + lo) for |lo| below hi's last place.

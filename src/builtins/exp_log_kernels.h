@@ -170,6 +170,20 @@ static double log1pDouble(double x) {
   return dk * LN2_HI + ((lo + dk * LN2_LO) + hi);
 }
 
+// log(2^k (1 + f)) from s + sLo = f / (2 + f): *lo plus the result.
+static double logFromQuotient(int k, double s, double sLo, double* lo) {
+  double z = s * s;
+  // log(1 + f) = 2 atanh(s) = 2 s + s z g(z); 2 s is exact.
+  double logMLo = 2.0 * sLo + s * z * logPolynomial(z);
+  double dk = (double)k;
+  double sumError;
+  double sum = twoSum(dk * LN2_HI, 2.0 * s, &sumError);
+  double rest = sumError + (logMLo + dk * LN2_LO);
+  double result = sum + rest;
+  *lo = rest - (result - sum);
+  return result;
+}
+
 // log|x| as *lo plus the result, relative error below 2^-60, for finite x != 0.
 static double logDoubleDouble(double x, double* lo) {
   int k;
@@ -181,16 +195,21 @@ static double logDoubleDouble(double x, double* lo) {
   double error;
   double product = twoProduct(s, t, &error);
   double sLo = (((f - product) - error) - s * tLo) / t;
-  double z = s * s;
-  // log(1 + f) = 2 atanh(s) = 2 s + s z g(z); 2 s is exact.
-  double logMLo = 2.0 * sLo + s * z * logPolynomial(z);
-  double dk = (double)k;
-  double sumError;
-  double sum = twoSum(dk * LN2_HI, 2.0 * s, &sumError);
-  double rest = sumError + (logMLo + dk * LN2_LO);
-  double result = sum + rest;
-  *lo = rest - (result - sum);
-  return result;
+  return logFromQuotient(k, s, sLo, lo);
+}
+
+// The same with fma (the fused forms): one division, t's reciprocal, whose product with f is s
+// (a few ulps from the quotient), and the remainder f - s t from one fma, whose rounding is an ulp
+// of a term itself a few ulps of s: far below the bound above.
+static double logDoubleDoubleFused(double x, double* lo) {
+  int k;
+  double f = splitExponent(fabs(x), &k);
+  double t = 2.0 + f;
+  double tLo = f - (t - 2.0);
+  double reciprocal = 1.0 / t;
+  double s = f * reciprocal;
+  double sLo = (fma(-s, t, f) - s * tLo) * reciprocal;
+  return logFromQuotient(k, s, sLo, lo);
 }
 
 // exp(hi + lo) for |lo| below hi's last place.

@@ -21,3 +21,10 @@ static float twoProductF(float a, float b, float* error) {
   *error = ((aHi * bHi - product) + aHi * bLo + aLo * bHi) + aLo * bLo;
   return product;
 }
+
+// The same by one fma, which must round once (the library's fused forms, Target::fusedLibraryForms).
+static float twoProductFusedF(float a, float b, float* error) {
+  float product = a * b;
+  *error = fma(a, b, -product);
+  return product;
+}

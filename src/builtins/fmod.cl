@@ -84,6 +84,38 @@ double __cl2vk_fmod_f64(double x, double y) {
   return as_double(sign | (r >> (1 - e)));
 }
 
+// ---- The forms built on fma (Target::fusedLibraryForms: a correctly rounded fma, the driver's)
+//
+// Where |x| / |y| < 2^18 and |y| lies in [2^-103, 2^126) (float; [2^-126, 2^126) for double),
+// fmod is |x| - q |y| by one fma, exact. q is the integer part of the quotient raised by 2^-20 of
+// itself: Vulkan bounds a division's error for such y by 2.5 ulp of a float, 2^-21.7 of it, so q
+// is the true quotient's integer part or one more. |x| - q |y| is then a multiple of y's last
+// place in [-|y|, |y|), representable (no more than 24 or 53 significant bits), so the fma rounds
+// nothing, and a negative one plus |y| is exact too. It is never a denormal (y's last place is at
+// least 2^-126), so a device that flushes denormals gets it right. Elsewhere the long division.
+
+float __cl2vk_fmod_f32_fused(float x, float y) {
+  uint ax = as_uint(x) & 0x7fffffffu, ay = as_uint(y) & 0x7fffffffu;
+  bool quotientFits = ax < 0x7f800000u && (int)(ax >> 23) - (int)(ay >> 23) <= 17;
+  if (ay < 0x0c000000u || ay >= 0x7e800000u || !quotientFits) return __cl2vk_fmod_f32(x, y);
+  if (ax < ay) return x;  // a denormal x too, which the fma could flush
+  float fx = as_float(ax), fy = as_float(ay);
+  float q = trunc(fx / fy * 0x1.00001p+0f);
+  float r = fma(-q, fy, fx);
+  return copysign(r < 0.0f ? r + fy : r, x);
+}
+
+double __cl2vk_fmod_f64_fused(double x, double y) {
+  ulong ax = as_ulong(x) & 0x7ffffffffffffffful, ay = as_ulong(y) & 0x7ffffffffffffffful;
+  bool quotientFits = ax < 0x7ff0000000000000ul && (int)(ax >> 52) - (int)(ay >> 52) <= 17;
+  if (ay < 0x3810000000000000ul || ay >= 0x47d0000000000000ul || !quotientFits) return __cl2vk_fmod_f64(x, y);
+  if (ax < ay) return x;
+  double fx = as_double(ax), fy = as_double(ay);
+  double q = trunc(fx / fy * 0x1.00001p+0);
+  double r = fma(-q, fy, fx);
+  return copysign(r < 0.0 ? r + fy : r, x);
+}
+
 // remainder and remquo: x - n y with n the quotient rounded to nearest (ties to even), exact. The
 // long division runs as for fmod, keeping the quotient's low 7 bits, then the remainder is
 // reflected (r -> y - r, n + 1) when it is more than half of y. Division and remainder are written

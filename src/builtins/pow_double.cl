@@ -17,34 +17,94 @@ static double powMagnitude(double x, double y) {
   return expDoubleDouble(product, error + y * logLo);
 }
 
-double __cl2vk_pow_f64(double x, double y) {
-  if (y == 0.0 || x == 1.0) return 1.0;
-  if (isnan(x) || isnan(y)) return x + y;
+// The same with fma (the fused forms, Target::fusedLibraryForms).
+static double powMagnitudeFused(double x, double y) {
+  double logLo;
+  double logHi = logDoubleDoubleFused(x, &logLo);
+  double estimate = y * logHi;
+  if (estimate > 710.0) return INFINITY;
+  if (estimate < -746.0) return 0.0;
+  double error;
+  double product = twoProductFused(y, logHi, &error);
+  return expDoubleDouble(product, fma(y, logLo, error));
+}
+
+// The common case, tested first: finite x > 0 other than 1 and finite y, where pow and powr are
+// |x|^y and no special case applies (x = 1 is one: y's split could overflow).
+static bool isOrdinaryPower(double x, double y) { return x > 0.0 && x < INFINITY && x != 1.0 && fabs(y) < INFINITY; }
+
+// pow's special cases: true with *result set, else false with *sign the sign of x^y, which is
+// then |x|^y for finite x != 0 and finite y.
+static bool powSpecial(double x, double y, double* result, double* sign) {
   double ax = fabs(x);
-  if (isinf(y)) {
-    if (ax == 1.0) return 1.0;  // (-1)^(+-inf)
-    return (ax < 1.0) == (y < 0.0) ? INFINITY : 0.0;
-  }
   bool yInteger = rint(y) == y;
   bool yOdd = yInteger && fabs(y) < 0x1p53 && rint(0.5 * y) != 0.5 * y;
-  double sign = signbit(x) && yOdd ? -1.0 : 1.0;
-  if (ax == 0.0) return copysign(y < 0.0 ? (double)INFINITY : 0.0, sign);
-  if (isinf(x)) return copysign(y < 0.0 ? 0.0 : (double)INFINITY, sign);
-  if (x < 0.0 && !yInteger) return nanDouble();
-  if (ax == 1.0) return sign;  // (-1)^y for an integer y, however large
-  return copysign(powMagnitude(ax, y), sign);
+  *sign = signbit(x) && yOdd ? -1.0 : 1.0;
+  if (y == 0.0 || x == 1.0)
+    *result = 1.0;
+  else if (isnan(x) || isnan(y))
+    *result = x + y;
+  else if (isinf(y))  // (-1)^(+-inf) is 1
+    *result = ax == 1.0 ? 1.0 : (ax < 1.0) == (y < 0.0) ? INFINITY : 0.0;
+  else if (ax == 0.0)
+    *result = copysign(y < 0.0 ? (double)INFINITY : 0.0, *sign);
+  else if (isinf(x))
+    *result = copysign(y < 0.0 ? 0.0 : (double)INFINITY, *sign);
+  else if (x < 0.0 && !yInteger)
+    *result = nanDouble();
+  else if (ax == 1.0)  // (-1)^y for an integer y, however large
+    *result = *sign;
+  else
+    return false;
+  return true;
+}
+
+double __cl2vk_pow_f64(double x, double y) {
+  if (isOrdinaryPower(x, y)) return powMagnitude(x, y);
+  double result, sign;
+  return powSpecial(x, y, &result, &sign) ? result : copysign(powMagnitude(fabs(x), y), sign);
+}
+
+double __cl2vk_pow_f64_fused(double x, double y) {
+  if (isOrdinaryPower(x, y)) return powMagnitudeFused(x, y);
+  double result, sign;
+  return powSpecial(x, y, &result, &sign) ? result : copysign(powMagnitudeFused(fabs(x), y), sign);
 }
 
 double __cl2vk_pown_f64(double x, int n) { return __cl2vk_pow_f64(x, (double)n); }  // n is exact
 
+double __cl2vk_pown_f64_fused(double x, int n) { return __cl2vk_pow_f64_fused(x, (double)n); }
+
+// powr's special cases (OpenCL's): true with *result set, else false, x^y then being finite and
+// positive x's and finite y's.
+static bool powrSpecial(double x, double y, double* result) {
+  if (isnan(x) || isnan(y) || x < 0.0)
+    *result = nanDouble();
+  else if (x == 0.0)
+    *result = y == 0.0 ? nanDouble() : y < 0.0 ? INFINITY : 0.0;
+  else if (isinf(x))
+    *result = y == 0.0 ? nanDouble() : y < 0.0 ? 0.0 : INFINITY;
+  else if (x == 1.0)
+    *result = isinf(y) ? nanDouble() : 1.0;
+  else if (y == 0.0)
+    *result = 1.0;
+  else if (isinf(y))
+    *result = (x < 1.0) == (y < 0.0) ? INFINITY : 0.0;
+  else
+    return false;
+  return true;
+}
+
 double __cl2vk_powr_f64(double x, double y) {
-  if (isnan(x) || isnan(y) || x < 0.0) return nanDouble();
-  if (x == 0.0) return y == 0.0 ? nanDouble() : y < 0.0 ? INFINITY : 0.0;
-  if (isinf(x)) return y == 0.0 ? nanDouble() : y < 0.0 ? 0.0 : INFINITY;
-  if (x == 1.0) return isinf(y) ? nanDouble() : 1.0;
-  if (y == 0.0) return 1.0;
-  if (isinf(y)) return (x < 1.0) == (y < 0.0) ? INFINITY : 0.0;
-  return powMagnitude(x, y);
+  if (isOrdinaryPower(x, y)) return powMagnitude(x, y);
+  double result;
+  return powrSpecial(x, y, &result) ? result : powMagnitude(x, y);
+}
+
+double __cl2vk_powr_f64_fused(double x, double y) {
+  if (isOrdinaryPower(x, y)) return powMagnitudeFused(x, y);
+  double result;
+  return powrSpecial(x, y, &result) ? result : powMagnitudeFused(x, y);
 }
 
 // x^(1/n) with log|x| / n as a double-double (1/n itself would round).

@@ -17,22 +17,58 @@ static float powMagnitude(float x, float y) {
   return expFloatFloat(product, error + y * logLo);
 }
 
-float __cl2vk_pow_f32(float x, float y) {
-  if (y == 0.0f || x == 1.0f) return 1.0f;
-  if (isnan(x) || isnan(y)) return x + y;
+// The same with fma (the fused forms, Target::fusedLibraryForms).
+static float powMagnitudeFused(float x, float y) {
+  float logLo;
+  float logHi = logFloatFloatFused(x, &logLo);
+  float estimate = y * logHi;
+  if (estimate > 89.0f) return INFINITY;
+  if (estimate < -104.0f) return 0.0f;
+  float error;
+  float product = twoProductFusedF(y, logHi, &error);
+  return expFloatFloat(product, fma(y, logLo, error));
+}
+
+// The common case, tested first: finite x > 0 other than 1 and finite y, where pow and powr are
+// |x|^y and no special case applies (x = 1 is one: y's split could overflow).
+static bool isOrdinaryPower(float x, float y) { return x > 0.0f && x < INFINITY && x != 1.0f && fabs(y) < INFINITY; }
+
+// pow's special cases: true with *result set, else false with *sign the sign of x^y, which is
+// then |x|^y for finite x != 0 and finite y.
+static bool powSpecial(float x, float y, float* result, float* sign) {
   float ax = fabs(x);
-  if (isinf(y)) {
-    if (ax == 1.0f) return 1.0f;  // (-1)^(+-inf)
-    return (ax < 1.0f) == (y < 0.0f) ? INFINITY : 0.0f;
-  }
   bool yInteger = rint(y) == y;
   bool yOdd = yInteger && fabs(y) < 0x1p24f && rint(0.5f * y) != 0.5f * y;
-  float sign = signbit(x) && yOdd ? -1.0f : 1.0f;
-  if (ax == 0.0f) return copysign(y < 0.0f ? INFINITY : 0.0f, sign);
-  if (isinf(x)) return copysign(y < 0.0f ? 0.0f : INFINITY, sign);
-  if (x < 0.0f && !yInteger) return nanFloat();
-  if (ax == 1.0f) return sign;  // (-1)^y for an integer y, however large
-  return copysign(powMagnitude(ax, y), sign);
+  *sign = signbit(x) && yOdd ? -1.0f : 1.0f;
+  if (y == 0.0f || x == 1.0f)
+    *result = 1.0f;
+  else if (isnan(x) || isnan(y))
+    *result = x + y;
+  else if (isinf(y))  // (-1)^(+-inf) is 1
+    *result = ax == 1.0f ? 1.0f : (ax < 1.0f) == (y < 0.0f) ? INFINITY : 0.0f;
+  else if (ax == 0.0f)
+    *result = copysign(y < 0.0f ? INFINITY : 0.0f, *sign);
+  else if (isinf(x))
+    *result = copysign(y < 0.0f ? 0.0f : INFINITY, *sign);
+  else if (x < 0.0f && !yInteger)
+    *result = nanFloat();
+  else if (ax == 1.0f)  // (-1)^y for an integer y, however large
+    *result = *sign;
+  else
+    return false;
+  return true;
+}
+
+float __cl2vk_pow_f32(float x, float y) {
+  if (isOrdinaryPower(x, y)) return powMagnitude(x, y);
+  float result, sign;
+  return powSpecial(x, y, &result, &sign) ? result : copysign(powMagnitude(fabs(x), y), sign);
+}
+
+float __cl2vk_pow_f32_fused(float x, float y) {
+  if (isOrdinaryPower(x, y)) return powMagnitudeFused(x, y);
+  float result, sign;
+  return powSpecial(x, y, &result, &sign) ? result : copysign(powMagnitudeFused(fabs(x), y), sign);
 }
 
 // x^n with n itself, not (float)n, which rounds above 2^24: its parity decides the sign
@@ -60,14 +96,36 @@ float __cl2vk_pown_f32(float x, int n) {
   return copysign(expFloatFloat(product, error), sign);
 }
 
+// powr's special cases (OpenCL's): true with *result set, else false, x^y then being finite and
+// positive x's and finite y's.
+static bool powrSpecial(float x, float y, float* result) {
+  if (isnan(x) || isnan(y) || x < 0.0f)
+    *result = nanFloat();
+  else if (x == 0.0f)
+    *result = y == 0.0f ? nanFloat() : y < 0.0f ? INFINITY : 0.0f;
+  else if (isinf(x))
+    *result = y == 0.0f ? nanFloat() : y < 0.0f ? 0.0f : INFINITY;
+  else if (x == 1.0f)
+    *result = isinf(y) ? nanFloat() : 1.0f;
+  else if (y == 0.0f)
+    *result = 1.0f;
+  else if (isinf(y))
+    *result = (x < 1.0f) == (y < 0.0f) ? INFINITY : 0.0f;
+  else
+    return false;
+  return true;
+}
+
 float __cl2vk_powr_f32(float x, float y) {
-  if (isnan(x) || isnan(y) || x < 0.0f) return nanFloat();
-  if (x == 0.0f) return y == 0.0f ? nanFloat() : y < 0.0f ? INFINITY : 0.0f;
-  if (isinf(x)) return y == 0.0f ? nanFloat() : y < 0.0f ? 0.0f : INFINITY;
-  if (x == 1.0f) return isinf(y) ? nanFloat() : 1.0f;
-  if (y == 0.0f) return 1.0f;
-  if (isinf(y)) return (x < 1.0f) == (y < 0.0f) ? INFINITY : 0.0f;
-  return powMagnitude(x, y);
+  if (isOrdinaryPower(x, y)) return powMagnitude(x, y);
+  float result;
+  return powrSpecial(x, y, &result) ? result : powMagnitude(x, y);
+}
+
+float __cl2vk_powr_f32_fused(float x, float y) {
+  if (isOrdinaryPower(x, y)) return powMagnitudeFused(x, y);
+  float result;
+  return powrSpecial(x, y, &result) ? result : powMagnitudeFused(x, y);
 }
 
 // x^(1/n) with log|x| / n as a float-float (1/n itself would round).

@@ -713,10 +713,10 @@ TEST_P(MathPrecisionFlushingDenormals, PownRootnAndPowTakeEveryInt) {
 
 CL2VK_KERNEL_TEST_SUITE(MathPrecisionFlushingDenormals, "O2");
 
-// The library's forms built on fma (Target::fusedLibraryForms: sin and cos reduce their argument
-// with three fused multiply-adds), which the runtime takes where the driver's Fma is fused (GPUs).
-// On a CPU driver, whose Fma rounds twice, the library's exact fma stands in for it, so these
-// forms are checked on every machine; a third of the inputs lie where they apply (below 2^12).
+// The library's forms built on fma (Target::fusedLibraryForms: sin, cos and tan reduce their
+// argument with three fused multiply-adds, pow and powr form exact products by fma), which the runtime takes where the
+// driver's Fma is fused (GPUs). On a CPU driver, whose Fma rounds twice, the library's exact fma stands in for it, so
+// these forms are checked on every machine; a third of the inputs lie where they apply (below 2^12).
 class MathPrecisionFusedForms : public MathPrecision {
  public:
   Target target() const override {
@@ -752,6 +752,59 @@ TEST_P(MathPrecisionFusedForms, DoubleSinCosAndTanWithinOpenclBounds) {
     SCOPED_TRACE(function.name);
     measure<double>(function, "math_precision_double");
   }
+}
+
+TEST_P(MathPrecisionFusedForms, PowAndPowrWithinOpenclBounds) {
+  for (const MathFunction& function :
+       {MathFunction{"pow", nullptr, mpfr_pow, 16, -8, 8}, MathFunction{"powr", nullptr, powrReference, 16, -8, 8},
+        MathFunction{"pow", nullptr, mpfr_pow, 16, -100, 100}}) {
+    SCOPED_TRACE(function.name);
+    measure<float>(function, "math_precision", 1 << 14);
+    if (sharedDevice().info().features.shaderFloat64) measure<double>(function, "math_precision_double");
+  }
+  checkIntPowers<float>(*this, kernel("math_precision", "int_powers_f32"));
+  if (sharedDevice().info().features.shaderFloat64)
+    checkIntPowers<double>(*this, kernel("math_precision_double", "int_powers_f64"));
+}
+
+// fmod's fma form (below a quotient of 2^18) at the multiples of y and their neighbours, where
+// the quotient's integer part is easiest to get wrong, and at the edges of the form's range.
+template <typename T>
+void checkFmodNearMultiples(MathPrecision& test, std::unique_ptr<launch::LaunchableKernel> k) {
+  ASSERT_TRUE(k);
+  std::mt19937_64 random(7);
+  std::uniform_real_distribution<T> significand(T(1), T(2));
+  std::uniform_int_distribution<int> quotient(1, (1 << 18) + 8);
+  std::vector<T> xs, ys;
+  // The smallest y of the float form's range (a double's reaches 2^-126), the largest and beyond.
+  std::vector<T> divisors{T(1), T(3), T(0.1), T(0x1p-103), std::nextafter(T(0x1p126), T(0)), T(0x1p126)};
+  if constexpr (std::is_same_v<T, double>) divisors.push_back(0x1p-126);
+  for (T y : divisors) {
+    for (int i = 0; i < 1024; ++i) {
+      T scaled = y * significand(random);
+      T multiple = static_cast<T>(quotient(random)) * scaled;
+      for (T x : {multiple, std::nextafter(multiple, T(0)), std::nextafter(multiple, T(INFINITY))}) {
+        if (!std::isfinite(x)) continue;
+        xs.push_back(i % 2 ? -x : x), ys.push_back(i % 4 < 2 ? scaled : -scaled);
+      }
+    }
+  }
+  auto dx = test.buffer(xs), dy = test.buffer(ys), dr = test.buffer(std::vector<T>(xs.size(), T(0)));
+  test.run(*k, KernelTest::range1d(xs.size()), {KernelArg::buffer(dx), KernelArg::buffer(dy), KernelArg::buffer(dr)});
+  std::vector<T> results = test.template read<T>(dr, xs.size());
+  for (size_t i = 0; i < xs.size(); ++i) {
+    ASSERT_EQ(std::bit_cast<typename Format<T>::Bits>(results[i]),
+              std::bit_cast<typename Format<T>::Bits>(std::fmod(xs[i], ys[i])))
+        << "fmod(" << std::hexfloat << xs[i] << ", " << ys[i] << ")";
+  }
+}
+
+TEST_P(MathPrecisionFusedForms, FmodIsExact) {
+  measure<float>({"fmod", nullptr, mpfr_fmod, 0, -1e3, 1e3}, "math_precision");
+  checkFmodNearMultiples<float>(*this, kernel("math_precision", "fmod_f32"));
+  if (!sharedDevice().info().features.shaderFloat64) GTEST_SKIP() << "the device has no shaderFloat64";
+  measure<double>({"fmod", nullptr, mpfr_fmod, 0, -1e3, 1e3}, "math_precision_double");
+  checkFmodNearMultiples<double>(*this, kernel("math_precision_double", "fmod_f64"));
 }
 
 CL2VK_KERNEL_TEST_SUITE(MathPrecisionFusedForms, "O2");
