@@ -116,7 +116,7 @@ void runVariant(const Variant& variant, VulkanRunner& runner, const Options& opt
   runner.setVariant(variant.dispatch);
   for (const std::string& name : variant.workloads) {
     const Workload* workload = findWorkload(name);
-    if (!workload || name.find(options.only) == std::string::npos) continue;
+    if (!workload || !options.selects(name)) continue;
     const std::vector<uint32_t>& sizes =
         variant.workGroupSizes.empty() ? options.workGroupSizes : variant.workGroupSizes;
     for (uint32_t workGroupSize : sizes) {

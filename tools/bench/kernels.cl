@@ -19,6 +19,16 @@ kernel void copy_uint4(global const uint4* in, global uint4* out) {
   out[i] = in[i];
 }
 
+// clpeak's global memory bandwidth kernel (global_bandwidth_v4_local_offset): 16 float4s per
+// work-item, coalesced across the work-group, their lanes summed.
+kernel void read16_float4(global const float4* in, global float* out) {
+  size_t wg = get_local_size(0);
+  global const float4* base = in + get_group_id(0) * 16 * wg + get_local_id(0);
+  float4 sum = 0.0f;
+  for (int k = 0; k < 16; ++k) sum += base[k * wg];
+  out[get_global_id(0)] = (sum.s0 + sum.s1) + (sum.s2 + sum.s3);
+}
+
 // Index arithmetic in size_t (64-bit): the input as rows of 256 words, written transposed. On a
 // device without shaderInt64 every index and address here is a pair of 32-bit words.
 kernel void transpose_uint(global const uint* in, global uint* out) {

@@ -227,7 +227,7 @@ int runBenchmarks(const Options& options) {
   std::vector<Measurement> results;
   Benchmark benchmark(options, findings);
   for (const Workload& workload : workloads()) {
-    if ((workload.benchmark + " " + workload.type).find(options.only) == std::string::npos) continue;
+    if (!options.selects(workload.benchmark + " " + workload.type)) continue;
     std::vector<Implementation> implementations{{cl2vk->get(), "cl2vk", "", 0, true}};
     // GLSL.std.450 has its transcendental instructions for 16- and 32-bit floats only.
     if (workload.element != ElementType::kDouble && workload.hasGlsl)

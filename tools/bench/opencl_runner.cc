@@ -84,6 +84,8 @@ std::string buildOptions(ClProgram program) {
     case ClProgram::kSubGroupUniformArithmetic: return "-cl-std=CL3.0 -D BENCH_PROGRAM_SUB_GROUP_UNIFORM_ARITHMETIC";
     case ClProgram::kSubGroupExtensions: return "-cl-std=CL3.0 -D BENCH_PROGRAM_SUB_GROUP_EXTENSIONS";
     case ClProgram::kMathDouble: return "-D BENCH_PROGRAM_MATH_DOUBLE";
+    case ClProgram::kMathFunctions:
+    case ClProgram::kMathFunctionsDouble: return "";
   }
   return "";
 }
@@ -144,7 +146,10 @@ Expected<cl_program> OpenClRunner::program(ClProgram which) {
   auto found = programs_.find(which);
   if (found == programs_.end()) {
     auto build = [&]() -> Expected<std::shared_ptr<ClProgramObject>> {
-      const char* source = kKernelsSource;
+      std::string text = which == ClProgram::kMathFunctions         ? mathKernelSource(false)
+                         : which == ClProgram::kMathFunctionsDouble ? mathKernelSource(true)
+                                                                    : std::string(kKernelsSource);
+      const char* source = text.c_str();
       cl_int error = CL_SUCCESS;
       auto program =
           std::make_shared<ClProgramObject>(clCreateProgramWithSource(context_.get(), 1, &source, nullptr, &error));

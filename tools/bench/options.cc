@@ -1,6 +1,7 @@
 #include "options.h"
 
 #include <algorithm>
+#include <regex>
 #include <sstream>
 #include <type_traits>
 
@@ -58,7 +59,7 @@ overhead and the translator's speed on the corpus.
   --warmups W              untimed runs before them (default 3)
   --inputs K               distinct input buffers the runs rotate over (default 3)
   --work-groups LIST       work-group sizes, comma-separated (default 64,256,1024)
-  --only TEXT              only benchmarks whose "name type" contains TEXT
+  --only REGEX             only benchmarks whose "name type" contains a match of REGEX
   --quick                  a smoke run: --n 2^16 unless given, 3 runs, 1 warm-up, 50 launches,
                            one pass over the corpus
   --json FILE              write every measurement as JSON, one object per line
@@ -131,9 +132,14 @@ Expected<Options> parseOptions(int argc, char** argv, Options options) {
       auto sizes = parseSizes(*list);
       if (!sizes) return sizes.error();
       options.workGroupSizes = *sizes;
-    } else if (arg == "--only")
+    } else if (arg == "--only") {
       CL2VK_TRY(text(options.only));
-    else if (arg == "--quick")
+      try {
+        std::regex check(options.only);
+      } catch (const std::regex_error& error) {
+        return Error("--only \"" + options.only + "\" is not a regular expression: " + error.what());
+      }
+    } else if (arg == "--quick")
       quick = true;
     else if (arg == "--json")
       CL2VK_TRY(text(options.jsonPath));
@@ -175,9 +181,9 @@ Expected<Options> parseOptions(int argc, char** argv, Options options) {
   if (options.runs == 0 || options.inputs == 0) return Error("--runs and --inputs must be at least 1");
   if (options.transferMiB == 0) return Error("--transfer-mib must be at least 1");
   for (uint32_t size : options.workGroupSizes) {
-    if (options.n == 0 || options.n % (16ull * size) != 0) {
-      return Error("--n " + std::to_string(options.n) + " must be a non-zero multiple of 16 * " + std::to_string(size) +
-                   " (reduce16 and the uint4 copy need whole work-groups)");
+    if (options.n == 0 || options.n % (64ull * size) != 0) {
+      return Error("--n " + std::to_string(options.n) + " must be a non-zero multiple of 64 * " + std::to_string(size) +
+                   " (read16, reduce16 and the uint4 copy need whole work-groups)");
     }
   }
   return options;

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,9 @@ struct Options {
   size_t warmups = 3;
   size_t inputs = 3;
   std::vector<uint32_t> workGroupSizes{64, 256, 1024};
-  std::string only;  // run only benchmarks whose "benchmark type" contains this
+  std::string only;  // run only benchmarks whose "benchmark type" contains a match of this regex
+  // Whether --only selects the benchmark "name type" (every one without --only).
+  bool selects(const std::string& name) const { return std::regex_search(name, std::regex(only)); }
   std::string jsonPath;
   std::vector<std::string> mergePaths;
   std::string corpusList;

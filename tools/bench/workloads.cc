@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <limits>
@@ -71,6 +72,7 @@ double sumOfMagnitudes(std::span<const double> values) {
 }  // namespace
 
 uint32_t Workload::wordsPerItem() const {
+  if (operation == Operation::kRead16) return 64;
   if (operation == Operation::kReduce16Add) return 16;
   if (element == ElementType::kUint4) return 4;
   if (element == ElementType::kDouble || element == ElementType::kUlong) return 2;
@@ -89,6 +91,7 @@ uint64_t Workload::outputWords(uint64_t n, uint32_t workGroupSize, uint32_t subg
     case Operation::kMath:
     case Operation::kTranspose:
     case Operation::kHash: return n;
+    case Operation::kRead16: return items;
     default: return items;
   }
 }
@@ -104,6 +107,8 @@ const std::vector<Workload>& workloads() {
     addCollectives(all, Scope::kSubGroup);
     all.push_back(Workload{"reduce16", "float", ElementType::kFloat, Scope::kWorkGroup, Operation::kReduce16Add,
                            ClProgram::kWorkGroup, "reduce16_float"});
+    all.push_back(Workload{"read16", "float4", ElementType::kFloat, Scope::kNone, Operation::kRead16, ClProgram::kBasic,
+                           "read16_float4"});
     all.push_back(
         Workload{"copy", "uint", ElementType::kUint, Scope::kNone, Operation::kCopy, ClProgram::kBasic, "copy_uint"});
     all.push_back(Workload{"copy", "uint4", ElementType::kUint4, Scope::kNone, Operation::kCopy, ClProgram::kBasic,
@@ -147,13 +152,114 @@ const std::vector<Workload>& workloads() {
       wide.function = name;
       all.push_back(wide);
     }
+    for (const MathFunction& function : mathFunctionTable()) {
+      for (bool isDouble : {false, true}) {
+        std::string type = isDouble ? "double" : "float";
+        Workload row{function.name,
+                     type,
+                     isDouble ? ElementType::kDouble : ElementType::kFloat,
+                     Scope::kNone,
+                     Operation::kMath,
+                     isDouble ? ClProgram::kMathFunctionsDouble : ClProgram::kMathFunctions,
+                     std::string("math_") + function.name + "_" + type};
+        row.function = function.name;
+        row.hasGlsl = false;
+        all.push_back(row);
+      }
+    }
     return all;
   }();
   return list;
 }
 
+namespace {
+
+using Second = MathFunction::Second;
+constexpr long double kPi = 3.141592653589793238462643383279502884L;
+
+const MathFunction* findMathFunction(const std::string& name) {
+  for (const MathFunction& function : mathFunctionTable()) {
+    if (name == function.name) return &function;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+const std::vector<MathFunction>& mathFunctionTable() {
+  using L = long double;
+  static const std::vector<MathFunction> table{
+      {"cos", Second::kNone, 0, 100, 0, 0, [](L a, L) { return std::cos(a); }},
+      {"tan", Second::kNone, 0, 100, 0, 0, [](L a, L) { return std::tan(a); }},
+      {"sinpi", Second::kNone, 0, 100, 0, 0, [](L a, L) { return std::sin(kPi * a); }},
+      {"cospi", Second::kNone, 0, 100, 0, 0, [](L a, L) { return std::cos(kPi * a); }},
+      {"tanpi", Second::kNone, 0, 0.4921875, 0, 0, [](L a, L) { return std::tan(kPi * a); }},
+      {"asin", Second::kNone, 0, 0.9921875, 0, 0, [](L a, L) { return std::asin(a); }},
+      {"acos", Second::kNone, 0, 0.9921875, 0, 0, [](L a, L) { return std::acos(a); }},
+      {"atan", Second::kNone, 0, 20, 0, 0, [](L a, L) { return std::atan(a); }},
+      {"atan2", Second::kSame, 0, 10, -10, 20, [](L a, L b) { return std::atan2(a, b); }},
+      {"asinpi", Second::kNone, 0, 0.9921875, 0, 0, [](L a, L) { return std::asin(a) / kPi; }},
+      {"acospi", Second::kNone, 0, 0.9921875, 0, 0, [](L a, L) { return std::acos(a) / kPi; }},
+      {"atanpi", Second::kNone, 0, 20, 0, 0, [](L a, L) { return std::atan(a) / kPi; }},
+      {"atan2pi", Second::kSame, 0, 10, -10, 20, [](L a, L b) { return std::atan2(a, b) / kPi; }},
+      {"sinh", Second::kNone, 0, 80, 0, 0, [](L a, L) { return std::sinh(a); }},
+      {"cosh", Second::kNone, 0, 80, 0, 0, [](L a, L) { return std::cosh(a); }},
+      {"tanh", Second::kNone, 0, 10, 0, 0, [](L a, L) { return std::tanh(a); }},
+      {"asinh", Second::kNone, 0, 30, 0, 0, [](L a, L) { return std::asinh(a); }},
+      {"acosh", Second::kNone, 16, 15, 0, 0, [](L a, L) { return std::acosh(a); }},
+      {"atanh", Second::kNone, 0, 0.9921875, 0, 0, [](L a, L) { return std::atanh(a); }},
+      {"exp2", Second::kNone, 0, 100, 0, 0, [](L a, L) { return std::exp2(a); }},
+      {"exp10", Second::kNone, 0, 30, 0, 0, [](L a, L) { return std::pow(10.0L, a); }},
+      {"expm1", Second::kNone, 0, 50, 0, 0, [](L a, L) { return std::expm1(a); }},
+      {"log2", Second::kNone, 50, 49.5, 0, 0, [](L a, L) { return std::log2(a); }},
+      {"log10", Second::kNone, 50, 49.5, 0, 0, [](L a, L) { return std::log10(a); }},
+      {"log1p", Second::kNone, 4.5, 5.25, 0, 0, [](L a, L) { return std::log1p(a); }},
+      {"logb", Second::kNone, 1000.5, 999.5, 0, 0, [](L a, L) { return std::logb(a); }},
+      {"cbrt", Second::kNone, 0, 1000, 0, 0, [](L a, L) { return std::cbrt(a); }},
+      {"powr", Second::kSame, 1, 0.5, -8, 16, [](L a, L b) { return std::pow(a, b); }},
+      {"pown", Second::kInt, 1.25, 0.75, -20, 40, [](L a, L b) { return std::pow(a, b); }},
+      {"rootn", Second::kInt, 50.5, 49.5, 1, 8, [](L a, L b) { return std::pow(a, 1 / b); }},
+      {"remainder", Second::kSame, 0, 1000, 0.25, 1, [](L a, L b) { return std::remainder(a, b); }},
+      {"erf", Second::kNone, 0, 5, 0, 0, [](L a, L) { return std::erf(a); }},
+      {"erfc", Second::kNone, 4, 6, 0, 0, [](L a, L) { return std::erfc(a); }},
+      {"tgamma", Second::kNone, 15, 14, 0, 0, [](L a, L) { return std::tgamma(a); }},
+      {"lgamma", Second::kNone, 15, 14.75, 0, 0, [](L a, L) { return std::lgamma(a); }},
+  };
+  return table;
+}
+
+std::string mathKernelSource(bool isDouble) {
+  std::string type = isDouble ? "double" : "float";
+  std::string source = isDouble ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "";
+  source += "#pragma OPENCL FP_CONTRACT OFF\n";
+  auto literal = [&](double value) {
+    char text[64];
+    std::snprintf(text, sizeof text, "(%s)%a", type.c_str(), value);
+    return std::string(text);
+  };
+  for (const MathFunction& function : mathFunctionTable()) {
+    std::string call =
+        std::string(function.name) + "(" + literal(function.center) + " + " + literal(function.radius) + " * x";
+    if (function.second != Second::kNone) {
+      std::string second = literal(function.low) + " + " + literal(function.span) + " * (x * x)";
+      call += ", " + (function.second == Second::kInt ? "(int)(" + second + ")" : second);
+    }
+    source += "kernel void math_" + std::string(function.name) + "_" + type + "(global const " + type +
+              "* in, global " + type + "* out) {\n  size_t i = get_global_id(0);\n  " + type +
+              " x = in[i];\n  out[i] = " + call + ");\n}\n";
+  }
+  return source;
+}
+
 template <typename T>
 std::pair<T, T> mathArguments(const std::string& function, T x) {
+  if (const MathFunction* row = findMathFunction(function)) {
+    T a = static_cast<T>(row->center) + static_cast<T>(row->radius) * x;
+    if (row->second == Second::kNone) return {a, 0};
+    T square = x * x;
+    T b = static_cast<T>(row->low) + static_cast<T>(row->span) * square;
+    return {a, row->second == Second::kInt ? static_cast<T>(static_cast<int>(b)) : b};
+  }
   if (function == "sin") return {x * T(100), 0};
   if (function == "exp") return {x * T(10), 0};
   if (function == "log") return {std::fabs(x) + T(0x1p-10), 0};
@@ -168,6 +274,7 @@ namespace {
 // The function of a math workload in long double, on arguments already rounded as the kernel
 // rounds them.
 long double mathFunction(const std::string& function, long double a, long double b) {
+  if (const MathFunction* row = findMathFunction(function)) return row->reference(a, b);
   if (function == "sin") return std::sin(a);
   if (function == "exp") return std::exp(a);
   if (function == "log") return std::log(a);
@@ -184,7 +291,7 @@ constexpr double kMathTolerance = 1e-3;
 
 Reference mathReference(const Workload& workload, std::span<const uint32_t> input) {
   Reference reference;
-  bool remainder = workload.function == "fmod";
+  bool remainder = workload.function == "fmod" || workload.function == "remainder";
   long double divisor = 0;
   auto emit = [&](long double exact, size_t words) {
     double tolerance = kMathTolerance * std::max(1.0, std::fabs(static_cast<double>(exact)));
@@ -275,6 +382,23 @@ Reference computeReference(const Workload& workload, std::span<const uint32_t> i
     });
     return reference;
   }
+  if (workload.operation == Operation::kRead16) {
+    // Work-item lid of a group reads float4 k*wg + lid of the group's 16 * wg, for k < 16.
+    forEachSegment(values, 64 * workGroupSize, [&](std::span<const double> group) {
+      for (uint32_t lid = 0; lid < workGroupSize; ++lid) {
+        double sum = 0, magnitudes = 0;
+        for (uint32_t k = 0; k < 16; ++k) {
+          for (uint32_t lane = 0; lane < 4; ++lane) {
+            double value = group[4 * (k * workGroupSize + lid) + lane];
+            sum += value;
+            magnitudes += std::fabs(value);
+          }
+        }
+        emit(sum, 64 * kFloatEpsilon * magnitudes);
+      }
+    });
+    return reference;
+  }
 
   uint32_t segment = workload.scope == Scope::kSubGroup ? subgroupSize : workGroupSize;
   forEachSegment(values, segment, [&](std::span<const double> group) {
@@ -331,6 +455,7 @@ Reference computeReference(const Workload& workload, std::span<const uint32_t> i
         break;
       }
       case Operation::kReduce16Add:
+      case Operation::kRead16:
       case Operation::kCopy:
       case Operation::kBytes:
       case Operation::kMath:
