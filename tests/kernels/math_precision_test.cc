@@ -714,7 +714,8 @@ TEST_P(MathPrecisionFlushingDenormals, PownRootnAndPowTakeEveryInt) {
 CL2VK_KERNEL_TEST_SUITE(MathPrecisionFlushingDenormals, "O2");
 
 // The library's forms built on fma (Target::fusedLibraryForms: sin, cos and tan reduce their
-// argument with three fused multiply-adds, pow and powr form exact products by fma), which the runtime takes where the
+// argument with three fused multiply-adds, pow and powr form exact products by fma, cbrt takes
+// Newton steps, fmod one fma), which the runtime takes where the
 // driver's Fma is fused (GPUs). On a CPU driver, whose Fma rounds twice, the library's exact fma stands in for it, so
 // these forms are checked on every machine; a third of the inputs lie where they apply (below 2^12).
 class MathPrecisionFusedForms : public MathPrecision {
@@ -765,6 +766,13 @@ TEST_P(MathPrecisionFusedForms, PowAndPowrWithinOpenclBounds) {
   checkIntPowers<float>(*this, kernel("math_precision", "int_powers_f32"));
   if (sharedDevice().info().features.shaderFloat64)
     checkIntPowers<double>(*this, kernel("math_precision_double", "int_powers_f64"));
+}
+
+TEST_P(MathPrecisionFusedForms, CbrtWithinOpenclBounds) {
+  MathFunction cbrt{"cbrt", mpfr_cbrt, nullptr, 2, -1e3, 1e3};
+  measure<float>(cbrt, "math_precision", 1 << 15);
+  if (!sharedDevice().info().features.shaderFloat64) GTEST_SKIP() << "the device has no shaderFloat64";
+  measure<double>(cbrt, "math_precision_double", 1 << 15);
 }
 
 // fmod's fma form (below a quotient of 2^18) at the multiples of y and their neighbours, where
