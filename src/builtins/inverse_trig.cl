@@ -47,6 +47,15 @@ static float atanUnit(float t) {
   return PIO4_HI + (PIO4_LO + atanPolynomial((t - 1.0f) / (t + 1.0f)));
 }
 
+// atan(1/a) for a > 1 with one division: atanUnit's ranges of 1/a, with their arguments formed
+// from a itself ((2/a - 1) / (2 + 1/a) = (2 - a) / (2a + 1) and (1/a - 1) / (1/a + 1) =
+// (1 - a) / (1 + a), whose numerators are exact) instead of from a rounded 1/a.
+static float atanOfReciprocal(float a) {
+  if (a > 16.0f / 7.0f) return atanPolynomial(1.0f / a);
+  if (a > 16.0f / 11.0f) return ATAN_HALF_HI + (ATAN_HALF_LO + atanPolynomial((2.0f - a) / (2.0f * a + 1.0f)));
+  return PIO4_HI + (PIO4_LO + atanPolynomial((1.0f - a) / (1.0f + a)));
+}
+
 // 2 asin(sqrt(z)) for z in [0, 1/4], as 2 s_hi + 2 (c + s z R(z)): s_hi, sqrt(z) cut to 12
 // bits, squares exactly, and c = (z - s_hi^2) / (s + s_hi) corrects it, so the square root's own
 // rounding does not matter. The high part is returned in *hi, the rest is the result.
@@ -87,7 +96,7 @@ float __cl2vk_acos_f32(float x) {
 float __cl2vk_atan_f32(float x) {
   float a = fabs(x);
   // atan(a) = pi/2 - atan(1/a) above 1 (and pi/2 at infinity, where 1/a is 0).
-  float r = a > 1.0f ? PIO2_HI + (PIO2_LO - atanUnit(1.0f / a)) : atanUnit(a);
+  float r = a > 1.0f ? PIO2_HI + (PIO2_LO - atanOfReciprocal(a)) : atanUnit(a);
   return copysign(r, x);  // NaN stays NaN
 }
 
@@ -143,7 +152,7 @@ float __cl2vk_acospi_f32(float x) {
 
 float __cl2vk_atanpi_f32(float x) {
   float a = fabs(x);
-  float r = a > 1.0f ? 0.5f - overPi(atanUnit(1.0f / a)) : a == 1.0f ? 0.25f : overPi(atanUnit(a));
+  float r = a > 1.0f ? 0.5f - overPi(atanOfReciprocal(a)) : a == 1.0f ? 0.25f : overPi(atanUnit(a));
   return copysign(r, x);  // NaN stays NaN
 }
 

@@ -60,6 +60,15 @@ static double atanUnit(double t) {
   return PIO4_HI + (PIO4_LO + atanPolynomial((t - 1.0) / (t + 1.0)));
 }
 
+// atan(1/a) for a > 1 with one division: atanUnit's ranges of 1/a, with their arguments formed
+// from a itself ((2/a - 1) / (2 + 1/a) = (2 - a) / (2a + 1) and (1/a - 1) / (1/a + 1) =
+// (1 - a) / (1 + a), whose numerators are exact) instead of from a rounded 1/a.
+static double atanOfReciprocal(double a) {
+  if (a > 16.0 / 7.0) return atanPolynomial(1.0 / a);
+  if (a > 16.0 / 11.0) return ATAN_HALF_HI + (ATAN_HALF_LO + atanPolynomial((2.0 - a) / (2.0 * a + 1.0)));
+  return PIO4_HI + (PIO4_LO + atanPolynomial((1.0 - a) / (1.0 + a)));
+}
+
 // 2 asin(sqrt(z)) for z in [0, 1/4] as *hi + the result; s_hi (sqrt(z) cut to 21 bits) squares
 // exactly and c corrects it.
 static double twiceAsinOfRoot(double z, double* hi) {
@@ -97,7 +106,7 @@ double __cl2vk_acos_f64(double x) {
 
 double __cl2vk_atan_f64(double x) {
   double a = fabs(x);
-  double r = a > 1.0 ? PIO2_HI + (PIO2_LO - atanUnit(1.0 / a)) : atanUnit(a);
+  double r = a > 1.0 ? PIO2_HI + (PIO2_LO - atanOfReciprocal(a)) : atanUnit(a);
   return copysign(r, x);
 }
 
@@ -144,7 +153,7 @@ double __cl2vk_acospi_f64(double x) {
 
 double __cl2vk_atanpi_f64(double x) {
   double a = fabs(x);
-  double r = a > 1.0 ? 0.5 - overPi(atanUnit(1.0 / a)) : a == 1.0 ? 0.25 : overPi(atanUnit(a));
+  double r = a > 1.0 ? 0.5 - overPi(atanOfReciprocal(a)) : a == 1.0 ? 0.25 : overPi(atanUnit(a));
   return copysign(r, x);  // NaN stays NaN
 }
 
