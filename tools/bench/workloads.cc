@@ -251,9 +251,13 @@ std::string mathKernelSource(bool isDouble) {
   return source;
 }
 
+namespace {
+
+// mathArguments with the function's table row (null for the five functions of kernels.cl) already
+// found: the reference looks it up once per workload, not once per value.
 template <typename T>
-std::pair<T, T> mathArguments(const std::string& function, T x) {
-  if (const MathFunction* row = findMathFunction(function)) {
+std::pair<T, T> argumentsFor(const MathFunction* row, const std::string& function, T x) {
+  if (row) {
     T a = static_cast<T>(row->center) + static_cast<T>(row->radius) * x;
     if (row->second == Second::kNone) return {a, 0};
     T square = x * x;
@@ -266,15 +270,22 @@ std::pair<T, T> mathArguments(const std::string& function, T x) {
   if (function == "pow") return {std::fabs(x) + T(0.5), x * T(8)};
   return {x * T(1000), std::fabs(x) + T(0.25)};  // fmod
 }
+
+}  // namespace
+
+template <typename T>
+std::pair<T, T> mathArguments(const std::string& function, T x) {
+  return argumentsFor(findMathFunction(function), function, x);
+}
 template std::pair<float, float> mathArguments(const std::string&, float);
 template std::pair<double, double> mathArguments(const std::string&, double);
 
 namespace {
 
 // The function of a math workload in long double, on arguments already rounded as the kernel
-// rounds them.
-long double mathFunction(const std::string& function, long double a, long double b) {
-  if (const MathFunction* row = findMathFunction(function)) return row->reference(a, b);
+// rounds them (`row` as for argumentsFor).
+long double mathFunction(const MathFunction* row, const std::string& function, long double a, long double b) {
+  if (row) return row->reference(a, b);
   if (function == "sin") return std::sin(a);
   if (function == "exp") return std::exp(a);
   if (function == "log") return std::log(a);
@@ -292,6 +303,7 @@ constexpr double kMathTolerance = 1e-3;
 Reference mathReference(const Workload& workload, std::span<const uint32_t> input) {
   Reference reference;
   bool remainder = workload.function == "fmod" || workload.function == "remainder";
+  const MathFunction* row = findMathFunction(workload.function);
   long double divisor = 0;
   auto emit = [&](long double exact, size_t words) {
     double tolerance = kMathTolerance * std::max(1.0, std::fabs(static_cast<double>(exact)));
@@ -304,15 +316,15 @@ Reference mathReference(const Workload& workload, std::span<const uint32_t> inpu
   if (workload.element == ElementType::kDouble) {
     for (size_t i = 0; i + 1 < input.size(); i += 2) {
       double x = std::bit_cast<double>(uint64_t{input[i]} | uint64_t{input[i + 1]} << 32);
-      auto [a, b] = mathArguments<double>(workload.function, x);
+      auto [a, b] = argumentsFor<double>(row, workload.function, x);
       divisor = b;
-      emit(mathFunction(workload.function, a, b), 2);
+      emit(mathFunction(row, workload.function, a, b), 2);
     }
   } else {
     for (uint32_t word : input) {
-      auto [a, b] = mathArguments<float>(workload.function, std::bit_cast<float>(word));
+      auto [a, b] = argumentsFor<float>(row, workload.function, std::bit_cast<float>(word));
       divisor = b;
-      emit(mathFunction(workload.function, a, b), 1);
+      emit(mathFunction(row, workload.function, a, b), 1);
     }
   }
   return reference;
