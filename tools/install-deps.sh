@@ -14,7 +14,7 @@ packages=(
   ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-headers clinfo
   python3-pyopencl python3-pytest python3-numpy
   libclblast-dev libclfft-dev
-  ffmpeg
+  ffmpeg hashcat
 )
 
 missing=()

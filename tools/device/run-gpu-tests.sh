@@ -11,6 +11,7 @@
 # collective tests with 64-bit integers emulated), kernels-no-int64 and kernels-no-8-16
 # (kernel_tests' emulation, collective and integer tests with CL2VK_DEVICE_LACKS naming the
 # features), ffmpeg (ffmpeg's OpenCL filters against its CPU ones, through cl2vk and NVIDIA's
+# OpenCL), hashcat:MODES (hashcat -b of each mode, comma-separated, through cl2vk and NVIDIA's
 # OpenCL), bench:ARGS (cl2vk-bench with ARGS,
 # "+" for spaces; NVIDIA's OpenCL as the native platform), run:PROGRAM (a carried program,
 # .device/PROGRAM with "+" for spaces, in this environment: both cl2vk and NVIDIA's OpenCL are
@@ -116,6 +117,23 @@ for step in "$@"; do
         echo "== $impl"
         PATH=$PWD/.device/ffmpeg/bin:$PATH LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}:$PWD/.device/ffmpeg/lib \
           OCL_ICD_VENDORS=/tmp/vendors-$impl python3 tests/clients/ffmpeg/compare_filters.py || code=1
+      done > "$log" 2>&1
+      (exit $code) ;;
+    hashcat:*)
+      # hashcat's benchmark (hashcat -b) of the modes MODES (comma-separated), through cl2vk and
+      # through NVIDIA's OpenCL, each in its own process with its own kernel cache; hashcat
+      # self-tests each mode's kernels before timing them. Debian's hashcat from .device/debs/.
+      # $HASHCAT_IMPLS (default "cl2vk nvidia") chooses the sides, $HASHCAT_TIMEOUT (300) bounds
+      # each run: building a mode's kernels takes minutes where clang runs on one core.
+      code=0
+      IFS=',' read -ra modes <<< "${step#hashcat:}"
+      for impl in ${HASHCAT_IMPLS:-cl2vk nvidia}; do
+        mkdir -p "/tmp/vendors-$impl" "/tmp/hashcat-$impl" && cp "/tmp/vendors/$impl.icd" "/tmp/vendors-$impl/"
+        for mode in "${modes[@]}"; do
+          echo "== $impl -m $mode"
+          HOME=/tmp/hashcat-$impl OCL_ICD_VENDORS=/tmp/vendors-$impl timeout "${HASHCAT_TIMEOUT:-300}" \
+            hashcat -b -m "$mode" --force --backend-ignore-cuda --machine-readable || code=1
+        done
       done > "$log" 2>&1
       (exit $code) ;;
     cts:* | cts-native:*)
