@@ -163,3 +163,29 @@ kernel void local_struct_copy(global const int* in, global Range* out) {
   if (l == 0) out[get_group_id(0)] = ranges[0];
   if (l == 1) out[get_num_groups(0) + get_group_id(0)] = ranges[get_local_size(0) - 1];
 }
+
+// Bytes appended to a __private word array by a memcpy whose length is known only at run time, as
+// hashcat's bcrypt appends a password to its key schedule (`memcpy(buf + i, src, min(72 - i, len))`).
+// One struct holds both arrays: clang places a second array's alloca after the first one's address
+// computation, which llvm-spirv-15 writes as an OpVariable after another instruction.
+kernel void copies_of_run_time_length(global const uchar* in, global const uint* lengths, global uint* out) {
+  size_t i = get_global_id(0);
+  struct {
+    uint state[18];
+    uchar chunk[64];
+  } key;
+  for (int b = 0; b < 64; ++b) key.chunk[b] = in[i * 64 + b];
+  for (int w = 0; w < 18; ++w) key.state[w] = 0x01010101u * (uint)w + (uint)i;
+  uint at = lengths[i] & 0xff, length = lengths[i] >> 8;  // at + length <= 72, length <= 64
+  __builtin_memcpy((uchar*)key.state + at, key.chunk, length);
+  for (int w = 0; w < 18; ++w) out[i * 18 + w] = key.state[w];
+}
+
+// Copies too long to unroll (16800 bytes) into and out of a __private array written as bytes too.
+kernel void long_copy_to_buffer(global const uint* in, global uint* out) {
+  size_t i = get_global_id(0);
+  uint words[4200];
+  __builtin_memcpy(words, in + i * 4200, sizeof words);
+  ((uchar*)words)[i * 13 % 16800] ^= 0x5a;
+  __builtin_memcpy(out + i * 4200, words, sizeof words);
+}

@@ -272,6 +272,46 @@ TEST_P(ReinterpretedMemory, PointerComparisonsAndDifferencesSearchSortedArrays) 
   }
 }
 
+// memcpy of a length known at run time within a __private word object (hashcat's bcrypt): a loop
+// over the bytes (lower-pointers refused it).
+TEST_P(ReinterpretedMemory, CopyOfARunTimeLength) {
+  auto k = kernel("reinterpreted_memory", "copies_of_run_time_length");
+  ASSERT_TRUE(k);
+  const size_t n = 256;
+  auto in = randomValues<uint8_t>(64 * n, 11, 0, 255);
+  std::vector<uint32_t> lengths(n);
+  for (size_t i = 0; i < n; ++i) {  // a start of 0 to 8 bytes, a length of 0 to 64 within the array
+    uint32_t at = i % 9, length = std::min(static_cast<uint32_t>(i * 37 % 80), std::min(72u - at, 64u));
+    lengths[i] = at | length << 8;
+  }
+  auto din = buffer(in), dlengths = buffer(lengths), dout = buffer(std::vector<uint32_t>(18 * n, 0));
+  run(*k, range1d(n), {KernelArg::buffer(din), KernelArg::buffer(dlengths), KernelArg::buffer(dout)});
+  auto out = read<uint32_t>(dout, 18 * n);
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t state[18];
+    for (uint32_t w = 0; w < 18; ++w) state[w] = 0x01010101u * w + static_cast<uint32_t>(i);
+    uint32_t at = lengths[i] & 0xff, length = lengths[i] >> 8;
+    std::memcpy(reinterpret_cast<uint8_t*>(state) + at, &in[64 * i], length);
+    for (uint32_t w = 0; w < 18; ++w) ASSERT_EQ(out[18 * i + w], state[w]) << "work-item " << i << " word " << w;
+  }
+}
+
+// Copies longer than the translator unrolls (16800 bytes, from a buffer to a word object and back):
+// loops over the words (lower-pointers refused them).
+TEST_P(ReinterpretedMemory, CopiesTooLongToUnroll) {
+  auto k = kernel("reinterpreted_memory", "long_copy_to_buffer");
+  ASSERT_TRUE(k);
+  const size_t n = 64;
+  auto in = randomValues<uint32_t>(4200 * n, 12, 0, UINT32_MAX);
+  auto din = buffer(in), dout = buffer(std::vector<uint32_t>(4200 * n, 0));
+  run(*k, range1d(n), {KernelArg::buffer(din), KernelArg::buffer(dout)});
+  auto out = read<uint32_t>(dout, 4200 * n);
+  std::vector<uint32_t> expected = in;
+  for (size_t i = 0; i < n; ++i) reinterpret_cast<uint8_t*>(&expected[4200 * i])[i * 13 % 16800] ^= 0x5a;
+  for (size_t w = 0; w < 4200 * n; ++w)
+    ASSERT_EQ(out[w], expected[w]) << "work-item " << w / 4200 << " word " << w % 4200;
+}
+
 CL2VK_KERNEL_TEST_SUITE(ReinterpretedMemory, "O0", "O2", "CL12", "CL30");
 
 }  // namespace

@@ -463,7 +463,10 @@ class WordMemory {
 
 // A memcpy that is not a typed copy of one object (lower-pointers made those loads and stores): to
 // or from a word object or between buffers, in 32-bit words where the size and alignment allow,
-// else in bytes.
+// else in bytes. A copy of a constant size of at most kMaxUnrolledBytes becomes that many loads and
+// stores (a loop's run-time offsets would keep a __private object out of registers); a longer
+// one, or one whose size is known only at run time (hashcat's `memcpy(buf + i, src,
+// min(72 - i, len))` in bcrypt), a loop over the chunks.
 Status WordMemory::rewriteCopy(Instruction& copy) {
   uint32_t target = copy.idOperand(0), source = copy.idOperand(1);
   bool sized = copy.opcode() == spv::Op::OpCopyMemorySized;
@@ -472,22 +475,21 @@ Status WordMemory::rewriteCopy(Instruction& copy) {
     size = constantValue(module_, copy.idOperand(2));
   } else if (Expected<uint32_t> bytes = sizeInMemory(module_, pointeeOf(module_, ir::typeOf(module_, target)))) {
     size = *bytes;
+  } else {
+    return ir::refuse(module_, copy, bytes.error().message());
   }
-  constexpr uint64_t kMaxBytes = 16384;
-  if (!size || *size > kMaxBytes)
-    return ir::refuse(module_, copy,
-                      "a copy of reinterpreted __local or __private memory needs a constant size of at most " +
-                          std::to_string(kMaxBytes) + " bytes");
+  constexpr uint64_t kMaxUnrolledBytes = 16384;
   uint32_t alignment = declaredAlignment(copy, sized ? 3 : 2, 1);
-  uint32_t chunk = alignment >= 4 && *size % 4 == 0 ? 4 : 1;
-  uint32_t chunkType = ir::typeInt(module_, chunk * 8);
-  Builder b = Builder::before(module_, &copy);
+  uint32_t chunk = size && alignment >= 4 && *size % 4 == 0 ? 4 : 1;
+  if (size && *size > UINT32_MAX)
+    return ir::refuse(module_, copy, "a copy of reinterpreted __local or __private memory of 4 GiB or more");
+  bool unrolled = size && *size <= kMaxUnrolledBytes;
 
-  // Each side: a word object (an offset) or a buffer (a pointer to chunks).
+  // Each side: a word object (an offset) or a buffer (an address).
   struct Side {
     uint32_t pointer, offset = 0, address = 0;
   };
-  auto sideOf = [&](uint32_t pointer) -> Expected<Side> {
+  auto sideOf = [&](Builder& b, uint32_t pointer) -> Expected<Side> {
     Side side{pointer};
     if (objectOf(pointer)) {
       Expected<uint32_t> offset = offsetOf(pointer);
@@ -503,32 +505,62 @@ Status WordMemory::rewriteCopy(Instruction& copy) {
     }
     return side;
   };
-  Expected<Side> to = sideOf(target);
-  if (!to) return to.error();
-  Expected<Side> from = sideOf(source);
-  if (!from) return from.error();
-  uint32_t chunkPointer = ir::typePointer(module_, SC::PhysicalStorageBuffer, chunkType);
-  auto chunkAt = [&](uint32_t address, uint32_t i) {
-    uint32_t byte = i == 0 ? address : b.iadd(address, ir::constantUint(module_, 64, i * chunk));
-    return b.op(spv::Op::OpConvertUToPtr, chunkPointer, {byte});
+  // One chunk from `from` to `to`, `byte` bytes from their starts: a number where the copy is
+  // unrolled (its constants made only for the side that uses them), else a 32-bit id.
+  struct Byte {
+    uint32_t number = 0, id = 0;
   };
-  for (uint32_t i = 0; i < *size / chunk; ++i) {
+  uint32_t chunkType = ir::typeInt(module_, chunk * 8);
+  auto copyChunk = [&](Builder& b, const Side& from, const Side& to, Byte byte) -> Status {
+    auto chunkAt = [&](uint32_t address) {
+      if (byte.id)
+        address = b.iadd(address, b.resize(byte.id, 64));
+      else if (byte.number)
+        address = b.iadd(address, ir::constantUint(module_, 64, byte.number));
+      return b.op(spv::Op::OpConvertUToPtr, ir::typePointer(module_, SC::PhysicalStorageBuffer, chunkType), {address});
+    };
+    auto offsetIn = [&](const Side& side) { return b.iadd(side.offset, byte.id ? byte.id : constant(byte.number)); };
     uint32_t value;
-    if (from->address) {
-      value = b.load(chunkType, chunkAt(from->address, i), chunk);
+    if (from.address) {
+      value = b.load(chunkType, chunkAt(from.address), chunk);
     } else {
       WordAccess access(b, wordsOf(source), objectOf(source)->storage);
-      Expected<uint32_t> read = access.read(chunkType, b.iadd(from->offset, constant(i * chunk)), chunk);
+      Expected<uint32_t> read = access.read(chunkType, offsetIn(from), chunk);
       if (!read) return ir::refuse(module_, copy, read.error().message());
       value = *read;
     }
-    if (to->address) {
-      b.store(chunkAt(to->address, i), value, chunk);
-    } else {
-      WordAccess access(b, wordsOf(target), objectOf(target)->storage);
-      if (Status written = access.write(value, b.iadd(to->offset, constant(i * chunk)), chunk); !written.ok())
-        return ir::refuse(module_, copy, written.error().message());
+    if (to.address) {
+      b.store(chunkAt(to.address), value, chunk);
+      return okStatus();
     }
+    WordAccess access(b, wordsOf(target), objectOf(target)->storage);
+    if (Status written = access.write(value, offsetIn(to), chunk); !written.ok())
+      return ir::refuse(module_, copy, written.error().message());
+    return okStatus();
+  };
+
+  if (unrolled) {
+    Builder b = Builder::before(module_, &copy);
+    Expected<Side> to = sideOf(b, target);
+    if (!to) return to.error();
+    Expected<Side> from = sideOf(b, source);
+    if (!from) return from.error();
+    for (uint32_t i = 0; i < *size / chunk; ++i) CL2VK_TRY(copyChunk(b, *from, *to, Byte{.number = i * chunk}));
+  } else {
+    auto [b, rest] = Builder::splitAfter(module_, &copy);
+    Expected<Side> to = sideOf(b, target);
+    if (!to) return to.error();
+    Expected<Side> from = sideOf(b, source);
+    if (!from) return from.error();
+    // The byte count as a 32-bit integer: a larger copy would not fit the word objects.
+    uint32_t bytes = size ? constant(static_cast<uint32_t>(*size)) : b.resize(copy.idOperand(2), 32);
+    Status status = okStatus();
+    b.foldLoop(constant(0), bytes, constant(chunk), 0, 0, [&](uint32_t, uint32_t byte) {
+      if (status.ok()) status = copyChunk(b, *from, *to, Byte{.id = byte});
+      return 0u;
+    });
+    CL2VK_TRY(status);
+    b.branchTo(rest);
   }
   dead_.push_back(&copy);
   return okStatus();
