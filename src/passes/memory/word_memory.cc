@@ -547,7 +547,10 @@ Status WordMemory::rewriteCopy(Instruction& copy) {
     if (!from) return from.error();
     for (uint32_t i = 0; i < *size / chunk; ++i) CL2VK_TRY(copyChunk(b, *from, *to, Byte{.number = i * chunk}));
   } else {
-    auto [b, rest] = Builder::splitAfter(module_, &copy);
+    // Not a structured binding: the loop's body captures the builder (clang-15 refuses that).
+    std::pair<Builder, Block*> split = Builder::splitAfter(module_, &copy);
+    Builder& b = split.first;
+    Block* rest = split.second;
     Expected<Side> to = sideOf(b, target);
     if (!to) return to.error();
     Expected<Side> from = sideOf(b, source);
