@@ -1,7 +1,10 @@
 #include "analysis/call_graph.h"
 
 #include <set>
+#include <unordered_set>
 #include <vector>
+
+#include "ir/opcode_classes.h"
 
 namespace cl2vk::ir {
 
@@ -26,6 +29,40 @@ std::string kernelReaching(const Module& module, const Function& function) {
     }
   }
   return module.functionName(function);
+}
+
+std::vector<Function*> functionsNoKernelReaches(Module& module) {
+  if (module.section(Section::kEntryPoint).empty()) return {};
+  std::unordered_set<const Function*> reached;
+  std::vector<Function*> work;
+  auto reach = [&](uint32_t id) {
+    if (Function* function = module.function(id); function && reached.insert(function).second) work.push_back(function);
+  };
+  // The roots: every function a use outside any function names, but by a name or decoration.
+  for (Function& function : module.functions()) {
+    for (const Use& use : module.uses(function.id())) {
+      if (use.user->function() || (isNameOrDecoration(use.user->opcode()) && use.operandIndex == 0)) continue;
+      reach(function.id());
+    }
+  }
+  auto reachFrom = [&reach](const Instruction& inst) {
+    for (const Operand& op : inst.operands()) {
+      if (op.isId()) reach(op.words[0]);
+    }
+  };
+  while (!work.empty()) {
+    Function* function = work.back();
+    work.pop_back();
+    for (const Instruction& inst : function->header()) reachFrom(inst);
+    for (const Block& block : function->blocks()) {
+      for (const Instruction& inst : block.instructions()) reachFrom(inst);
+    }
+  }
+  std::vector<Function*> unreached;
+  for (Function& function : module.functions()) {
+    if (!reached.contains(&function)) unreached.push_back(&function);
+  }
+  return unreached;
 }
 
 Error refuse(const Module& module, const Instruction& inst, const std::string& why) {

@@ -134,6 +134,12 @@ Function* Instruction::function() const { return list_ ? list_->function() : nul
 
 Block* Instruction::block() const { return list_ ? list_->block() : nullptr; }
 
+Instruction* Instruction::next() {
+  if (!list_) return nullptr;
+  auto following = std::next(position_);
+  return following == list_->items_.end() ? nullptr : &*following;
+}
+
 bool Instruction::sameValueAs(const Instruction& other) const {
   return opcode_ == other.opcode_ && typeId_ == other.typeId_ && operands_ == other.operands_;
 }

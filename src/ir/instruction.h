@@ -82,6 +82,8 @@ class Instruction {
   const InstList* list() const { return list_; }
   Function* function() const;
   Block* block() const;
+  // The instruction after this one in its list; null for the last one or one outside a module.
+  Instruction* next();
 
   // Same opcode, type and operands; the result id is not compared.
   bool sameValueAs(const Instruction& other) const;
@@ -127,6 +129,7 @@ class InstList {
   Block* block() const { return block_; }
 
  private:
+  friend class Instruction;
   friend class Module;
 
   // Places `inst` before `position` and returns it where it now lives.

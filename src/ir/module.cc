@@ -173,14 +173,14 @@ Block* Module::addBlock(Function& function, Block* after) { return addBlocks(fun
 
 std::vector<Block*> Module::addBlocks(Function& function, Block* after, size_t count) {
   auto& blocks = function.blocks();
-  auto position = blocks.end();
-  if (after) {
-    position = std::find_if(blocks.begin(), blocks.end(), [after](const Block& b) { return &b == after; });
-    assert(position != blocks.end());
-    ++position;
-  }
+  assert(!after || after->function() == &function);
+  auto position = after ? std::next(after->position_) : blocks.end();
   std::vector<Block*> added;
-  for (size_t i = 0; i < count; ++i) added.push_back(&*blocks.emplace(position, &function));
+  for (size_t i = 0; i < count; ++i) {
+    auto placed = blocks.emplace(position, &function);
+    placed->position_ = placed;
+    added.push_back(&*placed);
+  }
   return added;
 }
 
@@ -295,35 +295,42 @@ Status Module::removeBlock(Block* block) {
     for (Instruction* annotation : annotations) erase(annotation);
   }
   for (Instruction& inst : block->instructions()) unindex(&inst);
-  block->function()->blocks().remove_if([block](const Block& b) { return &b == block; });
+  block->function()->blocks().erase(block->position_);
   return okStatus();
 }
 
-Status Module::removeFunction(Function* function) {
+Status Module::removeFunction(Function* function) { return removeFunctions({function}); }
+
+Status Module::removeFunctions(const std::vector<Function*>& functions) {
+  const std::unordered_set<const Function*> removed(functions.begin(), functions.end());
   std::vector<Instruction*> members;
   auto gather = [&members](InstList& list) {
     for (Instruction& inst : list) members.push_back(&inst);
   };
-  gather(function->header());
-  for (Block& block : function->blocks()) gather(block.instructions());
-  gather(function->end());
+  for (Function* function : functions) {
+    gather(function->header());
+    for (Block& block : function->blocks()) gather(block.instructions());
+    gather(function->end());
+  }
 
   std::vector<Instruction*> annotations;
   for (Instruction* inst : members) {
     if (!inst->resultId()) continue;
     for (const Use& use : uses(inst->resultId())) {
-      if (use.user->function() == function) continue;
-      if (!isNameOrDecoration(use.user->opcode()) || use.operandIndex != 0)
-        return Error("cannot remove function '" + functionName(*function) +
-                     "': " + (inst == &function->definition() ? std::string("it") : describe(*inst)) +
+      if (removed.contains(use.user->function())) continue;
+      if (!isNameOrDecoration(use.user->opcode()) || use.operandIndex != 0) {
+        const Function& function = *inst->function();
+        return Error("cannot remove function '" + functionName(function) +
+                     "': " + (inst == &function.definition() ? std::string("it") : describe(*inst)) +
                      " is still used by " + describe(*use.user));
+      }
       annotations.push_back(use.user);
     }
   }
   for (Instruction* annotation : annotations) erase(annotation);
   // Each id's uses are filtered once rather than searched once per use: a large function (hashcat's
   // kernels, once inlined) uses a common type or constant hundreds of thousands of times, and
-  // dropping those one by one took minutes.
+  // dropping those one by one took minutes; so does removing the functions one at a time.
   std::unordered_set<const Instruction*> doomed(members.begin(), members.end());
   std::unordered_set<uint32_t> referenced;
   for (Instruction* inst : members) {
@@ -339,7 +346,7 @@ Status Module::removeFunction(Function* function) {
     if (it->second.empty()) uses_.erase(it);
   }
   for (Instruction* inst : members) unindexDefinition(inst);
-  functions_.remove_if([function](const Function& f) { return &f == function; });
+  functions_.remove_if([&removed](const Function& f) { return removed.contains(&f); });
   return okStatus();
 }
 

@@ -51,8 +51,11 @@ class Block {
   Instruction* endOfCode();
 
  private:
+  friend class Module;
+
   Function* function_;
   InstList instructions_;
+  std::list<Block>::iterator position_;  // where it is in its function's blocks
 };
 
 class Function {
@@ -128,8 +131,7 @@ class Module {
   Function* addFunction();
   // Adds an empty block after `after` (or at the end of `function` when `after` is null).
   Block* addBlock(Function& function, Block* after = nullptr);
-  // Adds `count` empty blocks, in order, where addBlock adds one: finding `after` takes a walk over
-  // the function's blocks, which a caller adding many (the inliner) takes once.
+  // Adds `count` empty blocks, in order, where addBlock adds one.
   std::vector<Block*> addBlocks(Function& function, Block* after, size_t count);
   // Moves `first` and everything after it in its block into a new block after it, with a new
   // OpLabel. The old block is left without a terminator; the caller ends it.
@@ -148,6 +150,9 @@ class Module {
   // Removes a whole function. Its OpName and decorations go with it; a remaining call or entry
   // point is an error, and nothing is removed.
   Status removeFunction(Function* function);
+  // Removes a set of whole functions, which may call one another, as removeFunction removes one:
+  // a use from outside the set other than a name or decoration is an error, and nothing is removed.
+  Status removeFunctions(const std::vector<Function*>& functions);
   // Reorders the types, constants and global variables so that each comes after everything it
   // refers to (new types are appended at the end; retyping an older global can leave it ahead
   // of its new type). The order is otherwise kept.
@@ -190,7 +195,7 @@ class Module {
  private:
   void index(Instruction* inst);
   void unindex(Instruction* inst);
-  // unindex without dropping the instruction's uses of other ids (removeFunction drops them all at once).
+  // unindex without dropping the instruction's uses of other ids (removeFunctions drops them all at once).
   void unindexDefinition(Instruction* inst);
   // Unindexes `inst` and deletes it from its list.
   void erase(Instruction* inst);

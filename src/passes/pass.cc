@@ -12,6 +12,7 @@
 #include "passes/environment/freeze_spec_constants.h"
 #include "passes/environment/lower_double_rounding.h"
 #include "passes/environment/repair_llvm_spirv.h"
+#include "passes/functions/drop_unreachable_functions.h"
 #include "passes/functions/inline_functions.h"
 #include "passes/functions/link_builtins.h"
 #include "passes/functions/resolve_builtin_calls.h"
@@ -49,10 +50,13 @@ Expected<PassResult> withTarget(ir::Module& module, PassContext& context) {
 
 const std::vector<PassInfo>& registeredPasses() {
   static const std::vector<PassInfo> passes = {
-      // Before the input is validated: what cl2vk cannot translate gets its own message before the
+      // Before the input is validated: what no kernel reaches goes, so that nothing works on it or
+      // refuses it; what cl2vk cannot translate gets its own message before the
       // validator's, which may know less about it; what llvm-spirv-15 writes against SPIR-V's
       // rules is put right; SPIRV-Tools' validator refuses OpTypeInt of any width but 8, 16, 32
       // and 64, even under ArbitraryPrecisionIntegersINTEL, so clang's odd widths are widened.
+      {"drop-unreachable-functions", "Remove the functions that no kernel reaches, before anything reads them.",
+       withTarget<dropUnreachableFunctions>, PassStage::kInput},
       {"check-supported", "Fail early, naming the kernel, on pipes, device-side enqueue, function pointers.",
        withTarget<checkSupported>, PassStage::kInput, false},
       {"repair-llvm-spirv",

@@ -371,6 +371,61 @@ TEST(ModuleTest, RemoveFunctionRefusesWhileCalledAndRemovesWholeOtherwise) {
   EXPECT_TRUE(module->section(Section::kAnnotation).empty());
 }
 
+// Two helpers that call each other go together; either alone is still called by the other, and a
+// set that a kernel still calls is refused whole.
+TEST(ModuleTest, RemoveFunctionsTakesASetThatCallsItself) {
+  auto module = assemble(R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+               OpName %ping "ping"
+               OpName %pong "pong"
+               OpName %caller "caller"
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %ping = OpFunction %void None %fn
+         %p0 = OpLabel
+         %p1 = OpFunctionCall %void %pong
+               OpReturn
+               OpFunctionEnd
+       %pong = OpFunction %void None %fn
+         %q0 = OpLabel
+         %q1 = OpFunctionCall %void %ping
+               OpReturn
+               OpFunctionEnd
+     %caller = OpFunction %void None %fn
+         %c0 = OpLabel
+         %c1 = OpFunctionCall %void %ping
+               OpReturn
+               OpFunctionEnd
+          %k = OpFunction %void None %fn
+      %entry = OpLabel
+               OpReturn
+               OpFunctionEnd
+)");
+  ASSERT_TRUE(module);
+  Function* ping = module->function(idNamed(*module, "ping"));
+  Function* pong = module->function(idNamed(*module, "pong"));
+  Function* caller = module->function(idNamed(*module, "caller"));
+  Status alone = module->removeFunction(pong);
+  ASSERT_FALSE(alone.ok());
+  EXPECT_NE(alone.error().message().find("cannot remove function 'pong': it is still used by"), std::string::npos)
+      << alone.error().message();
+  Status stillCalled = module->removeFunctions({ping, pong});
+  ASSERT_FALSE(stillCalled.ok());
+  EXPECT_NE(stillCalled.error().message().find("cannot remove function 'ping': it is still used by"), std::string::npos)
+      << stillCalled.error().message();
+  EXPECT_EQ(module->functions().size(), 4u);
+
+  ASSERT_TRUE(module->removeFunctions({ping, caller, pong}).ok());
+  ASSERT_EQ(module->functions().size(), 1u);
+  EXPECT_EQ(module->functions().front().id(), module->section(Section::kEntryPoint).front().idOperand(1));
+  EXPECT_TRUE(module->section(Section::kDebug).empty()) << disassemble(*module);
+  EXPECT_EQ(module->uses(module->functions().front().definition().operand(1).words[0]).size(), 1u);  // %fn: k only
+}
+
 // A helper that uses one constant 200000 times (hashcat's kernels, inlined, use %uint_0 so): its
 // removal drops those uses at once. Dropped one by one, each searched its list, and removing such
 // functions took minutes; the uses left by the kernel are still indexed.

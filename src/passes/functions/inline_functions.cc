@@ -122,10 +122,7 @@ Status inlineCall(Module& module, Instruction* call) {
   Function& caller = *callerBlock->function();
 
   // The caller's block ends at the call; what follows it continues in `after`.
-  auto& callerInsts = callerBlock->instructions();
-  auto callIt =
-      std::find_if(callerInsts.begin(), callerInsts.end(), [call](const Instruction& i) { return &i == call; });
-  Block* after = module.splitBlockBefore(&*std::next(callIt));
+  Block* after = module.splitBlockBefore(call->next());
 
   // Function-scope variables must stay in the entry block: they go after the caller's own.
   Instruction* lastVariable = &caller.blocks().front().instructions().front();
@@ -233,37 +230,34 @@ Status inlineCall(Module& module, Instruction* call) {
   return okStatus();
 }
 
+// Removes the functions no kernel reaches; returns whether there were any.
+Expected<bool> removeUnreached(Module& module) {
+  std::vector<Function*> unreached = ir::functionsNoKernelReaches(module);
+  if (unreached.empty()) return false;
+  CL2VK_TRY(module.removeFunctions(unreached));
+  return true;
+}
+
 }  // namespace
 
 Expected<PassResult> inlineFunctions(Module& module, const Target&) {
+  // Only what a kernel reaches is inlined (and checked for recursion); afterwards nothing but the
+  // kernels and the declarations they call is reached.
+  Expected<bool> changed = removeUnreached(module);
+  if (!changed) return changed.error();
   Expected<std::vector<Function*>> order = calleesFirst(module);
   if (!order) return order.error();
-  bool changed = false;
   for (Function* function : *order) {
     for (Instruction* call : callsIn(*function)) {
       Function* callee = module.function(call->idOperand(0));
       if (!callee || callee->isDeclaration()) continue;
       CL2VK_TRY(inlineCall(module, call));
-      changed = true;
+      *changed = true;
     }
   }
-  // Remove what no entry point reaches any more.
-  std::unordered_set<uint32_t> entryPoints;
-  for (const Instruction& entry : module.section(ir::Section::kEntryPoint)) entryPoints.insert(entry.idOperand(1));
-  bool removedOne = true;
-  while (removedOne) {
-    removedOne = false;
-    for (Function& function : module.functions()) {
-      if (entryPoints.contains(function.id())) continue;
-      bool called = false;
-      for (const ir::Use& use : module.uses(function.id())) called |= use.user->opcode() == spv::Op::OpFunctionCall;
-      if (called) continue;
-      CL2VK_TRY(module.removeFunction(&function));
-      removedOne = changed = true;
-      break;
-    }
-  }
-  return changed ? PassResult::kChanged : PassResult::kUnchanged;
+  Expected<bool> removed = removeUnreached(module);
+  if (!removed) return removed.error();
+  return *changed || *removed ? PassResult::kChanged : PassResult::kUnchanged;
 }
 
 }  // namespace cl2vk
