@@ -529,4 +529,12 @@ std::string Module::describe(const Instruction& inst) const {
   return text;
 }
 
+Instruction* lastVariable(Function& function) {
+  Instruction* last = &function.blocks().front().instructions().front();
+  for (Instruction& inst : function.blocks().front().instructions()) {
+    if (inst.opcode() == spv::Op::OpVariable) last = &inst;
+  }
+  return last;
+}
+
 }  // namespace cl2vk::ir

@@ -218,4 +218,8 @@ class Module {
 // non-aggregate types and the non-specialization constants.
 bool isShareableGlobal(spv::Op opcode);
 
+// The last OpVariable of `function`'s first block, or its OpLabel where it has none: code that
+// goes first in the function goes after it, since a function's variables open its first block.
+Instruction* lastVariable(Function& function);
+
 }  // namespace cl2vk::ir

@@ -125,6 +125,7 @@ Target targetFor(const vulkan::DeviceInfo& info) {
   target.maxWorkGroupInvocations = info.limits.maxComputeWorkGroupInvocations;
   target.loopIterationLimit = info.loopIterationLimit;
   target.loopUnroll = loopUnrollCount();
+  target.freeWorkGroups = settings::isOn(settings::Setting::kFreeWorkGroups);
   // Both CPU drivers run loops for a SIMD batch of invocations (frontend_kernels_test's
   // NestedBreaksKeepEachItemsLastValue gets wrong values on both without merge phis).
   target.loopExitPhis = info.driverId == VK_DRIVER_ID_GOOGLE_SWIFTSHADER || info.driverId == VK_DRIVER_ID_MESA_LLVMPIPE;
@@ -227,6 +228,19 @@ Status LaunchableKernel::checkArguments(std::span<const KernelArg> args) const {
     }
   }
   return okStatus();
+}
+
+std::optional<std::array<uint32_t, 3>> LaunchableKernel::freeWorkGroupSize(const NDRange& range) const {
+  if (!reflection_->freeWorkGroups) return std::nullopt;
+  // 64 invocations (two NVIDIA warps, a few of llvmpipe's SIMD batches) for every 1D range, so
+  // that one pipeline serves them all, the smallest (a self-test of one work-item) included. A 2D
+  // or 3D range has a hardware work-group per row: where its rows are narrower, the power of two
+  // that holds one, so that most lanes do not idle.
+  const vulkan::DeviceLimits& limits = device_.info().limits;
+  uint32_t most = std::min({64u, limits.maxComputeWorkGroupSize[0], limits.maxComputeWorkGroupInvocations});
+  uint32_t size = 1;
+  while (size < most && (range.dimensions == 1 || size < range.globalSize[0])) size *= 2;
+  return std::array<uint32_t, 3>{size, 1, 1};
 }
 
 Expected<const vulkan::Pipeline*> LaunchableKernel::pipelineFor(
@@ -346,10 +360,22 @@ Expected<PreparedLaunch> LaunchableKernel::prepare(const NDRange& range, std::sp
   if (!block) return block.error();
   const std::vector<std::pair<uint32_t, uint32_t>> specialization = specializationByArguments(*reflection_, args);
 
+  // With free work-groups the hardware runs the range in its own work-groups, (n, 1, 1) over x
+  // rounded up to n; the OpenCL local size travels in the dispatch information.
+  const std::optional<std::array<uint32_t, 3>> hardwareLocal = freeWorkGroupSize(range);
+  NDRange hardwareRange = range;
+  if (hardwareLocal) {
+    hardwareRange.dimensions = 3;
+    hardwareRange.globalSize[0] =
+        (range.globalSize[0] + (*hardwareLocal)[0] - 1) / (*hardwareLocal)[0] * (*hardwareLocal)[0];
+    for (uint32_t d = range.dimensions; d < 3; ++d) hardwareRange.globalSize[d] = 1;
+  }
+  const std::array<uint32_t, 3>& dispatchLocal = hardwareLocal ? *hardwareLocal : *local;
+
   PreparedLaunch prepared;
   prepared.kernel_ = this;
-  for (const DispatchRegion& region : splitIntoDispatches(range, *local, limits)) {
-    Expected<const vulkan::Pipeline*> pipeline = pipelineFor(region.local, *local, specialization);
+  for (const DispatchRegion& region : splitIntoDispatches(hardwareRange, dispatchLocal, limits)) {
+    Expected<const vulkan::Pipeline*> pipeline = pipelineFor(region.local, dispatchLocal, specialization);
     if (!pipeline) return pipeline.error();
     std::vector<std::byte> bytes = block->pushConstants;
     if (reflection_->usesDispatchInfo) {
@@ -358,6 +384,7 @@ Expected<PreparedLaunch> LaunchableKernel::prepare(const NDRange& range, std::sp
         put32(bytes, DispatchInfoLayout::kGlobalSize + 4 * d,
               static_cast<uint32_t>(d < range.dimensions ? range.globalSize[d] : 1));
         put32(bytes, DispatchInfoLayout::kGroupOffset + 4 * d, region.groupOffset[d]);
+        if (hardwareLocal) put32(bytes, DispatchInfoLayout::kEnqueuedLocalSize + 4 * d, (*local)[d]);
       }
       put32(bytes, DispatchInfoLayout::kWorkDim, range.dimensions);
     }

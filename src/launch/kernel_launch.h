@@ -115,6 +115,9 @@ class LaunchableKernel {
 
   // The pipeline of one work-group shape, with `arguments`' specialization constants (spec id,
   // value): the __local arguments' element counts and the image arguments' formats.
+  // The hardware work-group size of a kernel with free work-groups (KernelReflection::
+  // freeWorkGroups) for `range`; none for any other kernel.
+  std::optional<std::array<uint32_t, 3>> freeWorkGroupSize(const NDRange& range) const;
   Expected<const vulkan::Pipeline*> pipelineFor(const std::array<uint32_t, 3>& local,
                                                 const std::array<uint32_t, 3>& enqueued,
                                                 const std::vector<std::pair<uint32_t, uint32_t>>& arguments);

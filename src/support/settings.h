@@ -20,6 +20,7 @@ enum class Setting {
   kSubgroupScans,       // CL2VK_SUBGROUP_SCANS
   kPipelineStatistics,  // CL2VK_PIPELINE_STATISTICS
   kLoopUnroll,          // CL2VK_LOOP_UNROLL
+  kFreeWorkGroups,      // CL2VK_FREE_WORK_GROUPS
   kWait,                // CL2VK_WAIT
   kHangTimeout,         // CL2VK_HANG_TIMEOUT
   kIsolatedCompiles,    // CL2VK_ISOLATED_COMPILES

@@ -85,6 +85,7 @@ std::string toJson(const ModuleReflection& reflection) {
         << ",\n      \"arguments_offset\": " << kernel.argumentsOffset
         << ",\n      \"arguments_size\": " << kernel.argumentsSize
         << ",\n      \"push_constant_size\": " << kernel.pushConstantSize;
+    if (kernel.freeWorkGroups) out << ",\n      \"free_work_groups\": true";
     if (kernel.requiredSubgroupSize) out << ",\n      \"required_subgroup_size\": " << *kernel.requiredSubgroupSize;
     if (kernel.printfBufferOffset) out << ",\n      \"printf_buffer_offset\": " << *kernel.printfBufferOffset;
     if (kernel.globalVariablesOffset) out << ",\n      \"global_variables_offset\": " << *kernel.globalVariablesOffset;

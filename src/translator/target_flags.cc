@@ -68,6 +68,10 @@ const Flag kFlags[] = {
     switchFlag("no-subgroup-clustered", &Target::subgroupClustered,
                "Translate for a device without clustered subgroup operations: clustered reductions are "
                "shuffle-xor steps."),
+    switchFlag("free-work-groups", &Target::freeWorkGroups,
+               "Translate the kernels that no barrier, __local memory or sub-group function ties to their "
+               "work-groups for free work-groups: one pipeline for every local size, which the runtime "
+               "passes in the dispatch information."),
     switchFlag("subgroups-by-row", &Target::subgroupsByRow,
                "Translate for a device that makes subgroups of each row of a work-group separately "
                "(lavapipe): the sub-group builtins are computed from that packing."),

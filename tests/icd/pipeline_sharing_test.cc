@@ -3,7 +3,9 @@
 // (CL_CONTEXT_PIPELINES_CREATED_CL2VK, docs/runtime.md), every result checked against the CPU.
 
 #include <algorithm>
+#include <cstdlib>
 #include <sstream>
+#include <string>
 #include <thread>
 
 #include "cl2vk/cl_ext_cl2vk.h"
@@ -50,18 +52,19 @@ class IcdPipelineSharing : public IcdTest {
     return count;
   }
 
-  // A new cl_kernel `scale` of `program`, run over `n` items in work-groups of 64 and released, as
-  // CLBlast does for each call; the result checked.
-  void scaleOnce(cl_program program, cl_int factor, cl_int bias, size_t n = 256) {
+  // A new cl_kernel `scale` of `program`, run over `n` items in work-groups of `local` and released,
+  // as CLBlast does for each call; the result checked.
+  void scaleOnce(cl_program program, cl_int factor, cl_int bias, size_t n = 256, size_t local = 64) {
     std::vector<cl_int> in = inputOf(n);
     Buffer input = bufferOf(in);
     Buffer out = createBuffer(n * sizeof(cl_int));
     Kernel kernel = createKernel(program, "scale");
     ASSERT_TRUE(kernel.get());
     setArgs(kernel, out, input, factor);
-    run1d(kernel, n, 64);
+    run1d(kernel, n, local);
     std::vector<cl_int> got = read<cl_int>(out, n);
-    for (size_t i = 0; i < n; ++i) ASSERT_EQ(got[i], in[i] * factor + bias) << "item " << i << ", factor " << factor;
+    for (size_t i = 0; i < n; ++i)
+      ASSERT_EQ(got[i], in[i] * factor + bias) << "item " << i << " of " << n << " in groups of " << local;
   }
 
   // A new cl_kernel `reverse_in_group` with `scratchInts` ints of __local memory over `n` items in
@@ -125,6 +128,26 @@ TEST_F(IcdPipelineSharing, WorkGroupShapesAndLocalSizesGetTheirOwnPipelines) {
     EXPECT_EQ(pipelinesCreated() - before, expected) << "after " << launch.n << " items in groups of " << launch.local
                                                      << " with " << launch.scratchInts << " ints of __local memory";
   }
+}
+
+// `scale` uses no barrier, no __local memory and no sub-group function: with free work-groups
+// (CL2VK_FREE_WORK_GROUPS=1, ctest icd_tests_free_work_groups) one pipeline serves all its local
+// sizes, the remainder work-group of a non-uniform range included; otherwise each size, and the
+// remainder, has its own. `reverse_in_group` has its own pipelines either way.
+TEST_F(IcdPipelineSharing, KernelsFreeOfTheirWorkGroupsHaveOnePipelineForEveryLocalSize) {
+  const char* setting = std::getenv("CL2VK_FREE_WORK_GROUPS");
+  const bool free = setting && std::string(setting) == "1";
+  const cl_ulong before = pipelinesCreated();
+  const std::pair<size_t, size_t> launches[] = {{256, 64}, {256, 32}, {256, 1}, {72, 16}, {256, 64}};
+  for (auto [n, local] : launches) {
+    scaleOnce(program_, 3, 1, n, local);
+    if (HasFatalFailure()) return;
+  }
+  EXPECT_EQ(pipelinesCreated() - before, free ? 1u : 5u)
+      << "local sizes 64, 32, 1 and 16 with a remainder of 8, " << (free ? "with" : "without") << " free work-groups";
+  reverseOnce(72, 16, 16);
+  if (HasFatalFailure()) return;
+  EXPECT_EQ(pipelinesCreated() - before, free ? 3u : 7u) << "a kernel with a barrier and __local memory";
 }
 
 TEST_F(IcdPipelineSharing, KernelsOfOneNameLiveSideBySideWithTheirOwnArguments) {

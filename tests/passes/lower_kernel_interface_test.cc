@@ -262,6 +262,200 @@ TEST(LowerKernelInterfaceTest, LocalIdBecomesVulkansWidenedTo64Bits) {
 )");
 }
 
+// kernel void k(global ulong* out) { *out = get_local_id(0); } with free work-groups: the
+// dispatch information grows by the enqueued local size (bytes 48-59; the argument at 64); the
+// kernel first returns where its hardware position in x, (group + group offset) * n + local id,
+// is past the global size; the local id is that position modulo the enqueued local size (y and
+// z: the hardware group plus its offset, one per row).
+TEST(LowerKernelInterfaceTest, WithFreeWorkGroupsTheLocalIdIsThePositionModuloTheLocalSize) {
+  Target target;
+  target.freeWorkGroups = true;
+  test::PassRun run = test::expectPassOutput("lower-kernel-interface", kKernelHeader + R"(
+               OpEntryPoint Kernel %k "k" %__spirv_BuiltInLocalInvocationId
+               OpName %k "k"
+               OpName %__spirv_BuiltInLocalInvocationId "__spirv_BuiltInLocalInvocationId"
+               OpName %out "out"
+               OpDecorate %__spirv_BuiltInLocalInvocationId LinkageAttributes "__spirv_BuiltInLocalInvocationId" Import
+               OpDecorate %__spirv_BuiltInLocalInvocationId Constant
+               OpDecorate %__spirv_BuiltInLocalInvocationId BuiltIn LocalInvocationId
+      %ulong = OpTypeInt 64 0
+    %v3ulong = OpTypeVector %ulong 3
+  %_ptr_Input_v3ulong = OpTypePointer Input %v3ulong
+       %void = OpTypeVoid
+  %_ptr_CrossWorkgroup_ulong = OpTypePointer CrossWorkgroup %ulong
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_ulong
+  %__spirv_BuiltInLocalInvocationId = OpVariable %_ptr_Input_v3ulong Input
+          %k = OpFunction %void None %fn
+        %out = OpFunctionParameter %_ptr_CrossWorkgroup_ulong
+      %entry = OpLabel
+        %ids = OpLoad %v3ulong %__spirv_BuiltInLocalInvocationId Aligned 32
+         %id = OpCompositeExtract %ulong %ids 0
+               OpStore %out %id Aligned 8
+               OpReturn
+               OpFunctionEnd
+)",
+                                             kKernelHeader + R"(
+               OpEntryPoint GLCompute %k "k"
+               OpName %k "k"
+               OpDecorate %size_x SpecId 0
+               OpDecorate %size_y SpecId 1
+               OpDecorate %size_z SpecId 2
+               OpDecorate %gl_WorkGroupSize BuiltIn WorkgroupSize
+               OpDecorate %_arr_uint_uint_18 ArrayStride 4
+               OpMemberDecorate %21 0 Offset 0
+               OpDecorate %21 Block
+               OpDecorate %gl_LocalInvocationID BuiltIn LocalInvocationId
+               OpDecorate %gl_WorkGroupID BuiltIn WorkgroupId
+      %ulong = OpTypeInt 64 0
+    %v3ulong = OpTypeVector %ulong 3
+  %_ptr_Input_v3ulong = OpTypePointer Input %v3ulong
+       %void = OpTypeVoid
+  %_ptr_CrossWorkgroup_ulong = OpTypePointer CrossWorkgroup %ulong
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_ulong
+       %uint = OpTypeInt 32 0
+     %size_x = OpSpecConstant %uint 1
+     %size_y = OpSpecConstant %uint 1
+     %size_z = OpSpecConstant %uint 1
+     %v3uint = OpTypeVector %uint 3
+  %gl_WorkGroupSize = OpSpecConstantComposite %v3uint %size_x %size_y %size_z
+    %uint_18 = OpConstant %uint 18
+  %_arr_uint_uint_18 = OpTypeArray %uint %uint_18
+         %21 = OpTypeStruct %_arr_uint_uint_18
+  %_ptr_PushConstant__struct_21 = OpTypePointer PushConstant %21
+       %args = OpVariable %_ptr_PushConstant__struct_21 PushConstant
+  %_ptr_PushConstant_uint = OpTypePointer PushConstant %uint
+     %uint_0 = OpConstant %uint 0
+    %uint_16 = OpConstant %uint 16
+    %uint_17 = OpConstant %uint 17
+     %v2uint = OpTypeVector %uint 2
+   %noParams = OpTypeFunction %void
+  %_ptr_Input_v3uint = OpTypePointer Input %v3uint
+  %gl_LocalInvocationID = OpVariable %_ptr_Input_v3uint Input
+     %uint_8 = OpConstant %uint 8
+  %gl_WorkGroupID = OpVariable %_ptr_Input_v3uint Input
+    %uint_12 = OpConstant %uint 12
+     %uint_9 = OpConstant %uint 9
+    %uint_13 = OpConstant %uint 13
+    %uint_10 = OpConstant %uint 10
+    %uint_14 = OpConstant %uint 14
+     %uint_4 = OpConstant %uint 4
+       %bool = OpTypeBool
+          %k = OpFunction %void None %noParams
+      %entry = OpLabel
+     %lanes0 = OpLoad %v3uint %gl_LocalInvocationID
+      %lane0 = OpCompositeExtract %uint %lanes0 0
+         %n0 = OpCompositeExtract %uint %gl_WorkGroupSize 0
+  %offsetXAt = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_8
+    %offsetX = OpLoad %uint %offsetXAt
+    %groups0 = OpLoad %v3uint %gl_WorkGroupID
+     %group0 = OpCompositeExtract %uint %groups0 0
+    %groupX0 = OpIAdd %uint %group0 %offsetX
+    %firstX0 = OpIMul %uint %groupX0 %n0
+         %x0 = OpIAdd %uint %firstX0 %lane0
+    %sizeXAt = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_4
+      %sizeX = OpLoad %uint %sizeXAt
+     %inside = OpULessThan %bool %x0 %sizeX
+               OpBranchConditional %inside %body %outside
+    %outside = OpLabel
+               OpReturn
+       %body = OpLabel
+        %low = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_16
+    %lowBits = OpLoad %uint %low
+       %high = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_17
+   %highBits = OpLoad %uint %high
+      %words = OpCompositeConstruct %v2uint %lowBits %highBits
+    %address = OpBitcast %ulong %words
+        %out = OpConvertUToPtr %_ptr_CrossWorkgroup_ulong %address
+     %lanes1 = OpLoad %v3uint %gl_LocalInvocationID
+      %lane1 = OpCompositeExtract %uint %lanes1 0
+         %n1 = OpCompositeExtract %uint %gl_WorkGroupSize 0
+ %offsetXAt1 = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_8
+   %offsetX1 = OpLoad %uint %offsetXAt1
+    %groups1 = OpLoad %v3uint %gl_WorkGroupID
+     %group1 = OpCompositeExtract %uint %groups1 0
+    %groupX1 = OpIAdd %uint %group1 %offsetX1
+    %firstX1 = OpIMul %uint %groupX1 %n1
+         %x1 = OpIAdd %uint %firstX1 %lane1
+  %localXAt = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_12
+     %localX = OpLoad %uint %localXAt
+        %idX = OpUMod %uint %x1 %localX
+      %idX64 = OpUConvert %ulong %idX
+ %offsetYAt = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_9
+    %offsetY = OpLoad %uint %offsetYAt
+    %groups2 = OpLoad %v3uint %gl_WorkGroupID
+     %group2 = OpCompositeExtract %uint %groups2 1
+          %y = OpIAdd %uint %group2 %offsetY
+  %localYAt = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_13
+     %localY = OpLoad %uint %localYAt
+        %idY = OpUMod %uint %y %localY
+      %idY64 = OpUConvert %ulong %idY
+ %offsetZAt = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_10
+    %offsetZ = OpLoad %uint %offsetZAt
+    %groups3 = OpLoad %v3uint %gl_WorkGroupID
+     %group3 = OpCompositeExtract %uint %groups3 2
+          %z = OpIAdd %uint %group3 %offsetZ
+  %localZAt = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_14
+     %localZ = OpLoad %uint %localZAt
+        %idZ = OpUMod %uint %z %localZ
+      %idZ64 = OpUConvert %ulong %idZ
+        %ids = OpCompositeConstruct %v3ulong %idX64 %idY64 %idZ64
+         %id = OpCompositeExtract %ulong %ids 0
+               OpStore %out %id Aligned 8
+               OpReturn
+               OpFunctionEnd
+)",
+                                             target);
+  ASSERT_TRUE(run.module);
+  ASSERT_EQ(run.context.reflection.kernels.size(), 1u);
+  const KernelReflection& kernel = run.context.reflection.kernels[0];
+  EXPECT_TRUE(kernel.freeWorkGroups);
+  EXPECT_TRUE(kernel.usesDispatchInfo);
+  EXPECT_EQ(kernel.argumentsOffset, DispatchInfoLayout::kFreeSize);
+  EXPECT_EQ(kernel.pushConstantSize, DispatchInfoLayout::kFreeSize + 8);
+}
+
+// A barrier, __local memory or a sub-group builtin ties a kernel to its work-groups: it keeps the
+// pipeline's work-group size and Vulkan's ids even with free work-groups on.
+TEST(LowerKernelInterfaceTest, BarriersLocalMemoryAndSubgroupsKeepTheWorkGroups) {
+  Target target;
+  target.freeWorkGroups = true;
+  const std::string common = kKernelHeader + R"(
+               OpEntryPoint Kernel %k "k" %sglid
+               OpDecorate %sglid BuiltIn SubgroupLocalInvocationId
+               OpDecorate %sglid Constant
+               OpDecorate %sglid LinkageAttributes "__spirv_BuiltInSubgroupLocalInvocationId" Import
+       %uint = OpTypeInt 32 0
+     %uint_2 = OpConstant %uint 2
+   %uint_264 = OpConstant %uint 264
+       %void = OpTypeVoid
+  %_ptr_Input_uint = OpTypePointer Input %uint
+  %_ptr_CrossWorkgroup_uint = OpTypePointer CrossWorkgroup %uint
+  %_ptr_Workgroup_uint = OpTypePointer Workgroup %uint
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_uint
+      %sglid = OpVariable %_ptr_Input_uint Input
+     %shared = OpVariable %_ptr_Workgroup_uint Workgroup
+          %k = OpFunction %void None %fn
+        %out = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+      %entry = OpLabel
+)";
+  const std::string tail = R"(
+               OpReturn
+               OpFunctionEnd
+)";
+  const std::pair<std::string, std::string> bodies[] = {
+      {"a barrier", "OpControlBarrier %uint_2 %uint_2 %uint_264\nOpStore %out %uint_2\n"},
+      {"a __local variable", "%v = OpLoad %uint %shared\nOpStore %out %v\n"},
+      {"a sub-group builtin", "%lane = OpLoad %uint %sglid\nOpStore %out %lane\n"},
+      {"none of them", "OpStore %out %uint_2\n"},
+  };
+  for (const auto& [what, body] : bodies) {
+    test::PassRun run = test::runPass("lower-kernel-interface", common + body + tail, target);
+    ASSERT_TRUE(run.module) << what << ": " << run.error;
+    ASSERT_EQ(run.context.reflection.kernels.size(), 1u);
+    EXPECT_EQ(run.context.reflection.kernels[0].freeWorkGroups, what == std::string("none of them")) << what;
+  }
+}
+
 // A builtin variable's decorations that mean nothing to Vulkan go with it: UserSemantic strings
 // (the CTS's spirv14_usersemantic_decoratestring ended in "uses the OpenCL builtin variable other
 // than by loading it") and a decoration group naming it.

@@ -11,7 +11,7 @@ namespace cl2vk {
 namespace {
 
 // Target's fields, as many as everyFieldChanged names.
-constexpr size_t kTargetFields = 36;
+constexpr size_t kTargetFields = 37;
 
 // A Target with every field away from its default. The structured binding counts the fields: a
 // field added to Target fails to compile here until it is set below and has a flag.
@@ -21,7 +21,7 @@ Target everyFieldChanged() {
          byRow, requiredSize, shuffleScans, int8, int16, int64, float16, float64, denormPreserve, relaxedMath,
          emulateFlush, storage8, storage16, pushConstants, workGroup, loopLimit, loopUnroll, loopExitPhis, pointerPhis,
          float64Rounding, broadcastFirst, fusedFma, fusedLibraryForms, vulkanMemoryModel, memoryBarriers,
-         exactUnsignedToFloat] = target;
+         exactUnsignedToFloat, freeWorkGroups] = target;
   env = SPV_ENV_VULKAN_1_3;
   minSubgroup = 4;
   maxSubgroup = 64;
@@ -57,7 +57,8 @@ Target everyFieldChanged() {
                      &fusedLibraryForms,
                      &vulkanMemoryModel,
                      &memoryBarriers,
-                     &exactUnsignedToFloat})
+                     &exactUnsignedToFloat,
+                     &freeWorkGroups})
     *flag = !*flag;
   return target;
 }

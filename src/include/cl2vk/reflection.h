@@ -51,6 +51,10 @@ struct DispatchInfoLayout {
   static constexpr uint32_t kGlobalSize = 16;
   static constexpr uint32_t kGroupOffset = 32;
   static constexpr uint32_t kSize = 48;
+  // A kernel with free work-groups (KernelReflection::freeWorkGroups) has 16 more bytes: the
+  // OpenCL local size it was enqueued with (three uint32), then padding.
+  static constexpr uint32_t kEnqueuedLocalSize = 48;
+  static constexpr uint32_t kFreeSize = 64;
 };
 
 // An image argument's 48 bytes (docs/images.md, "The image argument"), 16-aligned.
@@ -78,6 +82,11 @@ struct KernelReflection {
   std::string name;
   std::vector<KernelArgument> arguments;
   bool usesDispatchInfo = false;  // at offset 0 of the push constants
+  // Translated for free work-groups (Target::freeWorkGroups): the pipeline's work-group size is
+  // the hardware's, (n, 1, 1) with n of the runtime's choosing, dispatched over the global range
+  // rounded up to n in x (the invocations past it return at once); the OpenCL local size is read
+  // from DispatchInfoLayout::kEnqueuedLocalSize, and the group offsets count hardware work-groups.
+  bool freeWorkGroups = false;
   // Where the arguments live: in the push constants from `argumentsOffset`, or, when they do
   // not fit, in a buffer whose 64-bit address is at `argumentsOffset` in the push constants.
   bool argumentBuffer = false;

@@ -117,6 +117,13 @@ struct Target {
   // or more twice (0xFFFFFF7F gives 2^32, not 0x1.fffffep+31: the CTS's conversions); where this
   // is off, lower-conversions computes the conversion on the bits, to nearest even.
   bool exactUnsignedToFloat = true;
+  // Kernels that compute the same whatever their work-groups are made of (no barrier, no __local
+  // memory, no sub-group or work-group function, no sub-group builtin) are translated for free
+  // work-groups: their pipelines take a hardware work-group size the runtime chooses, the OpenCL
+  // local size comes in the dispatch information, and get_local_id, get_group_id and the other
+  // work-group builtins are computed from the global position (KernelReflection::freeWorkGroups).
+  // One pipeline then serves every local size, and is made before the first launch needs it.
+  bool freeWorkGroups = false;
 
   bool operator==(const Target&) const = default;
 };

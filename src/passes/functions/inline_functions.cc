@@ -125,10 +125,7 @@ Status inlineCall(Module& module, Instruction* call) {
   Block* after = module.splitBlockBefore(call->next());
 
   // Function-scope variables must stay in the entry block: they go after the caller's own.
-  Instruction* lastVariable = &caller.blocks().front().instructions().front();
-  for (Instruction& inst : caller.blocks().front().instructions()) {
-    if (inst.opcode() == spv::Op::OpVariable) lastVariable = &inst;
-  }
+  Instruction* lastVariable = ir::lastVariable(caller);
 
   // Parameters become the call's arguments; everything the callee defines gets a fresh id.
   std::unordered_map<uint32_t, uint32_t> ids;

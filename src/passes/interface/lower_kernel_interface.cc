@@ -113,7 +113,9 @@ class KernelLowering {
 
     std::vector<Parameter> params;
     CL2VK_TRY(classifyParameters(*kernel, params));
-    reflection.usesDispatchInfo = usesDispatchInfo(*kernel);
+    reflection.freeWorkGroups =
+        context_.target.freeWorkGroups && computesAlikeInAnyWorkGroups(module_, *kernel, builtins_);
+    reflection.usesDispatchInfo = reflection.freeWorkGroups || usesDispatchInfo(*kernel);
     layOut(params, reflection);
 
     uint32_t pushConstants = 0;
@@ -127,7 +129,7 @@ class KernelLowering {
     }
     WordReader dispatch(module_, pushConstants, spv::StorageClass::PushConstant);
 
-    Builder builder = Builder::after(module_, lastVariable(*kernel));
+    Builder builder = Builder::after(module_, ir::lastVariable(*kernel));
     WordReader arguments = dispatch;
     if (reflection.argumentBuffer) {
       Expected<uint32_t> address = dispatch.value(builder, ir::typeInt(module_, 64), reflection.argumentsOffset);
@@ -159,9 +161,11 @@ class KernelLowering {
                                             {definition.operand(0),
                                              Operand::id(ir::typeFunction(module_, definition.typeId(), {}))}));
 
-    Status builtins = lowerWorkItemBuiltins(module_, *kernel, builtins_,
-                                            reflection.usesDispatchInfo ? &dispatch : nullptr, context_.target);
+    Status builtins =
+        lowerWorkItemBuiltins(module_, *kernel, builtins_, reflection.usesDispatchInfo ? &dispatch : nullptr,
+                              context_.target, reflection.freeWorkGroups);
     if (!builtins.ok()) return builtins.error().withContext("kernel '" + name + "'");
+    if (reflection.freeWorkGroups) returnOutsideTheRange(module_, *kernel, dispatch);
 
     for (const Instruction& mode : module_.section(ir::Section::kExecutionMode)) {
       if (mode.idOperand(0) != kernel->id()) continue;
@@ -307,7 +311,9 @@ class KernelLowering {
       offset += layout.size;
     }
     reflection.argumentsSize = alignUp(offset, 8);
-    reflection.argumentsOffset = reflection.usesDispatchInfo ? DispatchInfoLayout::kSize : 0;
+    reflection.argumentsOffset = reflection.freeWorkGroups     ? DispatchInfoLayout::kFreeSize
+                                 : reflection.usesDispatchInfo ? DispatchInfoLayout::kSize
+                                                               : 0;
     uint32_t inline_ = reflection.argumentsOffset + reflection.argumentsSize;
     reflection.argumentBuffer = inline_ > context_.target.maxPushConstantsSize;
     reflection.pushConstantSize = reflection.argumentBuffer ? reflection.argumentsOffset + 8 : inline_;
@@ -387,14 +393,6 @@ class KernelLowering {
   }
 
   // The instruction after which the entry block's new code goes: its last OpVariable, or its label.
-  static Instruction* lastVariable(Function& kernel) {
-    Instruction* last = &kernel.blocks().front().instructions().front();
-    for (Instruction& inst : kernel.blocks().front().instructions()) {
-      if (inst.opcode() == spv::Op::OpVariable) last = &inst;
-    }
-    return last;
-  }
-
   Module& module_;
   PassContext& context_;
   const std::unordered_map<uint32_t, spv::BuiltIn>& builtins_;

@@ -4,11 +4,13 @@
 
 #include "analysis/data_layout.h"
 #include "cl2vk/reflection.h"
+#include "ir/opcode_classes.h"
 #include "ir/types.h"
 
 namespace cl2vk {
 namespace {
 
+using ir::Block;
 using ir::Builder;
 using ir::Instruction;
 using ir::Module;
@@ -59,12 +61,14 @@ class VulkanInputs {
 // Builds the value of one OpenCL builtin at a load of it.
 class BuiltinLowering {
  public:
-  BuiltinLowering(Module& module, Builder& builder, VulkanInputs& inputs, const WordReader* dispatch, bool byRow)
+  BuiltinLowering(Module& module, Builder& builder, VulkanInputs& inputs, const WordReader* dispatch, bool byRow,
+                  bool freeWorkGroups)
       : module_(module),
         b_(builder),
         in_(inputs),
         dispatch_(dispatch),
         byRow_(byRow),
+        free_(freeWorkGroups),
         uint_(inputs.uintType()),
         ulong_(ir::typeInt(module, 64)) {}
 
@@ -85,27 +89,32 @@ class BuiltinLowering {
                    ", and it is loaded as another");
     switch (builtin) {
       case BI::GlobalInvocationId: return perDimension(resultType, [&](uint32_t d) { return globalId(d); });
-      case BI::LocalInvocationId:
-        return perDimension(resultType, [&](uint32_t d) { return in_.component(b_, BI::LocalInvocationId, d); });
+      case BI::LocalInvocationId: return perDimension(resultType, [&](uint32_t d) { return localId(d); });
       case BI::WorkgroupId: return perDimension(resultType, [&](uint32_t d) { return groupId(d); });
-      case BI::WorkgroupSize: return perDimension(resultType, [&](uint32_t d) { return in_.localSize(b_, d); });
-      case BI::EnqueuedWorkgroupSize: return perDimension(resultType, [&](uint32_t d) { return in_.enqueuedSize(d); });
+      case BI::WorkgroupSize: return perDimension(resultType, [&](uint32_t d) { return localSize(d); });
+      case BI::EnqueuedWorkgroupSize: return perDimension(resultType, [&](uint32_t d) { return enqueuedSize(d); });
       case BI::GlobalSize: return perDimension(resultType, [&](uint32_t d) { return globalSize(d); });
       case BI::GlobalOffset: return perDimension(resultType, [&](uint32_t d) { return globalOffset(d); });
       case BI::NumWorkgroups: return perDimension(resultType, [&](uint32_t d) { return numGroups(d); });
       case BI::GlobalLinearId: return widen(globalLinearId(), resultType);
-      case BI::LocalInvocationIndex: return widen(in_.scalar(b_, BI::LocalInvocationIndex), resultType);
+      case BI::LocalInvocationIndex: return widen(localIndex(), resultType);
       case BI::WorkDim: return widen(dispatch_->word(b_, DispatchInfoLayout::kWorkDim / 4), resultType);
       case BI::SubgroupMaxSize: return widen(maxSubgroupSize(), resultType);
       case BI::SubgroupSize: return widen(thisSubgroupSize(), resultType);
-      case BI::NumSubgroups: return widen(subgroupCount([&](uint32_t d) { return in_.localSize(b_, d); }), resultType);
+      case BI::NumSubgroups: return widen(subgroupCount([&](uint32_t d) { return localSize(d); }), resultType);
       case BI::NumEnqueuedSubgroups:
-        return widen(subgroupCount([&](uint32_t d) { return in_.enqueuedSize(d); }), resultType);
+        return widen(subgroupCount([&](uint32_t d) { return enqueuedSize(d); }), resultType);
       case BI::SubgroupId: return widen(subgroupId(), resultType);
       case BI::SubgroupLocalInvocationId: return widen(in_.scalar(b_, BI::SubgroupLocalInvocationId), resultType);
       default:
         return Error("the OpenCL builtin " + std::to_string(static_cast<uint32_t>(builtin)) + " is not supported");
     }
+  }
+
+  // With free work-groups: whether the invocation's x is inside the range (the dispatch rounds it
+  // up to whole hardware work-groups; y and z have one hardware work-group per row).
+  uint32_t insideTheRange() {
+    return b_.valueOfIds(spv::Op::OpULessThan, ir::typeBool(module_), {position(0), globalSize(0)});
   }
 
  private:
@@ -116,18 +125,53 @@ class BuiltinLowering {
   uint32_t dispatchWord(uint32_t byteOffset, uint32_t d) { return dispatch_->word(b_, byteOffset / 4 + d); }
   uint32_t globalOffset(uint32_t d) { return dispatchWord(DispatchInfoLayout::kGlobalOffset, d); }
   uint32_t globalSize(uint32_t d) { return dispatchWord(DispatchInfoLayout::kGlobalSize, d); }
-  uint32_t groupId(uint32_t d) {
+  // The hardware's work-group: the dispatch's plus its offset in the range.
+  uint32_t hardwareGroup(uint32_t d) {
     return add(uint_, in_.component(b_, spv::BuiltIn::WorkgroupId, d),
                dispatchWord(DispatchInfoLayout::kGroupOffset, d));
   }
+  // With free work-groups, the invocation's place in the range from the global offset on: the
+  // hardware's work-groups are (n, 1, 1), so x is group * n + local id, and y and z the group.
+  uint32_t position(uint32_t d) {
+    if (d > 0) return hardwareGroup(d);
+    return add(uint_, mul(uint_, hardwareGroup(0), in_.localSize(b_, 0)),
+               in_.component(b_, spv::BuiltIn::LocalInvocationId, 0));
+  }
+  // The OpenCL work-group and local id: the hardware's, or the position divided by the enqueued
+  // local size, and its remainder.
+  uint32_t groupId(uint32_t d) { return free_ ? divide(position(d), enqueuedSize(d)) : hardwareGroup(d); }
+  uint32_t localId(uint32_t d) {
+    if (!free_) return in_.component(b_, spv::BuiltIn::LocalInvocationId, d);
+    return b_.valueOfIds(spv::Op::OpUMod, uint_, {position(d), enqueuedSize(d)});
+  }
+  // get_enqueued_local_size: a specialization constant, or the dispatch information's word.
+  uint32_t enqueuedSize(uint32_t d) {
+    return free_ ? dispatchWord(DispatchInfoLayout::kEnqueuedLocalSize, d) : in_.enqueuedSize(d);
+  }
+  // get_local_size: the pipeline's work-group size (the runtime gives a remainder work-group its
+  // own), or the enqueued size cut to what is left of the range.
+  uint32_t localSize(uint32_t d) {
+    if (!free_) return in_.localSize(b_, d);
+    uint32_t size = enqueuedSize(d);
+    uint32_t first = mul(uint_, groupId(d), size);
+    return minimum(size, b_.valueOfIds(spv::Op::OpISub, uint_, {globalSize(d), first}));
+  }
+  // get_local_linear_id: Vulkan's LocalInvocationIndex, or (z * size y + y) * size x + x.
+  uint32_t localIndex() {
+    if (!free_) return in_.scalar(b_, spv::BuiltIn::LocalInvocationIndex);
+    uint32_t zy = add(uint_, mul(uint_, localId(2), localSize(1)), localId(1));
+    return add(uint_, mul(uint_, zy, localSize(0)), localId(0));
+  }
   uint32_t numGroups(uint32_t d) {
-    uint32_t size = in_.enqueuedSize(d);
+    uint32_t size = enqueuedSize(d);
     uint32_t rounded =
         add(uint_, globalSize(d), b_.valueOfIds(spv::Op::OpISub, uint_, {size, ir::constantUint(module_, 32, 1)}));
     return b_.valueOfIds(spv::Op::OpUDiv, uint_, {rounded, size});
   }
-  // group_id * enqueued_local_size + local_id, in 64 bits: the id relative to the global offset.
+  // group_id * enqueued_local_size + local_id, in 64 bits: the id relative to the global offset
+  // (with free work-groups, the position itself).
   uint32_t idFromOffset(uint32_t d) {
+    if (free_) return toUlong(position(d));
     uint32_t base = mul(ulong_, toUlong(groupId(d)), toUlong(in_.enqueuedSize(d)));
     return add(ulong_, base, toUlong(in_.component(b_, spv::BuiltIn::LocalInvocationId, d)));
   }
@@ -139,8 +183,8 @@ class BuiltinLowering {
   }
 
   uint32_t localInvocations() {
-    uint32_t count = in_.localSize(b_, 0);
-    for (uint32_t d = 1; d < 3; ++d) count = mul(uint_, count, in_.localSize(b_, d));
+    uint32_t count = localSize(0);
+    for (uint32_t d = 1; d < 3; ++d) count = mul(uint_, count, localSize(d));
     return count;
   }
   uint32_t lanes() { return in_.scalar(b_, spv::BuiltIn::SubgroupSize); }
@@ -153,15 +197,13 @@ class BuiltinLowering {
     return b_.valueOfIds(spv::Op::OpUDiv, uint_, {rounded, c});
   }
   uint32_t divide(uint32_t a, uint32_t c) { return b_.valueOfIds(spv::Op::OpUDiv, uint_, {a, c}); }
-  uint32_t localId(uint32_t d) { return in_.component(b_, spv::BuiltIn::LocalInvocationId, d); }
-
   // OpenCL's get_max_sub_group_size: no larger than the enqueued work-group (a work-group of 13
   // has sub-groups of at most 13 even where Vulkan's SubgroupSize is 32), or than its rows where
   // subgroups are made row by row; the same in the remainder work-groups of the dispatch.
   uint32_t maxSubgroupSize() {
-    if (byRow_) return minimum(in_.enqueuedSize(0), lanes());
-    uint32_t enqueued = in_.enqueuedSize(0);
-    for (uint32_t d = 1; d < 3; ++d) enqueued = mul(uint_, enqueued, in_.enqueuedSize(d));
+    if (byRow_) return minimum(enqueuedSize(0), lanes());
+    uint32_t enqueued = enqueuedSize(0);
+    for (uint32_t d = 1; d < 3; ++d) enqueued = mul(uint_, enqueued, enqueuedSize(d));
     return minimum(enqueued, lanes());
   }
   // The sub-groups of a work-group of `size(d)`: this one's for get_num_sub_groups, one of the
@@ -177,8 +219,8 @@ class BuiltinLowering {
   // get_sub_group_id: Vulkan's SubgroupId, or by row: (y + z * rows) * subgroups per row + x / SubgroupSize.
   uint32_t subgroupId() {
     if (!byRow_) return in_.scalar(b_, spv::BuiltIn::SubgroupId);
-    uint32_t row = add(uint_, localId(1), mul(uint_, localId(2), in_.localSize(b_, 1)));
-    uint32_t perRow = ceilDiv(in_.localSize(b_, 0), lanes());
+    uint32_t row = add(uint_, localId(1), mul(uint_, localId(2), localSize(1)));
+    uint32_t perRow = ceilDiv(localSize(0), lanes());
     return add(uint_, mul(uint_, row, perRow), divide(localId(0), lanes()));
   }
   // OpenCL's get_sub_group_size: the last subgroup (of the work-group, or of a row) may be partial.
@@ -186,7 +228,7 @@ class BuiltinLowering {
     uint32_t first, invocations;
     if (byRow_) {
       first = mul(uint_, divide(localId(0), lanes()), lanes());
-      invocations = in_.localSize(b_, 0);
+      invocations = localSize(0);
     } else {
       first = mul(uint_, in_.scalar(b_, spv::BuiltIn::SubgroupId), lanes());
       invocations = localInvocations();
@@ -242,6 +284,7 @@ class BuiltinLowering {
   VulkanInputs& in_;
   const WordReader* dispatch_;
   bool byRow_;
+  bool free_;
   uint32_t uint_, ulong_;
 };
 
@@ -356,9 +399,72 @@ std::unordered_map<uint32_t, spv::BuiltIn> openclBuiltinVariables(const Module& 
   return builtins;
 }
 
+// The sub-group builtins: their values depend on how the hardware packs a work-group.
+static bool builtinNeedsTheSubgroups(spv::BuiltIn builtin) {
+  using BI = spv::BuiltIn;
+  switch (builtin) {
+    case BI::SubgroupSize:
+    case BI::SubgroupMaxSize:
+    case BI::NumSubgroups:
+    case BI::NumEnqueuedSubgroups:
+    case BI::SubgroupId:
+    case BI::SubgroupLocalInvocationId:
+    case BI::SubgroupEqMask:
+    case BI::SubgroupGeMask:
+    case BI::SubgroupGtMask:
+    case BI::SubgroupLeMask:
+    case BI::SubgroupLtMask: return true;
+    default: return false;
+  }
+}
+
+bool computesAlikeInAnyWorkGroups(const Module& module, const ir::Function& kernel,
+                                  const std::unordered_map<uint32_t, spv::BuiltIn>& builtins) {
+  auto isWorkgroupPointer = [&](uint32_t type) {
+    const Instruction* def = type ? module.def(type) : nullptr;
+    return def && def->opcode() == spv::Op::OpTypePointer &&
+           def->wordOperand(0) == static_cast<uint32_t>(spv::StorageClass::Workgroup);
+  };
+  auto tiesToItsWorkGroup = [&](const Instruction& inst) {
+    if (ir::isCrossInvocation(inst.opcode()) || inst.opcode() == spv::Op::OpFunctionCall) return true;
+    if (isWorkgroupPointer(inst.typeId())) return true;
+    for (const Operand& operand : inst.operands()) {
+      if (!operand.isId()) continue;
+      const Instruction* def = module.def(operand.words[0]);
+      if (def && isWorkgroupPointer(def->typeId())) return true;  // a __local variable used whole
+    }
+    if (inst.opcode() == spv::Op::OpLoad) {
+      auto builtin = builtins.find(inst.idOperand(0));
+      if (builtin != builtins.end() && builtinNeedsTheSubgroups(builtin->second)) return true;
+    }
+    return false;
+  };
+  for (const Instruction& inst : kernel.header()) {
+    if (tiesToItsWorkGroup(inst)) return false;
+  }
+  for (const ir::Block& block : kernel.blocks()) {
+    for (const Instruction& inst : block.instructions()) {
+      if (tiesToItsWorkGroup(inst)) return false;
+    }
+  }
+  return true;
+}
+
+void returnOutsideTheRange(Module& module, ir::Function& kernel, const WordReader& dispatch) {
+  // After the function's variables, which stay in its first block.
+  auto [builder, rest] = Builder::splitAfter(module, ir::lastVariable(kernel));
+  VulkanInputs inputs(module);
+  BuiltinLowering lowering(module, builder, inputs, &dispatch, false, true);
+  uint32_t inside = lowering.insideTheRange();
+  Block* outside = builder.newBlock();
+  builder.add(spv::Op::OpBranchConditional, 0,
+              {Operand::id(inside), Operand::id(rest->id()), Operand::id(outside->id())});
+  Builder::atEnd(module, *outside).add(spv::Op::OpReturn, 0, {});
+}
+
 Status lowerWorkItemBuiltins(Module& module, ir::Function& kernel,
                              const std::unordered_map<uint32_t, spv::BuiltIn>& builtins, const WordReader* dispatch,
-                             const Target& target) {
+                             const Target& target, bool freeWorkGroups) {
   std::vector<Instruction*> loads;
   for (ir::Block& block : kernel.blocks()) {
     for (Instruction& inst : block.instructions()) {
@@ -371,7 +477,7 @@ Status lowerWorkItemBuiltins(Module& module, ir::Function& kernel,
     if (builtinNeedsDispatchInfo(builtin) && !dispatch)
       return Error("internal: " + module.describe(*load) + " needs the dispatch information");
     Builder builder = Builder::before(module, load);
-    BuiltinLowering lowering(module, builder, inputs, dispatch, target.subgroupsByRow);
+    BuiltinLowering lowering(module, builder, inputs, dispatch, target.subgroupsByRow, freeWorkGroups);
     Expected<uint32_t> value = lowering.value(builtin, load->typeId());
     if (!value) {
       std::string variable = module.name(load->idOperand(0));

@@ -47,12 +47,26 @@ std::optional<uint64_t> valueBeyondTheDimensions(spv::BuiltIn builtin);
 uint32_t workItemDimension(ir::Builder& builder, spv::BuiltIn builtin, uint32_t componentType, uint32_t vector,
                            uint32_t index);
 
+// Whether `kernel` computes the same whatever its work-groups are made of, so that it can be
+// translated for free work-groups (Target::freeWorkGroups): it has no control barrier, no
+// OpGroup*, OpGroupNonUniform* or OpSubgroup* instruction, no call left (after inlining only
+// imported functions remain, the collectives among them), no Workgroup memory (a __local variable
+// or argument) and no load of a sub-group builtin.
+bool computesAlikeInAnyWorkGroups(const ir::Module& module, const ir::Function& kernel,
+                                  const std::unordered_map<uint32_t, spv::BuiltIn>& builtins);
+
 // Rewrites every load of an OpenCL builtin variable inside `kernel`. `dispatch` reads the push
-// constants; it is only used for builtins that need the dispatch information. The sub-group
-// builtins follow the target's subgroup packing (Target::subgroupsByRow).
+// constants; it is only used for builtins that need the dispatch information, and for every
+// work-group builtin of a kernel with free work-groups (`freeWorkGroups`), which are then computed
+// from the global position and the enqueued local size. The sub-group builtins follow the
+// target's subgroup packing (Target::subgroupsByRow).
 Status lowerWorkItemBuiltins(ir::Module& module, ir::Function& kernel,
                              const std::unordered_map<uint32_t, spv::BuiltIn>& builtins, const WordReader* dispatch,
-                             const Target& target);
+                             const Target& target, bool freeWorkGroups);
+
+// The first thing a kernel with free work-groups does: return where its hardware invocation is
+// past the global range in x (the dispatch rounds x up to whole hardware work-groups).
+void returnOutsideTheRange(ir::Module& module, ir::Function& kernel, const WordReader& dispatch);
 
 // Removes the OpenCL builtin variables once nothing loads them; any other use is an error.
 Status removeOpenCLBuiltinVariables(ir::Module& module, const std::unordered_map<uint32_t, spv::BuiltIn>& builtins);
