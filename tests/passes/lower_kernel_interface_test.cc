@@ -39,6 +39,32 @@ const std::string kScalarAndPointerKernel = kKernelHeader + R"(
                OpFunctionEnd
 )";
 
+// kernel void k(global ulong* out) { *out = get_local_id(0); }, as llvm-spirv writes it.
+const std::string kStoresLocalIdKernel = kKernelHeader + R"(
+               OpEntryPoint Kernel %k "k" %__spirv_BuiltInLocalInvocationId
+               OpName %k "k"
+               OpName %__spirv_BuiltInLocalInvocationId "__spirv_BuiltInLocalInvocationId"
+               OpName %out "out"
+               OpDecorate %__spirv_BuiltInLocalInvocationId LinkageAttributes "__spirv_BuiltInLocalInvocationId" Import
+               OpDecorate %__spirv_BuiltInLocalInvocationId Constant
+               OpDecorate %__spirv_BuiltInLocalInvocationId BuiltIn LocalInvocationId
+      %ulong = OpTypeInt 64 0
+    %v3ulong = OpTypeVector %ulong 3
+  %_ptr_Input_v3ulong = OpTypePointer Input %v3ulong
+       %void = OpTypeVoid
+  %_ptr_CrossWorkgroup_ulong = OpTypePointer CrossWorkgroup %ulong
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_ulong
+  %__spirv_BuiltInLocalInvocationId = OpVariable %_ptr_Input_v3ulong Input
+          %k = OpFunction %void None %fn
+        %out = OpFunctionParameter %_ptr_CrossWorkgroup_ulong
+      %entry = OpLabel
+        %ids = OpLoad %v3ulong %__spirv_BuiltInLocalInvocationId Aligned 32
+         %id = OpCompositeExtract %ulong %ids 0
+               OpStore %out %id Aligned 8
+               OpReturn
+               OpFunctionEnd
+)";
+
 // kernel void k(float a, global float* y) { *y = a; }: a scalar and a pointer, read from the
 // push-constant block at offsets 0 and 8 (a pointer is two words, 8-aligned); the pointer is
 // rebuilt from its address with OpConvertUToPtr. The work-group size spec constants (ids 0-2) and
@@ -177,31 +203,7 @@ TEST(LowerKernelInterfaceTest, LocalPointerArgumentBecomesAWorkgroupArraySizedBy
 // get_local_id: OpenCL's builtin variable of 64-bit ids becomes Vulkan's LocalInvocationId of
 // 32-bit ones, each component widened.
 TEST(LowerKernelInterfaceTest, LocalIdBecomesVulkansWidenedTo64Bits) {
-  test::expectPassOutput("lower-kernel-interface", kKernelHeader + R"(
-               OpEntryPoint Kernel %k "k" %__spirv_BuiltInLocalInvocationId
-               OpName %k "k"
-               OpName %__spirv_BuiltInLocalInvocationId "__spirv_BuiltInLocalInvocationId"
-               OpName %out "out"
-               OpDecorate %__spirv_BuiltInLocalInvocationId LinkageAttributes "__spirv_BuiltInLocalInvocationId" Import
-               OpDecorate %__spirv_BuiltInLocalInvocationId Constant
-               OpDecorate %__spirv_BuiltInLocalInvocationId BuiltIn LocalInvocationId
-      %ulong = OpTypeInt 64 0
-    %v3ulong = OpTypeVector %ulong 3
-  %_ptr_Input_v3ulong = OpTypePointer Input %v3ulong
-       %void = OpTypeVoid
-  %_ptr_CrossWorkgroup_ulong = OpTypePointer CrossWorkgroup %ulong
-         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_ulong
-  %__spirv_BuiltInLocalInvocationId = OpVariable %_ptr_Input_v3ulong Input
-          %k = OpFunction %void None %fn
-        %out = OpFunctionParameter %_ptr_CrossWorkgroup_ulong
-      %entry = OpLabel
-        %ids = OpLoad %v3ulong %__spirv_BuiltInLocalInvocationId Aligned 32
-         %id = OpCompositeExtract %ulong %ids 0
-               OpStore %out %id Aligned 8
-               OpReturn
-               OpFunctionEnd
-)",
-                         kKernelHeader + R"(
+  test::expectPassOutput("lower-kernel-interface", kStoresLocalIdKernel, kKernelHeader + R"(
                OpEntryPoint GLCompute %k "k"
                OpName %k "k"
                OpDecorate %size_x SpecId 0
@@ -270,31 +272,7 @@ TEST(LowerKernelInterfaceTest, LocalIdBecomesVulkansWidenedTo64Bits) {
 TEST(LowerKernelInterfaceTest, WithFreeWorkGroupsTheLocalIdIsThePositionModuloTheLocalSize) {
   Target target;
   target.freeWorkGroups = true;
-  test::PassRun run = test::expectPassOutput("lower-kernel-interface", kKernelHeader + R"(
-               OpEntryPoint Kernel %k "k" %__spirv_BuiltInLocalInvocationId
-               OpName %k "k"
-               OpName %__spirv_BuiltInLocalInvocationId "__spirv_BuiltInLocalInvocationId"
-               OpName %out "out"
-               OpDecorate %__spirv_BuiltInLocalInvocationId LinkageAttributes "__spirv_BuiltInLocalInvocationId" Import
-               OpDecorate %__spirv_BuiltInLocalInvocationId Constant
-               OpDecorate %__spirv_BuiltInLocalInvocationId BuiltIn LocalInvocationId
-      %ulong = OpTypeInt 64 0
-    %v3ulong = OpTypeVector %ulong 3
-  %_ptr_Input_v3ulong = OpTypePointer Input %v3ulong
-       %void = OpTypeVoid
-  %_ptr_CrossWorkgroup_ulong = OpTypePointer CrossWorkgroup %ulong
-         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_ulong
-  %__spirv_BuiltInLocalInvocationId = OpVariable %_ptr_Input_v3ulong Input
-          %k = OpFunction %void None %fn
-        %out = OpFunctionParameter %_ptr_CrossWorkgroup_ulong
-      %entry = OpLabel
-        %ids = OpLoad %v3ulong %__spirv_BuiltInLocalInvocationId Aligned 32
-         %id = OpCompositeExtract %ulong %ids 0
-               OpStore %out %id Aligned 8
-               OpReturn
-               OpFunctionEnd
-)",
-                                             kKernelHeader + R"(
+  test::PassRun run = test::expectPassOutput("lower-kernel-interface", kStoresLocalIdKernel, kKernelHeader + R"(
                OpEntryPoint GLCompute %k "k"
                OpName %k "k"
                OpDecorate %size_x SpecId 0
