@@ -365,10 +365,8 @@ Expected<PreparedLaunch> LaunchableKernel::prepare(const NDRange& range, std::sp
   const std::optional<std::array<uint32_t, 3>> hardwareLocal = freeWorkGroupSize(range);
   NDRange hardwareRange = range;
   if (hardwareLocal) {
-    hardwareRange.dimensions = 3;
-    hardwareRange.globalSize[0] =
-        (range.globalSize[0] + (*hardwareLocal)[0] - 1) / (*hardwareLocal)[0] * (*hardwareLocal)[0];
-    for (uint32_t d = range.dimensions; d < 3; ++d) hardwareRange.globalSize[d] = 1;
+    const uint64_t n = (*hardwareLocal)[0];
+    hardwareRange.globalSize[0] = (range.globalSize[0] + n - 1) / n * n;
   }
   const std::array<uint32_t, 3>& dispatchLocal = hardwareLocal ? *hardwareLocal : *local;
 

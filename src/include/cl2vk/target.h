@@ -122,7 +122,7 @@ struct Target {
   // work-groups: their pipelines take a hardware work-group size the runtime chooses, the OpenCL
   // local size comes in the dispatch information, and get_local_id, get_group_id and the other
   // work-group builtins are computed from the global position (KernelReflection::freeWorkGroups).
-  // One pipeline then serves every local size, and is made before the first launch needs it.
+  // One pipeline then serves every local size (made at the kernel's first launch).
   bool freeWorkGroups = false;
 
   bool operator==(const Target&) const = default;

@@ -7,6 +7,7 @@
 
 #include "analysis/call_graph.h"
 #include "ir/builder.h"
+#include "passes/functions/drop_unreachable_functions.h"
 
 namespace cl2vk {
 namespace {
@@ -227,21 +228,14 @@ Status inlineCall(Module& module, Instruction* call) {
   return okStatus();
 }
 
-// Removes the functions no kernel reaches; returns whether there were any.
-Expected<bool> removeUnreached(Module& module) {
-  std::vector<Function*> unreached = ir::functionsNoKernelReaches(module);
-  if (unreached.empty()) return false;
-  CL2VK_TRY(module.removeFunctions(unreached));
-  return true;
-}
-
 }  // namespace
 
-Expected<PassResult> inlineFunctions(Module& module, const Target&) {
+Expected<PassResult> inlineFunctions(Module& module, const Target& target) {
   // Only what a kernel reaches is inlined (and checked for recursion); afterwards nothing but the
   // kernels and the declarations they call is reached.
-  Expected<bool> changed = removeUnreached(module);
-  if (!changed) return changed.error();
+  Expected<PassResult> dropped = dropUnreachableFunctions(module, target);
+  if (!dropped) return dropped.error();
+  bool changed = *dropped == PassResult::kChanged;
   Expected<std::vector<Function*>> order = calleesFirst(module);
   if (!order) return order.error();
   for (Function* function : *order) {
@@ -249,12 +243,12 @@ Expected<PassResult> inlineFunctions(Module& module, const Target&) {
       Function* callee = module.function(call->idOperand(0));
       if (!callee || callee->isDeclaration()) continue;
       CL2VK_TRY(inlineCall(module, call));
-      *changed = true;
+      changed = true;
     }
   }
-  Expected<bool> removed = removeUnreached(module);
+  Expected<PassResult> removed = dropUnreachableFunctions(module, target);
   if (!removed) return removed.error();
-  return *changed || *removed ? PassResult::kChanged : PassResult::kUnchanged;
+  return changed || *removed == PassResult::kChanged ? PassResult::kChanged : PassResult::kUnchanged;
 }
 
 }  // namespace cl2vk
