@@ -125,7 +125,8 @@ Target targetFor(const vulkan::DeviceInfo& info) {
   target.maxWorkGroupInvocations = info.limits.maxComputeWorkGroupInvocations;
   target.loopIterationLimit = info.loopIterationLimit;
   target.loopUnroll = loopUnrollCount();
-  target.freeWorkGroups = settings::isOn(settings::Setting::kFreeWorkGroups);
+  // On unless turned off (docs/decisions.md, "Free work-groups").
+  target.freeWorkGroups = settings::read(settings::Setting::kFreeWorkGroups) != "0";
   // Both CPU drivers run loops for a SIMD batch of invocations (frontend_kernels_test's
   // NestedBreaksKeepEachItemsLastValue gets wrong values on both without merge phis).
   target.loopExitPhis = info.driverId == VK_DRIVER_ID_GOOGLE_SWIFTSHADER || info.driverId == VK_DRIVER_ID_MESA_LLVMPIPE;

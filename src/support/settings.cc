@@ -16,7 +16,7 @@ constexpr Description kSettings[] = {
     {Setting::kPipelineStatistics, "CL2VK_PIPELINE_STATISTICS", "1: print the driver's statistics of each pipeline"},
     {Setting::kLoopUnroll, "CL2VK_LOOP_UNROLL", "1 to 16: the most loop iterations unrolled per pass"},
     {Setting::kFreeWorkGroups, "CL2VK_FREE_WORK_GROUPS",
-     "1: one pipeline for every local size of the kernels that do not depend on their work-groups"},
+     "0: one pipeline per local size also for the kernels that do not depend on their work-groups"},
     {Setting::kWait, "CL2VK_WAIT", "poll or sleep: how a submission is waited for"},
     {Setting::kHangTimeout, "CL2VK_HANG_TIMEOUT", "seconds after which a running submission is taken to hang"},
     {Setting::kIsolatedCompiles, "CL2VK_ISOLATED_COMPILES",

@@ -130,13 +130,13 @@ TEST_F(IcdPipelineSharing, WorkGroupShapesAndLocalSizesGetTheirOwnPipelines) {
   }
 }
 
-// `scale` uses no barrier, no __local memory and no sub-group function: with free work-groups
-// (CL2VK_FREE_WORK_GROUPS=1, ctest icd_tests_free_work_groups) one pipeline serves all its local
-// sizes, the remainder work-group of a non-uniform range included; otherwise each size, and the
-// remainder, has its own. `reverse_in_group` has its own pipelines either way.
+// `scale` uses no barrier, no __local memory and no sub-group function: with free work-groups (the
+// default) one pipeline serves all its local sizes, the remainder work-group of a non-uniform range
+// included; without them (CL2VK_FREE_WORK_GROUPS=0, ctest icd_tests_fixed_work_groups) each size,
+// and the remainder, has its own. `reverse_in_group` has its own pipelines either way.
 TEST_F(IcdPipelineSharing, KernelsFreeOfTheirWorkGroupsHaveOnePipelineForEveryLocalSize) {
   const char* setting = std::getenv("CL2VK_FREE_WORK_GROUPS");
-  const bool free = setting && std::string(setting) == "1";
+  const bool free = !setting || std::string(setting) != "0";
   const cl_ulong before = pipelinesCreated();
   const std::pair<size_t, size_t> launches[] = {{256, 64}, {256, 32}, {256, 1}, {72, 16}, {256, 64}};
   for (auto [n, local] : launches) {
