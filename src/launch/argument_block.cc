@@ -21,8 +21,17 @@ Expected<vulkan::Buffer> emptyPrintfBuffer(vulkan::Device& device) {
 
 }  // namespace
 
+uint64_t privateScratchLimit(const vulkan::DeviceLimits& limits) {
+  uint64_t heap = 0;
+  for (const vulkan::MemoryHeap& h : limits.memoryHeaps) {
+    if (h.deviceLocal) heap = std::max<uint64_t>(heap, h.size);
+  }
+  return std::min<uint64_t>(std::max<uint64_t>(heap / 16, uint64_t{256} << 20), limits.maxMemoryAllocationSize);
+}
+
 Expected<ArgumentBlock> packArguments(vulkan::Device& device, const KernelReflection& kernel,
-                                      std::span<const KernelArg> args, uint64_t globalVariables) {
+                                      std::span<const KernelArg> args, uint64_t globalVariables,
+                                      uint64_t privateScratch) {
   // Offsets in the reflection count from the start of the push constants; an argument buffer
   // holds the block from its own start.
   const uint32_t base = kernel.argumentBuffer ? 0 : kernel.argumentsOffset;
@@ -51,6 +60,7 @@ Expected<ArgumentBlock> packArguments(vulkan::Device& device, const KernelReflec
     putAddress(*kernel.loopLimitFlagOffset, buffer->deviceAddress());
     packed.loopLimitFlag = std::move(*buffer);
   }
+  if (kernel.privateScratchOffset) putAddress(*kernel.privateScratchOffset, privateScratch);
   packed.pushConstants.resize(kernel.pushConstantSize);
   if (kernel.argumentBuffer) {
     Expected<vulkan::Buffer> buffer = vulkan::Buffer::create(device, std::max<size_t>(block.size(), 4));

@@ -1,8 +1,8 @@
 // A launch's arguments as the translated kernel reads them (docs/kernel-interface.md): the
 // argument block, with the hidden arguments (the program's global variables, a fresh printf buffer,
-// the loop-limit flag) at the offsets the reflection gives, in the push constants or, when it does
-// not fit them, in a buffer of its own whose address the push constants hold; and the
-// specialization constants the arguments decide.
+// the loop-limit flag, the private scratch buffer) at the offsets the reflection gives, in the push constants or, when
+// it does not fit them, in a buffer of its own whose address the push constants hold; and the specialization constants
+// the arguments decide.
 #pragma once
 
 #include <array>
@@ -22,6 +22,13 @@ namespace cl2vk::launch {
 
 struct KernelArg;
 
+// The most bytes of private scratch one launch allocates (KernelReflection::privateScratchStride)
+// on a device with `limits`: a sixteenth of its largest device-local heap, at least 256 MiB, within
+// one allocation. A launch whose invocations need more runs in dispatches of as many as fit, one
+// after another (on an H200, 8.8 GB: 270 000 blocks of 32 KB, as many invocations as it keeps
+// resident).
+uint64_t privateScratchLimit(const vulkan::DeviceLimits& limits);
+
 struct ArgumentBlock {
   std::vector<std::byte> pushConstants;  // the dispatch information left for each dispatch to write
   std::optional<vulkan::Buffer> argumentBuffer;
@@ -30,9 +37,12 @@ struct ArgumentBlock {
 };
 
 // `args` (checked against the kernel's arguments already) and `globalVariables` (the address of
-// the program's buffer, where the kernel uses one) in the push constants or an argument buffer.
+// the program's buffer, where the kernel uses one) in the push constants or an argument buffer,
+// with `privateScratch` (the address of the launch's private scratch buffer) where the kernel
+// has one.
 Expected<ArgumentBlock> packArguments(vulkan::Device& device, const KernelReflection& kernel,
-                                      std::span<const KernelArg> args, uint64_t globalVariables);
+                                      std::span<const KernelArg> args, uint64_t globalVariables,
+                                      uint64_t privateScratch = 0);
 
 // Whether every texel of an image of `extent` texels (along x, y and z, `texelBytes`, `rowPitch`
 // and `slicePitch` apart) lies less than 2^32 bytes from texel (0, 0, 0): the image record's

@@ -125,6 +125,10 @@ Target targetFor(const vulkan::DeviceInfo& info) {
   target.maxWorkGroupInvocations = info.limits.maxComputeWorkGroupInvocations;
   target.loopIterationLimit = info.loopIterationLimit;
   target.loopUnroll = loopUnrollCount();
+  // NVIDIA's driver (580.159, H200) fails to create a pipeline whose invocations need more than
+  // about 8 KB of Function memory (a kernel with a uint[2000] array compiled, one with uint[2047]
+  // did not); the budget leaves room for the registers it spills there.
+  if (info.driverId == VK_DRIVER_ID_NVIDIA_PROPRIETARY) target.privateMemoryBudget = 4096;
   // On unless turned off (docs/decisions.md, "Free work-groups").
   target.freeWorkGroups = settings::read(settings::Setting::kFreeWorkGroups) != "0";
   // Both CPU drivers run loops for a SIMD batch of invocations (frontend_kernels_test's
@@ -244,6 +248,35 @@ std::optional<std::array<uint32_t, 3>> LaunchableKernel::freeWorkGroupSize(const
   return std::array<uint32_t, 3>{size, 1, 1};
 }
 
+Expected<std::shared_ptr<vulkan::Buffer>> LaunchableKernel::takeScratch(uint64_t bytes) {
+  std::unique_ptr<vulkan::Buffer> buffer;
+  {
+    std::lock_guard lock(scratchMutex_);
+    // The smallest idle buffer that holds `bytes`; the smaller ones go, as the next launch is
+    // likely to need as much again.
+    auto fits =
+        std::find_if(idleScratch_.begin(), idleScratch_.end(), [&](const auto& b) { return b->size() >= bytes; });
+    if (fits != idleScratch_.end()) {
+      buffer = std::move(*fits);
+      idleScratch_.erase(fits);
+    } else {
+      idleScratch_.clear();
+    }
+  }
+  if (!buffer) {
+    Expected<vulkan::Buffer> created = vulkan::Buffer::create(device_, std::max<uint64_t>(bytes, 4));
+    if (!created) return created.error();
+    buffer = std::make_unique<vulkan::Buffer>(std::move(*created));
+  }
+  // Given back when the launch that holds it is destroyed, after its commands completed.
+  return std::shared_ptr<vulkan::Buffer>(buffer.release(), [this](vulkan::Buffer* returned) {
+    std::lock_guard lock(scratchMutex_);
+    idleScratch_.push_back(std::unique_ptr<vulkan::Buffer>(returned));
+    std::sort(idleScratch_.begin(), idleScratch_.end(),
+              [](const auto& a, const auto& b) { return a->size() < b->size(); });
+  });
+}
+
 Expected<const vulkan::Pipeline*> LaunchableKernel::pipelineFor(
     const std::array<uint32_t, 3>& local, const std::array<uint32_t, 3>& enqueued,
     const std::vector<std::pair<uint32_t, uint32_t>>& arguments) {
@@ -357,9 +390,6 @@ Expected<PreparedLaunch> LaunchableKernel::prepare(const NDRange& range, std::sp
   Expected<std::array<uint32_t, 3>> local =
       checkedLocalSize(range, range.localSize ? *range.localSize : chooseLocalSize(range), limits, *reflection_);
   if (!local) return local.error();
-  Expected<ArgumentBlock> block = packArguments(device_, *reflection_, args, globalVariables);
-  if (!block) return block.error();
-  const std::vector<std::pair<uint32_t, uint32_t>> specialization = specializationByArguments(*reflection_, args);
 
   // With free work-groups the hardware runs the range in its own work-groups, (n, 1, 1) over x
   // rounded up to n; the OpenCL local size travels in the dispatch information.
@@ -370,10 +400,28 @@ Expected<PreparedLaunch> LaunchableKernel::prepare(const NDRange& range, std::sp
     hardwareRange.globalSize[0] = (range.globalSize[0] + n - 1) / n * n;
   }
   const std::array<uint32_t, 3>& dispatchLocal = hardwareLocal ? *hardwareLocal : *local;
+  std::vector<DispatchRegion> regions = splitIntoDispatches(hardwareRange, dispatchLocal, limits);
+
+  // A kernel with private scratch: a block for every invocation of the largest dispatch, the
+  // dispatches cut to fit the device's privateScratchLimit.
+  std::shared_ptr<vulkan::Buffer> scratch;
+  if (reflection_->privateScratchOffset) {
+    const uint64_t stride = reflection_->privateScratchStride;
+    regions = limitInvocations(regions, privateScratchLimit(limits) / stride);
+    uint64_t bytes = 0;
+    for (const DispatchRegion& region : regions) bytes = std::max(bytes, invocationsOf(region) * stride);
+    Expected<std::shared_ptr<vulkan::Buffer>> taken = takeScratch(bytes);
+    if (!taken) return taken.error();
+    scratch = std::move(*taken);
+  }
+  Expected<ArgumentBlock> block =
+      packArguments(device_, *reflection_, args, globalVariables, scratch ? scratch->deviceAddress() : 0);
+  if (!block) return block.error();
+  const std::vector<std::pair<uint32_t, uint32_t>> specialization = specializationByArguments(*reflection_, args);
 
   PreparedLaunch prepared;
   prepared.kernel_ = this;
-  for (const DispatchRegion& region : splitIntoDispatches(hardwareRange, dispatchLocal, limits)) {
+  for (const DispatchRegion& region : regions) {
     Expected<const vulkan::Pipeline*> pipeline = pipelineFor(region.local, dispatchLocal, specialization);
     if (!pipeline) return pipeline.error();
     std::vector<std::byte> bytes = block->pushConstants;
@@ -392,6 +440,7 @@ Expected<PreparedLaunch> LaunchableKernel::prepare(const NDRange& range, std::sp
   prepared.argumentBuffer_ = std::move(block->argumentBuffer);
   prepared.printfBuffer_ = std::move(block->printfBuffer);
   prepared.loopLimitFlag_ = std::move(block->loopLimitFlag);
+  prepared.privateScratch_ = std::move(scratch);
   return prepared;
 }
 

@@ -88,6 +88,7 @@ class PreparedLaunch {
   const LaunchableKernel* kernel_ = nullptr;
   std::vector<Part> parts_;
   std::optional<vulkan::Buffer> argumentBuffer_, printfBuffer_, loopLimitFlag_;
+  std::shared_ptr<vulkan::Buffer> privateScratch_;  // the kernel's, given back when this goes
 };
 
 class LaunchableKernel {
@@ -122,6 +123,12 @@ class LaunchableKernel {
                                                 const std::array<uint32_t, 3>& enqueued,
                                                 const std::vector<std::pair<uint32_t, uint32_t>>& arguments);
   Status checkArguments(std::span<const KernelArg> args) const;
+  // A private scratch buffer of at least `bytes` (KernelReflection::privateScratchStride): an idle
+  // one of an earlier launch, or a new one. The device's buffer cache does not keep buffers of the
+  // size such a launch may need (up to privateScratchLimit), so the kernel keeps those its
+  // finished launches give back.
+  Expected<std::shared_ptr<vulkan::Buffer>> takeScratch(uint64_t bytes);
+
   friend class PreparedLaunch;
 
   vulkan::Device& device_;
@@ -139,6 +146,8 @@ class LaunchableKernel {
   // handed out stay valid.
   std::mutex pipelinesMutex_;
   std::map<std::vector<uint32_t>, std::unique_ptr<PipelineSlot>> pipelines_;
+  std::mutex scratchMutex_;
+  std::vector<std::unique_ptr<vulkan::Buffer>> idleScratch_;  // smallest first
 };
 
 }  // namespace cl2vk::launch

@@ -75,4 +75,47 @@ std::vector<DispatchRegion> splitIntoDispatches(const NDRange& range, const std:
   return regions;
 }
 
+uint64_t invocationsOf(const DispatchRegion& region) {
+  uint64_t invocations = 1;
+  for (uint32_t d = 0; d < 3; ++d) invocations *= uint64_t{region.local[d]} * region.groups[d];
+  return invocations;
+}
+
+std::vector<DispatchRegion> limitInvocations(const std::vector<DispatchRegion>& regions, uint64_t maxInvocations) {
+  std::vector<DispatchRegion> limited;
+  for (const DispatchRegion& region : regions) {
+    const uint64_t groupSize = uint64_t{region.local[0]} * region.local[1] * region.local[2];
+    const uint64_t most = std::max<uint64_t>(1, maxInvocations / groupSize);  // work-groups per dispatch
+    // The pieces' extent in work-groups: whole planes of z while one fits, else whole rows of y in
+    // one plane, else part of a row.
+    std::array<uint64_t, 3> piece = {region.groups[0], region.groups[1], region.groups[2]};
+    const uint64_t plane = piece[0] * piece[1];
+    if (plane * piece[2] <= most) {
+      limited.push_back(region);
+      continue;
+    }
+    if (plane <= most) {
+      piece[2] = most / plane;
+    } else if (piece[0] <= most) {
+      piece = {piece[0], most / piece[0], 1};
+    } else {
+      piece = {most, 1, 1};
+    }
+    for (uint64_t z = 0; z < region.groups[2]; z += piece[2]) {
+      for (uint64_t y = 0; y < region.groups[1]; y += piece[1]) {
+        for (uint64_t x = 0; x < region.groups[0]; x += piece[0]) {
+          DispatchRegion r = region;
+          const std::array<uint64_t, 3> start = {x, y, z};
+          for (uint32_t d = 0; d < 3; ++d) {
+            r.groups[d] = static_cast<uint32_t>(std::min<uint64_t>(piece[d], region.groups[d] - start[d]));
+            r.groupOffset[d] = region.groupOffset[d] + static_cast<uint32_t>(start[d]);
+          }
+          limited.push_back(r);
+        }
+      }
+    }
+  }
+  return limited;
+}
+
 }  // namespace cl2vk::launch

@@ -29,4 +29,13 @@ struct DispatchRegion {
 std::vector<DispatchRegion> splitIntoDispatches(const NDRange& range, const std::array<uint32_t, 3>& local,
                                                 const vulkan::DeviceLimits& limits);
 
+// `regions` again, each split into dispatches of at most `maxInvocations` invocations (but at
+// least one work-group), along z, then y, then x: what a kernel whose invocations each use a block
+// of one scratch buffer needs (KernelReflection::privateScratchStride), the buffer holding a block
+// for every invocation of one dispatch and the dispatches running one after another.
+std::vector<DispatchRegion> limitInvocations(const std::vector<DispatchRegion>& regions, uint64_t maxInvocations);
+
+// How many invocations `region` runs.
+uint64_t invocationsOf(const DispatchRegion& region);
+
 }  // namespace cl2vk::launch

@@ -30,6 +30,7 @@
 #include "passes/memory/lower_pointer_phis.h"
 #include "passes/memory/lower_pointers.h"
 #include "passes/memory/lower_synchronization.h"
+#include "passes/memory/move_private_arrays.h"
 #include "passes/memory/promote_variables.h"
 #include "passes/memory/signed_offsets.h"
 #include "passes/types/lower_int64.h"
@@ -92,6 +93,10 @@ const std::vector<PassInfo>& registeredPasses() {
        withTarget<canonicalizeBuiltinLoads>},
       {"promote-variables", "Turn Function variables that are only loaded and stored whole into SSA values.",
        withTarget<promoteVariables>},
+      {"move-private-arrays",
+       "Where a kernel's __private arrays exceed the target's private memory budget, the largest move to a "
+       "scratch buffer the runtime passes.",
+       withTarget<movePrivateArrays>},
       {"lower-printf", "printf calls append records to a hidden buffer that the runtime formats after the kernel.",
        lowerPrintf},
       {"lower-global-variables",

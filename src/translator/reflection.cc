@@ -90,6 +90,10 @@ std::string toJson(const ModuleReflection& reflection) {
     if (kernel.printfBufferOffset) out << ",\n      \"printf_buffer_offset\": " << *kernel.printfBufferOffset;
     if (kernel.globalVariablesOffset) out << ",\n      \"global_variables_offset\": " << *kernel.globalVariablesOffset;
     if (kernel.loopLimitFlagOffset) out << ",\n      \"loop_limit_flag_offset\": " << *kernel.loopLimitFlagOffset;
+    if (kernel.privateScratchOffset) {
+      out << ",\n      \"private_scratch_offset\": " << *kernel.privateScratchOffset
+          << ",\n      \"private_scratch_stride\": " << kernel.privateScratchStride;
+    }
     out << ",\n      \"collectives\": {\"rewritten\": " << kernel.collectives.collectives
         << ", \"work_group_barriers\": " << kernel.collectives.barriers
         << ", \"scratch_bytes\": " << kernel.collectives.scratchBytes << "}\n    }";

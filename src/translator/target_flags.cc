@@ -121,6 +121,9 @@ const Flag kFlags[] = {
     numberFlag("loop-iteration-limit", &Target::loopIterationLimit, 0, kLargestCount,
                "Translate for a driver that ends loops after <n> loop-header executions per invocation "
                "(lavapipe: 65536): exceeding it is reported. 0 (the default): no limit."),
+    numberFlag("private-memory-budget", &Target::privateMemoryBudget, 0, kLargestCount,
+               "The most bytes of __private arrays and structs a work-item keeps in Function memory; the "
+               "largest beyond it move to a scratch buffer the runtime passes (default 0: no limit)."),
     numberFlag("loop-unroll", &Target::loopUnroll, 1, 16,
                "Run up to <n> iterations per pass of a loop whose coming iterations can be counted ahead "
                "(unroll-loops; default 8, half for a body of over 16 instructions; 1 unrolls nothing)."),

@@ -11,7 +11,7 @@ namespace cl2vk {
 namespace {
 
 // Target's fields, as many as everyFieldChanged names.
-constexpr size_t kTargetFields = 37;
+constexpr size_t kTargetFields = 38;
 
 // A Target with every field away from its default. The structured binding counts the fields: a
 // field added to Target fails to compile here until it is set below and has a flag.
@@ -19,15 +19,16 @@ Target everyFieldChanged() {
   Target target;
   auto& [env, minSubgroup, maxSubgroup, arithmetic, extendedTypes, vote, ballot, shuffle, shuffleRelative, clustered,
          byRow, requiredSize, shuffleScans, int8, int16, int64, float16, float64, denormPreserve, relaxedMath,
-         emulateFlush, storage8, storage16, pushConstants, workGroup, loopLimit, loopUnroll, loopExitPhis, pointerPhis,
-         float64Rounding, broadcastFirst, fusedFma, fusedLibraryForms, vulkanMemoryModel, memoryBarriers,
-         exactUnsignedToFloat, freeWorkGroups] = target;
+         emulateFlush, storage8, storage16, pushConstants, workGroup, loopLimit, privateBudget, loopUnroll,
+         loopExitPhis, pointerPhis, float64Rounding, broadcastFirst, fusedFma, fusedLibraryForms, vulkanMemoryModel,
+         memoryBarriers, exactUnsignedToFloat, freeWorkGroups] = target;
   env = SPV_ENV_VULKAN_1_3;
   minSubgroup = 4;
   maxSubgroup = 64;
   workGroup = 256;
   pushConstants = 256;
   loopLimit = 65536;
+  privateBudget = 4096;
   loopUnroll = 3;
   for (bool* flag : {&arithmetic,
                      &extendedTypes,

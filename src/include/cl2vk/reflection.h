@@ -110,6 +110,12 @@ struct KernelReflection {
   // ... and of a word the kernel sets to 1 when a loop would have run past the device's loop limit
   // (Target::loopIterationLimit; limit-loop-iterations).
   std::optional<uint32_t> loopLimitFlagOffset;
+  // ... and of the private scratch buffer's address (Target::privateMemoryBudget;
+  // move-private-arrays): each invocation of a dispatch uses `privateScratchStride` bytes of the
+  // buffer at its index in the dispatch (work-group index times the work-group's size, plus its
+  // local index), so the buffer holds that many bytes for every invocation of the largest dispatch.
+  std::optional<uint32_t> privateScratchOffset;
+  uint32_t privateScratchStride = 0;
 };
 
 // The program-scope variables in __global memory (OpenCL C 2.0), which live in one buffer per

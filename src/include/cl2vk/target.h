@@ -62,6 +62,11 @@ struct Target {
   // loops (lavapipe: 65536, one budget for all the loops of a batch of invocations); 0 for none.
   // Where there is one, limit-loop-iterations makes running out of it an error.
   uint32_t loopIterationLimit = 0;
+  // How many bytes of __private arrays and structs a work-item may keep in Function memory; 0 for
+  // no limit. NVIDIA's driver (580) fails to create a pipeline whose invocations need more than
+  // about 8 KB of it; move-private-arrays puts the largest of a kernel's over this budget in a
+  // scratch buffer the runtime passes (docs/decisions.md, "Private arrays on NVIDIA").
+  uint32_t privateMemoryBudget = 0;
   // How many iterations of a loop whose coming iterations can be counted ahead (a grid-stride
   // loop of loads) run per pass of the loop unroll-loops makes of it: this many for a body of up
   // to 16 instructions, half as many (at least 2) for a larger one; below 2, none is unrolled.

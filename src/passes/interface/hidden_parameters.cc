@@ -8,7 +8,8 @@ using ir::Instruction;
 using ir::Operand;
 
 bool isHiddenParameterName(const std::string& name) {
-  return name == kPrintfBufferName || name == kGlobalVariablesName || name == kLoopLimitFlagName;
+  return name == kPrintfBufferName || name == kGlobalVariablesName || name == kLoopLimitFlagName ||
+         name == kPrivateScratchName;
 }
 
 uint32_t addHiddenParameter(ir::Module& module, ir::Function& kernel, uint32_t type, const char* name) {

@@ -145,6 +145,11 @@ class KernelLowering {
     for (Parameter& param : params) {
       Expected<uint32_t> value = materialize(builder, param, arguments, localIndex, imageIndex);
       if (!value) return value.error().withContext("kernel '" + name + "', argument '" + param.argument.name + "'");
+      if (param.argument.name == kPrivateScratchName) {
+        reflection.privateScratchOffset = param.argument.offset;
+        reflection.privateScratchStride = layoutOf(module_, ir::pointeeOf(module_, param.inst->typeId()))->size;
+        value = invocationBlock(builder, *value, param.inst->typeId());
+      }
       module_.replaceAllUses(param.inst->resultId(), *value);
       CL2VK_TRY(module_.remove(param.inst));
       if (param.argument.name == kPrintfBufferName)
@@ -153,7 +158,7 @@ class KernelLowering {
         reflection.globalVariablesOffset = param.argument.offset;
       else if (param.argument.name == kLoopLimitFlagName)
         reflection.loopLimitFlagOffset = param.argument.offset;
-      else
+      else if (!param.hidden)
         reflection.arguments.push_back(param.argument);
     }
     Instruction& definition = kernel->definition();
@@ -370,6 +375,26 @@ class KernelLowering {
       }
     }
     return Error("unreachable");
+  }
+
+  // The invocation's block of the private scratch buffer at `buffer` (a pointer of `pointerType`,
+  // to one block): its index in the dispatch counts blocks, in 64 bits.
+  uint32_t invocationBlock(Builder& builder, uint32_t buffer, uint32_t pointerType) {
+    uint32_t uint32 = ir::typeInt(module_, 32);
+    uint32_t uvec3 = ir::typeVector(module_, uint32, 3);
+    uint32_t group = builder.load(uvec3, vulkanBuiltinVariable(module_, spv::BuiltIn::WorkgroupId, true));
+    uint32_t groups = builder.load(uvec3, vulkanBuiltinVariable(module_, spv::BuiltIn::NumWorkgroups, true));
+    uint32_t size = workgroupSizeConstant(module_);
+    auto component = [&](uint32_t vector, uint32_t d) { return builder.extract(uint32, vector, d); };
+    uint32_t groupIndex = builder.iadd(
+        builder.imul(builder.iadd(builder.imul(component(group, 2), component(groups, 1)), component(group, 1)),
+                     component(groups, 0)),
+        component(group, 0));
+    uint32_t groupSize = builder.imul(builder.imul(component(size, 0), component(size, 1)), component(size, 2));
+    uint32_t local = builder.load(uint32, vulkanBuiltinVariable(module_, spv::BuiltIn::LocalInvocationIndex, false));
+    uint32_t index = builder.iadd(builder.imul(groupIndex, groupSize), local);
+    uint32_t index64 = builder.op(spv::Op::OpUConvert, ir::typeInt(module_, 64), {index});
+    return builder.valueOfIds(spv::Op::OpPtrAccessChain, pointerType, {buffer, index64});
   }
 
   // The image record `record` with its layout's channel order, channel type and narrow-offsets flag
