@@ -392,6 +392,133 @@ TEST(LowerKernelInterfaceTest, WithFreeWorkGroupsTheLocalIdIsThePositionModuloTh
   EXPECT_EQ(kernel.pushConstantSize, DispatchInfoLayout::kFreeSize + 8);
 }
 
+// The hidden parameter move-private-arrays adds, a pointer to one invocation's block (uint[4]) of
+// the private scratch buffer: its address is laid out as an argument's, and the kernel offsets it
+// by the invocation's index in its dispatch, ((z * groups.y + y) * groups.x + x) * the work-group's
+// size + the local index, in blocks. The reflection lists it not as an argument but as the
+// scratch buffer's offset and stride.
+TEST(LowerKernelInterfaceTest, ThePrivateScratchPointsAtTheInvocationsBlock) {
+  test::PassRun run = test::expectPassOutput("lower-kernel-interface", kKernelHeader + R"(
+               OpEntryPoint Kernel %k "k"
+               OpName %k "k"
+               OpName %out "out"
+               OpName %scratch "cl2vk.private_scratch"
+       %uint = OpTypeInt 32 0
+       %void = OpTypeVoid
+     %uint_0 = OpConstant %uint 0
+     %uint_7 = OpConstant %uint 7
+     %uint_4 = OpConstant %uint 4
+      %block = OpTypeArray %uint %uint_4
+  %_ptr_CrossWorkgroup_uint = OpTypePointer CrossWorkgroup %uint
+  %_ptr_CrossWorkgroup_block = OpTypePointer CrossWorkgroup %block
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_uint %_ptr_CrossWorkgroup_block
+          %k = OpFunction %void None %fn
+        %out = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+    %scratch = OpFunctionParameter %_ptr_CrossWorkgroup_block
+      %entry = OpLabel
+       %word = OpInBoundsAccessChain %_ptr_CrossWorkgroup_uint %scratch %uint_0
+               OpStore %word %uint_7 Aligned 4
+          %v = OpLoad %uint %word Aligned 4
+               OpStore %out %v Aligned 4
+               OpReturn
+               OpFunctionEnd
+)",
+                                             kKernelHeader + R"(
+               OpEntryPoint GLCompute %k "k"
+               OpName %k "k"
+               OpDecorate %size_x SpecId 0
+               OpDecorate %size_y SpecId 1
+               OpDecorate %size_z SpecId 2
+               OpDecorate %gl_WorkGroupSize BuiltIn WorkgroupSize
+               OpDecorate %words ArrayStride 4
+               OpMemberDecorate %22 0 Offset 0
+               OpDecorate %22 Block
+               OpDecorate %gl_WorkGroupID BuiltIn WorkgroupId
+               OpDecorate %gl_NumWorkGroups BuiltIn NumWorkgroups
+               OpDecorate %gl_LocalInvocationIndex BuiltIn LocalInvocationIndex
+       %uint = OpTypeInt 32 0
+       %void = OpTypeVoid
+     %uint_0 = OpConstant %uint 0
+     %uint_7 = OpConstant %uint 7
+     %uint_4 = OpConstant %uint 4
+      %block = OpTypeArray %uint %uint_4
+  %_ptr_CrossWorkgroup_uint = OpTypePointer CrossWorkgroup %uint
+  %_ptr_CrossWorkgroup_block = OpTypePointer CrossWorkgroup %block
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_uint %_ptr_CrossWorkgroup_block
+     %size_x = OpSpecConstant %uint 1
+     %size_y = OpSpecConstant %uint 1
+     %size_z = OpSpecConstant %uint 1
+     %v3uint = OpTypeVector %uint 3
+  %gl_WorkGroupSize = OpSpecConstantComposite %v3uint %size_x %size_y %size_z
+      %words = OpTypeArray %uint %uint_4
+         %22 = OpTypeStruct %words
+  %_ptr_PushConstant__struct_22 = OpTypePointer PushConstant %22
+       %args = OpVariable %_ptr_PushConstant__struct_22 PushConstant
+      %ulong = OpTypeInt 64 0
+  %_ptr_PushConstant_uint = OpTypePointer PushConstant %uint
+     %uint_1 = OpConstant %uint 1
+     %v2uint = OpTypeVector %uint 2
+     %uint_2 = OpConstant %uint 2
+     %uint_3 = OpConstant %uint 3
+  %_ptr_Input_v3uint = OpTypePointer Input %v3uint
+  %gl_WorkGroupID = OpVariable %_ptr_Input_v3uint Input
+  %gl_NumWorkGroups = OpVariable %_ptr_Input_v3uint Input
+  %_ptr_Input_uint = OpTypePointer Input %uint
+  %gl_LocalInvocationIndex = OpVariable %_ptr_Input_uint Input
+   %noParams = OpTypeFunction %void
+          %k = OpFunction %void None %noParams
+      %entry = OpLabel
+    %outLowAt = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_0
+     %outLow = OpLoad %uint %outLowAt
+   %outHighAt = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_1
+    %outHigh = OpLoad %uint %outHighAt
+   %outWords = OpCompositeConstruct %v2uint %outLow %outHigh
+ %outAddress = OpBitcast %ulong %outWords
+        %out = OpConvertUToPtr %_ptr_CrossWorkgroup_uint %outAddress
+ %bufferLowAt = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_2
+  %bufferLow = OpLoad %uint %bufferLowAt
+%bufferHighAt = OpAccessChain %_ptr_PushConstant_uint %args %uint_0 %uint_3
+ %bufferHigh = OpLoad %uint %bufferHighAt
+%bufferWords = OpCompositeConstruct %v2uint %bufferLow %bufferHigh
+%bufferAddress = OpBitcast %ulong %bufferWords
+     %buffer = OpConvertUToPtr %_ptr_CrossWorkgroup_block %bufferAddress
+      %group = OpLoad %v3uint %gl_WorkGroupID
+     %groups = OpLoad %v3uint %gl_NumWorkGroups
+          %x = OpCompositeExtract %uint %group 0
+          %y = OpCompositeExtract %uint %group 1
+          %z = OpCompositeExtract %uint %group 2
+     %countX = OpCompositeExtract %uint %groups 0
+     %countY = OpCompositeExtract %uint %groups 1
+         %zy = OpIMul %uint %z %countY
+      %plane = OpIAdd %uint %zy %y
+    %planeX = OpIMul %uint %plane %countX
+ %groupIndex = OpIAdd %uint %planeX %x
+      %sizeX = OpCompositeExtract %uint %gl_WorkGroupSize 0
+      %sizeY = OpCompositeExtract %uint %gl_WorkGroupSize 1
+      %sizeZ = OpCompositeExtract %uint %gl_WorkGroupSize 2
+     %sizeXY = OpIMul %uint %sizeX %sizeY
+  %groupSize = OpIMul %uint %sizeXY %sizeZ
+      %local = OpLoad %uint %gl_LocalInvocationIndex
+      %first = OpIMul %uint %groupIndex %groupSize
+      %index = OpIAdd %uint %first %local
+    %index64 = OpUConvert %ulong %index
+    %scratch = OpPtrAccessChain %_ptr_CrossWorkgroup_block %buffer %index64
+       %word = OpInBoundsAccessChain %_ptr_CrossWorkgroup_uint %scratch %uint_0
+               OpStore %word %uint_7 Aligned 4
+          %v = OpLoad %uint %word Aligned 4
+               OpStore %out %v Aligned 4
+               OpReturn
+               OpFunctionEnd
+)");
+  ASSERT_TRUE(run.module);
+  ASSERT_EQ(run.context.reflection.kernels.size(), 1u);
+  const KernelReflection& kernel = run.context.reflection.kernels[0];
+  ASSERT_EQ(kernel.arguments.size(), 1u);
+  EXPECT_EQ(kernel.arguments[0].name, "out");
+  EXPECT_EQ(kernel.privateScratchOffset, std::optional<uint32_t>(8));
+  EXPECT_EQ(kernel.privateScratchStride, 16u);
+}
+
 // A barrier, __local memory or a sub-group builtin ties a kernel to its work-groups: it keeps the
 // pipeline's work-group size and Vulkan's ids even with free work-groups on.
 TEST(LowerKernelInterfaceTest, BarriersLocalMemoryAndSubgroupsKeepTheWorkGroups) {

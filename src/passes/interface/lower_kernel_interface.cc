@@ -385,12 +385,15 @@ class KernelLowering {
     uint32_t group = builder.load(uvec3, vulkanBuiltinVariable(module_, spv::BuiltIn::WorkgroupId, true));
     uint32_t groups = builder.load(uvec3, vulkanBuiltinVariable(module_, spv::BuiltIn::NumWorkgroups, true));
     uint32_t size = workgroupSizeConstant(module_);
-    auto component = [&](uint32_t vector, uint32_t d) { return builder.extract(uint32, vector, d); };
-    uint32_t groupIndex = builder.iadd(
-        builder.imul(builder.iadd(builder.imul(component(group, 2), component(groups, 1)), component(group, 1)),
-                     component(groups, 0)),
-        component(group, 0));
-    uint32_t groupSize = builder.imul(builder.imul(component(size, 0), component(size, 1)), component(size, 2));
+    // One instruction per statement: the order of a call's arguments is the compiler's.
+    uint32_t x = builder.extract(uint32, group, 0), y = builder.extract(uint32, group, 1);
+    uint32_t z = builder.extract(uint32, group, 2);
+    uint32_t countX = builder.extract(uint32, groups, 0), countY = builder.extract(uint32, groups, 1);
+    uint32_t plane = builder.iadd(builder.imul(z, countY), y);
+    uint32_t groupIndex = builder.iadd(builder.imul(plane, countX), x);
+    uint32_t sizeX = builder.extract(uint32, size, 0), sizeY = builder.extract(uint32, size, 1);
+    uint32_t sizeZ = builder.extract(uint32, size, 2);
+    uint32_t groupSize = builder.imul(builder.imul(sizeX, sizeY), sizeZ);
     uint32_t local = builder.load(uint32, vulkanBuiltinVariable(module_, spv::BuiltIn::LocalInvocationIndex, false));
     uint32_t index = builder.iadd(builder.imul(groupIndex, groupSize), local);
     uint32_t index64 = builder.op(spv::Op::OpUConvert, ir::typeInt(module_, 64), {index});
