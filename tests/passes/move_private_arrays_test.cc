@@ -32,6 +32,7 @@ std::string kernelModule(const std::string& names, const std::string& body) {
 %_ptr_CrossWorkgroup_uint = OpTypePointer CrossWorkgroup %uint
 %_ptr_Function__ptr_Function_arr300 = OpTypePointer Function %_ptr_Function_arr300
          %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_uint %bool %uint
+    %fnByVal = OpTypeFunction %void %_ptr_CrossWorkgroup_uint %bool %_ptr_Function_arr300
 )" + body;
 }
 
@@ -95,6 +96,7 @@ TEST(MovePrivateArraysTest, ArraysOverTheBudgetMoveToTheScratchBlockTogetherWith
 %_ptr_CrossWorkgroup_uint = OpTypePointer CrossWorkgroup %uint
 %_ptr_Function__ptr_Function_arr300 = OpTypePointer Function %_ptr_Function_arr300
          %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_uint %bool %uint
+    %fnByVal = OpTypeFunction %void %_ptr_CrossWorkgroup_uint %bool %_ptr_Function_arr300
 %_ptr_CrossWorkgroup_arr300 = OpTypePointer CrossWorkgroup %arr300
    %uint_600 = OpConstant %uint 600
      %arr600 = OpTypeArray %uint %uint_600
@@ -180,6 +182,7 @@ TEST(MovePrivateArraysTest, AnArrayWhosePointerIsStoredStays) {
 %_ptr_CrossWorkgroup_uint = OpTypePointer CrossWorkgroup %uint
 %_ptr_Function__ptr_Function_arr300 = OpTypePointer Function %_ptr_Function_arr300
          %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_uint %bool %uint
+    %fnByVal = OpTypeFunction %void %_ptr_CrossWorkgroup_uint %bool %_ptr_Function_arr300
       %block = OpTypeArray %uint %uint_300
 %_ptr_CrossWorkgroup_block = OpTypePointer CrossWorkgroup %block
   %fnScratch = OpTypeFunction %void %_ptr_CrossWorkgroup_uint %bool %uint %_ptr_CrossWorkgroup_block
@@ -203,6 +206,76 @@ TEST(MovePrivateArraysTest, AnArrayWhosePointerIsStoredStays) {
          %pv = OpLoad %uint %pb Aligned 4
         %sum = OpIAdd %uint %v %pv
                OpStore %out %sum Aligned 4
+               OpReturn
+               OpFunctionEnd
+)",
+                         withBudget(1024), SPV_ENV_OPENCL_2_2);
+}
+
+// `a` is chosen with a struct passed by value (a Function pointer parameter, which stays): `a`
+// stays with it, and `b` moves alone.
+TEST(MovePrivateArraysTest, AnArrayJoinedWithAParameterStays) {
+  const std::string before = kernelModule("", R"(
+          %k = OpFunction %void None %fnByVal
+        %out = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+          %c = OpFunctionParameter %bool
+      %byval = OpFunctionParameter %_ptr_Function_arr300
+      %entry = OpLabel
+          %a = OpVariable %_ptr_Function_arr300 Function
+          %b = OpVariable %_ptr_Function_arr300 Function
+     %chosen = OpSelect %_ptr_Function_arr300 %c %a %byval
+         %pc = OpInBoundsAccessChain %_ptr_Function_uint %chosen %uint_0
+          %v = OpLoad %uint %pc Aligned 4
+         %pb = OpInBoundsAccessChain %_ptr_Function_uint %b %uint_0
+               OpStore %pb %v Aligned 4
+          %w = OpLoad %uint %pb Aligned 4
+               OpStore %out %w Aligned 4
+               OpReturn
+               OpFunctionEnd
+)");
+  test::expectPassOutput("move-private-arrays", before, R"(
+; Version: 1.2
+               OpCapability Addresses
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+               OpName %k "k"
+               OpName %scratch "cl2vk.private_scratch"
+       %void = OpTypeVoid
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+     %uint_0 = OpConstant %uint 0
+     %uint_4 = OpConstant %uint 4
+   %uint_300 = OpConstant %uint 300
+     %arr300 = OpTypeArray %uint %uint_300
+       %arr4 = OpTypeArray %uint %uint_4
+%_ptr_Function_arr300 = OpTypePointer Function %arr300
+%_ptr_Function_arr4 = OpTypePointer Function %arr4
+%_ptr_Function_uint = OpTypePointer Function %uint
+%_ptr_CrossWorkgroup_uint = OpTypePointer CrossWorkgroup %uint
+%_ptr_Function__ptr_Function_arr300 = OpTypePointer Function %_ptr_Function_arr300
+         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_uint %bool %uint
+    %fnByVal = OpTypeFunction %void %_ptr_CrossWorkgroup_uint %bool %_ptr_Function_arr300
+      %block = OpTypeArray %uint %uint_300
+%_ptr_CrossWorkgroup_block = OpTypePointer CrossWorkgroup %block
+  %fnScratch = OpTypeFunction %void %_ptr_CrossWorkgroup_uint %bool %_ptr_Function_arr300 %_ptr_CrossWorkgroup_block
+%_ptr_CrossWorkgroup_arr300 = OpTypePointer CrossWorkgroup %arr300
+          %k = OpFunction %void None %fnScratch
+        %out = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+          %c = OpFunctionParameter %bool
+      %byval = OpFunctionParameter %_ptr_Function_arr300
+    %scratch = OpFunctionParameter %_ptr_CrossWorkgroup_block
+      %entry = OpLabel
+          %a = OpVariable %_ptr_Function_arr300 Function
+      %bWord = OpInBoundsAccessChain %_ptr_CrossWorkgroup_uint %scratch %uint_0
+          %b = OpBitcast %_ptr_CrossWorkgroup_arr300 %bWord
+     %chosen = OpSelect %_ptr_Function_arr300 %c %a %byval
+         %pc = OpInBoundsAccessChain %_ptr_Function_uint %chosen %uint_0
+          %v = OpLoad %uint %pc Aligned 4
+         %pb = OpInBoundsAccessChain %_ptr_CrossWorkgroup_uint %b %uint_0
+               OpStore %pb %v Aligned 4
+          %w = OpLoad %uint %pb Aligned 4
+               OpStore %out %w Aligned 4
                OpReturn
                OpFunctionEnd
 )",

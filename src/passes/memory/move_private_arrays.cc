@@ -193,11 +193,12 @@ class KernelMove {
     return okStatus();
   }
 
-  // `other` is a pointer merged with `id`: a variable's web joins, anything else (a constant null,
-  // an undefined value, a parameter) keeps `id`'s web where it is.
+  // `other` is a pointer merged with `id`: a web of the kernel's own pointers joins; anything else
+  // (a constant null, an undefined value, a parameter such as a struct passed by value) keeps
+  // `id`'s web where it is.
   void joinOrStick(uint32_t id, uint32_t other) {
     const Instruction* def = module_.def(other);
-    if (def && def->function() == &kernel_) {
+    if (def && def->function() == &kernel_ && def->opcode() != spv::Op::OpFunctionParameter) {
       webs_.join(id, other);
     } else {
       webs_.stick(id);
