@@ -7,7 +7,8 @@
 namespace cl2vk {
 namespace {
 
-// The types of the modules below: a kernel with an output pointer, a condition and an index.
+// A module of one kernel %k: `names` (OpName lines), the types below, then `body` (more types
+// and the kernel). The passes' results are written so too, their new types first in `body`.
 std::string kernelModule(const std::string& names, const std::string& body) {
   return R"(
 ; Version: 1.2
@@ -73,30 +74,10 @@ const std::string kChosenArrays = R"(
 
 TEST(MovePrivateArraysTest, ArraysOverTheBudgetMoveToTheScratchBlockTogetherWithWhatJoinsThem) {
   const std::string names = "OpName %a \"a\"\nOpName %b \"b\"\nOpName %small \"small\"";
-  test::expectPassOutput("move-private-arrays", kernelModule(names, kChosenArrays), R"(
-; Version: 1.2
-               OpCapability Addresses
-               OpCapability Kernel
-               OpMemoryModel Physical64 OpenCL
-               OpEntryPoint Kernel %k "k"
-               OpName %k "k"
-               OpName %small "small"
-               OpName %scratch "cl2vk.private_scratch"
-       %void = OpTypeVoid
-       %bool = OpTypeBool
-       %uint = OpTypeInt 32 0
-     %uint_0 = OpConstant %uint 0
-     %uint_4 = OpConstant %uint 4
-   %uint_300 = OpConstant %uint 300
-     %arr300 = OpTypeArray %uint %uint_300
-       %arr4 = OpTypeArray %uint %uint_4
-%_ptr_Function_arr300 = OpTypePointer Function %arr300
-%_ptr_Function_arr4 = OpTypePointer Function %arr4
-%_ptr_Function_uint = OpTypePointer Function %uint
-%_ptr_CrossWorkgroup_uint = OpTypePointer CrossWorkgroup %uint
-%_ptr_Function__ptr_Function_arr300 = OpTypePointer Function %_ptr_Function_arr300
-         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_uint %bool %uint
-    %fnByVal = OpTypeFunction %void %_ptr_CrossWorkgroup_uint %bool %_ptr_Function_arr300
+  test::expectPassOutput("move-private-arrays", kernelModule(names, kChosenArrays),
+                         kernelModule(R"(OpName %small "small"
+OpName %scratch "cl2vk.private_scratch")",
+                                      R"(
 %_ptr_CrossWorkgroup_arr300 = OpTypePointer CrossWorkgroup %arr300
    %uint_600 = OpConstant %uint 600
      %arr600 = OpTypeArray %uint %uint_600
@@ -126,7 +107,7 @@ TEST(MovePrivateArraysTest, ArraysOverTheBudgetMoveToTheScratchBlockTogetherWith
                OpStore %out %w Aligned 4
                OpReturn
                OpFunctionEnd
-)",
+)"),
                          withBudget(1024), SPV_ENV_OPENCL_2_2);
 }
 
@@ -160,29 +141,7 @@ TEST(MovePrivateArraysTest, AnArrayWhosePointerIsStoredStays) {
                OpReturn
                OpFunctionEnd
 )");
-  test::expectPassOutput("move-private-arrays", before, R"(
-; Version: 1.2
-               OpCapability Addresses
-               OpCapability Kernel
-               OpMemoryModel Physical64 OpenCL
-               OpEntryPoint Kernel %k "k"
-               OpName %k "k"
-               OpName %scratch "cl2vk.private_scratch"
-       %void = OpTypeVoid
-       %bool = OpTypeBool
-       %uint = OpTypeInt 32 0
-     %uint_0 = OpConstant %uint 0
-     %uint_4 = OpConstant %uint 4
-   %uint_300 = OpConstant %uint 300
-     %arr300 = OpTypeArray %uint %uint_300
-       %arr4 = OpTypeArray %uint %uint_4
-%_ptr_Function_arr300 = OpTypePointer Function %arr300
-%_ptr_Function_arr4 = OpTypePointer Function %arr4
-%_ptr_Function_uint = OpTypePointer Function %uint
-%_ptr_CrossWorkgroup_uint = OpTypePointer CrossWorkgroup %uint
-%_ptr_Function__ptr_Function_arr300 = OpTypePointer Function %_ptr_Function_arr300
-         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_uint %bool %uint
-    %fnByVal = OpTypeFunction %void %_ptr_CrossWorkgroup_uint %bool %_ptr_Function_arr300
+  test::expectPassOutput("move-private-arrays", before, kernelModule(R"(OpName %scratch "cl2vk.private_scratch")", R"(
       %block = OpTypeArray %uint %uint_300
 %_ptr_CrossWorkgroup_block = OpTypePointer CrossWorkgroup %block
   %fnScratch = OpTypeFunction %void %_ptr_CrossWorkgroup_uint %bool %uint %_ptr_CrossWorkgroup_block
@@ -208,7 +167,7 @@ TEST(MovePrivateArraysTest, AnArrayWhosePointerIsStoredStays) {
                OpStore %out %sum Aligned 4
                OpReturn
                OpFunctionEnd
-)",
+)"),
                          withBudget(1024), SPV_ENV_OPENCL_2_2);
 }
 
@@ -233,29 +192,7 @@ TEST(MovePrivateArraysTest, AnArrayJoinedWithAParameterStays) {
                OpReturn
                OpFunctionEnd
 )");
-  test::expectPassOutput("move-private-arrays", before, R"(
-; Version: 1.2
-               OpCapability Addresses
-               OpCapability Kernel
-               OpMemoryModel Physical64 OpenCL
-               OpEntryPoint Kernel %k "k"
-               OpName %k "k"
-               OpName %scratch "cl2vk.private_scratch"
-       %void = OpTypeVoid
-       %bool = OpTypeBool
-       %uint = OpTypeInt 32 0
-     %uint_0 = OpConstant %uint 0
-     %uint_4 = OpConstant %uint 4
-   %uint_300 = OpConstant %uint 300
-     %arr300 = OpTypeArray %uint %uint_300
-       %arr4 = OpTypeArray %uint %uint_4
-%_ptr_Function_arr300 = OpTypePointer Function %arr300
-%_ptr_Function_arr4 = OpTypePointer Function %arr4
-%_ptr_Function_uint = OpTypePointer Function %uint
-%_ptr_CrossWorkgroup_uint = OpTypePointer CrossWorkgroup %uint
-%_ptr_Function__ptr_Function_arr300 = OpTypePointer Function %_ptr_Function_arr300
-         %fn = OpTypeFunction %void %_ptr_CrossWorkgroup_uint %bool %uint
-    %fnByVal = OpTypeFunction %void %_ptr_CrossWorkgroup_uint %bool %_ptr_Function_arr300
+  test::expectPassOutput("move-private-arrays", before, kernelModule(R"(OpName %scratch "cl2vk.private_scratch")", R"(
       %block = OpTypeArray %uint %uint_300
 %_ptr_CrossWorkgroup_block = OpTypePointer CrossWorkgroup %block
   %fnScratch = OpTypeFunction %void %_ptr_CrossWorkgroup_uint %bool %_ptr_Function_arr300 %_ptr_CrossWorkgroup_block
@@ -278,7 +215,7 @@ TEST(MovePrivateArraysTest, AnArrayJoinedWithAParameterStays) {
                OpStore %out %w Aligned 4
                OpReturn
                OpFunctionEnd
-)",
+)"),
                          withBudget(1024), SPV_ENV_OPENCL_2_2);
 }
 
