@@ -273,9 +273,9 @@ Expected<std::shared_ptr<vulkan::Buffer>> LaunchableKernel::takeScratch(uint64_t
   // Given back when the launch that holds it is destroyed, after its commands completed.
   return std::shared_ptr<vulkan::Buffer>(buffer.release(), [this](vulkan::Buffer* returned) {
     std::lock_guard lock(scratchMutex_);
-    idleScratch_.push_back(std::unique_ptr<vulkan::Buffer>(returned));
-    std::sort(idleScratch_.begin(), idleScratch_.end(),
-              [](const auto& a, const auto& b) { return a->size() < b->size(); });
+    auto after = std::upper_bound(idleScratch_.begin(), idleScratch_.end(), returned->size(),
+                                  [](uint64_t size, const auto& idle) { return size < idle->size(); });
+    idleScratch_.insert(after, std::unique_ptr<vulkan::Buffer>(returned));
   });
 }
 

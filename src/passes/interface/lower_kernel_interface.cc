@@ -147,7 +147,9 @@ class KernelLowering {
       if (!value) return value.error().withContext("kernel '" + name + "', argument '" + param.argument.name + "'");
       if (param.argument.name == kPrivateScratchName) {
         reflection.privateScratchOffset = param.argument.offset;
-        reflection.privateScratchStride = layoutOf(module_, ir::pointeeOf(module_, param.inst->typeId()))->size;
+        Expected<TypeLayout> block = layoutOf(module_, ir::pointeeOf(module_, param.inst->typeId()));
+        if (!block) return block.error().withContext("kernel '" + name + "', the private scratch block");
+        reflection.privateScratchStride = block->size;
         value = invocationBlock(builder, *value, param.inst->typeId());
       }
       module_.replaceAllUses(param.inst->resultId(), *value);

@@ -128,7 +128,7 @@ class KernelMove {
       variables.push_back(Candidate{&inst, layout->size, layout->alignment});
     }
     if (total <= budget_) return false;
-    CL2VK_TRY(joinWebs());
+    joinWebs();
 
     // The largest webs move first, until what stays fits.
     std::map<uint32_t, uint32_t> webSize;  // web root -> bytes
@@ -162,7 +162,7 @@ class KernelMove {
  private:
   // Joins every Function pointer of the kernel with those it derives from or merges with, and
   // marks the webs that a use the pass cannot retype, or a pointer of unknown origin, holds.
-  Status joinWebs() {
+  void joinWebs() {
     for (ir::Block& block : kernel_.blocks()) {
       for (Instruction& inst : block.instructions()) {
         if (!isFunctionPointer(module_, inst.typeId())) continue;
@@ -190,7 +190,6 @@ class KernelMove {
         }
       }
     }
-    return okStatus();
   }
 
   // `other` is a pointer merged with `id`: a web of the kernel's own pointers joins; anything else
