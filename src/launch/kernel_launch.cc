@@ -140,6 +140,9 @@ Target targetFor(const vulkan::DeviceInfo& info) {
   target.fusedFma = info.driverId != VK_DRIVER_ID_GOOGLE_SWIFTSHADER && info.driverId != VK_DRIVER_ID_MESA_LLVMPIPE;
   // The library's fma forms are faster only with the driver's fused Fma (the exact one is slow).
   target.fusedLibraryForms = target.fusedFma;
+  // The CPU drivers' x86 code rotates 64 bits in one instruction; GPUs shift 32 bits at a time.
+  target.split64BitRotates =
+      info.driverId != VK_DRIVER_ID_GOOGLE_SWIFTSHADER && info.driverId != VK_DRIVER_ID_MESA_LLVMPIPE;
   // llvmpipe's code depends on the host CPU: on one without AVX-512 (or without AVX) it rounds
   // doubles wrong and aborts on a broadcast-first of a computed float (docs/decisions.md). Whatever
   // the CPU here, the translation avoids both.

@@ -22,6 +22,7 @@
 #include "passes/instructions/lower_images.h"
 #include "passes/instructions/lower_kernel_instructions.h"
 #include "passes/instructions/lower_opencl_std.h"
+#include "passes/instructions/split_64_bit_rotates.h"
 #include "passes/interface/canonicalize_builtin_loads.h"
 #include "passes/interface/lower_global_variables.h"
 #include "passes/interface/lower_kernel_interface.h"
@@ -131,6 +132,9 @@ const std::vector<PassInfo>& registeredPasses() {
       {"fold-integer-constants",
        "Integer arithmetic on constants becomes its constant; x + 0, x * 1 ... become x; p[0] becomes p.",
        withTarget<foldIntegerConstants>},
+      {"split-64-bit-rotates",
+       "64-bit rotates by a constant become funnel shifts of their 32-bit halves, which GPUs run in half the time.",
+       withTarget<split64BitRotates>},
       {"signed-offsets-as-integers",
        "A buffer pointer moved by an index that may be negative is moved by integer arithmetic on its address.",
        withTarget<signedOffsetsAsIntegers>},

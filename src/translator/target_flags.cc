@@ -146,6 +146,9 @@ const Flag kFlags[] = {
                "Translate without the builtin library's forms built on fma (sin, cos and tan reduce their "
                "argument with three fused multiply-adds): the runtime leaves them out where the driver's Fma is not "
                "fused (--no-fused-fma)."),
+    switchFlag("no-split-64-bit-rotates", &Target::split64BitRotates,
+               "Translate for a driver with a 64-bit rotate instruction (llvmpipe, SwiftShader on x86): 64-bit "
+               "rotates by a constant stay shifts of the whole value instead of funnel shifts of its halves."),
     switchFlag("no-vulkan-memory-model", &Target::vulkanMemoryModel,
                "Translate for a device without Vulkan's memory model at device scope: a kernel that orders "
                "memory at device scope keeps the GLSL450 model, whose buffer loads another work-group's "

@@ -11,7 +11,7 @@ namespace cl2vk {
 namespace {
 
 // Target's fields, as many as everyFieldChanged names.
-constexpr size_t kTargetFields = 38;
+constexpr size_t kTargetFields = 39;
 
 // A Target with every field away from its default. The structured binding counts the fields: a
 // field added to Target fails to compile here until it is set below and has a flag.
@@ -20,8 +20,8 @@ Target everyFieldChanged() {
   auto& [env, minSubgroup, maxSubgroup, arithmetic, extendedTypes, vote, ballot, shuffle, shuffleRelative, clustered,
          byRow, requiredSize, shuffleScans, int8, int16, int64, float16, float64, denormPreserve, relaxedMath,
          emulateFlush, storage8, storage16, pushConstants, workGroup, loopLimit, privateBudget, loopUnroll,
-         loopExitPhis, pointerPhis, float64Rounding, broadcastFirst, fusedFma, fusedLibraryForms, vulkanMemoryModel,
-         memoryBarriers, exactUnsignedToFloat, freeWorkGroups] = target;
+         loopExitPhis, pointerPhis, float64Rounding, broadcastFirst, fusedFma, fusedLibraryForms, splitRotates,
+         vulkanMemoryModel, memoryBarriers, exactUnsignedToFloat, freeWorkGroups] = target;
   env = SPV_ENV_VULKAN_1_3;
   minSubgroup = 4;
   maxSubgroup = 64;
@@ -56,6 +56,7 @@ Target everyFieldChanged() {
                      &broadcastFirst,
                      &fusedFma,
                      &fusedLibraryForms,
+                     &splitRotates,
                      &vulkanMemoryModel,
                      &memoryBarriers,
                      &exactUnsignedToFloat,

@@ -103,6 +103,11 @@ struct Target {
   // off; the runtime sets this to fusedFma, and tests set it alone to check those forms on a CPU
   // driver.
   bool fusedLibraryForms = true;
+  // split-64-bit-rotates makes a 64-bit rotate by a constant two funnel shifts of its 32-bit halves,
+  // the form a GPU's 32-bit shifters run in two instructions (NVIDIA's driver ran the 64-bit form at
+  // half the speed). The runtime turns it off for the CPU drivers, whose x86 code has a 64-bit
+  // rotate instruction (llvmpipe ran the halves at half the speed of the 64-bit form).
+  bool split64BitRotates = true;
   // Vulkan's memory model with device scope (vulkanMemoryModel, vulkanMemoryModelDeviceScope). A
   // module that orders memory at device scope (a fence with memory_scope_device, OpenCL C 2.0's
   // atomics) is translated under it, its releases and acquires making buffer memory available and
