@@ -202,3 +202,58 @@ double __cl2vk_tanpi_f64(double x) {
   if (isnan(x) || isinf(x)) return as_double(0x7ff8000000000000ul);
   return sinCosPi(x, false) / sinCosPi(x, true);
 }
+
+// ---- sinpi, cospi and tanpi built on fma
+//
+// Below 2^30, x = n/2 + r exactly (n = rint(2x), |r| <= 1/4) as sinCosPi does, and pi r = hi + lo
+// by one fma instead of Veltkamp's split (pi's second double times r joins lo); the kernels take
+// the pair as before. tanpi divides the two kernels through one reciprocal: the float reciprocal
+// of the divisor (a relative error below 2^-21, the driver's division 2.5 ULP off included), one
+// Newton step (below 2^-41), and the quotient from it corrected by its fma residual (within half
+// an ULP and 2^-80 of the value), where a double division is a long subroutine on GPUs. r = 0 (x
+// an integer or a half-integer, where the zeros' and infinities' signs matter), |x| >= 2^30, NaN
+// and infinities take the exact path.
+
+// n mod 4 and r, with pi r = the result + *lo; n's quadrant for finite |x| < 2^30 and r != 0.
+static double piTimesReduced(double x, int* quadrant, double* r, double* lo) {
+  double n = rint(2.0 * x);
+  *r = x - 0.5 * n;  // exact
+  *quadrant = (int)n & 3;
+  double hi = PI_HI * *r;
+  *lo = fma(PI_LO, *r, fma(PI_HI, *r, -hi));
+  return hi;
+}
+
+double __cl2vk_sinpi_f64_fused(double x) {
+  int n;
+  double r, lo;
+  double hi = piTimesReduced(x, &n, &r, &lo);
+  if (!(fabs(x) < 0x1p30) || r == 0.0) return __cl2vk_sinpi_f64(x);
+  double value = (n & 1) ? cosKernel(hi, lo) : sinKernel(hi, lo);
+  return (n & 2) ? -value : value;
+}
+
+double __cl2vk_cospi_f64_fused(double x) {
+  int n;
+  double r, lo;
+  double hi = piTimesReduced(x, &n, &r, &lo);
+  if (!(fabs(x) < 0x1p30) || r == 0.0) return __cl2vk_cospi_f64(x);
+  double value = (n & 1) ? sinKernel(hi, lo) : cosKernel(hi, lo);
+  return (n + 1) & 2 ? -value : value;
+}
+
+double __cl2vk_tanpi_f64_fused(double x) {
+  int n;
+  double r, lo;
+  double hi = piTimesReduced(x, &n, &r, &lo);
+  if (!(fabs(x) < 0x1p30) || r == 0.0) return __cl2vk_tanpi_f64(x);
+  double s = sinKernel(hi, lo), c = cosKernel(hi, lo);
+  // tan for even n, -cot for odd: the divisor is at least 0.7, or about pi 2^-54 (r is a multiple
+  // of x's last place, and |x| >= 1/4 where n is odd), in float's range either way.
+  bool odd = (n & 1) != 0;
+  double numerator = odd ? c : s, divisor = odd ? -s : c;
+  double reciprocal = (double)(1.0f / (float)divisor);
+  reciprocal = fma(reciprocal, fma(-divisor, reciprocal, 1.0), reciprocal);
+  double q = numerator * reciprocal;
+  return fma(fma(-q, divisor, numerator), reciprocal, q);
+}
