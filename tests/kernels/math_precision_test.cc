@@ -793,6 +793,31 @@ TEST_P(MathPrecisionFusedForms, DoubleSinpiCospiAndTanpiWithinOpenclBounds) {
   }
 }
 
+// atan, atanpi, atan2 and atan2pi's fma forms: around 1 (where the reciprocal starts), at the
+// edge of their range (2^60; 2^126 and 2^-126 for atan2's operands), y = +-x, and the benchmark's
+// ranges.
+TEST_P(MathPrecisionFusedForms, FloatAtanAndAtan2WithinOpenclBounds) {
+  std::vector<float> hard;
+  for (float x : {1.0f, 0x1.04749p+0f, 0x1.f8e398p-1f, 0x1p60f, 0x1p126f, 0x1p-126f}) {
+    float below = std::nextafter(x, 0.0f), above = std::nextafter(x, INFINITY);
+    for (float v : {x, below, std::nextafter(below, 0.0f), above, std::nextafter(above, INFINITY)})
+      hard.push_back(v), hard.push_back(-v);
+  }
+  for (const MathFunction& function : {MathFunction{"atan", mpfr_atan, nullptr, 5, -20, 20},
+                                       MathFunction{"atanpi", mpfr_atanpi, nullptr, 5, -20, 20},
+                                       MathFunction{"atan", mpfr_atan, nullptr, 5, -2, 2},
+                                       MathFunction{"atanpi", mpfr_atanpi, nullptr, 5, -2, 2}}) {
+    SCOPED_TRACE(function.name);
+    measure<float>(function, "math_precision", 1 << 14, hard);
+  }
+  // measure pairs the hard values with y = 1, and every x with a scaled copy of itself.
+  for (const MathFunction& function : {MathFunction{"atan2", nullptr, mpfr_atan2, 6, -20, 20},
+                                       MathFunction{"atan2pi", nullptr, mpfr_atan2pi, 6, -20, 20}}) {
+    SCOPED_TRACE(function.name);
+    measure<float>(function, "math_precision", 1 << 15, hard);
+  }
+}
+
 TEST_P(MathPrecisionFusedForms, PowAndPowrWithinOpenclBounds) {
   for (const MathFunction& function :
        {MathFunction{"pow", nullptr, mpfr_pow, 16, -8, 8}, MathFunction{"powr", nullptr, powrReference, 16, -8, 8},
