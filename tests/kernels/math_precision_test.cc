@@ -803,10 +803,9 @@ TEST_P(MathPrecisionFusedForms, FloatAtanAndAtan2WithinOpenclBounds) {
     for (float v : {x, below, std::nextafter(below, 0.0f), above, std::nextafter(above, INFINITY)})
       hard.push_back(v), hard.push_back(-v);
   }
-  for (const MathFunction& function : {MathFunction{"atan", mpfr_atan, nullptr, 5, -20, 20},
-                                       MathFunction{"atanpi", mpfr_atanpi, nullptr, 5, -20, 20},
-                                       MathFunction{"atan", mpfr_atan, nullptr, 5, -2, 2},
-                                       MathFunction{"atanpi", mpfr_atanpi, nullptr, 5, -2, 2}}) {
+  for (const MathFunction& function :
+       {MathFunction{"atan", mpfr_atan, nullptr, 5, -20, 20}, MathFunction{"atanpi", mpfr_atanpi, nullptr, 5, -20, 20},
+        MathFunction{"atan", mpfr_atan, nullptr, 5, -2, 2}, MathFunction{"atanpi", mpfr_atanpi, nullptr, 5, -2, 2}}) {
     SCOPED_TRACE(function.name);
     measure<float>(function, "math_precision", 1 << 14, hard);
   }
