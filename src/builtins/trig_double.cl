@@ -206,13 +206,36 @@ double __cl2vk_tanpi_f64(double x) {
 // ---- sinpi, cospi and tanpi built on fma
 //
 // Below 2^30, x = n/2 + r exactly (n = rint(2x), |r| <= 1/4) as sinCosPi does, and pi r = hi + lo
-// by one fma instead of Veltkamp's split (pi's second double times r joins lo); the kernels take
-// the pair as before. tanpi divides the two kernels through one reciprocal: the float reciprocal
+// by one fma instead of Veltkamp's split (pi's second double times r joins lo), into the kernels'
+// polynomials by fma. tanpi divides the two kernels through one reciprocal: the float reciprocal
 // of the divisor (a relative error below 2^-21, the driver's division 2.5 ULP off included), one
 // Newton step (below 2^-41), and the quotient from it corrected by its fma residual (within half
 // an ULP and 2^-80 of the value), where a double division is a long subroutine on GPUs. r = 0 (x
 // an integer or a half-integer, where the zeros' and infinities' signs matter), |x| >= 2^30, NaN
 // and infinities take the exact path.
+
+// sinKernel and cosKernel (sin_cos_kernels_double.h) with their polynomials by fma: the same
+// coefficients, each step rounded once instead of twice.
+static double sinKernelFused(double r, double rr) {
+  double z = r * r;
+  double g = fma(fma(fma(0x1.9242a97f1788ep-49, z, -0x1.ae7c53a6d817ep-41), z, 0x1.61245fb4e98bbp-33), z,
+                 -0x1.ae64567e730a8p-26);
+  g = fma(fma(fma(fma(g, z, 0x1.71de3a556c2c8p-19), z, -0x1.a01a01a01a019p-13), z, 0x1.1111111111111p-7), z,
+          -0x1.5555555555555p-3);
+  return r + fma(r * z, g, fma(-0.5 * z, rr, rr));  // sin(r + rr) = sin r + rr cos r
+}
+
+static double cosKernelFused(double r, double rr) {
+  double z = r * r;
+  double g = fma(fma(fma(-0x1.65d2b1695ab9bp-53, z, 0x1.ae7ce8c282ac6p-45), z, -0x1.9397495431234p-37), z,
+                 0x1.1eed8eff3362ep-29);
+  g = fma(fma(fma(fma(g, z, -0x1.27e4fb7789d98p-22), z, 0x1.a01a01a01a019p-16), z, -0x1.6c16c16c16c17p-10), z,
+          0x1.5555555555555p-5);
+  double halfZ = 0.5 * z;
+  double w = 1.0 - halfZ;
+  // 1 - z/2 rounded to w, its rounding error recovered; cos(r + rr) = cos r - rr sin r.
+  return w + (((1.0 - w) - halfZ) + fma(z * z, g, -r * rr));
+}
 
 // n mod 4 and r, with pi r = the result + *lo; n's quadrant for finite |x| < 2^30 and r != 0.
 static double piTimesReduced(double x, int* quadrant, double* r, double* lo) {
@@ -229,7 +252,7 @@ double __cl2vk_sinpi_f64_fused(double x) {
   double r, lo;
   double hi = piTimesReduced(x, &n, &r, &lo);
   if (!(fabs(x) < 0x1p30) || r == 0.0) return __cl2vk_sinpi_f64(x);
-  double value = (n & 1) ? cosKernel(hi, lo) : sinKernel(hi, lo);
+  double value = (n & 1) ? cosKernelFused(hi, lo) : sinKernelFused(hi, lo);
   return (n & 2) ? -value : value;
 }
 
@@ -238,7 +261,7 @@ double __cl2vk_cospi_f64_fused(double x) {
   double r, lo;
   double hi = piTimesReduced(x, &n, &r, &lo);
   if (!(fabs(x) < 0x1p30) || r == 0.0) return __cl2vk_cospi_f64(x);
-  double value = (n & 1) ? sinKernel(hi, lo) : cosKernel(hi, lo);
+  double value = (n & 1) ? sinKernelFused(hi, lo) : cosKernelFused(hi, lo);
   return (n + 1) & 2 ? -value : value;
 }
 
@@ -247,7 +270,7 @@ double __cl2vk_tanpi_f64_fused(double x) {
   double r, lo;
   double hi = piTimesReduced(x, &n, &r, &lo);
   if (!(fabs(x) < 0x1p30) || r == 0.0) return __cl2vk_tanpi_f64(x);
-  double s = sinKernel(hi, lo), c = cosKernel(hi, lo);
+  double s = sinKernelFused(hi, lo), c = cosKernelFused(hi, lo);
   // tan for even n, -cot for odd: the divisor is at least 0.7, or about pi 2^-54 (r is a multiple
   // of x's last place, and |x| >= 1/4 where n is odd), in float's range either way.
   bool odd = (n & 1) != 0;
