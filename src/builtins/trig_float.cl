@@ -213,12 +213,12 @@ float __cl2vk_tanpi_f32(float x) {
 // polynomials in r itself, fitted to sin(pi r) / r and cos(pi r) on |r| <= 1/4 (Chebyshev fits
 // with mpmath, errors below 9e-10 and 3e-10 of the value), instead of the kernels at pi r formed
 // as a float-float. sin: pi r = hi + lo exactly by one fma, pi's second float PI_LO joins the
-// higher terms (at most a tenth of pi r) in lo: 0.51 ULP where the result is normal. cos: 1 -
-// (pi^2/2) r^2 rounds to hi, its error recovered by a second fma, and r^2's own error (by fma too)
-// and pi^2/2's second float join the higher terms: 0.55 ULP. Every float r in [0, 1/4] tried
-// against sin and cos in double. tanpi: a rational function of r, below. r = 0 (x an integer or a
-// half-integer, where the zeros' and infinities' signs matter), |x| >= 2^23, NaN and infinities
-// take the exact path.
+// higher terms (at most a tenth of pi r) in lo: 0.74 ULP (0.88 just above 2^-126, where lo's
+// last bits are denormals). cos: 1 - (pi^2/2) r^2 rounds to hi, its error recovered by a second
+// fma, and r^2's own error (by fma too) and pi^2/2's second float join the higher terms: 0.55 ULP.
+// Every float r in [0, 1/4] tried against sin and cos in double. tanpi: a rational function of r,
+// below. r = 0 (x an integer or a half-integer, where the zeros' and infinities' signs matter),
+// |x| >= 2^23, NaN and infinities take the exact path.
 #define PI_SQUARED_HALF_HI 0x1.3bd3ccp+2f
 #define PI_SQUARED_HALF_LO 0x1.37c8bcp-23f
 
