@@ -179,9 +179,9 @@ float __cl2vk_atan2pi_f32(float y, float x) {
 // reciprocal is corrected once by its fma residual (the driver's division may be 2.5 ULP off; the
 // correction leaves half an ULP), and the quarter or half turn minus the angle. atan2's ratio is
 // the smaller magnitude times the larger's reciprocal, corrected alike. Every float from 2^-30 to
-// 2^60 tried against double references: atan 1.6 ULP, atanpi 1.6, with the division 3 ULP off
-// too. NaN, infinities, |x| >= 2^60 and atan2's operands beyond [2^-126, 2^126] (zeros, where
-// the reciprocal would leave float's range) take the exact path.
+// 2^60 tried against double references (below, t u g(u) is under 2^-60 t): atan 1.6 ULP, atanpi
+// 1.6, with the division 3 ULP off too. NaN, infinities, |x| >= 2^60 and atan2's operands beyond
+// [2^-126, 2^126] (zeros, where the reciprocal would leave float's range) take the exact path.
 static float atanFused(float t) {
   float u = t * t;
   float g = fma(fma(fma(fma(-0x1.38de56p-9f, u, 0x1.ba9f66p-7f), u, -0x1.25dc12p-5f), u, 0x1.0001c6p-4f), u,
@@ -201,7 +201,7 @@ static float atanpiFused(float t) {
   return hi + fma(t * u, g, fma(t, INV_PI_LO, lo));
 }
 
-// 1/a within an ULP and a half for a in [2^-126, 2^126].
+// 1/a within half an ULP and a little for a in [2^-126, 2^126].
 static float reciprocalFused(float a) {
   float r = 1.0f / a;
   return fma(r, fma(-a, r, 1.0f), r);

@@ -237,43 +237,42 @@ static double cosKernelFused(double r, double rr) {
   return w + (((1.0 - w) - halfZ) + fma(z * z, g, -r * rr));
 }
 
-// n mod 4 and r, with pi r = the result + *lo; n's quadrant for finite |x| < 2^30 and r != 0.
-static double piTimesReduced(double x, int* quadrant, double* r, double* lo) {
-  double n = rint(2.0 * x);
-  *r = x - 0.5 * n;  // exact
-  *quadrant = (int)n & 3;
+// x = n/2 + r and pi r = the result + *lo, for finite |x| < 2^30 (n is converted to an int only
+// then).
+static double piTimesReduced(double x, double* n, double* r, double* lo) {
+  *n = rint(2.0 * x);
+  *r = x - 0.5 * *n;  // exact
   double hi = PI_HI * *r;
   *lo = fma(PI_LO, *r, fma(PI_HI, *r, -hi));
   return hi;
 }
 
 double __cl2vk_sinpi_f64_fused(double x) {
-  int n;
-  double r, lo;
+  double n, r, lo;
   double hi = piTimesReduced(x, &n, &r, &lo);
   if (!(fabs(x) < 0x1p30) || r == 0.0) return __cl2vk_sinpi_f64(x);
-  double value = (n & 1) ? cosKernelFused(hi, lo) : sinKernelFused(hi, lo);
-  return (n & 2) ? -value : value;
+  int quadrant = (int)n;
+  double value = (quadrant & 1) ? cosKernelFused(hi, lo) : sinKernelFused(hi, lo);
+  return (quadrant & 2) ? -value : value;
 }
 
 double __cl2vk_cospi_f64_fused(double x) {
-  int n;
-  double r, lo;
+  double n, r, lo;
   double hi = piTimesReduced(x, &n, &r, &lo);
   if (!(fabs(x) < 0x1p30) || r == 0.0) return __cl2vk_cospi_f64(x);
-  double value = (n & 1) ? sinKernelFused(hi, lo) : cosKernelFused(hi, lo);
-  return (n + 1) & 2 ? -value : value;
+  int quadrant = (int)n + 1;
+  double value = (quadrant & 1) ? cosKernelFused(hi, lo) : sinKernelFused(hi, lo);
+  return (quadrant & 2) ? -value : value;
 }
 
 double __cl2vk_tanpi_f64_fused(double x) {
-  int n;
-  double r, lo;
+  double n, r, lo;
   double hi = piTimesReduced(x, &n, &r, &lo);
   if (!(fabs(x) < 0x1p30) || r == 0.0) return __cl2vk_tanpi_f64(x);
   double s = sinKernelFused(hi, lo), c = cosKernelFused(hi, lo);
   // tan for even n, -cot for odd: the divisor is at least 0.7, or about pi 2^-54 (r is a multiple
   // of x's last place, and |x| >= 1/4 where n is odd), in float's range either way.
-  bool odd = (n & 1) != 0;
+  bool odd = ((int)n & 1) != 0;
   double numerator = odd ? c : s, divisor = odd ? -s : c;
   double reciprocal = (double)(1.0f / (float)divisor);
   reciprocal = fma(reciprocal, fma(-divisor, reciprocal, 1.0), reciprocal);
