@@ -184,8 +184,8 @@ float __cl2vk_atan2pi_f32(float y, float x) {
 // [2^-126, 2^126] (zeros, where the reciprocal would leave float's range) take the exact path.
 static float atanFused(float t) {
   float u = t * t;
-  float g = fma(fma(fma(fma(-0x1.38de56p-9f, u, 0x1.ba9f66p-7f), u, -0x1.25dc12p-5f), u, 0x1.0001c6p-4f), u,
-                -0x1.6295f8p-4f);
+  float g =
+      fma(fma(fma(fma(-0x1.38de56p-9f, u, 0x1.ba9f66p-7f), u, -0x1.25dc12p-5f), u, 0x1.0001c6p-4f), u, -0x1.6295f8p-4f);
   g = fma(fma(fma(fma(g, u, 0x1.c3f168p-4f), u, -0x1.246cd2p-3f), u, 0x1.99983cp-3f), u, -0x1.555554p-2f);
   return fma(t * u, g, t);
 }
