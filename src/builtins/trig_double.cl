@@ -269,7 +269,7 @@ double __cl2vk_cospi_f64_fused(double x) {
 // and Q of degree 3 (a rational fit to tan(pi r) / r by iterated weighted least squares with
 // mpmath, relative error 7.6e-18 with the coefficients rounded, P's constant term pi). r P(z) is
 // the pair n + nLo (pi r by one fma, pi's second double joining the higher terms); the quotient of
-// the reciprocal above is corrected by its fma residual, with nLo: 1.55 ULP over 3 10^6 inputs
+// the reciprocal above is corrected by its fma residual, with nLo: 1.55 ULP over 3e6 inputs
 // against MPFR, where the sin and cos kernels' quotient gave 2.19.
 static double tanPiRational(double r, bool odd) {
   double z = r * r;
