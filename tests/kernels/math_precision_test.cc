@@ -756,10 +756,12 @@ TEST_P(MathPrecisionFusedForms, DoubleSinCosAndTanWithinOpenclBounds) {
 }
 
 // sinpi, cospi and tanpi's fma forms (below 2^23): at the multiples of 1/4, where r is +-1/4 or
-// 0 (the exact path) and cot's divisor is smallest, their neighbours, and the edge of the range.
+// 0 (the exact path) and cot's divisor is smallest, their neighbours, the edge of the range, and
+// the largest errors of sinpi and tanpi over every r (0x1.ff3c28p-3, 0x1.fef758p-3).
 TEST_P(MathPrecisionFusedForms, FloatSinpiCospiAndTanpiWithinOpenclBounds) {
   std::vector<float> hard;
-  for (float x : {0.25f, 0.5f, 0.75f, 1.5f, 2.25f, 99.5f, 1000.75f, 0x1.fffffep+21f, 0x1p22f, 0x1p23f}) {
+  for (float x : {0.25f, 0.5f, 0.75f, 1.5f, 2.25f, 99.5f, 1000.75f, 0x1.fffffep+21f, 0x1p22f, 0x1p23f, 0x1.ff3c28p-3f,
+                  0x1.fef758p-3f}) {
     float below = std::nextafter(x, 0.0f), above = std::nextafter(x, INFINITY);
     for (float v : {x, below, std::nextafter(below, 0.0f), above, std::nextafter(above, INFINITY)})
       hard.push_back(v), hard.push_back(-v);
@@ -774,12 +776,14 @@ TEST_P(MathPrecisionFusedForms, FloatSinpiCospiAndTanpiWithinOpenclBounds) {
   }
 }
 
-// The double forms (below 2^30), likewise at the multiples of 1/4, their neighbours and the edge.
+// The double forms (below 2^30), likewise at the multiples of 1/4, their neighbours and the edge,
+// and the largest errors of 3e6 random inputs against MPFR.
 TEST_P(MathPrecisionFusedForms, DoubleSinpiCospiAndTanpiWithinOpenclBounds) {
   if (!sharedDevice().info().features.shaderFloat64)
     GTEST_SKIP() << "the device has no shaderFloat64: double kernels cannot run on it";
   std::vector<double> hard;
-  for (double x : {0.25, 0.5, 0.75, 1.5, 2.25, 99.5, 1000.75, 0x1p29, 0x1p30}) {
+  for (double x : {0.25, 0.5, 0.75, 1.5, 2.25, 99.5, 1000.75, 0x1p29, 0x1p30, -0x1.4affeb85842eep+6,
+                   0x1.8c48239af6638p+4, 0x1.833c7b0d7d16p-1}) {
     double below = std::nextafter(x, 0.0), above = std::nextafter(x, INFINITY);
     for (double v : {x, below, std::nextafter(below, 0.0), above, std::nextafter(above, INFINITY)})
       hard.push_back(v), hard.push_back(-v);
