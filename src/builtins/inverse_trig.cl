@@ -172,16 +172,17 @@ float __cl2vk_atan2pi_f32(float y, float x) {
 
 // ---- atan, atanpi, atan2 and atan2pi built on fma (Target::fusedLibraryForms)
 //
-// One polynomial over the whole of [0, 1] instead of three ranges: atan(t) = t + t u g(u), u =
-// t^2, g of degree 8 fitted to (atan(t) / t - 1) / u (a Chebyshev fit with mpmath, error below
-// 1.6e-8, a third of an ULP at t = 1), by fma. The pi forms fold 1/pi into g, and t / pi is formed
-// as a pair by one fma (1/pi's second float joining it). Above 1 they take t = 1/a, whose
-// reciprocal is corrected once by its fma residual (the driver's division may be 2.5 ULP off; the
-// correction leaves half an ULP), and the quarter or half turn minus the angle. atan2's ratio is
-// the smaller magnitude times the larger's reciprocal, corrected alike. Every float from 2^-30 to
-// 2^60 tried against double references (below, t u g(u) is under 2^-60 t): atan 1.6 ULP, atanpi
-// 1.6, with the division 3 ULP off too. NaN, infinities, |x| >= 2^60 and atan2's operands beyond
-// [2^-126, 2^126] (zeros, where the reciprocal would leave float's range) take the exact path.
+// One polynomial over the whole of [0, 1] instead of three ranges: atan(t) = t + t u g(u), u = t^2,
+// g of degree 8 fitted to (atan(t) / t - 1) / u (a Chebyshev fit with mpmath, error below 1.6e-8
+// before its coefficients are rounded to float, a third of an ULP at t = 1), by fma. The pi forms
+// fold 1/pi into g, and t / pi is formed as a pair by one fma (1/pi's second float joining it).
+// Above 1 they take t = 1/a, whose reciprocal is corrected once by its fma residual (the driver's
+// division may be 2.5 ULP off; the correction leaves half an ULP), and the quarter or half turn
+// minus the angle. atan2's ratio is the smaller magnitude times the larger's reciprocal, corrected
+// alike. Every float from 2^-30 to 2^60 tried against double references (below, t u g(u) is under
+// 2^-60 t): atan 1.6 ULP, atanpi 1.6, with the division 3 ULP off too. NaN, infinities, |x| >= 2^60
+// and atan2's operands beyond [2^-126, 2^126] (zeros, where the reciprocal would leave float's
+// range) take the exact path.
 static float atanFused(float t) {
   float u = t * t;
   float g =

@@ -210,15 +210,15 @@ float __cl2vk_tanpi_f32(float x) {
 // ---- sinpi, cospi and tanpi built on fma
 //
 // Below 2^23, x = n/2 + r exactly (n = rint(2x), |r| <= 1/4), and sin(pi r), cos(pi r) are
-// polynomials in r itself, fitted to sin(pi r) / r and cos(pi r) on |r| <= 1/4 (Chebyshev fits
-// with mpmath, errors below 9e-10 and 3e-10 of the value), instead of the kernels at pi r formed
-// as a float-float. sin: pi r = hi + lo exactly by one fma, pi's second float PI_LO joins the
-// higher terms (at most a tenth of pi r) in lo: 0.74 ULP (0.88 just above 2^-126, where lo's
-// last bits are denormals). cos: 1 - (pi^2/2) r^2 rounds to hi, its error recovered by a second
-// fma, and r^2's own error (by fma too) and pi^2/2's second float join the higher terms: 0.55 ULP.
-// Every float r in [0, 1/4] tried against sin and cos in double. tanpi: a rational function of r,
-// below. r = 0 (x an integer or a half-integer, where the zeros' and infinities' signs matter),
-// |x| >= 2^23, NaN and infinities take the exact path.
+// polynomials in r itself, fitted to sin(pi r) / r and cos(pi r) on |r| <= 1/4 (Chebyshev fits with
+// mpmath, errors below 9e-10 and 3e-10 of the value before their coefficients are rounded to
+// float), instead of the kernels at pi r formed as a float-float. sin: pi r = hi + lo exactly by
+// one fma, pi's second float PI_LO joins the higher terms (at most a tenth of pi r) in lo: 0.74 ULP
+// (0.88 just above 2^-126, where lo's last bits are denormals). cos: 1 - (pi^2/2) r^2 rounds to hi,
+// its error recovered by a second fma, and r^2's own error (by fma too) and pi^2/2's second float
+// join the higher terms: 0.55 ULP. Every float r in [0, 1/4] tried against sin and cos in double.
+// tanpi: a rational function of r, below. r = 0 (x an integer or a half-integer, where the zeros'
+// and infinities' signs matter), |x| >= 2^23, NaN and infinities take the exact path.
 #define PI_SQUARED_HALF_HI 0x1.3bd3ccp+2f
 #define PI_SQUARED_HALF_LO 0x1.37c8bcp-23f
 
@@ -261,10 +261,11 @@ float __cl2vk_cospi_f32_fused(float x) {
 
 // tan(pi r) for 0 < |r| <= 1/4 (-cot(pi r) where `odd`): r P(z) / Q(z) with z = r^2, P of degree 2
 // and Q of degree 2 (a rational fit to tan(pi r) / r by iterated weighted least squares with
-// mpmath, relative error 2.6e-11, P's constant term pi). r P(z) is formed as sinPiPolynomial forms
-// pi r, as the pair n + nLo; the quotient of one reciprocal is corrected by its fma residual, with
-// nLo, so that the driver's division error is left out: 1.9 ULP for tan and 1.3 for -cot over every
-// float r (against double references, a division 3 ULP off included).
+// mpmath, relative error 1.6e-8 with the coefficients rounded to float, P's constant term pi). r
+// P(z) is formed as sinPiPolynomial forms pi r, as the pair n + nLo; the quotient of one reciprocal
+// is corrected by its fma residual, with nLo, so that the driver's division error is left out: 1.9
+// ULP for tan and 1.3 for -cot over every float r (against double references, a division 3 ULP off
+// included).
 static float tanPiRational(float r, bool odd) {
   float z = r * r;
   float p = fma(fma(0x1.50cb0ap-2f, z, -0x1.b9f30ep+1f), z, PI_LO);  // P(z) - PI_HI
