@@ -169,3 +169,96 @@ float __cl2vk_atan2pi_f32(float y, float x) {
   }
   return copysign(r, y);
 }
+
+// ---- atan, atanpi, atan2 and atan2pi built on fma (Target::fusedLibraryForms)
+//
+// One polynomial over the whole of [0, 1] instead of three ranges: atan(t) = t + t u g(u), u = t^2,
+// g of degree 8 fitted to (atan(t) / t - 1) / u (a Chebyshev fit with mpmath, error below 1.6e-8
+// before its coefficients are rounded to float, a third of an ULP at t = 1), by fma. The pi forms
+// fold 1/pi into g, and t / pi is formed as a pair by one fma (1/pi's second float joining it).
+// Above 1 they take t = 1/a, whose reciprocal is corrected once by its fma residual (the driver's
+// division may be 2.5 ULP off; the correction leaves half an ULP), and the quarter or half turn
+// minus the angle. atan2's ratio is the smaller magnitude times the larger's reciprocal, corrected
+// alike. Every float from 2^-30 to 2^60 tried against double references (below, t u g(u) is under
+// 2^-60 t): atan 1.6 ULP, atanpi 1.6, with the division 3 ULP off too. NaN, infinities, |x| >= 2^60
+// and atan2's operands beyond [2^-126, 2^126] (zeros, where the reciprocal would leave float's
+// range) take the exact path.
+static float atanFused(float t) {
+  float u = t * t;
+  float g =
+      fma(fma(fma(fma(-0x1.38de56p-9f, u, 0x1.ba9f66p-7f), u, -0x1.25dc12p-5f), u, 0x1.0001c6p-4f), u, -0x1.6295f8p-4f);
+  g = fma(fma(fma(fma(g, u, 0x1.c3f168p-4f), u, -0x1.246cd2p-3f), u, 0x1.99983cp-3f), u, -0x1.555554p-2f);
+  return fma(t * u, g, t);
+}
+
+// atan(t) / pi for t in [0, 1].
+static float atanpiFused(float t) {
+  float u = t * t;
+  float g = fma(fma(fma(fma(-0x1.8e5b48p-11f, u, 0x1.19c846p-8f), u, -0x1.76275ap-7f), u, 0x1.45f54ap-6f), u,
+                -0x1.c37902p-6f);
+  g = fma(fma(fma(fma(g, u, 0x1.1fb742p-5f), u, -0x1.7453c2p-5f), u, 0x1.04c18ep-4f), u, -0x1.b2995ep-4f);
+  float hi = t * INV_PI_HI;
+  float lo = fma(t, INV_PI_HI, -hi);
+  return hi + fma(t * u, g, fma(t, INV_PI_LO, lo));
+}
+
+// 1/a within half an ULP and a little for a in [2^-126, 2^126].
+static float reciprocalFused(float a) {
+  float r = 1.0f / a;
+  return fma(r, fma(-a, r, 1.0f), r);
+}
+
+float __cl2vk_atan_f32_fused(float x) {
+  float a = fabs(x);
+  if (!(a < 0x1p60f)) return __cl2vk_atan_f32(x);
+  // atan(a) = pi/2 - atan(1/a) above 1.
+  float r = a > 1.0f ? PIO2_HI + (PIO2_LO - atanFused(reciprocalFused(a))) : atanFused(a);
+  return copysign(r, x);
+}
+
+float __cl2vk_atanpi_f32_fused(float x) {
+  float a = fabs(x);
+  if (!(a < 0x1p60f)) return __cl2vk_atanpi_f32(x);
+  float r = a > 1.0f ? 0.5f - atanpiFused(reciprocalFused(a)) : a == 1.0f ? 0.25f : atanpiFused(a);
+  return copysign(r, x);
+}
+
+// The smaller of |x| and |y| over the larger, within half an ULP and a little, for operands within
+// the fused forms' range.
+static float atan2RatioFused(float ay, float ax) {
+  float small = min(ax, ay), large = max(ax, ay);
+  float reciprocal = 1.0f / large;
+  float q = small * reciprocal;
+  return fma(fma(-q, large, small), reciprocal, q);
+}
+
+// Both magnitudes at most 2^126 (NaN fails) and the larger at least 2^-126.
+static bool atan2InFusedRange(float ay, float ax) {
+  return ax <= 0x1p126f && ay <= 0x1p126f && max(ax, ay) >= 0x1p-126f;
+}
+
+float __cl2vk_atan2_f32_fused(float y, float x) {
+  float ay = fabs(y), ax = fabs(x);
+  if (!atan2InFusedRange(ay, ax)) return __cl2vk_atan2_f32(y, x);
+  float base = atanFused(atan2RatioFused(ay, ax));
+  float r;
+  if (ay <= ax) {
+    r = signbit(x) ? PI_HI + (PI_LO - base) : base;
+  } else {
+    r = signbit(x) ? PIO2_HI + (PIO2_LO + base) : PIO2_HI + (PIO2_LO - base);
+  }
+  return copysign(r, y);
+}
+
+float __cl2vk_atan2pi_f32_fused(float y, float x) {
+  float ay = fabs(y), ax = fabs(x);
+  if (!atan2InFusedRange(ay, ax)) return __cl2vk_atan2pi_f32(y, x);
+  float base = ax == ay ? 0.25f : atanpiFused(atan2RatioFused(ay, ax));  // atan(1) is a quarter of pi exactly
+  float r;
+  if (ay <= ax) {
+    r = signbit(x) ? 1.0f - base : base;
+  } else {
+    r = signbit(x) ? 0.5f + base : 0.5f - base;
+  }
+  return copysign(r, y);
+}

@@ -755,6 +755,72 @@ TEST_P(MathPrecisionFusedForms, DoubleSinCosAndTanWithinOpenclBounds) {
   }
 }
 
+// sinpi, cospi and tanpi's fma forms (below 2^23): at the multiples of 1/4, where r is +-1/4 or
+// 0 (the exact path) and cot's divisor is smallest, their neighbours, the edge of the range, and
+// the largest errors of sinpi and tanpi over every r (0x1.ff3c28p-3, 0x1.fef758p-3).
+TEST_P(MathPrecisionFusedForms, FloatSinpiCospiAndTanpiWithinOpenclBounds) {
+  std::vector<float> hard;
+  for (float x : {0.25f, 0.5f, 0.75f, 1.5f, 2.25f, 99.5f, 1000.75f, 0x1.fffffep+21f, 0x1p22f, 0x1p23f, 0x1.ff3c28p-3f,
+                  0x1.fef758p-3f}) {
+    float below = std::nextafter(x, 0.0f), above = std::nextafter(x, INFINITY);
+    for (float v : {x, below, std::nextafter(below, 0.0f), above, std::nextafter(above, INFINITY)})
+      hard.push_back(v), hard.push_back(-v);
+  }
+  for (const MathFunction& function : {MathFunction{"sinpi", mpfr_sinpi, nullptr, 4, -100, 100},
+                                       MathFunction{"cospi", mpfr_cospi, nullptr, 4, -100, 100},
+                                       MathFunction{"tanpi", mpfr_tanpi, nullptr, 6, -100, 100},
+                                       MathFunction{"sinpi", mpfr_sinpi, nullptr, 4, -0x1p23, 0x1p23},
+                                       MathFunction{"tanpi", mpfr_tanpi, nullptr, 6, -0x1p23, 0x1p23}}) {
+    SCOPED_TRACE(function.name);
+    measure<float>(function, "math_precision", 1 << 14, hard);
+  }
+}
+
+// The double forms (below 2^30), likewise at the multiples of 1/4, their neighbours and the edge,
+// and the largest errors of 3e6 random inputs against MPFR.
+TEST_P(MathPrecisionFusedForms, DoubleSinpiCospiAndTanpiWithinOpenclBounds) {
+  if (!sharedDevice().info().features.shaderFloat64)
+    GTEST_SKIP() << "the device has no shaderFloat64: double kernels cannot run on it";
+  std::vector<double> hard;
+  for (double x : {0.25, 0.5, 0.75, 1.5, 2.25, 99.5, 1000.75, 0x1p29, 0x1p30, -0x1.4affeb85842eep+6,
+                   0x1.8c48239af6638p+4, 0x1.833c7b0d7d16p-1}) {
+    double below = std::nextafter(x, 0.0), above = std::nextafter(x, INFINITY);
+    for (double v : {x, below, std::nextafter(below, 0.0), above, std::nextafter(above, INFINITY)})
+      hard.push_back(v), hard.push_back(-v);
+  }
+  for (const MathFunction& function : {MathFunction{"sinpi", mpfr_sinpi, nullptr, 4, -100, 100},
+                                       MathFunction{"cospi", mpfr_cospi, nullptr, 4, -100, 100},
+                                       MathFunction{"tanpi", mpfr_tanpi, nullptr, 6, -100, 100},
+                                       MathFunction{"tanpi", mpfr_tanpi, nullptr, 6, -0x1p30, 0x1p30}}) {
+    SCOPED_TRACE(function.name);
+    measure<double>(function, "math_precision_double", 1 << 14, hard);
+  }
+}
+
+// atan, atanpi, atan2 and atan2pi's fma forms: around 1 (where the reciprocal starts), at the
+// edge of their range (2^60; 2^126 and 2^-126 for atan2's operands), y = +-x, and the benchmark's
+// ranges.
+TEST_P(MathPrecisionFusedForms, FloatAtanAndAtan2WithinOpenclBounds) {
+  std::vector<float> hard;
+  for (float x : {1.0f, 0x1.04749p+0f, 0x1.f8e398p-1f, 0x1p60f, 0x1p126f, 0x1p-126f}) {
+    float below = std::nextafter(x, 0.0f), above = std::nextafter(x, INFINITY);
+    for (float v : {x, below, std::nextafter(below, 0.0f), above, std::nextafter(above, INFINITY)})
+      hard.push_back(v), hard.push_back(-v);
+  }
+  for (const MathFunction& function :
+       {MathFunction{"atan", mpfr_atan, nullptr, 5, -20, 20}, MathFunction{"atanpi", mpfr_atanpi, nullptr, 5, -20, 20},
+        MathFunction{"atan", mpfr_atan, nullptr, 5, -2, 2}, MathFunction{"atanpi", mpfr_atanpi, nullptr, 5, -2, 2}}) {
+    SCOPED_TRACE(function.name);
+    measure<float>(function, "math_precision", 1 << 14, hard);
+  }
+  // measure pairs the hard values with y = 1, and every x with a scaled copy of itself.
+  for (const MathFunction& function : {MathFunction{"atan2", nullptr, mpfr_atan2, 6, -20, 20},
+                                       MathFunction{"atan2pi", nullptr, mpfr_atan2pi, 6, -20, 20}}) {
+    SCOPED_TRACE(function.name);
+    measure<float>(function, "math_precision", 1 << 15, hard);
+  }
+}
+
 TEST_P(MathPrecisionFusedForms, PowAndPowrWithinOpenclBounds) {
   for (const MathFunction& function :
        {MathFunction{"pow", nullptr, mpfr_pow, 16, -8, 8}, MathFunction{"powr", nullptr, powrReference, 16, -8, 8},
