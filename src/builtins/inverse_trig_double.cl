@@ -213,8 +213,9 @@ double __cl2vk_atan2pi_f64(double y, double x) {
 // is added to a constant angle (pi/2, pi, k pi/4; in the pi forms a quarter or half turn) comes as
 // a head and a tail, the head added by Dekker's fast two-sum, so that each result rounds once but
 // for tails of a few percent of it: within an ULP (MathPrecisionFusedForms). The rare arguments
-// (|x| >= 1 for asin and acos, NaN, infinities, and for atan magnitudes beyond 2^100 or for atan2
-// both operands below 2^-100) take the forms above.
+// (|x| >= 1 for asin and acos, NaN, infinities, for atan magnitudes from 2^100, for atan2 operands
+// whose magnitudes add up to more than 2^100 or less than 2^-100, or the smaller of which lies in
+// (0, 2^-900)) take the forms above.
 
 // The polynomials above with fma: g(u) = (even powers)(u^2) + u (odd powers)(u^2).
 static double atanRemainderFused(double u) {
@@ -380,8 +381,8 @@ static double atan2Quarters(double y, double x, double* head, double* tail) {
   return quarters;
 }
 
-// atanOfRatioFused's range, and the smaller operand 0 or from 2^-900, where the quotient's residuals
-// are exact (below, a subnormal n lost them).
+// atanOfRatioFused's range, the smaller operand 0 or from 2^-900: a smaller one, the dividend, makes
+// the quotient's residuals underflow (a subnormal dividend over 2^-84 was 48 ULP off).
 static bool isOrdinaryAtan2(double y, double x) {
   double ay = fabs(y), ax = fabs(x);
   double sum = ay + ax, smaller = min(ay, ax);
