@@ -841,6 +841,34 @@ TEST_P(MathPrecisionFusedForms, CbrtWithinOpenclBounds) {
   measure<double>(cbrt, "math_precision_double", 1 << 15);
 }
 
+// The double inverse trigonometric functions' fma forms at the edges of their pieces, each value
+// and its neighbours on both sides with both signs (atan2 and atan2pi take them as y, with x = 1):
+// |x| = 1/2 (asin's polynomial or its square root) and 1 (the exact form), the ratios 7/16 and 16/7
+// where atan's reduction changes, 1 (t = 0), 2^100 (the exact form beyond), and 2^-900 and tiny
+// values (atan2's bound on the smaller operand).
+std::vector<double> hardInverseTrigArguments() {
+  std::vector<double> hard;
+  for (double edge : {0.5, 1.0, 0.4375, 16.0 / 7.0, 0x1p100, 0x1p-900, 0x1p-1000, 0x1p-30}) {
+    double x = edge;
+    for (int step = 0; step < 4; ++step) x = std::nextafter(x, 0.0);
+    for (int step = 0; step < 9; ++step, x = std::nextafter(x, INFINITY)) hard.push_back(x), hard.push_back(-x);
+  }
+  return hard;
+}
+
+TEST_P(MathPrecisionFusedForms, DoubleInverseTrigWithinOpenclBounds) {
+  if (!sharedDevice().info().features.shaderFloat64) GTEST_SKIP() << "the device has no shaderFloat64";
+  for (const MathFunction& function :
+       {MathFunction{"asin", mpfr_asin, nullptr, 4, -1, 1}, MathFunction{"acos", mpfr_acos, nullptr, 4, -1, 1},
+        MathFunction{"asinpi", mpfr_asinpi, nullptr, 5, -1, 1}, MathFunction{"acospi", mpfr_acospi, nullptr, 5, -1, 1},
+        MathFunction{"atan", mpfr_atan, nullptr, 5, -20, 20}, MathFunction{"atanpi", mpfr_atanpi, nullptr, 5, -20, 20},
+        MathFunction{"atan2", nullptr, mpfr_atan2, 6, -20, 20},
+        MathFunction{"atan2pi", nullptr, mpfr_atan2pi, 6, -20, 20}}) {
+    SCOPED_TRACE(function.name);
+    measure<double>(function, "math_precision_double", 1 << 14, hardInverseTrigArguments());
+  }
+}
+
 // fmod's fma form (below a quotient of 2^18) at the multiples of y and their neighbours, where
 // the quotient's integer part is easiest to get wrong, and at the edges of the form's range.
 template <typename T>
