@@ -58,6 +58,18 @@ kernel void hash_ulong(global const ulong* in, global ulong* out) {
   out[i] = x + mul_hi(x, in[i]);
 }
 
+// 64-bit rotates: 32 rounds of SHA-512's big sigma functions (six rotates and two additions a
+// round), what hashcat's SHA-512 modes spend their time on (split-64-bit-rotates).
+kernel void rotate_ulong(global const ulong* in, global ulong* out) {
+  size_t i = get_global_id(0);
+  ulong x = in[i], y = x ^ 0x6a09e667f3bcc908UL;
+  for (int round = 0; round < 32; ++round) {
+    x += rotate(y, 36UL) ^ rotate(y, 30UL) ^ rotate(y, 25UL);
+    y += rotate(x, 50UL) ^ rotate(x, 46UL) ^ rotate(x, 23UL);
+  }
+  out[i] = x ^ y;
+}
+
 // Byte processing, four bytes per work-item, each loaded and stored on its own (workloads.h's
 // byteTransform).
 kernel void bytes_uchar(global const uchar* in, global uchar* out) {

@@ -90,7 +90,8 @@ uint64_t Workload::outputWords(uint64_t n, uint32_t workGroupSize, uint32_t subg
     case Operation::kBytes:
     case Operation::kMath:
     case Operation::kTranspose:
-    case Operation::kHash: return n;
+    case Operation::kHash:
+    case Operation::kRotate: return n;
     case Operation::kRead16: return items;
     default: return items;
   }
@@ -129,6 +130,11 @@ const std::vector<Workload>& workloads() {
                   Operation::kHash, ClProgram::kBasic, "hash_ulong"};
     hash.hasGlsl = false;
     all.push_back(hash);
+    Workload rotates = hash;
+    rotates.benchmark = "rotate";
+    rotates.operation = Operation::kRotate;
+    rotates.kernel = "rotate_ulong";
+    all.push_back(rotates);
     for (const char* function : {"sin", "exp", "log", "pow", "fmod"}) {
       std::string name = function;
       bool hasNative = name != "fmod";
@@ -330,7 +336,18 @@ Reference mathReference(const Workload& workload, std::span<const uint32_t> inpu
   return reference;
 }
 
-// transpose_uint and hash_ulong, exactly.
+// rotate_ulong's rounds (kernels.cl).
+uint64_t rotateRounds(uint64_t in) {
+  auto rotl = [](uint64_t v, int n) { return (v << n) | (v >> (64 - n)); };
+  uint64_t x = in, y = in ^ 0x6a09e667f3bcc908ULL;
+  for (int round = 0; round < 32; ++round) {
+    x += rotl(y, 36) ^ rotl(y, 30) ^ rotl(y, 25);
+    y += rotl(x, 50) ^ rotl(x, 46) ^ rotl(x, 23);
+  }
+  return x ^ y;
+}
+
+// transpose_uint, hash_ulong and rotate_ulong, exactly.
 Reference integerReference(const Workload& workload, std::span<const uint32_t> input) {
   Reference reference;
   reference.expected.resize(input.size());
@@ -342,6 +359,12 @@ Reference integerReference(const Workload& workload, std::span<const uint32_t> i
   }
   for (size_t i = 0; i + 1 < input.size(); i += 2) {
     uint64_t in = uint64_t{input[i]} | uint64_t{input[i + 1]} << 32, x = in;
+    if (workload.operation == Operation::kRotate) {
+      uint64_t result = rotateRounds(in);
+      reference.expected[i] = static_cast<double>(static_cast<uint32_t>(result));
+      reference.expected[i + 1] = static_cast<double>(static_cast<uint32_t>(result >> 32));
+      continue;
+    }
     x ^= x >> 33;
     x *= 0xff51afd7ed558ccdULL;
     x ^= x >> 33;
@@ -360,7 +383,8 @@ Reference integerReference(const Workload& workload, std::span<const uint32_t> i
 Reference computeReference(const Workload& workload, std::span<const uint32_t> input, uint32_t workGroupSize,
                            uint32_t subgroupSize) {
   if (workload.operation == Operation::kMath) return mathReference(workload, input);
-  if (workload.operation == Operation::kTranspose || workload.operation == Operation::kHash)
+  if (workload.operation == Operation::kTranspose || workload.operation == Operation::kHash ||
+      workload.operation == Operation::kRotate)
     return integerReference(workload, input);
   std::vector<double> values(input.size());
   std::transform(input.begin(), input.end(), values.begin(),
@@ -472,7 +496,8 @@ Reference computeReference(const Workload& workload, std::span<const uint32_t> i
       case Operation::kBytes:
       case Operation::kMath:
       case Operation::kTranspose:
-      case Operation::kHash: break;  // Handled above.
+      case Operation::kHash:
+      case Operation::kRotate: break;  // Handled above.
     }
   });
   return reference;

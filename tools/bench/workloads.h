@@ -51,6 +51,7 @@ enum class Operation {
   kBytes,      // four uchar loads and stores per work-item, each byte b becoming byteTransform(b)
   kTranspose,  // the input as rows of 256 words, written transposed (transpose_uint)
   kHash,       // MurmurHash3's 64-bit finalizer plus a mul_hi, per ulong (hash_ulong)
+  kRotate,     // 32 rounds of SHA-512's big sigma functions, six 64-bit rotates a round (rotate_ulong)
 };
 
 // What the bytes workload computes of each byte (kernels.cl's bytes_uchar, shaders/bench/bytes_uchar.comp).
