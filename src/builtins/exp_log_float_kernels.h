@@ -199,3 +199,28 @@ static float expFloatFloat(float hi, float lo) {
   float r = ((hi - k * LN2_HI) - k * LN2_LO) + lo;
   return scaleByPowerOf2(1.0f + expm1Kernel(r), (int)k);
 }
+
+// ---- The forms built on fma (Target::fusedLibraryForms: a correctly rounded fma, the driver's)
+//
+// x - n ln2 by fma: n LN2_HI is exact and so is its difference with x (as in reduceByLn2); the
+// second fma rounds once, at 2^-24 of r.
+static float reduceByLn2Fused(float x, int* n) {
+  float k = rint(x * LOG2E);
+  *n = (int)k;
+  return fma(-k, LN2_LO, fma(-k, LN2_HI, x));
+}
+
+// expm1Kernel by fma: r + r^2 (1/2 + r g(r)).
+static float expm1KernelFused(float r) {
+  float g = fma(fma(fma(fma(0x1.a0f882p-13f, r, 0x1.6d1122p-10f), r, 0x1.1110f6p-7f), r, 0x1.55551ap-5f), r,
+                0x1.555556p-3f);
+  return fma(r * r, fma(r, g, 0.5f), r);
+}
+
+// e^x / 2 for x in [0, 88): 2^(n-1) (1 + expm1(r)) with one rounding of the sum, the fma's.
+static float halfExpFused(float x) {
+  int n;
+  float r = reduceByLn2Fused(x, &n);
+  float t = powerOf2(n - 1);
+  return fma(t, expm1KernelFused(r), t);
+}

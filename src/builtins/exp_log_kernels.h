@@ -220,3 +220,69 @@ static double expDoubleDouble(double hi, double lo) {
   double r = ((hi - k * LN2_HI) - k * LN2_LO) + lo;
   return scaleByPowerOf2(1.0 + expm1Kernel(r), (int)k);
 }
+
+// ---- The forms built on fma (Target::fusedLibraryForms: a correctly rounded fma, the driver's)
+//
+// x - n ln2 by fma: n LN2_HI is exact and so is its difference with x (as in reduceByLn2); the
+// second fma rounds once, at 2^-53 of r.
+static double reduceByLn2Fused(double x, int* n) {
+  double k = rint(x * LOG2E);
+  *n = (int)k;
+  return fma(-k, LN2_LO, fma(-k, LN2_HI, x));
+}
+
+// expm1Kernel by fma: r + r^2 (1/2 + r g(r)).
+static double expm1KernelFused(double r) {
+  double g = fma(0x1.61b2c5219ae0ep-33, r, 0x1.1f73102e57f8bp-29);
+  g = fma(g, r, 0x1.ae643443626c1p-26);
+  g = fma(g, r, 0x1.27e4db5e389d2p-22);
+  g = fma(g, r, 0x1.71de3a59062b8p-19);
+  g = fma(g, r, 0x1.a01a01a6da7e2p-16);
+  g = fma(g, r, 0x1.a01a01a019b28p-13);
+  g = fma(g, r, 0x1.6c16c16c162d1p-10);
+  g = fma(g, r, 0x1.1111111111111p-7);
+  g = fma(g, r, 0x1.5555555555556p-5);
+  g = fma(g, r, 0x1.5555555555555p-3);
+  return fma(r * r, fma(r, g, 0.5), r);
+}
+
+// 1 / y for y in float's normal range without a double division (a long subroutine on GPUs): the
+// float reciprocal (within 2^-22: y's rounding to float and Vulkan's 2.5 ULP) and two Newton steps
+// by fma, each squaring the relative error (2^-44, then below the last rounding, half an ULP).
+static double reciprocalFused(double y) {
+  double r = (double)(1.0f / (float)y);
+  r = fma(r, fma(-y, r, 1.0), r);
+  return fma(r, fma(-y, r, 1.0), r);
+}
+
+// log(w + c) for w in [2^-60, 2^1000] and |c| below 2^-40 w: splitExponent's reduction, f / (2 + f)
+// as s + sLo from reciprocalFused and the remainder by fma (logDoubleDoubleFused's), and c / w by
+// the float reciprocal of w and one Newton step (2^-43, on a term already below 2^-40 of w).
+static double logOfPairFused(double w, double c) {
+  int k;
+  double f = splitExponent(w, &k);
+  double t = 2.0 + f;
+  double tLo = f - (t - 2.0);
+  double reciprocal = reciprocalFused(t);
+  double s = f * reciprocal;
+  double sLo = (fma(-s, t, f) - s * tLo) * reciprocal;
+  double inverse = (double)(1.0f / (float)w);
+  inverse = fma(inverse, fma(-w, inverse, 1.0), inverse);
+  double z = s * s;
+  // log(1 + f) = 2 s + 2 sLo + s z g(z), and k ln2 with its first part exact.
+  double rest = fma(s * z, logPolynomial(z), fma(c, inverse, 2.0 * sLo));
+  double dk = (double)k;
+  return fma(dk, LN2_HI, 2.0 * s) + fma(dk, LN2_LO, rest);
+}
+
+// sqrt(q + qLo) as the result plus *lo, for q in [2^-120, 2^120] and |qLo| at most half its ULP,
+// without a double square root: the float rsqrt of q (2^-21.5) and one Newton step by fma (2^-42),
+// s = q y within 2^-42, and its correction from the residual q + qLo - s^2, exact by fma up to
+// its own rounding (2^-53 of a term 2^-41 of q): *lo holds the rest to 2^-84.
+static double sqrtWithLowFused(double q, double qLo, double* lo) {
+  double y = (double)rsqrt((float)q);
+  y = fma(0.5 * y, fma(-q * y, y, 1.0), y);
+  double s = q * y;
+  *lo = (fma(-s, s, q) + qLo) * (0.5 * y);
+  return s;
+}

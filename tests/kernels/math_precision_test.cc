@@ -815,6 +815,43 @@ TEST_P(MathPrecisionFusedForms, FmodIsExact) {
   checkFmodNearMultiples<double>(*this, kernel("math_precision_double", "fmod_f64"));
 }
 
+// Each of `points` and its neighbours a few ULP either side, both signs: where a fused form
+// switches between its series, its main form and the exact form.
+template <typename T>
+std::vector<T> aroundSwitches(std::initializer_list<T> points) {
+  std::vector<T> values;
+  for (T point : points) {
+    T below = point, above = point;
+    for (int step = 0; step < 4; ++step) {
+      for (T v : {below, above}) values.push_back(v), values.push_back(-v);
+      below = std::nextafter(below, T(0)), above = std::nextafter(above, T(INFINITY));
+    }
+  }
+  return values;
+}
+
+// sinh and cosh by their series below 1 and from one exponential up to 88 (double 708), tanh by
+// its series below 0.55 (float) and from one exponential up to where it rounds to 1.
+TEST_P(MathPrecisionFusedForms, HyperbolicWithinOpenclBounds) {
+  std::vector<float> hardFloat = aroundSwitches<float>({1.0f, 0.55f, 10.0f, 9.1f, 88.0f, 0x1.62e42ep+6f, 89.4f});
+  std::vector<double> hardDouble = aroundSwitches<double>({1.0, 22.0, 19.1, 708.0, 709.78, 710.47});
+  for (const MathFunction& function :
+       {MathFunction{"sinh", mpfr_sinh, nullptr, 4, -89, 89}, MathFunction{"cosh", mpfr_cosh, nullptr, 4, -89, 89},
+        MathFunction{"tanh", mpfr_tanh, nullptr, 5, -10, 10}, MathFunction{"sinh", mpfr_sinh, nullptr, 4, -2, 2},
+        MathFunction{"cosh", mpfr_cosh, nullptr, 4, -2, 2}, MathFunction{"tanh", mpfr_tanh, nullptr, 5, -1, 1}}) {
+    SCOPED_TRACE(function.name);
+    measure<float>(function, "math_precision", 1 << 14, hardFloat);
+  }
+  if (!sharedDevice().info().features.shaderFloat64) GTEST_SKIP() << "the device has no shaderFloat64";
+  for (const MathFunction& function :
+       {MathFunction{"sinh", mpfr_sinh, nullptr, 4, -711, 711}, MathFunction{"cosh", mpfr_cosh, nullptr, 4, -711, 711},
+        MathFunction{"tanh", mpfr_tanh, nullptr, 5, -25, 25}, MathFunction{"sinh", mpfr_sinh, nullptr, 4, -2, 2},
+        MathFunction{"tanh", mpfr_tanh, nullptr, 5, -1, 1}}) {
+    SCOPED_TRACE(function.name);
+    measure<double>(function, "math_precision_double", 1 << 14, hardDouble);
+  }
+}
+
 CL2VK_KERNEL_TEST_SUITE(MathPrecisionFusedForms, "O2");
 
 }  // namespace
