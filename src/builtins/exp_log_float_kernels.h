@@ -224,3 +224,35 @@ static float halfExpFused(float x) {
   float t = powerOf2(n - 1);
   return fma(t, expm1KernelFused(r), t);
 }
+
+// log(w + c) for w in [2^-100, 2^100] and |c| at most half w's ULP, with one division: splitExponent's
+// reduction w = 2^k (1 + f), c / 2^k added to f's pair (so 1 + f + c / 2^k is exact), and
+// s + sLo = that over 2 + f from t's reciprocal, the remainder by fma (logFloatFloatFused's).
+static float logOfPairFused(float w, float c) {
+  int k;
+  float f = splitExponent(w, &k);
+  float cScaled = c * powerOf2(-k);
+  float t = 2.0f + f;
+  float tLo = (f - (t - 2.0f)) + cScaled;
+  float reciprocal = 1.0f / t;
+  float s = f * reciprocal;
+  float sLo = ((fma(-s, t, f) + cScaled) - s * tLo) * reciprocal;
+  float z = s * s;
+  // log(1 + f) = 2 s + 2 sLo + s z g(z), and k ln2 with its first part exact.
+  float rest = fma(s * z, logPolynomial(z), 2.0f * sLo);
+  float fk = (float)k;
+  return fma(fk, LN2_HI, 2.0f * s) + fma(fk, LN2_LO, rest);
+}
+
+// sqrt(q + qLo) as the result plus *lo (at most half its ULP) for q in [2^-120, 2^120] and |qLo|
+// at most half q's ULP: s = q rsqrt(q) (within 2^-21.5: Vulkan's InverseSqrt is within 2 ULP),
+// its correction from the residual q + qLo - s^2 (exact by fma up to its own rounding) times
+// rsqrt / 2, to 2^-42, then the pair renormalized (Fast2Sum).
+static float sqrtWithLowFused(float q, float qLo, float* lo) {
+  float y = rsqrt(q);
+  float s = q * y;
+  float correction = (fma(-s, s, q) + qLo) * (0.5f * y);
+  float root = s + correction;
+  *lo = correction - (root - s);
+  return root;
+}

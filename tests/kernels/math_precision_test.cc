@@ -852,6 +852,23 @@ TEST_P(MathPrecisionFusedForms, HyperbolicWithinOpenclBounds) {
   }
 }
 
+// asinh, acosh and atanh as the logarithm of a pair, from 2^-12 (double 2^-28) to 2^12 (2^26): the
+// ends of that range, acosh just above 1 and atanh just below 1 (the root and the denominator
+// smallest).
+TEST_P(MathPrecisionFusedForms, InverseHyperbolicWithinOpenclBounds) {
+  std::vector<float> hardFloat = aroundSwitches<float>({0x1p-12f, 0x1p12f, 1.0f, 0.5f, 2.0f, 0.99999f, 1.00001f});
+  std::vector<double> hardDouble = aroundSwitches<double>({0x1p-28, 0x1p26, 1.0, 0.5, 2.0, 1 - 1e-12, 1 + 1e-12});
+  for (const MathFunction& function :
+       {MathFunction{"asinh", mpfr_asinh, nullptr, 4, -30, 30}, MathFunction{"acosh", mpfr_acosh, nullptr, 4, 1, 30},
+        MathFunction{"atanh", mpfr_atanh, nullptr, 5, -1, 1}, MathFunction{"asinh", mpfr_asinh, nullptr, 4, -1, 1},
+        MathFunction{"acosh", mpfr_acosh, nullptr, 4, 1, 1.01}}) {
+    SCOPED_TRACE(function.name);
+    measure<float>(function, "math_precision", 1 << 14, hardFloat);
+    if (sharedDevice().info().features.shaderFloat64)
+      measure<double>(function, "math_precision_double", 1 << 14, hardDouble);
+  }
+}
+
 CL2VK_KERNEL_TEST_SUITE(MathPrecisionFusedForms, "O2");
 
 }  // namespace
