@@ -114,6 +114,29 @@ double __cl2vk_tanh_f64(double x) {
 
 // ---- The forms built on fma (Target::fusedLibraryForms)
 //
+// expm1 below ln2/2 by expm1KernelFused alone; from -38 to 709 from one reduction as
+// 2^n (1 + p) - 1 = fma(2^n, p, 2^n - 1), rounded once (2^n - 1 is exact for n in [-53, 53], and
+// beyond its rounding is below half an ULP of the result). Elsewhere, NaN and infinities, the
+// exact form.
+double __cl2vk_expm1_f64_fused(double x) {
+  double a = fabs(x);
+  if (a < 0.5 * LN2) return a < 0x1p-54 ? x : expm1KernelFused(x);  // zeros keep their sign
+  if (!(x > -38.0 && x < 709.0)) return __cl2vk_expm1_f64(x);
+  int n;
+  double r = reduceByLn2Fused(x, &n);
+  return expm1ScaledFused(r, powerOf2(n));
+}
+
+// log1p as the logarithm of 1 + x as an exact pair (Fast2Sum, the larger operand first):
+// logOfPairFused, no double division. Below 2^-54, x itself (log1p rounds to it; zeros keep their
+// sign); at -1 and below, past 2^100, NaN and infinities, the exact form.
+double __cl2vk_log1p_f64_fused(double x) {
+  double a = fabs(x);
+  if (!(a >= 0x1p-54 && x > -1.0 && x < 0x1p100)) return a < 0x1p-54 ? x : __cl2vk_log1p_f64(x);
+  double u = 1.0 + x;
+  return logOfPairFused(u, x < 1.0 ? (1.0 - u) + x : (x - u) + 1.0);
+}
+
 // sinh and cosh below 1 by their series (odd and even minimax polynomials fitted to the relative
 // error, below 2^-53.9 and 2^-55 for the part beyond x and 1, at most a seventh and a third of the
 // result); from 1 to 708 from one reduction, e^|x| = 2^n (1 + p), as h -+ 1/(4h) with
@@ -178,8 +201,7 @@ double __cl2vk_tanh_f64_fused(double x) {
   if (!(a < 19.1)) return isnan(x) ? x : copysign(1.0, x);
   int n;
   double r = reduceByLn2Fused(2.0 * a, &n);
-  double t = powerOf2(n);
-  double e = fma(t, expm1KernelFused(r), t - 1.0);
+  double e = expm1ScaledFused(r, powerOf2(n));
   double d = e + 2.0;
   double dLo = e < 2.0 ? e - (d - 2.0) : 2.0 - (d - e);  // d + dLo = e + 2 exactly (Fast2Sum)
   double reciprocal = reciprocalFused(d);

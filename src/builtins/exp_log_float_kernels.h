@@ -210,12 +210,20 @@ static float reduceByLn2Fused(float x, int* n) {
   return fma(-k, LN2_LO, fma(-k, LN2_HI, x));
 }
 
-// expm1Kernel by fma: r + r^2 (1/2 + r g(r)).
-static float expm1KernelFused(float r) {
+// (expm1(r) - r) / r^2 = 1/2 + r g(r) for |r| <= ln2/2 (expm1Kernel's g) by fma.
+static float expm1TailFused(float r) {
   float g = fma(fma(fma(fma(0x1.a0f882p-13f, r, 0x1.6d1122p-10f), r, 0x1.1110f6p-7f), r, 0x1.55551ap-5f), r,
                 0x1.555556p-3f);
-  return fma(r * r, fma(r, g, 0.5f), r);
+  return fma(r, g, 0.5f);
 }
+
+// expm1(r) = r + r^2 (1/2 + r g(r)), the sum rounded once.
+static float expm1KernelFused(float r) { return fma(r * r, expm1TailFused(r), r); }
+
+// t e^r - 1 for t = 2^n, n in [-24, 24] (t - 1 exact): (t - 1) + t r by one fma, then t r^2 (1/2 + r g(r))
+// by another, so that no rounded expm1(r) is scaled by t (near n = 1, where t e^r - 1 cancels, that
+// rounding, doubled, was a whole ULP of the result).
+static float expm1ScaledFused(float r, float t) { return fma(t * (r * r), expm1TailFused(r), fma(t, r, t - 1.0f)); }
 
 // e^x / 2 for x in [0, 88): 2^(n-1) (1 + expm1(r)) with one rounding of the sum, the fma's.
 static float halfExpFused(float x) {
@@ -241,7 +249,10 @@ static float logOfPairFused(float w, float c) {
   // log(1 + f) = 2 s + 2 sLo + s z g(z), and k ln2 with its first part exact.
   float rest = fma(s * z, logPolynomial(z), 2.0f * sLo);
   float fk = (float)k;
-  return fma(fk, LN2_HI, 2.0f * s) + fma(fk, LN2_LO, rest);
+  float kHi = fk * LN2_HI;
+  float sum = kHi + 2.0f * s;
+  float sumError = (kHi - sum) + 2.0f * s;  // exact (Fast2Sum): |k ln2| > |2 s| unless k is 0
+  return sum + (sumError + fma(fk, LN2_LO, rest));
 }
 
 // sqrt(q + qLo) as the result plus *lo (at most half its ULP) for q in [2^-120, 2^120] and |qLo|

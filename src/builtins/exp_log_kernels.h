@@ -231,8 +231,8 @@ static double reduceByLn2Fused(double x, int* n) {
   return fma(-k, LN2_LO, fma(-k, LN2_HI, x));
 }
 
-// expm1Kernel by fma: r + r^2 (1/2 + r g(r)).
-static double expm1KernelFused(double r) {
+// (expm1(r) - r) / r^2 = 1/2 + r g(r) for |r| <= ln2/2 (expm1Kernel's g) by fma.
+static double expm1TailFused(double r) {
   double g = fma(0x1.61b2c5219ae0ep-33, r, 0x1.1f73102e57f8bp-29);
   g = fma(g, r, 0x1.ae643443626c1p-26);
   g = fma(g, r, 0x1.27e4db5e389d2p-22);
@@ -243,7 +243,17 @@ static double expm1KernelFused(double r) {
   g = fma(g, r, 0x1.1111111111111p-7);
   g = fma(g, r, 0x1.5555555555556p-5);
   g = fma(g, r, 0x1.5555555555555p-3);
-  return fma(r * r, fma(r, g, 0.5), r);
+  return fma(r, g, 0.5);
+}
+
+// expm1(r) = r + r^2 (1/2 + r g(r)), the sum rounded once.
+static double expm1KernelFused(double r) { return fma(r * r, expm1TailFused(r), r); }
+
+// t e^r - 1 for t = 2^n, n in [-53, 53] (t - 1 exact): (t - 1) + t r by one fma, then t r^2 (1/2 + r g(r))
+// by another, so that no rounded expm1(r) is scaled by t (near n = 1, where t e^r - 1 cancels, that
+// rounding, doubled, was a whole ULP of the result).
+static double expm1ScaledFused(double r, double t) {
+  return fma(t * (r * r), expm1TailFused(r), fma(t, r, t - 1.0));
 }
 
 // 1 / y for y in float's normal range without a double division (a long subroutine on GPUs): the
@@ -272,7 +282,10 @@ static double logOfPairFused(double w, double c) {
   // log(1 + f) = 2 s + 2 sLo + s z g(z), and k ln2 with its first part exact.
   double rest = fma(s * z, logPolynomial(z), fma(c, inverse, 2.0 * sLo));
   double dk = (double)k;
-  return fma(dk, LN2_HI, 2.0 * s) + fma(dk, LN2_LO, rest);
+  double kHi = dk * LN2_HI;
+  double sum = kHi + 2.0 * s;
+  double sumError = (kHi - sum) + 2.0 * s;  // exact (Fast2Sum): |k ln2| > |2 s| unless k is 0
+  return sum + (sumError + fma(dk, LN2_LO, rest));
 }
 
 // sqrt(q + qLo) as the result plus *lo, for q in [2^-120, 2^120] and |qLo| at most half its ULP,

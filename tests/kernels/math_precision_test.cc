@@ -869,6 +869,24 @@ TEST_P(MathPrecisionFusedForms, InverseHyperbolicWithinOpenclBounds) {
   }
 }
 
+// expm1 from one reduction (its ends: ln2/2, where the reduction starts, -17 / -38 and 88 / 709,
+// where the exact form takes over) and log1p as the logarithm of the pair 1 + x (from 2^-24 /
+// 2^-54, and near -1, where 1 + x is smallest).
+TEST_P(MathPrecisionFusedForms, Expm1AndLog1pWithinOpenclBounds) {
+  std::vector<float> hardFloat = aroundSwitches<float>({0x1.62e43p-2f, 17.0f, 88.0f, 0x1p-24f, 0x1p-25f, 1.0f, 0.41f});
+  std::vector<double> hardDouble =
+      aroundSwitches<double>({0x1.62e42fefa39efp-2, 38.0, 709.0, 0x1p-54, 0x1p-53, 1.0, 0.41});
+  for (double v : {-0.999, -0.9999999}) hardFloat.push_back(float(v)), hardDouble.push_back(v);
+  for (const MathFunction& function :
+       {MathFunction{"expm1", mpfr_expm1, nullptr, 3, -20, 89}, MathFunction{"expm1", mpfr_expm1, nullptr, 3, -1, 1},
+        MathFunction{"log1p", mpfr_log1p, nullptr, 2, -1, 4}}) {
+    SCOPED_TRACE(function.name);
+    measure<float>(function, "math_precision", 1 << 14, hardFloat);
+    if (sharedDevice().info().features.shaderFloat64)
+      measure<double>(function, "math_precision_double", 1 << 14, hardDouble);
+  }
+}
+
 CL2VK_KERNEL_TEST_SUITE(MathPrecisionFusedForms, "O2");
 
 }  // namespace
