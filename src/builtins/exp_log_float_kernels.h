@@ -220,9 +220,10 @@ static float expm1TailFused(float r) {
 // expm1(r) = r + r^2 (1/2 + r g(r)), the sum rounded once.
 static float expm1KernelFused(float r) { return fma(r * r, expm1TailFused(r), r); }
 
-// t e^r - 1 for t = 2^n, n in [-24, 24] (t - 1 exact): (t - 1) + t r by one fma, then t r^2 (1/2 + r g(r))
-// by another, so that no rounded expm1(r) is scaled by t (near n = 1, where t e^r - 1 cancels, that
-// rounding, doubled, was a whole ULP of the result).
+// t e^r - 1 for t = 2^n: (t - 1) + t r by one fma, then t r^2 (1/2 + r g(r)) by another, so that
+// no rounded expm1(r) is scaled by t (near n = 1, where t e^r - 1 cancels, that rounding, doubled,
+// was a whole ULP of the result). t - 1 is exact for n in [-24, 24]; beyond, its rounding is at most
+// half an ULP of the result.
 static float expm1ScaledFused(float r, float t) { return fma(t * (r * r), expm1TailFused(r), fma(t, r, t - 1.0f)); }
 
 // e^x / 2 for x in [0, 88): 2^(n-1) (1 + expm1(r)) with one rounding of the sum, the fma's.
@@ -233,12 +234,26 @@ static float halfExpFused(float x) {
   return fma(t, expm1KernelFused(r), t);
 }
 
-// log(w + c) for w in [2^-100, 2^100] and |c| at most half w's ULP, with one division: splitExponent's
-// reduction w = 2^k (1 + f), c / 2^k added to f's pair (so 1 + f + c / 2^k is exact), and
+// logPolynomial by fma.
+static float logPolynomialFused(float z) {
+  return fma(fma(fma(0x1.ddcf72p-3f, z, 0x1.245c40p-2f), z, 0x1.9999ecp-2f), z, 0x1.555554p-1f);
+}
+
+// splitExponent for a normal x > 0, without branches: k = floor of x's bits less those of
+// SQRT2 / 2, over 2^23 (an arithmetic shift), and m = x / 2^k by taking k from x's exponent field,
+// so that m lies in [SQRT2 / 2, SQRT2).
+static float splitNormalExponent(float x, int* k) {
+  int e = ((int)as_uint(x) - (int)as_uint(SQRT2 / 2.0f)) >> 23;
+  *k = e;
+  return as_float(as_uint(x) - ((uint)e << 23)) - 1.0f;
+}
+
+// log(w + c) for w in [2^-100, 2^100] and |c| at most half w's ULP, with one division: w = 2^k
+// (1 + f) (splitNormalExponent), c / 2^k added to f's pair (1 + f + c / 2^k is exact), and
 // s + sLo = that over 2 + f from t's reciprocal, the remainder by fma (logFloatFloatFused's).
 static float logOfPairFused(float w, float c) {
   int k;
-  float f = splitExponent(w, &k);
+  float f = splitNormalExponent(w, &k);
   float cScaled = c * powerOf2(-k);
   float t = 2.0f + f;
   float tLo = (f - (t - 2.0f)) + cScaled;
@@ -247,7 +262,7 @@ static float logOfPairFused(float w, float c) {
   float sLo = ((fma(-s, t, f) + cScaled) - s * tLo) * reciprocal;
   float z = s * s;
   // log(1 + f) = 2 s + 2 sLo + s z g(z), and k ln2 with its first part exact.
-  float rest = fma(s * z, logPolynomial(z), 2.0f * sLo);
+  float rest = fma(s * z, logPolynomialFused(z), 2.0f * sLo);
   float fk = (float)k;
   float kHi = fk * LN2_HI;
   float sum = kHi + 2.0f * s;

@@ -249,9 +249,10 @@ static double expm1TailFused(double r) {
 // expm1(r) = r + r^2 (1/2 + r g(r)), the sum rounded once.
 static double expm1KernelFused(double r) { return fma(r * r, expm1TailFused(r), r); }
 
-// t e^r - 1 for t = 2^n, n in [-53, 53] (t - 1 exact): (t - 1) + t r by one fma, then t r^2 (1/2 + r g(r))
-// by another, so that no rounded expm1(r) is scaled by t (near n = 1, where t e^r - 1 cancels, that
-// rounding, doubled, was a whole ULP of the result).
+// t e^r - 1 for t = 2^n: (t - 1) + t r by one fma, then t r^2 (1/2 + r g(r)) by another, so that
+// no rounded expm1(r) is scaled by t (near n = 1, where t e^r - 1 cancels, that rounding, doubled,
+// was a whole ULP of the result). t - 1 is exact for n in [-53, 53]; beyond, its rounding is at most
+// half an ULP of the result.
 static double expm1ScaledFused(double r, double t) {
   return fma(t * (r * r), expm1TailFused(r), fma(t, r, t - 1.0));
 }
@@ -265,12 +266,33 @@ static double reciprocalFused(double y) {
   return fma(r, fma(-y, r, 1.0), r);
 }
 
-// log(w + c) for w in [2^-60, 2^1000] and |c| below 2^-40 w: splitExponent's reduction, f / (2 + f)
-// as s + sLo from reciprocalFused and the remainder by fma (logDoubleDoubleFused's), and c / w by
-// the float reciprocal of w and one Newton step (2^-43, on a term already below 2^-40 of w).
+// logPolynomial by fma.
+static double logPolynomialFused(double z) {
+  double g = fma(0x1.0c04595972ab8p-3, z, 0x1.0fbe83c2cbcf3p-3);
+  g = fma(g, z, 0x1.3b1c360763b8ap-3);
+  g = fma(g, z, 0x1.745cf901605f7p-3);
+  g = fma(g, z, 0x1.c71c720160b47p-3);
+  g = fma(g, z, 0x1.2492492476c87p-2);
+  g = fma(g, z, 0x1.9999999999a38p-2);
+  return fma(g, z, 0x1.5555555555555p-1);
+}
+
+// splitExponent for a normal x > 0, without branches: k = floor of x's bits less those of
+// SQRT2 / 2, over 2^52 (an arithmetic shift), and m = x / 2^k by taking k from x's exponent field,
+// so that m lies in [SQRT2 / 2, SQRT2).
+static double splitNormalExponent(double x, int* k) {
+  int e = (int)(((long)as_ulong(x) - (long)as_ulong(SQRT2 / 2.0)) >> 52);
+  *k = e;
+  return as_double(as_ulong(x) - ((ulong)(long)e << 52)) - 1.0;
+}
+
+// log(w + c) for w in [2^-60, 2^1000] and |c| below 2^-40 w: w = 2^k (1 + f)
+// (splitNormalExponent), f / (2 + f) as s + sLo from reciprocalFused and the remainder by fma
+// (logDoubleDoubleFused's), and c / w by the float reciprocal of w and one Newton step (2^-43, on
+// a term already below 2^-40 of w).
 static double logOfPairFused(double w, double c) {
   int k;
-  double f = splitExponent(w, &k);
+  double f = splitNormalExponent(w, &k);
   double t = 2.0 + f;
   double tLo = f - (t - 2.0);
   double reciprocal = reciprocalFused(t);
@@ -280,7 +302,7 @@ static double logOfPairFused(double w, double c) {
   inverse = fma(inverse, fma(-w, inverse, 1.0), inverse);
   double z = s * s;
   // log(1 + f) = 2 s + 2 sLo + s z g(z), and k ln2 with its first part exact.
-  double rest = fma(s * z, logPolynomial(z), fma(c, inverse, 2.0 * sLo));
+  double rest = fma(s * z, logPolynomialFused(z), fma(c, inverse, 2.0 * sLo));
   double dk = (double)k;
   double kHi = dk * LN2_HI;
   double sum = kHi + 2.0 * s;
