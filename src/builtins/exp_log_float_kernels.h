@@ -222,8 +222,8 @@ static float expm1KernelFused(float r) { return fma(r * r, expm1TailFused(r), r)
 
 // t e^r - 1 for t = 2^n: (t - 1) + t r by one fma, then t r^2 (1/2 + r g(r)) by another, so that
 // no rounded expm1(r) is scaled by t (near n = 1, where t e^r - 1 cancels, that rounding, doubled,
-// was a whole ULP of the result). t - 1 is exact for n in [-24, 24]; beyond, its rounding is at most
-// half an ULP of the result.
+// was a whole ULP of the result). t - 1 is exact for n in [-24, 24]; beyond, its rounding is at
+// most half an ULP of the result.
 static float expm1ScaledFused(float r, float t) { return fma(t * (r * r), expm1TailFused(r), fma(t, r, t - 1.0f)); }
 
 // e^x / 2 for x in [0, 88): 2^(n-1) (1 + expm1(r)) with one rounding of the sum, the fma's.

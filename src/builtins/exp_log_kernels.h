@@ -251,8 +251,8 @@ static double expm1KernelFused(double r) { return fma(r * r, expm1TailFused(r), 
 
 // t e^r - 1 for t = 2^n: (t - 1) + t r by one fma, then t r^2 (1/2 + r g(r)) by another, so that
 // no rounded expm1(r) is scaled by t (near n = 1, where t e^r - 1 cancels, that rounding, doubled,
-// was a whole ULP of the result). t - 1 is exact for n in [-53, 53]; beyond, its rounding is at most
-// half an ULP of the result.
+// was a whole ULP of the result). t - 1 is exact for n in [-53, 53]; beyond, its rounding is at
+// most half an ULP of the result.
 static double expm1ScaledFused(double r, double t) {
   return fma(t * (r * r), expm1TailFused(r), fma(t, r, t - 1.0));
 }
