@@ -115,9 +115,7 @@ double __cl2vk_tanh_f64(double x) {
 // ---- The forms built on fma (Target::fusedLibraryForms)
 //
 // expm1 below ln2/2 by expm1KernelFused alone; from -38 to 709 from one reduction as
-// 2^n (1 + p) - 1 = fma(2^n, p, 2^n - 1), rounded once (2^n - 1 is exact for n in [-53, 53], and
-// beyond its rounding is below half an ULP of the result). Elsewhere, NaN and infinities, the
-// exact form.
+// 2^n e^r - 1 (expm1ScaledFused). Elsewhere, NaN and infinities, the exact form.
 double __cl2vk_expm1_f64_fused(double x) {
   double a = fabs(x);
   if (a < 0.5 * LN2) return a < 0x1p-54 ? x : expm1KernelFused(x);  // zeros keep their sign
@@ -192,10 +190,10 @@ double __cl2vk_cosh_f64_fused(double x) {
   return h + inverse;
 }
 
-// tanh = e / (e + 2) with e = expm1(2|x|) from one reduction (2^n (1 + p) - 1 by one fma, 2^n - 1
-// exact up to n = 53), which cancels nowhere; the quotient from reciprocalFused, corrected by its
-// residual against the exact denominator (e + 2 as a pair), so that only e's rounding remains.
-// Past 19.1, 2e^(-2|x|) is below 2^-54 and tanh rounds to +-1.
+// tanh = e / (e + 2) with e = expm1(2|x|) from one reduction (expm1ScaledFused), which cancels
+// nowhere; the quotient from reciprocalFused, corrected by its residual against the exact
+// denominator (e + 2 as a pair), so that only e's rounding remains. Past 19.1, 2e^(-2|x|) is below
+// 2^-54 and tanh rounds to +-1.
 double __cl2vk_tanh_f64_fused(double x) {
   double a = fabs(x);
   if (!(a < 19.1)) return isnan(x) ? x : copysign(1.0, x);

@@ -115,9 +115,7 @@ float __cl2vk_tanh_f32(float x) {
 // ---- The forms built on fma (Target::fusedLibraryForms)
 //
 // expm1 below ln2/2 by expm1KernelFused alone; from -17 to 88 from one reduction as
-// 2^n (1 + p) - 1 = fma(2^n, p, 2^n - 1), rounded once (2^n - 1 is exact for n in [-24, 24], and
-// beyond its rounding is below half an ULP of the result). Elsewhere, NaN and infinities, the
-// exact form.
+// 2^n e^r - 1 (expm1ScaledFused). Elsewhere, NaN and infinities, the exact form.
 float __cl2vk_expm1_f32_fused(float x) {
   float a = fabs(x);
   if (a < 0.5f * LN2) return a < 0x1p-25f ? x : expm1KernelFused(x);  // zeros keep their sign

@@ -40,11 +40,11 @@ float __cl2vk_atanh_f32(float x) {
 // ---- The forms built on fma (Target::fusedLibraryForms)
 //
 // Each function is log(w + c) of an argument formed as a pair, exactly but for a term 2^-42 of it
-// (logOfPairFused, one division): asinh and acosh as log(|x| + sqrt(x^2 +- 1)), the root by
-// sqrtWithLowFused and the sum by Fast2Sum; atanh as log((1 + |x|) / (1 - |x|)) / 2, numerator
-// and denominator exact pairs and the quotient from one reciprocal with its residual. Nothing
-// cancels: the result is within an ULP or so of the logarithm of the exact argument. Outside
-// [2^-12, 2^12) (and 1 for acosh) the exact forms.
+// (logOfPairFused, one division of its own): asinh and acosh as log(|x| + sqrt(x^2 +- 1)), the
+// root by sqrtWithLowFused and the sum by Fast2Sum; atanh as log((1 + |x|) / (1 - |x|)) / 2,
+// numerator and denominator exact pairs and the quotient from one reciprocal with its residual.
+// Nothing cancels: the result is within an ULP or so of the logarithm of the exact argument.
+// Outside [2^-12, 2^12) (and 1 for acosh) the exact forms.
 float __cl2vk_asinh_f32_fused(float x) {
   float a = fabs(x);
   if (!(a >= 0x1p-12f && a < 0x1p12f)) return __cl2vk_asinh_f32(x);
