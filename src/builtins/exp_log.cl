@@ -111,3 +111,98 @@ double __cl2vk_tanh_f64(double x) {
   if (isnan(x)) return x;
   return copysign(r, x);
 }
+
+// ---- The forms built on fma (Target::fusedLibraryForms)
+//
+// expm1 below ln2/2 by expm1KernelFused alone; from -38 to 709 from one reduction as
+// 2^n e^r - 1 (expm1ScaledFused). Elsewhere, NaN and infinities, the exact form.
+double __cl2vk_expm1_f64_fused(double x) {
+  double a = fabs(x);
+  if (a < 0.5 * LN2) return a < 0x1p-54 ? x : expm1KernelFused(x);  // zeros keep their sign
+  if (!(x > -38.0 && x < 709.0)) return __cl2vk_expm1_f64(x);
+  int n;
+  double r = reduceByLn2Fused(x, &n);
+  return expm1ScaledFused(r, powerOf2(n));
+}
+
+// log1p as the logarithm of 1 + x as an exact pair (Fast2Sum, the larger operand first):
+// logOfPairFused, no double division. Below 2^-54, x itself (log1p rounds to it; zeros keep their
+// sign); at -1 and below, past 2^100, NaN and infinities, the exact form.
+double __cl2vk_log1p_f64_fused(double x) {
+  double a = fabs(x);
+  if (!(a >= 0x1p-54 && x > -1.0 && x < 0x1p100)) return a < 0x1p-54 ? x : __cl2vk_log1p_f64(x);
+  double u = 1.0 + x;
+  return logOfPairFused(u, x < 1.0 ? (1.0 - u) + x : (x - u) + 1.0);
+}
+
+// sinh and cosh below 1 by their series (odd and even minimax polynomials fitted to the relative
+// error, below 2^-53.9 and 2^-55 for the part beyond x and 1, at most a seventh and a third of the
+// result); from 1 to 708 from one reduction, e^|x| = 2^n (1 + p), as h -+ 1/(4h) with
+// h = 2^(n-1) (1 + p) rounded once (fma) and 1/(4h) = 2^(-n-1) / (1 + p) by reciprocalFused: the
+// second term is at most a sixth of sinh, and the cancellation magnifies h's error (about an ULP)
+// by coth 1 = 1.31 at most. Past 22 the second term is below 2^-63 of the first and is left out.
+// Past 708 (where e^|x| nears overflow), NaN and infinities, the exact forms.
+#define HYPERBOLIC_FUSED_END 708.0
+
+// e^a / 2 and, below 22, 1 / (2 e^a) as *inverse (0 above), for a in [1, 708).
+static double halfExpAndInverse(double a, double* inverse) {
+  int n;
+  double r = reduceByLn2Fused(a, &n);
+  double p = expm1KernelFused(r);
+  double t = powerOf2(n - 1);
+  *inverse = a < 22.0 ? reciprocalFused(1.0 + p) * powerOf2(-n - 1) : 0.0;
+  return fma(t, p, t);
+}
+
+double __cl2vk_sinh_f64_fused(double x) {
+  double a = fabs(x);
+  if (a < 1.0) {
+    double z = x * x;
+    double p = fma(0x1.b40fca04db187p-41, z, 0x1.611cba6942d86p-33);
+    p = fma(p, z, 0x1.ae6460eaa9751p-26);
+    p = fma(p, z, 0x1.71de3a4e25c13p-19);
+    p = fma(p, z, 0x1.a01a01a01ed75p-13);
+    p = fma(p, z, 0x1.11111111110fep-7);
+    p = fma(p, z, 0x1.5555555555555p-3);
+    return fma(x * z, p, x);  // x itself for tiny x, its zero's sign kept
+  }
+  if (!(a < HYPERBOLIC_FUSED_END)) return __cl2vk_sinh_f64(x);
+  double inverse;
+  double h = halfExpAndInverse(a, &inverse);
+  return copysign(h - inverse, x);
+}
+
+double __cl2vk_cosh_f64_fused(double x) {
+  double a = fabs(x);
+  if (a < 1.0) {
+    double z = x * x;
+    double p = fma(0x1.9980366cd9d30p-37, z, 0x1.1ee57105324ebp-29);
+    p = fma(p, z, 0x1.27e50680cbf6ap-22);
+    p = fma(p, z, 0x1.a01a0190b7bd0p-16);
+    p = fma(p, z, 0x1.6c16c16c20f3bp-10);
+    p = fma(p, z, 0x1.5555555555504p-5);
+    p = fma(p, z, 0.5);
+    return fma(z, p, 1.0);
+  }
+  if (!(a < HYPERBOLIC_FUSED_END)) return __cl2vk_cosh_f64(x);
+  double inverse;
+  double h = halfExpAndInverse(a, &inverse);
+  return h + inverse;
+}
+
+// tanh = e / (e + 2) with e = expm1(2|x|) from one reduction (expm1ScaledFused), which cancels
+// nowhere; the quotient from reciprocalFused, corrected by its residual against the exact
+// denominator (e + 2 as a pair), so that only e's rounding remains. Past 19.1, 2e^(-2|x|) is below
+// 2^-54 and tanh rounds to +-1.
+double __cl2vk_tanh_f64_fused(double x) {
+  double a = fabs(x);
+  if (!(a < 19.1)) return isnan(x) ? x : copysign(1.0, x);
+  int n;
+  double r = reduceByLn2Fused(2.0 * a, &n);
+  double e = expm1ScaledFused(r, powerOf2(n));
+  double d = e + 2.0;
+  double dLo = e < 2.0 ? e - (d - 2.0) : 2.0 - (d - e);  // d + dLo = e + 2 exactly (Fast2Sum)
+  double reciprocal = reciprocalFused(d);
+  double q = e * reciprocal;
+  return copysign(fma(fma(-q, dLo, fma(-q, d, e)), reciprocal, q), x);
+}

@@ -111,3 +111,87 @@ float __cl2vk_tanh_f32(float x) {
   if (isnan(x)) return x;
   return copysign(r, x);
 }
+
+// ---- The forms built on fma (Target::fusedLibraryForms)
+//
+// expm1 below ln2/2 by expm1KernelFused alone; from -17 to 88 from one reduction as
+// 2^n e^r - 1 (expm1ScaledFused). Elsewhere, NaN and infinities, the exact form.
+float __cl2vk_expm1_f32_fused(float x) {
+  float a = fabs(x);
+  if (a < 0.5f * LN2) return a < 0x1p-25f ? x : expm1KernelFused(x);  // zeros keep their sign
+  if (!(x > -17.0f && x < 88.0f)) return __cl2vk_expm1_f32(x);
+  int n;
+  float r = reduceByLn2Fused(x, &n);
+  return expm1ScaledFused(r, powerOf2(n));
+}
+
+// log1p as the logarithm of 1 + x as an exact pair (Fast2Sum, the larger operand first):
+// logOfPairFused, one division. Below 2^-24, x itself (log1p rounds to it; zeros keep their sign);
+// at -1 and below, past 2^100, NaN and infinities, the exact form.
+float __cl2vk_log1p_f32_fused(float x) {
+  float a = fabs(x);
+  if (!(a >= 0x1p-24f && x > -1.0f && x < 0x1p100f)) return a < 0x1p-24f ? x : __cl2vk_log1p_f32(x);
+  float u = 1.0f + x;
+  return logOfPairFused(u, x < 1.0f ? (1.0f - u) + x : (x - u) + 1.0f);
+}
+
+// sinh and cosh below 1 by their series (odd and even minimax polynomials fitted to the relative
+// error, below 2^-24.9 and 2^-26.8 for the part beyond x and 1, which is at most a seventh and a
+// third of the result); from 1 to 88 from h = e^|x| / 2 (halfExpFused, one reduction) as
+// h -+ 1/(4h), whose second term is at most a sixth of sinh: one division's error there weighs a
+// sixth, and the cancellation magnifies h's (about an ULP) by coth 1 = 1.31 at most. Past 10 the
+// second term is below 2^-28 of the first and is left out. Past 88 (where e^|x| nears overflow),
+// NaN and infinities, the exact forms.
+#define HYPERBOLIC_SERIES_END 1.0f
+#define HYPERBOLIC_FUSED_END 88.0f
+
+float __cl2vk_sinh_f32_fused(float x) {
+  float a = fabs(x);
+  if (a < HYPERBOLIC_SERIES_END) {
+    float z = x * x;
+    float p = fma(fma(fma(0x1.78a24cp-19f, z, 0x1.a0091cp-13f), z, 0x1.11111ep-7f), z, 0x1.555556p-3f);
+    return fma(x * z, p, x);  // x itself for tiny x, its zero's sign kept
+  }
+  if (!(a < HYPERBOLIC_FUSED_END)) return __cl2vk_sinh_f32(x);
+  float h = halfExpFused(a);
+  return copysign(a < 10.0f ? h - 0.25f / h : h, x);
+}
+
+float __cl2vk_cosh_f32_fused(float x) {
+  float a = fabs(x);
+  if (a < HYPERBOLIC_SERIES_END) {
+    float z = x * x;
+    float p = fma(fma(fma(0x1.a966a8p-16f, z, 0x1.6bff96p-10f), z, 0x1.55557ap-5f), z, 0.5f);
+    return fma(z, p, 1.0f);
+  }
+  if (!(a < HYPERBOLIC_FUSED_END)) return __cl2vk_cosh_f32(x);
+  float h = halfExpFused(a);
+  return a < 10.0f ? h + 0.25f / h : h;
+}
+
+// tanh below 0.55 by an odd minimax polynomial (the part beyond x, at most a tenth of the result,
+// within 2^-24 of its own); up to 9.1 as 1 - q with q = 2 / (e^(2|x|) + 1) in [0, 1/2]: the
+// denominator rounds once (fma), and q, from one reciprocal, is corrected by its exact residual
+// so that the division's error (up to 2.5 ULP in Vulkan, an ULP and a quarter of the result) does
+// not count. Past 9.1, 2e^(-2|x|) is below 2^-25 and tanh rounds to +-1.
+float __cl2vk_tanh_f32_fused(float x) {
+  float a = fabs(x);
+  if (!(a < 9.1f)) return isnan(x) ? x : copysign(1.0f, x);
+  float r;
+  if (a < 0.55f) {
+    float z = a * a;
+    float p = fma(fma(fma(fma(-0x1.b137b4p-8f, z, 0x1.5d226ep-6f), z, -0x1.b9a04ep-5f), z, 0x1.110feap-3f), z,
+                  -0x1.555554p-2f);
+    r = fma(a * z, p, a);
+  } else {
+    int n;
+    float y = reduceByLn2Fused(2.0f * a, &n);
+    float t = powerOf2(n);
+    // t + 1 is exact up to n = 23; above, q is below 2^-23 and its rounding far below the result's.
+    float d = fma(t, expm1KernelFused(y), t + 1.0f);
+    float reciprocal = 1.0f / d;
+    float q = 2.0f * reciprocal;
+    r = 1.0f - fma(fma(-q, d, 2.0f), reciprocal, q);
+  }
+  return copysign(r, x);  // on |x|: x + x^3 p would make a negative zero +0
+}

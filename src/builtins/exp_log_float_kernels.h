@@ -199,3 +199,86 @@ static float expFloatFloat(float hi, float lo) {
   float r = ((hi - k * LN2_HI) - k * LN2_LO) + lo;
   return scaleByPowerOf2(1.0f + expm1Kernel(r), (int)k);
 }
+
+// ---- The forms built on fma (Target::fusedLibraryForms: a correctly rounded fma, the driver's)
+//
+// x - n ln2 by fma: n LN2_HI is exact and so is its difference with x (as in reduceByLn2); the
+// second fma rounds once, at 2^-24 of r.
+static float reduceByLn2Fused(float x, int* n) {
+  float k = rint(x * LOG2E);
+  *n = (int)k;
+  return fma(-k, LN2_LO, fma(-k, LN2_HI, x));
+}
+
+// (expm1(r) - r) / r^2 = 1/2 + r g(r) for |r| <= ln2/2 (expm1Kernel's g) by fma.
+static float expm1TailFused(float r) {
+  float g = fma(fma(fma(fma(0x1.a0f882p-13f, r, 0x1.6d1122p-10f), r, 0x1.1110f6p-7f), r, 0x1.55551ap-5f), r,
+                0x1.555556p-3f);
+  return fma(r, g, 0.5f);
+}
+
+// expm1(r) = r + r^2 (1/2 + r g(r)), the sum rounded once.
+static float expm1KernelFused(float r) { return fma(r * r, expm1TailFused(r), r); }
+
+// t e^r - 1 for t = 2^n: (t - 1) + t r by one fma, then t r^2 (1/2 + r g(r)) by another, so that
+// no rounded expm1(r) is scaled by t (near n = 1, where t e^r - 1 cancels, that rounding, doubled,
+// was a whole ULP of the result). t - 1 is exact for n in [-24, 24]; beyond, its rounding is at
+// most half an ULP of the result.
+static float expm1ScaledFused(float r, float t) { return fma(t * (r * r), expm1TailFused(r), fma(t, r, t - 1.0f)); }
+
+// e^x / 2 for x in [0, 88): 2^(n-1) (1 + expm1(r)) with one rounding of the sum, the fma's.
+static float halfExpFused(float x) {
+  int n;
+  float r = reduceByLn2Fused(x, &n);
+  float t = powerOf2(n - 1);
+  return fma(t, expm1KernelFused(r), t);
+}
+
+// logPolynomial by fma.
+static float logPolynomialFused(float z) {
+  return fma(fma(fma(0x1.ddcf72p-3f, z, 0x1.245c40p-2f), z, 0x1.9999ecp-2f), z, 0x1.555554p-1f);
+}
+
+// splitExponent for a normal x > 0, without branches: k = floor of x's bits less those of
+// SQRT2 / 2, over 2^23 (an arithmetic shift), and m = x / 2^k by taking k from x's exponent field,
+// so that m lies in [SQRT2 / 2, SQRT2).
+static float splitNormalExponent(float x, int* k) {
+  int e = ((int)as_uint(x) - (int)as_uint(SQRT2 / 2.0f)) >> 23;
+  *k = e;
+  return as_float(as_uint(x) - ((uint)e << 23)) - 1.0f;
+}
+
+// log(w + c) for w in [2^-100, 2^100] and |c| at most half w's ULP, with one division: w = 2^k
+// (1 + f) (splitNormalExponent), c / 2^k added to f's pair (1 + f + c / 2^k is exact), and
+// s + sLo = that over 2 + f from t's reciprocal, the remainder by fma (logFloatFloatFused's).
+static float logOfPairFused(float w, float c) {
+  int k;
+  float f = splitNormalExponent(w, &k);
+  float cScaled = c * powerOf2(-k);
+  float t = 2.0f + f;
+  float tLo = (f - (t - 2.0f)) + cScaled;
+  float reciprocal = 1.0f / t;
+  float s = f * reciprocal;
+  float sLo = ((fma(-s, t, f) + cScaled) - s * tLo) * reciprocal;
+  float z = s * s;
+  // log(1 + f) = 2 s + 2 sLo + s z g(z), and k ln2 with its first part exact.
+  float rest = fma(s * z, logPolynomialFused(z), 2.0f * sLo);
+  float fk = (float)k;
+  float kHi = fk * LN2_HI;
+  float sum = kHi + 2.0f * s;
+  float sumError = (kHi - sum) + 2.0f * s;  // exact (Fast2Sum): |k ln2| > |2 s| unless k is 0
+  return sum + (sumError + fma(fk, LN2_LO, rest));
+}
+
+// sqrt(q + qLo) as the result plus *lo (at most half its ULP) for q in [2^-120, 2^120] and |qLo|
+// at most half q's ULP: s = q rsqrt(q) (within 2^-21.5: Vulkan's InverseSqrt is within 2 ULP),
+// its correction from the residual q + qLo - s^2 (exact by fma up to its own rounding) times
+// rsqrt / 2, to 2^-42, then the pair renormalized (Fast2Sum).
+static float sqrtWithLowFused(float q, float qLo, float* lo) {
+  float y = rsqrt(q);
+  float s = q * y;
+  float correction = (fma(-s, s, q) + qLo) * (0.5f * y);
+  float root = s + correction;
+  *lo = correction - (root - s);
+  return root;
+}

@@ -220,3 +220,104 @@ static double expDoubleDouble(double hi, double lo) {
   double r = ((hi - k * LN2_HI) - k * LN2_LO) + lo;
   return scaleByPowerOf2(1.0 + expm1Kernel(r), (int)k);
 }
+
+// ---- The forms built on fma (Target::fusedLibraryForms: a correctly rounded fma, the driver's)
+//
+// x - n ln2 by fma: n LN2_HI is exact and so is its difference with x (as in reduceByLn2); the
+// second fma rounds once, at 2^-53 of r.
+static double reduceByLn2Fused(double x, int* n) {
+  double k = rint(x * LOG2E);
+  *n = (int)k;
+  return fma(-k, LN2_LO, fma(-k, LN2_HI, x));
+}
+
+// (expm1(r) - r) / r^2 = 1/2 + r g(r) for |r| <= ln2/2 (expm1Kernel's g) by fma.
+static double expm1TailFused(double r) {
+  double g = fma(0x1.61b2c5219ae0ep-33, r, 0x1.1f73102e57f8bp-29);
+  g = fma(g, r, 0x1.ae643443626c1p-26);
+  g = fma(g, r, 0x1.27e4db5e389d2p-22);
+  g = fma(g, r, 0x1.71de3a59062b8p-19);
+  g = fma(g, r, 0x1.a01a01a6da7e2p-16);
+  g = fma(g, r, 0x1.a01a01a019b28p-13);
+  g = fma(g, r, 0x1.6c16c16c162d1p-10);
+  g = fma(g, r, 0x1.1111111111111p-7);
+  g = fma(g, r, 0x1.5555555555556p-5);
+  g = fma(g, r, 0x1.5555555555555p-3);
+  return fma(r, g, 0.5);
+}
+
+// expm1(r) = r + r^2 (1/2 + r g(r)), the sum rounded once.
+static double expm1KernelFused(double r) { return fma(r * r, expm1TailFused(r), r); }
+
+// t e^r - 1 for t = 2^n: (t - 1) + t r by one fma, then t r^2 (1/2 + r g(r)) by another, so that
+// no rounded expm1(r) is scaled by t (near n = 1, where t e^r - 1 cancels, that rounding, doubled,
+// was a whole ULP of the result). t - 1 is exact for n in [-53, 53]; beyond, its rounding is at
+// most half an ULP of the result.
+static double expm1ScaledFused(double r, double t) {
+  return fma(t * (r * r), expm1TailFused(r), fma(t, r, t - 1.0));
+}
+
+// 1 / y for y in float's normal range without a double division (a long subroutine on GPUs): the
+// float reciprocal (within 2^-22: y's rounding to float and Vulkan's 2.5 ULP) and two Newton steps
+// by fma, each squaring the relative error (2^-44, then below the last rounding, half an ULP).
+static double reciprocalFused(double y) {
+  double r = (double)(1.0f / (float)y);
+  r = fma(r, fma(-y, r, 1.0), r);
+  return fma(r, fma(-y, r, 1.0), r);
+}
+
+// logPolynomial by fma.
+static double logPolynomialFused(double z) {
+  double g = fma(0x1.0c04595972ab8p-3, z, 0x1.0fbe83c2cbcf3p-3);
+  g = fma(g, z, 0x1.3b1c360763b8ap-3);
+  g = fma(g, z, 0x1.745cf901605f7p-3);
+  g = fma(g, z, 0x1.c71c720160b47p-3);
+  g = fma(g, z, 0x1.2492492476c87p-2);
+  g = fma(g, z, 0x1.9999999999a38p-2);
+  return fma(g, z, 0x1.5555555555555p-1);
+}
+
+// splitExponent for a normal x > 0, without branches: k = floor of x's bits less those of
+// SQRT2 / 2, over 2^52 (an arithmetic shift), and m = x / 2^k by taking k from x's exponent field,
+// so that m lies in [SQRT2 / 2, SQRT2).
+static double splitNormalExponent(double x, int* k) {
+  int e = (int)(((long)as_ulong(x) - (long)as_ulong(SQRT2 / 2.0)) >> 52);
+  *k = e;
+  return as_double(as_ulong(x) - ((ulong)(long)e << 52)) - 1.0;
+}
+
+// log(w + c) for w in [2^-60, 2^1000] and |c| below 2^-40 w: w = 2^k (1 + f)
+// (splitNormalExponent), f / (2 + f) as s + sLo from reciprocalFused and the remainder by fma
+// (logDoubleDoubleFused's), and c / w by the float reciprocal of w and one Newton step (2^-43, on
+// a term already below 2^-40 of w).
+static double logOfPairFused(double w, double c) {
+  int k;
+  double f = splitNormalExponent(w, &k);
+  double t = 2.0 + f;
+  double tLo = f - (t - 2.0);
+  double reciprocal = reciprocalFused(t);
+  double s = f * reciprocal;
+  double sLo = (fma(-s, t, f) - s * tLo) * reciprocal;
+  double inverse = (double)(1.0f / (float)w);
+  inverse = fma(inverse, fma(-w, inverse, 1.0), inverse);
+  double z = s * s;
+  // log(1 + f) = 2 s + 2 sLo + s z g(z), and k ln2 with its first part exact.
+  double rest = fma(s * z, logPolynomialFused(z), fma(c, inverse, 2.0 * sLo));
+  double dk = (double)k;
+  double kHi = dk * LN2_HI;
+  double sum = kHi + 2.0 * s;
+  double sumError = (kHi - sum) + 2.0 * s;  // exact (Fast2Sum): |k ln2| > |2 s| unless k is 0
+  return sum + (sumError + fma(dk, LN2_LO, rest));
+}
+
+// sqrt(q + qLo) as the result plus *lo, for q in [2^-120, 2^120] and |qLo| at most half its ULP,
+// without a double square root: the float rsqrt of q (2^-21.5) and one Newton step by fma (2^-42),
+// s = q y within 2^-42, and its correction from the residual q + qLo - s^2, exact by fma up to
+// its own rounding (2^-53 of a term 2^-41 of q): *lo holds the rest to 2^-84.
+static double sqrtWithLowFused(double q, double qLo, double* lo) {
+  double y = (double)rsqrt((float)q);
+  y = fma(0.5 * y, fma(-q * y, y, 1.0), y);
+  double s = q * y;
+  *lo = (fma(-s, s, q) + qLo) * (0.5 * y);
+  return s;
+}

@@ -36,3 +36,46 @@ float __cl2vk_atanh_f32(float x) {
   float r = a < 0.5f ? 0.5f * log1pFloat(2.0f * a + 2.0f * a * a / (1.0f - a)) : 0.5f * log1pFloat(2.0f * a / (1.0f - a));
   return copysign(r, x);
 }
+
+// ---- The forms built on fma (Target::fusedLibraryForms)
+//
+// Each function is log(w + c) of an argument formed as a pair, exactly but for a term 2^-42 of it
+// (logOfPairFused, one division of its own): asinh and acosh as log(|x| + sqrt(x^2 +- 1)), the
+// root by sqrtWithLowFused and the sum by Fast2Sum; atanh as log((1 + |x|) / (1 - |x|)) / 2,
+// numerator and denominator exact pairs and the quotient from one reciprocal with its residual.
+// Nothing cancels: the result is within an ULP or so of the logarithm of the exact argument.
+// Outside [2^-12, 2^12) (and 1 for acosh) the exact forms.
+float __cl2vk_asinh_f32_fused(float x) {
+  float a = fabs(x);
+  if (!(a >= 0x1p-12f && a < 0x1p12f)) return __cl2vk_asinh_f32(x);
+  float q = fma(a, a, 1.0f);
+  float qLo = fma(a, a, 1.0f - q);  // 1 - q is exact below 2^24
+  float rootLo;
+  float root = sqrtWithLowFused(q, qLo, &rootLo);
+  float w = root + a;
+  return copysign(logOfPairFused(w, ((root - w) + a) + rootLo), x);
+}
+
+// x^2 - 1 by one fma rounds once, within 2^-24: the root within 2^-25 and the logarithm, which
+// near 1 is about the root, within 2^-25 of itself.
+float __cl2vk_acosh_f32_fused(float x) {
+  if (!(x > 1.0f && x < 0x1p12f)) return __cl2vk_acosh_f32(x);
+  float rootLo;
+  float root = sqrtWithLowFused(fma(x, x, -1.0f), 0.0f, &rootLo);
+  float w = x + root;
+  return logOfPairFused(w, ((x - w) + root) + rootLo);
+}
+
+float __cl2vk_atanh_f32_fused(float x) {
+  float a = fabs(x);
+  if (!(a >= 0x1p-12f && a < 1.0f)) return __cl2vk_atanh_f32(x);
+  float n = 1.0f + a;
+  float nLo = (1.0f - n) + a;
+  float d = 1.0f - a;
+  float dLo = (1.0f - d) - a;
+  float reciprocal = 1.0f / d;
+  float quotient = n * reciprocal;
+  float correction = ((fma(-quotient, d, n) + nLo) - quotient * dLo) * reciprocal;
+  float w = quotient + correction;  // renormalized (Fast2Sum)
+  return copysign(0.5f * logOfPairFused(w, correction - (w - quotient)), x);
+}

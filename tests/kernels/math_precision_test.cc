@@ -909,6 +909,78 @@ TEST_P(MathPrecisionFusedForms, FmodIsExact) {
   checkFmodNearMultiples<double>(*this, kernel("math_precision_double", "fmod_f64"));
 }
 
+// Each of `points` and its neighbours a few ULP either side, both signs: where a fused form
+// switches between its series, its main form and the exact form.
+template <typename T>
+std::vector<T> aroundSwitches(std::initializer_list<T> points) {
+  std::vector<T> values;
+  for (T point : points) {
+    T below = point, above = point;
+    for (int step = 0; step < 4; ++step) {
+      for (T v : {below, above}) values.push_back(v), values.push_back(-v);
+      below = std::nextafter(below, T(0)), above = std::nextafter(above, T(INFINITY));
+    }
+  }
+  return values;
+}
+
+// sinh and cosh by their series below 1 and from one exponential up to 88 (double 708), tanh by
+// its series below 0.55 (float) and from one exponential up to where it rounds to 1.
+TEST_P(MathPrecisionFusedForms, HyperbolicWithinOpenclBounds) {
+  std::vector<float> hardFloat = aroundSwitches<float>({1.0f, 0.55f, 10.0f, 9.1f, 88.0f, 0x1.62e42ep+6f, 89.4f});
+  std::vector<double> hardDouble = aroundSwitches<double>({1.0, 22.0, 19.1, 708.0, 709.78, 710.47});
+  for (const MathFunction& function :
+       {MathFunction{"sinh", mpfr_sinh, nullptr, 4, -89, 89}, MathFunction{"cosh", mpfr_cosh, nullptr, 4, -89, 89},
+        MathFunction{"tanh", mpfr_tanh, nullptr, 5, -10, 10}, MathFunction{"sinh", mpfr_sinh, nullptr, 4, -2, 2},
+        MathFunction{"cosh", mpfr_cosh, nullptr, 4, -2, 2}, MathFunction{"tanh", mpfr_tanh, nullptr, 5, -1, 1}}) {
+    SCOPED_TRACE(function.name);
+    measure<float>(function, "math_precision", 1 << 14, hardFloat);
+  }
+  if (!sharedDevice().info().features.shaderFloat64) GTEST_SKIP() << "the device has no shaderFloat64";
+  for (const MathFunction& function :
+       {MathFunction{"sinh", mpfr_sinh, nullptr, 4, -711, 711}, MathFunction{"cosh", mpfr_cosh, nullptr, 4, -711, 711},
+        MathFunction{"tanh", mpfr_tanh, nullptr, 5, -25, 25}, MathFunction{"sinh", mpfr_sinh, nullptr, 4, -2, 2},
+        MathFunction{"tanh", mpfr_tanh, nullptr, 5, -1, 1}}) {
+    SCOPED_TRACE(function.name);
+    measure<double>(function, "math_precision_double", 1 << 14, hardDouble);
+  }
+}
+
+// asinh, acosh and atanh as the logarithm of a pair, from 2^-12 (double 2^-28) to 2^12 (2^26): the
+// ends of that range, acosh just above 1 and atanh just below 1 (the root and the denominator
+// smallest).
+TEST_P(MathPrecisionFusedForms, InverseHyperbolicWithinOpenclBounds) {
+  std::vector<float> hardFloat = aroundSwitches<float>({0x1p-12f, 0x1p12f, 1.0f, 0.5f, 2.0f, 0.99999f, 1.00001f});
+  std::vector<double> hardDouble = aroundSwitches<double>({0x1p-28, 0x1p26, 1.0, 0.5, 2.0, 1 - 1e-12, 1 + 1e-12});
+  for (const MathFunction& function :
+       {MathFunction{"asinh", mpfr_asinh, nullptr, 4, -30, 30}, MathFunction{"acosh", mpfr_acosh, nullptr, 4, 1, 30},
+        MathFunction{"atanh", mpfr_atanh, nullptr, 5, -1, 1}, MathFunction{"asinh", mpfr_asinh, nullptr, 4, -1, 1},
+        MathFunction{"acosh", mpfr_acosh, nullptr, 4, 1, 1.01}}) {
+    SCOPED_TRACE(function.name);
+    measure<float>(function, "math_precision", 1 << 14, hardFloat);
+    if (sharedDevice().info().features.shaderFloat64)
+      measure<double>(function, "math_precision_double", 1 << 14, hardDouble);
+  }
+}
+
+// expm1 from one reduction (its ends: ln2/2, where the reduction starts, -17 / -38 and 88 / 709,
+// where the exact form takes over) and log1p as the logarithm of the pair 1 + x (from 2^-24 /
+// 2^-54, and near -1, where 1 + x is smallest).
+TEST_P(MathPrecisionFusedForms, Expm1AndLog1pWithinOpenclBounds) {
+  std::vector<float> hardFloat = aroundSwitches<float>({0x1.62e43p-2f, 17.0f, 88.0f, 0x1p-24f, 0x1p-25f, 1.0f, 0.41f});
+  std::vector<double> hardDouble =
+      aroundSwitches<double>({0x1.62e42fefa39efp-2, 38.0, 709.0, 0x1p-54, 0x1p-53, 1.0, 0.41});
+  for (double v : {-0.999, -0.9999999}) hardFloat.push_back(float(v)), hardDouble.push_back(v);
+  for (const MathFunction& function :
+       {MathFunction{"expm1", mpfr_expm1, nullptr, 3, -20, 89}, MathFunction{"expm1", mpfr_expm1, nullptr, 3, -1, 1},
+        MathFunction{"log1p", mpfr_log1p, nullptr, 2, -1, 4}}) {
+    SCOPED_TRACE(function.name);
+    measure<float>(function, "math_precision", 1 << 14, hardFloat);
+    if (sharedDevice().info().features.shaderFloat64)
+      measure<double>(function, "math_precision_double", 1 << 14, hardDouble);
+  }
+}
+
 CL2VK_KERNEL_TEST_SUITE(MathPrecisionFusedForms, "O2");
 
 }  // namespace
