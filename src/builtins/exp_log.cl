@@ -24,7 +24,7 @@ double __cl2vk_exp10_f64(double x) {
   return scaleByPowerOf2(1.0 + expm1Kernel(r), (int)k);
 }
 
-double __cl2vk_expm1_f64(double x) { return expm1Double(x); }
+double __cl2vk_expm1_f64(double x) { return x == 0.0 ? x : expm1Double(x); }  // expm1(-0) is -0
 
 double __cl2vk_log_f64(double x) { return logDouble(x); }
 

@@ -24,7 +24,7 @@ float __cl2vk_exp10_f32(float x) {
   return scaleByPowerOf2(1.0f + expm1Kernel(r), (int)k);
 }
 
-float __cl2vk_expm1_f32(float x) { return expm1Float(x); }
+float __cl2vk_expm1_f32(float x) { return x == 0.0f ? x : expm1Float(x); }  // expm1(-0) is -0
 
 float __cl2vk_log_f32(float x) { return logFloat(x); }
 

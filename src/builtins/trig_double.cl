@@ -121,6 +121,7 @@ static int reduce(double x, double* r, double* rr) {
 
 double __cl2vk_sin_f64(double x) {
   if (isnan(x) || isinf(x)) return as_double(0x7ff8000000000000ul);
+  if (x == 0) return x;  // the reduction would lose a zero's sign
   double r, rr;
   switch (reduce(x, &r, &rr)) {
     case 0: return sinKernel(r, rr);
@@ -143,6 +144,7 @@ double __cl2vk_cos_f64(double x) {
 
 double __cl2vk_tan_f64(double x) {
   if (isnan(x) || isinf(x)) return as_double(0x7ff8000000000000ul);
+  if (x == 0) return x;  // the reduction would lose a zero's sign
   double r, rr;
   int n = reduce(x, &r, &rr);
   double s = sinKernel(r, rr), c = cosKernel(r, rr);
@@ -172,6 +174,7 @@ static double sinInQuadrant(double r, int n) {
 
 double __cl2vk_sin_f64_fused(double x) {
   if (!(fabs(x) < 0x1p20)) return __cl2vk_sin_f64(x);
+  if (x == 0) return x;  // the polynomial's fma would add -0 to +0
   int n;
   double r = reduceFused(x, &n);
   return sinInQuadrant(r, n);
@@ -186,6 +189,7 @@ double __cl2vk_cos_f64_fused(double x) {
 
 double __cl2vk_tan_f64_fused(double x) {
   if (!(fabs(x) < 0x1p20)) return __cl2vk_tan_f64(x);
+  if (x == 0) return x;  // the polynomial's fma would add -0 to +0
   int n;
   double r = reduceFused(x, &n);
   double s = sinKernel(r, 0.0), c = cosKernel(r, 0.0);

@@ -108,6 +108,7 @@ static int reduce(float x, float* r, float* rr) {
 
 float __cl2vk_sin_f32(float x) {
   if (isnan(x) || isinf(x)) return as_float(0x7fc00000u);
+  if (x == 0) return x;  // the reduction would lose a zero's sign
   float r, rr;
   switch (reduce(x, &r, &rr)) {
     case 0: return sinKernel(r, rr);
@@ -130,6 +131,7 @@ float __cl2vk_cos_f32(float x) {
 
 float __cl2vk_tan_f32(float x) {
   if (isnan(x) || isinf(x)) return as_float(0x7fc00000u);
+  if (x == 0) return x;  // the reduction would lose a zero's sign
   float r, rr;
   int n = reduce(x, &r, &rr);
   float s = sinKernel(r, rr), c = cosKernel(r, rr);
@@ -178,6 +180,7 @@ static float sinInQuadrant(float r, int n) {
 
 float __cl2vk_sin_f32_fused(float x) {
   if (!(fabs(x) < 0x1p12f)) return __cl2vk_sin_f32(x);
+  if (x == 0) return x;  // the polynomial's fma would add -0 to +0
   int n;
   float r = reduceFused(x, &n);
   return sinInQuadrant(r, n);
@@ -192,6 +195,7 @@ float __cl2vk_cos_f32_fused(float x) {
 
 float __cl2vk_tan_f32_fused(float x) {
   if (!(fabs(x) < 0x1p12f)) return __cl2vk_tan_f32(x);
+  if (x == 0) return x;  // the polynomial's fma would add -0 to +0
   int n;
   float r = reduceFused(x, &n);
   float s = sinPolynomial(r), c = cosPolynomial(r);

@@ -303,6 +303,24 @@ class MathPrecision : public KernelTest {
     return created ? std::move(*created) : nullptr;
   }
 
+  // C99's Annex F, which OpenCL's math follows: an odd function of a zero is that zero (sin(-0) is
+  // -0), a sign an argument reduction is apt to lose.
+  template <typename T>
+  void expectOddFunctionsKeepTheSignOfZero(const std::string& file) {
+    const std::string suffix = std::is_same_v<T, float> ? "_f32" : "_f64";
+    const std::vector<T> zeros{T(-0.0), T(0.0)};
+    for (const char* name : {"sin", "tan", "asin", "atan", "sinpi", "tanpi", "asinpi", "atanpi", "sinh", "tanh",
+                             "asinh", "atanh", "expm1", "log1p", "erf", "cbrt"}) {
+      auto k = kernel(file, name + suffix);
+      ASSERT_TRUE(k) << name;
+      auto dx = buffer(zeros), dr = buffer(std::vector<T>(2, T(1)));
+      run(*k, range1d(2), {KernelArg::buffer(dx), KernelArg::buffer(dx), KernelArg::buffer(dr)});
+      std::vector<T> r = read<T>(dr, 2);
+      EXPECT_TRUE(r[0] == 0 && std::signbit(r[0])) << name << suffix << "(-0) = " << r[0];
+      EXPECT_TRUE(r[1] == 0 && !std::signbit(r[1])) << name << suffix << "(+0) = " << r[1];
+    }
+  }
+
   // Where cl2vk reports no CL_FP_DENORM for float (a device that cannot be told to keep float
   // denormals), OpenCL C's flush-to-zero rules apply to float results: besides a result within the
   // bound, a device may return the result for any of the operands' denormals flushed to zero of
@@ -435,6 +453,12 @@ TEST_P(MathPrecision, DoubleFunctionsWithinOpenclBounds) {
     SCOPED_TRACE(function.name);
     measure<double>(function, "math_precision_double");
   }
+}
+
+TEST_P(MathPrecision, OddFunctionsKeepTheSignOfZero) {
+  expectOddFunctionsKeepTheSignOfZero<float>("math_precision");
+  if (sharedDevice().info().features.shaderFloat64)
+    expectOddFunctionsKeepTheSignOfZero<double>("math_precision_double");
 }
 
 TEST_P(MathPrecision, DoubleSincosGivesSinAndCos) {
@@ -979,6 +1003,12 @@ TEST_P(MathPrecisionFusedForms, Expm1AndLog1pWithinOpenclBounds) {
     if (sharedDevice().info().features.shaderFloat64)
       measure<double>(function, "math_precision_double", 1 << 14, hardDouble);
   }
+}
+
+TEST_P(MathPrecisionFusedForms, OddFunctionsKeepTheSignOfZero) {
+  expectOddFunctionsKeepTheSignOfZero<float>("math_precision");
+  if (sharedDevice().info().features.shaderFloat64)
+    expectOddFunctionsKeepTheSignOfZero<double>("math_precision_double");
 }
 
 CL2VK_KERNEL_TEST_SUITE(MathPrecisionFusedForms, "O2");
