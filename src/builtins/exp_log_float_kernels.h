@@ -212,8 +212,8 @@ static float reduceByLn2Fused(float x, int* n) {
 
 // (expm1(r) - r) / r^2 = 1/2 + r g(r) for |r| <= ln2/2 (expm1Kernel's g) by fma.
 static float expm1TailFused(float r) {
-  float g = fma(fma(fma(fma(0x1.a0f882p-13f, r, 0x1.6d1122p-10f), r, 0x1.1110f6p-7f), r, 0x1.55551ap-5f), r,
-                0x1.555556p-3f);
+  float g =
+      fma(fma(fma(fma(0x1.a0f882p-13f, r, 0x1.6d1122p-10f), r, 0x1.1110f6p-7f), r, 0x1.55551ap-5f), r, 0x1.555556p-3f);
   return fma(r, g, 0.5f);
 }
 

@@ -253,9 +253,7 @@ static double expm1KernelFused(double r) { return fma(r * r, expm1TailFused(r), 
 // no rounded expm1(r) is scaled by t (near n = 1, where t e^r - 1 cancels, that rounding, doubled,
 // was a whole ULP of the result). t - 1 is exact for n in [-53, 53]; beyond, its rounding is at
 // most half an ULP of the result.
-static double expm1ScaledFused(double r, double t) {
-  return fma(t * (r * r), expm1TailFused(r), fma(t, r, t - 1.0));
-}
+static double expm1ScaledFused(double r, double t) { return fma(t * (r * r), expm1TailFused(r), fma(t, r, t - 1.0)); }
 
 // 1 / y for y in float's normal range without a double division (a long subroutine on GPUs): the
 // float reciprocal (within 2^-22: y's rounding to float and Vulkan's 2.5 ULP) and two Newton steps
