@@ -91,19 +91,42 @@ const char* const kRotates = R"(
                OpStore %a %lo3 Aligned 4
 )";
 
+// The funnel shifts of `value`'s halves as the pass writes them, into %<name> (its other ids named
+// <name>low, <name>a ...): FIRST and SECOND are the halves shifted up (the low one, or the high one
+// for amounts of 32 and above), UP and DOWN the amounts.
+std::string funnelShifts(const std::string& name, const std::string& value, const std::string& first,
+                         const std::string& second, int up) {
+  std::string text = R"(
+          %Nh = OpBitcast %v2uint VALUE
+        %Nlow = OpCompositeExtract %uint %Nh 0
+       %Nhigh = OpCompositeExtract %uint %Nh 1
+          %Na = OpShiftLeftLogical %uint %NFIRST UP
+          %Nb = OpShiftRightLogical %uint %NSECOND DOWN
+          %Nc = OpShiftLeftLogical %uint %NSECOND UP
+          %Nd = OpShiftRightLogical %uint %NFIRST DOWN
+     %NnewLow = OpBitwiseOr %uint %Na %Nb
+    %NnewHigh = OpBitwiseOr %uint %Nc %Nd
+       %Npair = OpCompositeConstruct %v2uint %NnewLow %NnewHigh
+          %N_ = OpBitcast %ulong %Npair
+)";
+  auto replace = [&text](const std::string& from, const std::string& to) {
+    for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+      text.replace(at, from.size(), to);
+  };
+  replace("FIRST", first);
+  replace("SECOND", second);
+  replace("UP", "%uint_" + std::to_string(up));
+  replace("DOWN", "%uint_" + std::to_string(32 - up));
+  replace("VALUE", value);
+  replace("N_", name);
+  replace("%N", "%" + name);
+  return text;
+}
+
 TEST(Split64BitRotatesTest, RotatesByConstantsBecomeFunnelShiftsOfTheHalves) {
-  test::expectPassOutput("split-64-bit-rotates", shader(kRotates), shader(R"(
-         %h1 = OpBitcast %v2uint %x
-       %low1 = OpCompositeExtract %uint %h1 0
-      %high1 = OpCompositeExtract %uint %h1 1
-         %a1 = OpShiftLeftLogical %uint %high1 %uint_18
-         %b1 = OpShiftRightLogical %uint %low1 %uint_14
-         %c1 = OpShiftLeftLogical %uint %low1 %uint_18
-         %d1 = OpShiftRightLogical %uint %high1 %uint_14
-     %newLow = OpBitwiseOr %uint %a1 %b1
-    %newHigh = OpBitwiseOr %uint %c1 %d1
-      %pair1 = OpCompositeConstruct %v2uint %newLow %newHigh
-         %r1 = OpBitcast %ulong %pair1
+  test::expectPassOutput(
+      "split-64-bit-rotates", shader(kRotates),
+      shader(funnelShifts("r1", "%x", "high", "low", 18) + R"(
         %lo1 = OpUConvert %uint %r1
                OpStore %a %lo1 Aligned 4
          %h2 = OpBitcast %v2uint %x
@@ -113,36 +136,16 @@ TEST(Split64BitRotatesTest, RotatesByConstantsBecomeFunnelShiftsOfTheHalves) {
          %r2 = OpBitcast %ulong %pair2
         %lo2 = OpUConvert %uint %r2
                OpStore %a %lo2 Aligned 4
-        %v0 = OpCompositeExtract %ulong %v 0
-         %h3 = OpBitcast %v2uint %v0
-       %low3 = OpCompositeExtract %uint %h3 0
-      %high3 = OpCompositeExtract %uint %h3 1
-         %a3 = OpShiftLeftLogical %uint %low3 %uint_8
-         %b3 = OpShiftRightLogical %uint %high3 %uint_24
-         %c3 = OpShiftLeftLogical %uint %high3 %uint_8
-         %d3 = OpShiftRightLogical %uint %low3 %uint_24
-      %newLow3 = OpBitwiseOr %uint %a3 %b3
-     %newHigh3 = OpBitwiseOr %uint %c3 %d3
-      %pair3 = OpCompositeConstruct %v2uint %newLow3 %newHigh3
-       %r3a = OpBitcast %ulong %pair3
-        %v1 = OpCompositeExtract %ulong %v 1
-         %h4 = OpBitcast %v2uint %v1
-       %low4 = OpCompositeExtract %uint %h4 0
-      %high4 = OpCompositeExtract %uint %h4 1
-         %a4 = OpShiftLeftLogical %uint %low4 %uint_8
-         %b4 = OpShiftRightLogical %uint %high4 %uint_24
-         %c4 = OpShiftLeftLogical %uint %high4 %uint_8
-         %d4 = OpShiftRightLogical %uint %low4 %uint_24
-      %newLow4 = OpBitwiseOr %uint %a4 %b4
-     %newHigh4 = OpBitwiseOr %uint %c4 %d4
-      %pair4 = OpCompositeConstruct %v2uint %newLow4 %newHigh4
-       %r3b = OpBitcast %ulong %pair4
+         %v0 = OpCompositeExtract %ulong %v 0
+)" + funnelShifts("r3a", "%v0", "low", "high", 8) +
+             "%v1 = OpCompositeExtract %ulong %v 1\n" + funnelShifts("r3b", "%v1", "low", "high", 8) +
+             R"(
          %r3 = OpCompositeConstruct %v2ulong %r3a %r3b
-        %e3 = OpCompositeExtract %ulong %r3 1
+         %e3 = OpCompositeExtract %ulong %r3 1
         %lo3 = OpUConvert %uint %e3
                OpStore %a %lo3 Aligned 4
 )"),
-                         Target{}, SPV_ENV_VULKAN_1_2);
+      Target{}, SPV_ENV_VULKAN_1_2);
 }
 
 // Shifts adding up to less than 64, shifts of two values, a shift by a run-time amount and a vector
