@@ -146,3 +146,174 @@ int __cl2vk_lgamma_r_sign_f32(float x) {
   lgammaWithSign(x, &sign);
   return sign;
 }
+
+// ---- The forms built on fma (Target::fusedLibraryForms: a correctly rounded fma, the driver's)
+//
+// Gamma(y) for y = |x| in [2^-30, 6) from one polynomial: y = n + t with n = rint(y), |t| <= 1/2
+// (t exact), Gamma(2 + t) = 1 + t P(t), and the recurrence for the other n: Gamma(y) is
+// Gamma(2 + t) / (y (y + 1)) for n = 0, / y for n = 1, times (y - 1) ... (y - n + 2) for n >= 3,
+// factors that are exact (integers below y). From 6 up Stirling's series, Gamma(y) =
+// e^((y - 1/2)(log y - 1) + C + S(1/y)) with the exponent as a float-float (log y from
+// logFloatFloatFused, its product with y - 1/2 exact by fma): exp's argument, up to 88, keeps
+// 2^-30 of its accuracy. Negative x by the reflection Gamma(x) Gamma(-x) = -pi / (x sin(pi x)),
+// -x exact, sin(pi x) a polynomial in x - rint(x) (exact). tgamma is then a handful of roundings
+// of 2^-24 (at most 5 ULP measured: docs/precision.md). lgamma is log1p(Gamma(y) - 1) below 6,
+// the difference formed without cancellation near Gamma's ones at 1 and 2 (t (P(t) - 1) / y and
+// t P(t)), so that log1p keeps its relative accuracy at lgamma's zeros; from 6 up Stirling's sum
+// with a float log y (no cancellation there). A negative x's lgamma, log(pi / |x sin(pi x)|) -
+// lgamma(-x), cancels near its zeros, where only a float-float reflection would hold the bound:
+// the exact form takes those, and the rare inputs outside the common range (tiny, huge, tgamma
+// below -33, NaN, infinities, poles).
+#define C_HI 0x1.acfe3ap-2f  // log(2 pi) / 2 - 1/2
+#define C_LO -0x1.e6d052p-27f
+
+// (Gamma(2 + t) - 1) / t for |t| <= 1/2, relative error 2^-25.5.
+static float gammaPolynomial(float t) {
+  float g = fma(-0x1.36c48ep-10f, t, 0x1.3ae010p-9f);
+  g = fma(g, t, -0x1.6a8414p-9f);
+  g = fma(g, t, 0x1.6ba666p-7f);
+  g = fma(g, t, -0x1.23873ep-12f);
+  g = fma(g, t, 0x1.3023c0p-4f);
+  g = fma(g, t, 0x1.4e241cp-4f);
+  g = fma(g, t, 0x1.a5b974p-2f);
+  return fma(g, t, 0x1.b0ee60p-2f);
+}
+
+// sin(pi r) for 0 <= r <= 1/2 as *lo plus the result: pi r + r z G(z), z = r^2, pi r exact as a
+// pair by fma; the rest rounds at 2^-24 of a term below 0.57 sin(pi r) (G's relative error, 2^-27,
+// likewise), so the pair is within 2^-24.5 of sin(pi r).
+static float sinPiPair(float r, float* lo) {
+  float z = r * r;
+  float g = fma(-0x1.cc994ep-8f, z, 0x1.50145ep-4f);
+  g = fma(g, z, -0x1.32d136p-1f);
+  g = fma(g, z, 0x1.466bc0p+1f);
+  g = fma(g, z, -0x1.4abbcep+2f);
+  float head = PI_HI * r;
+  float tail = fma(PI_HI, r, -head) + r * fma(g, z, PI_LO);
+  float sum = head + tail;  // |tail| < |head|
+  *lo = tail - (sum - head);
+  return sum;
+}
+
+// |sin(pi x)| for finite x that is not an integer as *lo plus the result; whether sin(pi x) < 0 in
+// *negative.
+static float absSinPi(float x, float* lo, bool* negative) {
+  float n = rint(x);
+  float r = x - n;  // exact
+  *negative = (((int)n & 1) != 0) != (r < 0.0f);
+  return sinPiPair(fabs(r), lo);
+}
+
+// The Stirling sum's exponent (y - 1/2)(log y - 1) + C + S(1/y) for y >= 6 as *lo plus the result,
+// log y as logY + logLo.
+static float stirlingExponent(float y, float logY, float logLo, float* lo) {
+  float a = y - 0.5f;      // exact
+  float b = logY - 1.0f;  // exact: log y is in [1.79, 16.7) below 2^24
+  float product = a * b;
+  float productLo = fma(a, b, -product) + a * logLo;
+  // S(1/y) = 1/(12 y) - 1/(360 y^3) + 1/(1260 y^5) - 1/(1680 y^7), within 2^-33 from 6 up.
+  float w = 1.0f / y, w2 = w * w;
+  float series = fma(fma(fma(-1.0f / 1680.0f, w2, 1.0f / 1260.0f), w2, -1.0f / 360.0f), w2, 1.0f / 12.0f) * w;
+  float c = C_HI + series;
+  float cLo = (C_HI - c) + series;
+  float sum = product + c;  // product > 4 > c
+  *lo = (((product - sum) + c) + cLo) + (productLo + C_LO);
+  return sum;
+}
+
+// Gamma(y) for y in [2^-30, 6) as (the result + *lo) / *denominator, with n = rint(y), t = y - n
+// and P(t) in *n, *t, *p. The numerator is a pair (1 + t P(t) and each product's error by fma) for
+// lgamma's reflection, where its rounding would show; tgamma drops *lo.
+static float gammaQuotient(float y, float* lo, float* denominator, float* n, float* t, float* p) {
+  *n = rint(y);
+  *t = y - *n;
+  *p = gammaPolynomial(*t);
+  float numerator = fma(*t, *p, 1.0f);
+  *lo = fma(*t, *p, 1.0f - numerator);  // 1 - numerator is exact
+  for (float k = 1.0f; k <= *n - 2.0f; k += 1.0f) {
+    float product = numerator * (y - k);
+    *lo = fma(numerator, y - k, -product) + *lo * (y - k);
+    numerator = product;
+  }
+  *denominator = *n < 1.0f ? y * (y + 1.0f) : *n < 2.0f ? y : 1.0f;
+  return numerator;
+}
+
+float __cl2vk_tgamma_f32_fused(float x) {
+  float y = fabs(x);
+  // Beyond 35.1 Gamma overflows; below -33 its reflection would overflow the denominator.
+  if (!(y >= 0x1p-30f && x > -33.0f && x <= 35.1f) || (x < 0.0f && rint(x) == x)) return __cl2vk_tgamma_f32(x);
+  float numerator, denominator = 1.0f;
+  if (y < 6.0f) {
+    float lo, n, t, p;
+    numerator = gammaQuotient(y, &lo, &denominator, &n, &t, &p);
+  } else {
+    float logLo;
+    float logHi = logFloatFloatFused(y, &logLo);
+    float lo;
+    float hi = stirlingExponent(y, logHi, logLo, &lo);
+    numerator = expFloatFloat(hi, lo);
+  }
+  if (x > 0.0f) return numerator / denominator;
+  // pi / (|x sin(pi x)| Gamma(-x)) with the sign of sin(pi x); the divisor is at most
+  // 33 Gamma(33) < 2^123 and at least 2^-60: within the division's range.
+  float sineLo;
+  bool negative;
+  float sine = absSinPi(x, &sineLo, &negative);
+  float magnitude = fma(PI_HI, denominator, PI_LO * denominator) / ((y * sine) * numerator);
+  return negative ? -magnitude : magnitude;
+}
+
+// lgamma(x) for 2^-30 <= |x| < 2^20, x not a pole, and whether it is reliable: false where a
+// negative x's reflection cancels.
+static float lgammaFused(float x, bool* reliable) {
+  float y = fabs(x);
+  float sineLo;
+  bool negative;
+  float sine = absSinPi(x, &sineLo, &negative);
+  float argument;
+  bool flip = false;
+  if (y < 6.0f) {
+    float numeratorLo, denominator, n, t, p;
+    float numerator = gammaQuotient(y, &numeratorLo, &denominator, &n, &t, &p);
+    if (x > 0.0f) {
+      float excess = n == 1.0f ? t * (p - 1.0f) : n == 2.0f ? t * p : numerator - denominator;
+      argument = excess / denominator;
+    } else {
+      // R = pi / (|x sin(pi x)| Gamma(-x)) = pi d / q, q = y |sin(pi x)| Gamma(-x) d as a pair, and
+      // R - 1 = (pi d - q) / q, exact where it cancels (near lgamma's zeros); below R = 1/2, where
+      // log1p(R - 1) would lose R's low bits, -log1p(1/R - 1) = -log1p((q - pi d) / (pi d)).
+      float q1 = y * sine;
+      float q1Lo = fma(y, sine, -q1) + y * sineLo;
+      float q = q1 * numerator;
+      float qLo = fma(q1, numerator, -q) + (q1Lo * numerator + q1 * numeratorLo);
+      float difference = fma(PI_HI, denominator, -q) + fma(PI_LO, denominator, -qLo);
+      flip = 2.0f * difference + q < 0.0f;
+      argument = difference / (flip ? -PI_HI * denominator : q);
+    }
+  } else {
+    argument = y - 1.0f;  // exact below 2^24
+  }
+  float l = log1pFloat(argument);
+  l = flip ? -l : l;
+  // A negative x's logarithm is within about 2^-23 absolute (sin(pi x)'s and Gamma's roundings):
+  // within 8 ULP from 1/8 up; the exact form where it is smaller, near lgamma's zeros.
+  *reliable = x > 0.0f || fabs(l) >= 0.125f;
+  if (y < 6.0f) return l;
+  float lo;
+  float positive = stirlingExponent(y, l, 0.0f, &lo) + lo;
+  if (x > 0.0f) return positive;
+  // Each term within a few ULP: the difference within 8 ULP unless it cancels to below a quarter
+  // (near the poles, where log |sin(pi x)| is large).
+  float result = logFloat(PI_HI / (y * sine)) - positive;
+  *reliable = fabs(result) >= 0.25f * positive;
+  return result;
+}
+
+float __cl2vk_lgamma_f32_fused(float x) {
+  bool reliable = false;
+  float result = 0.0f;
+  if (fabs(x) >= 0x1p-30f && fabs(x) < 0x1p20f && !(x < 0.0f && rint(x) == x)) result = lgammaFused(x, &reliable);
+  return reliable ? result : __cl2vk_lgamma_f32(x);  // one call: the exact form is inlined once
+}
+float __cl2vk_lgamma_r_f32_fused(float x) { return __cl2vk_lgamma_f32_fused(x); }
