@@ -775,6 +775,30 @@ TEST_P(MathPrecisionFusedForms, CbrtWithinOpenclBounds) {
   measure<double>(cbrt, "math_precision_double", 1 << 15);
 }
 
+// erf's and erfc's fused forms at the switches between their polynomials (0.84375, 2, 4, 8), where
+// erf rounds to 1 (4, 6) and erfc to 0 or 2 (10.5 and 27.3; -4 and -6), and erf's tiny arguments.
+template <typename T>
+std::vector<T> erfHardInputs() {
+  std::vector<T> values;
+  for (double v : {0x1p-64, 0.84375, 2.0, 4.0, 6.0, 8.0, 10.5, 27.3}) {
+    T up = static_cast<T>(v), down = up;
+    for (int step = 0; step < 3; ++step) {
+      for (T w : {up, down}) values.push_back(w), values.push_back(-w);
+      up = std::nextafter(up, std::numeric_limits<T>::infinity());
+      down = std::nextafter(down, T(0));
+    }
+  }
+  return values;
+}
+TEST_P(MathPrecisionFusedForms, ErfAndErfcWithinOpenclBounds) {
+  MathFunction erf{"erf", mpfr_erf, nullptr, 16, -7, 7}, erfc{"erfc", mpfr_erfc, nullptr, 16, -7, 30};
+  for (const MathFunction& function : {erf, erfc}) {
+    SCOPED_TRACE(function.name);
+    measure<float>(function, "math_precision", 1 << 15, erfHardInputs<float>());
+    if (sharedDevice().info().features.shaderFloat64)
+      measure<double>(function, "math_precision_double", 1 << 15, erfHardInputs<double>());
+  }
+}
 // tgamma's and lgamma's fused forms at the edges of their ranges (the smallest argument, the
 // switches between the polynomial, the recurrence and Stirling's series, the overflow and the
 // reflection's limits), near lgamma's zeros (1, 2 and the negative ones, where the reflection
