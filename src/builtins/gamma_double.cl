@@ -153,60 +153,80 @@ int __cl2vk_lgamma_r_sign_f64(double x) {
 // gamma_float.cl's fused forms in double: Gamma(2 + t) = 1 + t P(t) for |t| <= 1/2 with P of
 // degree 18, the recurrence below 10 (at most 8 exact factors), Stirling's series (8 terms) from
 // 10 up with its exponent as a double-double, and the reflection through
-// Gamma(x) Gamma(-x) = -pi / (x sin(pi x)). The limits: tgamma overflows past 171.7 and its
-// reflection's divisor would past -160; beyond, as for tiny, NaN and infinite x, poles, and
-// lgamma's cancelling reflections, the exact forms above.
+// Gamma(x) Gamma(-x) = -pi / (x sin(pi x)), lgamma's below 10 as log1p(R - 1) from pairs. The
+// limits: tgamma overflows past 171.7 and its reflection's divisor would past -160; beyond, as for
+// tiny, NaN and infinite x, poles, and lgamma's reflections from 10 up that cancel (near the
+// poles), the exact forms above.
 #define C_HI 0x1.acfe390c97d69p-2  // log(2 pi) / 2 - 1/2
 #define C_LO 0x1.3494bc9001442p-56
 
-// (Gamma(2 + t) - 1) / t for |t| <= 1/2, relative error 2^-53.7.
-static double gammaPolynomial(double t) {
-  double g = fma(-0x1.7ec834d5e25eap-20, t, 0x1.5a062e0c44672p-19);
-  g = fma(g, t, -0x1.d3711d5d5f77ep-19);
-  g = fma(g, t, 0x1.e7de3a58ed2bfp-18);
-  g = fma(g, t, -0x1.019f94b699e7bp-16);
-  g = fma(g, t, 0x1.0048c66b31a4ap-15);
-  g = fma(g, t, -0x1.fdbfd76b2b019p-15);
-  g = fma(g, t, 0x1.fe4519a29ed7fp-14);
-  g = fma(g, t, -0x1.f94c49d8d17e5p-13);
-  g = fma(g, t, 0x1.011b0896dc7c5p-11);
-  g = fma(g, t, -0x1.e21f132719564p-11);
-  g = fma(g, t, 0x1.13c44903dd024p-9);
-  g = fma(g, t, -0x1.75e6e91fc92b2p-9);
-  g = fma(g, t, 0x1.6d7eeacb6d45ep-7);
-  g = fma(g, t, -0x1.17f3740adf775p-12);
-  g = fma(g, t, 0x1.301fbb0f24fcfp-4);
-  g = fma(g, t, 0x1.4e23998464ff5p-4);
-  g = fma(g, t, 0x1.a5b978b96bec2p-2);
-  return fma(g, t, 0x1.b0ee6072093cep-2);
+// P(t) = (Gamma(2 + t) - 1) / t for |t| <= 1/2 as *lo plus the result (gamma_float.cl's
+// gammaPolynomial: P(0) as a pair plus t Q(t)), within 2^-56 of P.
+#define GAMMA_P0_HI 0x1.b0ee6072093cep-2
+#define GAMMA_P0_LO 0x1.6cb90701fbfabp-58
+static double gammaPolynomial(double t, double* lo) {
+  double q = fma(-0x1.7e0093902cd42p-20, t, 0x1.597fd15f2dd4bp-19);
+  q = fma(q, t, -0x1.d4009c8c00c01p-19);
+  q = fma(q, t, 0x1.e828ab5b51691p-18);
+  q = fma(q, t, -0x1.0194dbcdfaf59p-16);
+  q = fma(q, t, 0x1.00447dbeb4b5ap-15);
+  q = fma(q, t, -0x1.fdc19457f0beap-15);
+  q = fma(q, t, 0x1.fe45a136725e4p-14);
+  q = fma(q, t, -0x1.f94c3486be6fep-13);
+  q = fma(q, t, 0x1.011b06298274dp-11);
+  q = fma(q, t, -0x1.e21f13c4cf6c1p-11);
+  q = fma(q, t, 0x1.13c44910cd510p-9);
+  q = fma(q, t, -0x1.75e6e91d1bccep-9);
+  q = fma(q, t, 0x1.6d7eeacb47388p-7);
+  q = fma(q, t, -0x1.17f3740ba998ap-12);
+  q = fma(q, t, 0x1.301fbb0f2517ep-4);
+  q = fma(q, t, 0x1.4e2399846502bp-4);
+  q = fma(q, t, 0x1.a5b978b96bec1p-2);
+  double p = fma(q, t, GAMMA_P0_HI);
+  *lo = fma(q, t, GAMMA_P0_HI - p) + GAMMA_P0_LO;  // GAMMA_P0_HI - p is exact
+  return p;
 }
 
-// sin(pi r) for 0 <= r <= 1/2 as *lo plus the result (gamma_float.cl's sinPiPair; G's relative
-// error 2^-55).
+// sin(pi r) for 0 <= r <= 1/2 (gamma_float.cl's sinPiPair and sinPi), c = -pi^3/6.
+#define SIN_PI_C_HI -0x1.4abbce625be53p+2
+#define SIN_PI_C_LO 0x1.05511c68476a8p-52
+static double sinPiG(double z) {
+  double g = fma(-0x1.817772d47772cp-26, z, 0x1.aad367609aaf0p-21);
+  g = fma(g, z, -0x1.6fad9f7ab89d1p-16);
+  g = fma(g, z, 0x1.e8f434e5aa7c8p-12);
+  g = fma(g, z, -0x1.e3074fdf5dbf8p-8);
+  g = fma(g, z, 0x1.50783487f00c4p-4);
+  g = fma(g, z, -0x1.32d2cce62bdaep-1);
+  return fma(g, z, 0x1.466bc6775aae2p+1);
+}
 static double sinPiPair(double r, double* lo) {
   double z = r * r;
-  double g = fma(-0x1.7ec6c388fb41ep-26, z, 0x1.aabb6e673a1c3p-21);
-  g = fma(g, z, -0x1.6fad46fd9e9c7p-16);
-  g = fma(g, z, 0x1.e8f43388b500bp-12);
-  g = fma(g, z, -0x1.e3074fdc48908p-8);
-  g = fma(g, z, 0x1.50783487ec129p-4);
-  g = fma(g, z, -0x1.32d2cce62bd57p-1);
-  g = fma(g, z, 0x1.466bc6775aae2p+1);
-  g = fma(g, z, -0x1.4abbce625be53p+2);
+  double zLo = fma(r, r, -z);
+  double g = sinPiG(z);
+  double cube = r * z;
+  double cubeLo = fma(r, z, -cube) + r * zLo;
   double head = PI_HI * r;
-  double tail = fma(PI_HI, r, -head) + r * fma(g, z, PI_LO);
+  double headLo = fma(PI_HI, r, -head);
+  double tail = cube * SIN_PI_C_HI;
+  double tailLo = fma(cube, SIN_PI_C_HI, -tail);
   double sum = head + tail;  // |tail| < |head|
-  *lo = tail - (sum - head);
-  return sum;
+  double rest = ((head - sum) + tail) + (headLo + tailLo) +
+                (PI_LO * r + fma(cube, fma(g, z, SIN_PI_C_LO), cubeLo * SIN_PI_C_HI));
+  double result = sum + rest;
+  *lo = rest - (result - sum);
+  return result;
+}
+static double sinPi(double r) {
+  double z = r * r;
+  return r * fma(z, fma(z, sinPiG(z), SIN_PI_C_HI), PI_HI);
 }
 
-// |sin(pi x)| for finite x that is not an integer as *lo plus the result; whether sin(pi x) < 0 in
-// *negative.
-static double absSinPi(double x, double* lo, bool* negative) {
+// |x - rint(x)| for |x| below 2^53, and whether sin(pi x) < 0 in *negative.
+static double reduceHalfTurn(double x, bool* negative) {
   double n = rint(x);
   double r = x - n;  // exact
-  *negative = (fabs(n) < 0x1p53 && ((long)n & 1) != 0) != (r < 0.0);
-  return sinPiPair(fabs(r), lo);
+  *negative = (((long)n & 1) != 0) != (r < 0.0);
+  return fabs(r);
 }
 
 // The Stirling sum's exponent (y - 1/2)(log y - 1) + C + S(1/y) for y >= 10 as *lo plus the
@@ -237,9 +257,10 @@ static double stirlingExponent(double y, double logY, double logLo, double* lo) 
 static double gammaQuotient(double y, double* lo, double* denominator, double* n, double* t, double* p) {
   *n = rint(y);
   *t = y - *n;
-  *p = gammaPolynomial(*t);
+  double pLo;
+  *p = gammaPolynomial(*t, &pLo);
   double numerator = fma(*t, *p, 1.0);
-  *lo = fma(*t, *p, 1.0 - numerator);  // 1 - numerator is exact
+  *lo = fma(*t, *p, 1.0 - numerator) + *t * pLo;  // 1 - numerator is exact
   for (double k = 1.0; k <= *n - 2.0; k += 1.0) {
     double product = numerator * (y - k);
     *lo = fma(numerator, y - k, -product) + *lo * (y - k);
@@ -266,9 +287,8 @@ double __cl2vk_tgamma_f64_fused(double x) {
   if (x > 0.0) return numerator / denominator;
   // pi / (|x sin(pi x)| Gamma(-x)) with the sign of sin(pi x); the divisor is at most
   // 160 Gamma(160) < 2^950 and at least 2^-120.
-  double sineLo;
   bool negative;
-  double sine = absSinPi(x, &sineLo, &negative);
+  double sine = sinPi(reduceHalfTurn(x, &negative));
   double magnitude = fma(PI_HI, denominator, PI_LO * denominator) / ((y * sine) * numerator);
   return negative ? -magnitude : magnitude;
 }
@@ -277,9 +297,9 @@ double __cl2vk_tgamma_f64_fused(double x) {
 // negative x's reflection cancels (gamma_float.cl's lgammaFused).
 static double lgammaFused(double x, bool* reliable) {
   double y = fabs(x);
-  double sineLo;
   bool negative;
-  double sine = absSinPi(x, &sineLo, &negative);
+  double sineLo;
+  double sine = sinPiPair(reduceHalfTurn(x, &negative), &sineLo);
   double argument;
   bool flip = false;
   if (y < 10.0) {
@@ -302,7 +322,7 @@ static double lgammaFused(double x, bool* reliable) {
   }
   double l = log1pDouble(argument);
   l = flip ? -l : l;
-  *reliable = x > 0.0 || fabs(l) >= 0.125;
+  *reliable = true;
   if (y < 10.0) return l;
   double lo;
   double positive = stirlingExponent(y, l, 0.0, &lo) + lo;

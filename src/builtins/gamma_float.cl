@@ -160,48 +160,76 @@ int __cl2vk_lgamma_r_sign_f32(float x) {
 // of 2^-24 (at most 5 ULP measured: docs/precision.md). lgamma is log1p(Gamma(y) - 1) below 6,
 // the difference formed without cancellation near Gamma's ones at 1 and 2 (t (P(t) - 1) / y and
 // t P(t)), so that log1p keeps its relative accuracy at lgamma's zeros; from 6 up Stirling's sum
-// with a float log y (no cancellation there). A negative x's lgamma, log(pi / |x sin(pi x)|) -
-// lgamma(-x), cancels near its zeros, where only a float-float reflection would hold the bound:
-// the exact form takes those, and the rare inputs outside the common range (tiny, huge, tgamma
-// below -33, NaN, infinities, poles).
+// with a float log y (no cancellation there). A negative x's lgamma below 6 is log1p(R - 1),
+// R = pi / |x sin(pi x) Gamma(-x)|, with sin(pi x), Gamma(-x) and their product as pairs, so that
+// R - 1 is exact where it cancels (near lgamma's zeros, where the result is within 2^-24.8
+// absolute: the exact form's error there reaches 2^-23). From 6 up it is the difference
+// log(pi / |x sin(pi x)|) - lgamma(-x) of plain floats, which near the poles can cancel: the exact
+// form takes those, and the rare inputs outside the common range (tiny, huge, tgamma below -33,
+// NaN, infinities, poles).
 #define C_HI 0x1.acfe3ap-2f  // log(2 pi) / 2 - 1/2
 #define C_LO -0x1.e6d052p-27f
 
-// (Gamma(2 + t) - 1) / t for |t| <= 1/2, relative error 2^-25.5.
-static float gammaPolynomial(float t) {
-  float g = fma(-0x1.36c48ep-10f, t, 0x1.3ae010p-9f);
-  g = fma(g, t, -0x1.6a8414p-9f);
-  g = fma(g, t, 0x1.6ba666p-7f);
-  g = fma(g, t, -0x1.23873ep-12f);
-  g = fma(g, t, 0x1.3023c0p-4f);
-  g = fma(g, t, 0x1.4e241cp-4f);
-  g = fma(g, t, 0x1.a5b974p-2f);
-  return fma(g, t, 0x1.b0ee60p-2f);
+// P(t) = (Gamma(2 + t) - 1) / t for |t| <= 1/2 as *lo plus the result: P(0) = 1 - gamma as a pair
+// plus t Q(t), Q's float coefficients rounded one at a time (each refit after the last rounding),
+// within 2^-28.4 of P.
+#define GAMMA_P0_HI 0x1.b0ee60p-2f
+#define GAMMA_P0_LO 0x1.c824f4p-28f
+static float gammaPolynomial(float t, float* lo) {
+  float q = fma(0x1.5f9a70p-11f, t, -0x1.178b76p-10f);
+  q = fma(q, t, 0x1.09f8c4p-9f);
+  q = fma(q, t, -0x1.72518ap-9f);
+  q = fma(q, t, 0x1.6de9a0p-7f);
+  q = fma(q, t, -0x1.19cb20p-12f);
+  q = fma(q, t, 0x1.301eccp-4f);
+  q = fma(q, t, 0x1.4e23a0p-4f);
+  q = fma(q, t, 0x1.a5b97ap-2f);
+  float p = fma(q, t, GAMMA_P0_HI);
+  // p is within [0.54, 1.56] of P(0): GAMMA_P0_HI - p is exact, and the fma gives p's rounding.
+  *lo = fma(q, t, GAMMA_P0_HI - p) + GAMMA_P0_LO;
+  return p;
 }
 
-// sin(pi r) for 0 <= r <= 1/2 as *lo plus the result: pi r + r z G(z), z = r^2, pi r exact as a
-// pair by fma; the rest rounds at 2^-24 of a term below 0.57 sin(pi r) (G's relative error, 2^-27,
-// likewise), so the pair is within 2^-24.5 of sin(pi r).
+// sin(pi r) for 0 <= r <= 1/2 as *lo plus the result, within 2^-25.5: pi r + r^3 (c + z G(z)),
+// z = r^2, with pi r, r^3 and r^3 c exact as pairs by fma (pi and c = -pi^3/6 as pairs) and the
+// sum of the two leading terms exact; what rounds is r^3 z G(z), below 8 % of sin(pi r).
+#define SIN_PI_C_HI -0x1.4abbcep+2f
+#define SIN_PI_C_LO -0x1.896f94p-24f
+static float sinPiG(float z) {
+  float g = fma(-0x1.ce668cp-8f, z, 0x1.50274cp-4f);
+  g = fma(g, z, -0x1.32d1c2p-1f);
+  return fma(g, z, 0x1.466bc4p+1f);
+}
 static float sinPiPair(float r, float* lo) {
   float z = r * r;
-  float g = fma(-0x1.cc994ep-8f, z, 0x1.50145ep-4f);
-  g = fma(g, z, -0x1.32d136p-1f);
-  g = fma(g, z, 0x1.466bc0p+1f);
-  g = fma(g, z, -0x1.4abbcep+2f);
+  float zLo = fma(r, r, -z);
+  float g = sinPiG(z);
+  float cube = r * z;
+  float cubeLo = fma(r, z, -cube) + r * zLo;
   float head = PI_HI * r;
-  float tail = fma(PI_HI, r, -head) + r * fma(g, z, PI_LO);
+  float headLo = fma(PI_HI, r, -head);
+  float tail = cube * SIN_PI_C_HI;
+  float tailLo = fma(cube, SIN_PI_C_HI, -tail);
   float sum = head + tail;  // |tail| < |head|
-  *lo = tail - (sum - head);
-  return sum;
+  float rest = ((head - sum) + tail) + (headLo + tailLo) +
+               (PI_LO * r + fma(cube, fma(g, z, SIN_PI_C_LO), cubeLo * SIN_PI_C_HI));
+  float result = sum + rest;
+  *lo = rest - (result - sum);
+  return result;
 }
 
-// |sin(pi x)| for finite x that is not an integer as *lo plus the result; whether sin(pi x) < 0 in
-// *negative.
-static float absSinPi(float x, float* lo, bool* negative) {
+// The same rounded as it goes (within 1.5 ULP), for tgamma.
+static float sinPi(float r) {
+  float z = r * r;
+  return r * fma(z, fma(z, sinPiG(z), SIN_PI_C_HI), PI_HI);
+}
+
+// |x - rint(x)|, and whether sin(pi x) < 0 in *negative.
+static float reduceHalfTurn(float x, bool* negative) {
   float n = rint(x);
   float r = x - n;  // exact
   *negative = (((int)n & 1) != 0) != (r < 0.0f);
-  return sinPiPair(fabs(r), lo);
+  return fabs(r);
 }
 
 // The Stirling sum's exponent (y - 1/2)(log y - 1) + C + S(1/y) for y >= 6 as *lo plus the result,
@@ -227,9 +255,10 @@ static float stirlingExponent(float y, float logY, float logLo, float* lo) {
 static float gammaQuotient(float y, float* lo, float* denominator, float* n, float* t, float* p) {
   *n = rint(y);
   *t = y - *n;
-  *p = gammaPolynomial(*t);
+  float pLo;
+  *p = gammaPolynomial(*t, &pLo);
   float numerator = fma(*t, *p, 1.0f);
-  *lo = fma(*t, *p, 1.0f - numerator);  // 1 - numerator is exact
+  *lo = fma(*t, *p, 1.0f - numerator) + *t * pLo;  // 1 - numerator is exact
   for (float k = 1.0f; k <= *n - 2.0f; k += 1.0f) {
     float product = numerator * (y - k);
     *lo = fma(numerator, y - k, -product) + *lo * (y - k);
@@ -257,9 +286,8 @@ float __cl2vk_tgamma_f32_fused(float x) {
   if (x > 0.0f) return numerator / denominator;
   // pi / (|x sin(pi x)| Gamma(-x)) with the sign of sin(pi x); the divisor is at most
   // 33 Gamma(33) < 2^123 and at least 2^-60: within the division's range.
-  float sineLo;
   bool negative;
-  float sine = absSinPi(x, &sineLo, &negative);
+  float sine = sinPi(reduceHalfTurn(x, &negative));
   float magnitude = fma(PI_HI, denominator, PI_LO * denominator) / ((y * sine) * numerator);
   return negative ? -magnitude : magnitude;
 }
@@ -268,9 +296,9 @@ float __cl2vk_tgamma_f32_fused(float x) {
 // negative x's reflection cancels.
 static float lgammaFused(float x, bool* reliable) {
   float y = fabs(x);
-  float sineLo;
   bool negative;
-  float sine = absSinPi(x, &sineLo, &negative);
+  float sineLo;
+  float sine = sinPiPair(reduceHalfTurn(x, &negative), &sineLo);
   float argument;
   bool flip = false;
   if (y < 6.0f) {
@@ -296,9 +324,7 @@ static float lgammaFused(float x, bool* reliable) {
   }
   float l = log1pFloat(argument);
   l = flip ? -l : l;
-  // A negative x's logarithm is within about 2^-23 absolute (sin(pi x)'s and Gamma's roundings):
-  // within 8 ULP from 1/8 up; the exact form where it is smaller, near lgamma's zeros.
-  *reliable = x > 0.0f || fabs(l) >= 0.125f;
+  *reliable = true;
   if (y < 6.0f) return l;
   float lo;
   float positive = stirlingExponent(y, l, 0.0f, &lo) + lo;
