@@ -284,7 +284,10 @@ double __cl2vk_tgamma_f64_fused(double x) {
     double hi = stirlingExponent(y, logHi, logLo, &lo);
     numerator = expDoubleDouble(hi, lo);
   }
-  if (x > 0.0) return numerator / denominator;
+  if (x > 0.0) {
+    if (denominator == 1.0) return numerator;  // from 1.5 up: no division
+    return numerator / denominator;
+  }
   // pi / (|x sin(pi x)| Gamma(-x)) with the sign of sin(pi x); the divisor is at most
   // 160 Gamma(160) < 2^950 and at least 2^-120.
   bool negative;
@@ -298,8 +301,8 @@ double __cl2vk_tgamma_f64_fused(double x) {
 static double lgammaFused(double x, bool* reliable) {
   double y = fabs(x);
   bool negative;
-  double sineLo;
-  double sine = sinPiPair(reduceHalfTurn(x, &negative), &sineLo);
+  double sine = 0.0, sineLo = 0.0;
+  if (x < 0.0) sine = sinPiPair(reduceHalfTurn(x, &negative), &sineLo);
   double argument;
   bool flip = false;
   if (y < 10.0) {

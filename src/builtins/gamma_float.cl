@@ -283,7 +283,10 @@ float __cl2vk_tgamma_f32_fused(float x) {
     float hi = stirlingExponent(y, logHi, logLo, &lo);
     numerator = expFloatFloat(hi, lo);
   }
-  if (x > 0.0f) return numerator / denominator;
+  if (x > 0.0f) {
+    if (denominator == 1.0f) return numerator;  // from 1.5 up: no division
+    return numerator / denominator;
+  }
   // pi / (|x sin(pi x)| Gamma(-x)) with the sign of sin(pi x); the divisor is at most
   // 33 Gamma(33) < 2^123 and at least 2^-60: within the division's range.
   bool negative;
@@ -297,8 +300,8 @@ float __cl2vk_tgamma_f32_fused(float x) {
 static float lgammaFused(float x, bool* reliable) {
   float y = fabs(x);
   bool negative;
-  float sineLo;
-  float sine = sinPiPair(reduceHalfTurn(x, &negative), &sineLo);
+  float sine = 0.0f, sineLo = 0.0f;
+  if (x < 0.0f) sine = sinPiPair(reduceHalfTurn(x, &negative), &sineLo);
   float argument;
   bool flip = false;
   if (y < 6.0f) {
