@@ -101,10 +101,11 @@ float __cl2vk_erfc_f32(float x) {
 
 // ---- The forms built on fma (Target::fusedLibraryForms: a correctly rounded fma, the driver's)
 //
-// The same method and polynomials, each step of Horner's rule one fma, and x^2 as a pair by one fma
-// (its rounding error fma(x, x, -x^2)) instead of Veltkamp's split; below 0.84375 the sum
-// x + x (c + z g(z)) is fma(x, c + z g(z), x), one rounding fewer. The common cases come first and
-// none falls back to the exact forms.
+// erfc: the same method and polynomials, each step of Horner's rule one fma, and x^2 as a pair by
+// one fma (its rounding error fma(x, x, -x^2)) instead of Veltkamp's split. erf: below 0.84375 the
+// same polynomial, the sum x + x (c + z g(z)) as fma(x, c + z g(z), x), one rounding fewer; above,
+// 1 - erfc(|x|) from erfcAbsolute, polynomials without exp or division. The common cases come
+// first and none falls back to the exact forms.
 
 // The Horner steps of erfSmall, erfcNear, erfcMiddle and erfcFar by fma.
 static float erfSmallFused(float z) {
@@ -166,12 +167,33 @@ static float erfSmallSumFused(float x) {
   return fma(x, fma(z, erfSmallFused(z), TWO_OVER_SQRT_PI_MINUS_1), x);
 }
 
+// erfc(a) for 0.84375 <= a < 4 to within 2^-25.4 absolute (the fits 2^-26.6, the rest the
+// roundings where erfc is largest, near 0.84): where erf is 1 - erfc, at least 0.77, an absolute
+// error is all that matters, and erf needs no exp. Two polynomials of degree 10, in a - 1.421875
+// below 2 and a - 3 above (float coefficients rounded one at a time, each refit after the last
+// rounding; one polynomial over the whole range loses 2^-23.7 to the roundings of its alternating
+// terms), the coefficients selected rather than branched on.
+static float erfcAbsolute(float a) {
+  bool near = a < 2.0f;
+  float t = a - (near ? 1.421875f : 3.0f);
+  float g = fma(near ? -0x1.a386bap-13f : -0x1.785bf8p-16f, t, near ? -0x1.7524cep-10f : 0x1.d8cd44p-17f);
+  g = fma(g, t, near ? 0x1.d61b9cp-9f : 0x1.299dd2p-13f);
+  g = fma(g, t, near ? 0x1.6faa20p-9f : -0x1.b619fcp-12f);
+  g = fma(g, t, near ? -0x1.5f72fep-6f : 0x1.80fc9cp-11f);
+  g = fma(g, t, near ? 0x1.90f97ap-6f : -0x1.076994p-10f);
+  g = fma(g, t, near ? 0x1.2eb26cp-5f : 0x1.1206a6p-10f);
+  g = fma(g, t, near ? -0x1.367606p-3f : -0x1.9ecc34p-11f);
+  g = fma(g, t, near ? 0x1.b321c0p-3f : 0x1.b5f5d2p-12f);
+  g = fma(g, t, near ? -0x1.3206dcp-3f : -0x1.23d232p-13f);
+  return fma(g, t, near ? 0x1.6b41ccp-5f : 0x1.72a40ap-16f);
+}
+
 float __cl2vk_erf_f32_fused(float x) {
   float a = fabs(x);
   // Down to the denormals: the fma's product x (c + z g(z)) does not round before the sum, so it is
   // not lost where a device flushes a denormal product (the exact form's scaling below 2^-64).
   if (a < 0.84375f) return erfSmallSumFused(x);
-  if (a < 4.0f) return copysign(1.0f - erfcLargeFused(a), x);
+  if (a < 4.0f) return copysign(1.0f - erfcAbsolute(a), x);
   return isnan(x) ? x : copysign(1.0f, x);  // erfc(4) is below half an ulp of 1
 }
 
