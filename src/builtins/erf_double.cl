@@ -252,8 +252,7 @@ double __cl2vk_erf_f64_fused(double x) {
   double a = fabs(x);
   if (a < 0.84375) return erfSmallSumFused(x);
   if (a < 6.0) return copysign(1.0 - erfcLargeFused(a), x);
-  if (a >= 6.0) return copysign(1.0, x);  // erfc(6) is below half an ulp of 1
-  return x;  // NaN
+  return isnan(x) ? x : copysign(1.0, x);  // erfc(6) is below half an ulp of 1
 }
 
 double __cl2vk_erfc_f64_fused(double x) {

@@ -210,8 +210,8 @@ static double sinPiPair(double r, double* lo) {
   double tail = cube * SIN_PI_C_HI;
   double tailLo = fma(cube, SIN_PI_C_HI, -tail);
   double sum = head + tail;  // |tail| < |head|
-  double rest = ((head - sum) + tail) + (headLo + tailLo) +
-                (PI_LO * r + fma(cube, fma(g, z, SIN_PI_C_LO), cubeLo * SIN_PI_C_HI));
+  double rest =
+      ((head - sum) + tail) + (headLo + tailLo) + (PI_LO * r + fma(cube, fma(g, z, SIN_PI_C_LO), cubeLo * SIN_PI_C_HI));
   double result = sum + rest;
   *lo = rest - (result - sum);
   return result;
@@ -232,7 +232,7 @@ static double reduceHalfTurn(double x, bool* negative) {
 // The Stirling sum's exponent (y - 1/2)(log y - 1) + C + S(1/y) for y >= 10 as *lo plus the
 // result, log y as logY + logLo.
 static double stirlingExponent(double y, double logY, double logLo, double* lo) {
-  double a = y - 0.5;      // exact
+  double a = y - 0.5;     // exact
   double b = logY - 1.0;  // exact: log y is above 2.3
   double product = a * b;
   double productLo = fma(a, b, -product) + a * logLo;

@@ -211,8 +211,8 @@ static float sinPiPair(float r, float* lo) {
   float tail = cube * SIN_PI_C_HI;
   float tailLo = fma(cube, SIN_PI_C_HI, -tail);
   float sum = head + tail;  // |tail| < |head|
-  float rest = ((head - sum) + tail) + (headLo + tailLo) +
-               (PI_LO * r + fma(cube, fma(g, z, SIN_PI_C_LO), cubeLo * SIN_PI_C_HI));
+  float rest =
+      ((head - sum) + tail) + (headLo + tailLo) + (PI_LO * r + fma(cube, fma(g, z, SIN_PI_C_LO), cubeLo * SIN_PI_C_HI));
   float result = sum + rest;
   *lo = rest - (result - sum);
   return result;
@@ -235,7 +235,7 @@ static float reduceHalfTurn(float x, bool* negative) {
 // The Stirling sum's exponent (y - 1/2)(log y - 1) + C + S(1/y) for y >= 6 as *lo plus the result,
 // log y as logY + logLo.
 static float stirlingExponent(float y, float logY, float logLo, float* lo) {
-  float a = y - 0.5f;      // exact
+  float a = y - 0.5f;     // exact
   float b = logY - 1.0f;  // exact: log y is in [1.79, 16.7) below 2^24
   float product = a * b;
   float productLo = fma(a, b, -product) + a * logLo;
