@@ -342,3 +342,13 @@ double __cl2vk_lgamma_f64_fused(double x) {
   return reliable ? result : __cl2vk_lgamma_f64(x);  // one call: the exact form is inlined once
 }
 double __cl2vk_lgamma_r_f64_fused(double x) { return __cl2vk_lgamma_f64_fused(x); }
+
+// lgamma_r's sign without the exact form's logarithm: +1 for x >= 0, NaN and the poles (every
+// double beyond 2^53 is one), else that of sin(pi x), as the reflection
+// Gamma(x) Gamma(-x) = -pi / (x sin(pi x)) gives it.
+int __cl2vk_lgamma_r_sign_f64_fused(double x) {
+  if (!(x < 0.0) || rint(x) == x) return 1;
+  bool negative;
+  reduceHalfTurn(x, &negative);
+  return negative ? -1 : 1;
+}

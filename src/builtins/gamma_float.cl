@@ -346,3 +346,13 @@ float __cl2vk_lgamma_f32_fused(float x) {
   return reliable ? result : __cl2vk_lgamma_f32(x);  // one call: the exact form is inlined once
 }
 float __cl2vk_lgamma_r_f32_fused(float x) { return __cl2vk_lgamma_f32_fused(x); }
+
+// lgamma_r's sign without the exact form's logarithm: +1 for x >= 0, NaN and the poles (every
+// float beyond 2^24 is one), else that of sin(pi x), as the reflection
+// Gamma(x) Gamma(-x) = -pi / (x sin(pi x)) gives it.
+int __cl2vk_lgamma_r_sign_f32_fused(float x) {
+  if (!(x < 0.0f) || rint(x) == x) return 1;
+  bool negative;
+  reduceHalfTurn(x, &negative);
+  return negative ? -1 : 1;
+}
