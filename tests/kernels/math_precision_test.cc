@@ -893,6 +893,67 @@ TEST_P(MathPrecisionFusedForms, DoubleInverseTrigWithinOpenclBounds) {
   }
 }
 
+// erf's and erfc's fused forms at the switches between their polynomials (0.84375, 2, 4, 8), where
+// erf rounds to 1 (4, 6) and erfc to 0 or 2 (10.5 and 27.3; -4 and -6), and erf's tiny arguments.
+template <typename T>
+std::vector<T> erfHardInputs() {
+  std::vector<T> values;
+  for (double v : {0x1p-64, 0.84375, 2.0, 4.0, 6.0, 8.0, 10.5, 27.3}) {
+    T up = static_cast<T>(v), down = up;
+    for (int step = 0; step < 3; ++step) {
+      for (T w : {up, down}) values.push_back(w), values.push_back(-w);
+      up = std::nextafter(up, std::numeric_limits<T>::infinity());
+      down = std::nextafter(down, T(0));
+    }
+  }
+  return values;
+}
+
+TEST_P(MathPrecisionFusedForms, ErfAndErfcWithinOpenclBounds) {
+  MathFunction erf{"erf", mpfr_erf, nullptr, 16, -7, 7}, erfc{"erfc", mpfr_erfc, nullptr, 16, -7, 30};
+  for (const MathFunction& function : {erf, erfc}) {
+    SCOPED_TRACE(function.name);
+    measure<float>(function, "math_precision", 1 << 15, erfHardInputs<float>());
+    if (sharedDevice().info().features.shaderFloat64)
+      measure<double>(function, "math_precision_double", 1 << 15, erfHardInputs<double>());
+  }
+}
+
+// tgamma's and lgamma's fused forms at the edges of their ranges (the smallest argument, the
+// switches between the polynomial, the recurrence and Stirling's series, the overflow and the
+// reflection's limits), near lgamma's zeros (1, 2 and the negative ones, where the reflection
+// cancels and the exact form takes over) and next to the poles: each with its neighbours.
+template <typename T>
+std::vector<T> gammaHardInputs() {
+  std::vector<T> values;
+  for (double v :
+       {0x1p-30,    0x1p-60, 0.5,     1.0,     1.5,   2.0,   2.5,   5.5,        6.0,        10.0,       35.04,
+        35.1,       171.6,   171.7,   -0.5,    -1.0,  -1.5,  -2.0,  -2.4570247, -2.7476826, -3.1435473, -3.9552428,
+        -4.0395719, -4.9917, -5.0082, -6.0014, -20.0, -32.5, -33.0, -159.5,     -160.0}) {
+    T up = static_cast<T>(v), down = up;
+    for (int step = 0; step < 3; ++step) {
+      values.push_back(up), values.push_back(down);
+      up = std::nextafter(up, std::numeric_limits<T>::infinity());
+      down = std::nextafter(down, -std::numeric_limits<T>::infinity());
+    }
+  }
+  return values;
+}
+
+TEST_P(MathPrecisionFusedForms, GammaWithinOpenclBounds) {
+  MathFunction floatTgamma{"tgamma", mpfr_gamma, nullptr, 16, -30, 36};
+  MathFunction floatLgamma{"lgamma", lgammaReference, nullptr, 16, -30, 30, 0x1p-24};
+  measure<float>(floatTgamma, "math_precision", 1 << 15, gammaHardInputs<float>());
+  measure<float>(floatLgamma, "math_precision", 1 << 15, gammaHardInputs<float>());
+  checkLgammaR<float>(*this, kernel("math_precision", "lgamma_r_f32"), 0x1p-24);
+  if (!sharedDevice().info().features.shaderFloat64) GTEST_SKIP() << "the device has no shaderFloat64";
+  MathFunction doubleTgamma{"tgamma", mpfr_gamma, nullptr, 16, -30, 180};
+  MathFunction doubleLgamma{"lgamma", lgammaReference, nullptr, 16, -30, 30, 0x1p-53};
+  measure<double>(doubleTgamma, "math_precision_double", 1 << 15, gammaHardInputs<double>());
+  measure<double>(doubleLgamma, "math_precision_double", 1 << 15, gammaHardInputs<double>());
+  checkLgammaR<double>(*this, kernel("math_precision_double", "lgamma_r_f64"), 0x1p-53);
+}
+
 // fmod's fma form (below a quotient of 2^18) at the multiples of y and their neighbours, where
 // the quotient's integer part is easiest to get wrong, and at the edges of the form's range.
 template <typename T>
