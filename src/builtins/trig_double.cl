@@ -209,14 +209,15 @@ double __cl2vk_tanpi_f64(double x) {
 
 // ---- sinpi, cospi and tanpi built on fma
 //
-// Below 2^30, x = n/2 + r exactly (n = rint(2x), |r| <= 1/4) as sinCosPi does, and pi r = hi + lo
+// Below 2^29, x = n/2 + r exactly (n = rint(2x), |r| <= 1/4) as sinCosPi does, and pi r = hi + lo
 // by one fma instead of Veltkamp's split (pi's second double times r joins lo), into the kernels'
 // polynomials by fma. tanpi is a rational function of r (below) whose quotient comes from one
 // reciprocal: the float reciprocal of the divisor (a relative error below 2^-21, the driver's
 // division 2.5 ULP off included), one Newton step (below 2^-41), and the quotient from it
 // corrected by its fma residual (within half an ULP and 2^-80 of the value), where a double
 // division is a long subroutine on GPUs. r = 0 (x an integer or a half-integer, where the zeros'
-// and infinities' signs matter), |x| >= 2^30, NaN and infinities take the exact path.
+// and infinities' signs matter), |x| >= 2^29 (beyond, n = rint(2x) may reach 2^31, which no int
+// holds: NVIDIA converts it to INT_MAX, the wrong quadrant), NaN and infinities take the exact path.
 
 // sinKernel and cosKernel (sin_cos_kernels_double.h) with their polynomials by fma: the same
 // coefficients, each step rounded once instead of twice.
@@ -241,7 +242,7 @@ static double cosKernelFused(double r, double rr) {
   return w + (((1.0 - w) - halfZ) + fma(z * z, g, -r * rr));
 }
 
-// x = n/2 + r and pi r = the result + *lo, for finite |x| < 2^30 (n is converted to an int only
+// x = n/2 + r and pi r = the result + *lo, for finite |x| < 2^29 (n is converted to an int only
 // then).
 static double piTimesReduced(double x, double* n, double* r, double* lo) {
   *n = rint(2.0 * x);
@@ -254,7 +255,7 @@ static double piTimesReduced(double x, double* n, double* r, double* lo) {
 double __cl2vk_sinpi_f64_fused(double x) {
   double n, r, lo;
   double hi = piTimesReduced(x, &n, &r, &lo);
-  if (!(fabs(x) < 0x1p30) || r == 0.0) return __cl2vk_sinpi_f64(x);
+  if (!(fabs(x) < 0x1p29) || r == 0.0) return __cl2vk_sinpi_f64(x);
   int quadrant = (int)n;
   double value = (quadrant & 1) ? cosKernelFused(hi, lo) : sinKernelFused(hi, lo);
   return (quadrant & 2) ? -value : value;
@@ -263,7 +264,7 @@ double __cl2vk_sinpi_f64_fused(double x) {
 double __cl2vk_cospi_f64_fused(double x) {
   double n, r, lo;
   double hi = piTimesReduced(x, &n, &r, &lo);
-  if (!(fabs(x) < 0x1p30) || r == 0.0) return __cl2vk_cospi_f64(x);
+  if (!(fabs(x) < 0x1p29) || r == 0.0) return __cl2vk_cospi_f64(x);
   int quadrant = (int)n + 1;
   double value = (quadrant & 1) ? cosKernelFused(hi, lo) : sinKernelFused(hi, lo);
   return (quadrant & 2) ? -value : value;
@@ -296,7 +297,7 @@ static double tanPiRational(double r, bool odd) {
 double __cl2vk_tanpi_f64_fused(double x) {
   double n = rint(2.0 * x);
   double r = x - 0.5 * n;  // exact
-  if (!(fabs(x) < 0x1p30) || r == 0.0) return __cl2vk_tanpi_f64(x);
+  if (!(fabs(x) < 0x1p29) || r == 0.0) return __cl2vk_tanpi_f64(x);
   // tan for even n, -cot for odd, the period being 1; -cot's divisor is at least about pi 2^-54 (r
   // is a multiple of x's last place, and |x| >= 1/4 where n is odd), in float's range.
   return tanPiRational(r, ((int)n & 1) != 0);

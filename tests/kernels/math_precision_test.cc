@@ -800,8 +800,10 @@ TEST_P(MathPrecisionFusedForms, FloatSinpiCospiAndTanpiWithinOpenclBounds) {
   }
 }
 
-// The double forms (below 2^30), likewise at the multiples of 1/4, their neighbours and the edge,
-// and the largest errors of 3e6 random inputs against MPFR.
+// The double forms (below 2^29), likewise at the multiples of 1/4, their neighbours and the edge,
+// and the largest errors of 3e6 random inputs against MPFR. Just below 2^30, rint(2x) is 2^31, which
+// NVIDIA converts to INT_MAX (x86 to INT_MIN, whose quadrant happens to be right): the form with
+// its edge at 2^30 failed there on the H200 only.
 TEST_P(MathPrecisionFusedForms, DoubleSinpiCospiAndTanpiWithinOpenclBounds) {
   if (!sharedDevice().info().features.shaderFloat64)
     GTEST_SKIP() << "the device has no shaderFloat64: double kernels cannot run on it";
