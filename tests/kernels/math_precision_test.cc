@@ -739,9 +739,11 @@ CL2VK_KERNEL_TEST_SUITE(MathPrecisionFlushingDenormals, "O2");
 
 // The library's forms built on fma (Target::fusedLibraryForms: sin, cos and tan reduce their
 // argument with three fused multiply-adds, pow and powr form exact products by fma, cbrt takes
-// Newton steps, fmod one fma), which the runtime takes where the
-// driver's Fma is fused (GPUs). On a CPU driver, whose Fma rounds twice, the library's exact fma stands in for it, so
-// these forms are checked on every machine; a third of the inputs lie where they apply (below 2^12).
+// Newton steps, fmod one fma, and every other function a polynomial or rational form by fma with
+// at most one reciprocal), which the runtime takes where the driver's Fma is fused (GPUs). On a CPU
+// driver, whose Fma rounds twice, the library's exact fma stands in for it, so these forms are
+// checked on every machine; each test puts a share of its inputs where the forms apply and at the
+// edges of their ranges.
 class MathPrecisionFusedForms : public MathPrecision {
  public:
   Target target() const override {
