@@ -221,13 +221,16 @@ static double erfcTailFused(double t) {
   return fma(g, t, 0x1.1fbfe9ad06e07p-1);
 }
 
-// erfcLarge with fma, for 0.84375 <= a <= 27.3.
-static double erfcLargeFused(double a) {
+// erfcLarge with fma, for 0.84375 <= a <= 27.3, as the result times 2^*k: R(a) e^r with
+// r = -a^2 - k ln2, which the callers scale (erf by a plain product: k >= -52 below 6).
+// 1 / a is the float reciprocal and two Newton steps (reciprocalFused), within an ulp of the
+// quotient, instead of a double division.
+static double erfcScaledFused(double a, int* k) {
   double scaled;
   if (a < 2.0) {
     scaled = erfcNearFused(a - 1.421875);
   } else {
-    double inverse = 1.0 / a;
+    double inverse = reciprocalFused(a);
     double w = inverse * inverse;
     double polynomial = a < 4.0   ? erfcMiddleFused(w - 0.15625)
                         : a < 8.0 ? erfcFarFused(w - 0.0390625)
@@ -237,9 +240,16 @@ static double erfcLargeFused(double a) {
   // e^(-a^2) with a^2 = square + error exactly.
   double square = a * a;
   double error = fma(a, a, -square);
-  double k = rint(-square * LOG2E);
-  double r = fma(k, -LN2_LO, fma(k, -LN2_HI, -square)) - error;
-  return scaleByPowerOf2(1.0 + expm1Kernel(r), (int)k) * scaled;
+  double n = rint(-square * LOG2E);
+  *k = (int)n;
+  double r = fma(n, -LN2_LO, fma(n, -LN2_HI, -square)) - error;
+  return fma(scaled, expm1KernelFused(r), scaled);
+}
+
+static double erfcLargeFused(double a) {
+  int k;
+  double scaled = erfcScaledFused(a, &k);
+  return scaleByPowerOf2(scaled, k);
 }
 
 // x + x (c + z g(z)) for |x| < 0.84375.
@@ -251,7 +261,11 @@ static double erfSmallSumFused(double x) {
 double __cl2vk_erf_f64_fused(double x) {
   double a = fabs(x);
   if (a < 0.84375) return erfSmallSumFused(x);
-  if (a < 6.0) return copysign(1.0 - erfcLargeFused(a), x);
+  if (a < 6.0) {
+    int k;
+    double scaled = erfcScaledFused(a, &k);
+    return copysign(fma(-scaled, powerOf2(k), 1.0), x);
+  }
   return isnan(x) ? x : copysign(1.0, x);  // erfc(6) is below half an ulp of 1
 }
 

@@ -237,7 +237,7 @@ static double stirlingExponent(double y, double logY, double logLo, double* lo) 
   double product = a * b;
   double productLo = fma(a, b, -product) + a * logLo;
   // S(1/y) = sum of B2k / (2k (2k - 1) y^(2k - 1)) to k = 8 (below 2^-56 of the result at 10).
-  double w = 1.0 / y, w2 = w * w;
+  double w = reciprocalFused(y), w2 = w * w;
   double series = fma(-3617.0 / 122400.0, w2, 1.0 / 156.0);
   series = fma(series, w2, -691.0 / 360360.0);
   series = fma(series, w2, 1.0 / 1188.0);
@@ -296,21 +296,33 @@ double __cl2vk_tgamma_f64_fused(double x) {
   return negative ? -magnitude : magnitude;
 }
 
+// a / b for b in [2^-120, 2^120] without a double division: b's reciprocalFused (within an ulp)
+// times a, corrected by the residual a - q b, exact by fma: within an ulp of the quotient.
+static double quotientFused(double a, double b) {
+  double r = reciprocalFused(b);
+  double q = a * r;
+  return fma(r, fma(-q, b, a), q);
+}
+
 // lgamma(x) for 2^-60 <= |x| < 2^50, x not a pole, and whether it is reliable: false where a
-// negative x's reflection cancels (gamma_float.cl's lgammaFused).
+// negative x's reflection cancels (gamma_float.cl's lgammaFused). No double division and no
+// whole log: the quotients by quotientFused, the logarithms by logOfPairFused.
 static double lgammaFused(double x, bool* reliable) {
   double y = fabs(x);
   bool negative;
   double sine = 0.0, sineLo = 0.0;
   if (x < 0.0) sine = sinPiPair(reduceHalfTurn(x, &negative), &sineLo);
-  double argument;
+  *reliable = true;
+  // The logarithm of a pair: log1p(argument) below 10, log y from there up.
+  double w = y, c = 0.0;
   bool flip = false;
   if (y < 10.0) {
     double numeratorLo, denominator, n, t, p;
     double numerator = gammaQuotient(y, &numeratorLo, &denominator, &n, &t, &p);
+    double argument;
     if (x > 0.0) {
       double excess = n == 1.0 ? t * (p - 1.0) : n == 2.0 ? t * p : numerator - denominator;
-      argument = excess / denominator;
+      argument = quotientFused(excess, denominator);
     } else {
       double q1 = y * sine;
       double q1Lo = fma(y, sine, -q1) + y * sineLo;
@@ -318,19 +330,23 @@ static double lgammaFused(double x, bool* reliable) {
       double qLo = fma(q1, numerator, -q) + (q1Lo * numerator + q1 * numeratorLo);
       double difference = fma(PI_HI, denominator, -q) + fma(PI_LO, denominator, -qLo);
       flip = 2.0 * difference + q < 0.0;
-      argument = difference / (flip ? -PI_HI * denominator : q);
+      argument = quotientFused(difference, flip ? -PI_HI * denominator : q);
     }
-  } else {
-    argument = y - 1.0;  // exact below 2^53
+    // log1p(argument) as the log of the pair 1 + argument (rounded) and its rounding (TwoSum);
+    // argument is above -1/2 (Gamma is above 0.88 for x > 0, and flip sees to the reflection's).
+    w = 1.0 + argument;
+    double v = w - 1.0;
+    c = (1.0 - (w - v)) + (argument - v);
   }
-  double l = log1pDouble(argument);
-  l = flip ? -l : l;
-  *reliable = true;
-  if (y < 10.0) return l;
+  double l = logOfPairFused(w, c);
+  if (y < 10.0) return flip ? -l : l;
   double lo;
   double positive = stirlingExponent(y, l, 0.0, &lo) + lo;
   if (x > 0.0) return positive;
-  double result = logDouble(PI_HI / (y * sine)) - positive;
+  // log(pi / (y sin(pi |x|))) from the pair y sin(pi |x|), between 2^-44 and 2^50.
+  double q1 = y * sine;
+  double q1Lo = fma(y, sine, -q1) + y * sineLo;
+  double result = (LOG_PI_HI - logOfPairFused(q1, q1Lo)) - positive;
   *reliable = fabs(result) >= 0.25 * positive;
   return result;
 }

@@ -157,16 +157,16 @@ int __cl2vk_lgamma_r_sign_f32(float x) {
 // logFloatFloatFused, its product with y - 1/2 exact by fma): exp's argument, up to 88, keeps
 // 2^-30 of its accuracy. Negative x by the reflection Gamma(x) Gamma(-x) = -pi / (x sin(pi x)),
 // -x exact, sin(pi x) a polynomial in x - rint(x) (exact). tgamma is then a handful of roundings
-// of 2^-24 (at most 5 ULP measured: docs/precision.md). lgamma is log1p(Gamma(y) - 1) below 6,
+// of 2^-24 (at most 6 ULP measured: docs/precision.md). lgamma is log1p(Gamma(y) - 1) below 6,
 // the difference formed without cancellation near Gamma's ones at 1 and 2 (t (P(t) - 1) / y and
 // t P(t)), so that log1p keeps its relative accuracy at lgamma's zeros; from 6 up Stirling's sum
 // with a float log y (no cancellation there). A negative x's lgamma below 6 is log1p(R - 1),
 // R = pi / |x sin(pi x) Gamma(-x)|, with sin(pi x), Gamma(-x) and their product as pairs, so that
 // R - 1 is exact where it cancels (near lgamma's zeros, where the result is within 2^-24.8
 // absolute: the exact form's error there reaches 2^-23). From 6 up it is the difference
-// log(pi / |x sin(pi x)|) - lgamma(-x) of plain floats, which near the poles can cancel: the exact
-// form takes those, and the rare inputs outside the common range (tiny, huge, tgamma below -33,
-// NaN, infinities, poles).
+// log pi - log |x sin(pi x)| - lgamma(-x), x sin(pi x) as a pair, which near the poles can
+// cancel: the exact form takes those, and the rare inputs outside the common range (tiny, huge,
+// tgamma below -33, NaN, infinities, poles).
 #define C_HI 0x1.acfe3ap-2f  // log(2 pi) / 2 - 1/2
 #define C_LO -0x1.e6d052p-27f
 
@@ -268,6 +268,17 @@ static float gammaQuotient(float y, float* lo, float* denominator, float* n, flo
   return numerator;
 }
 
+// e^(hi + lo) for hi in [4, 89) and |lo| below hi's last place: 2 2^(n-1) (1 + expm1(r)), r =
+// hi - n ln2 + lo (reduceByLn2Fused), the sum rounded once by the fma and the doubling exact (or
+// the overflow, past 88.72), with none of expFloatFloat's range tests and scalings: n is in
+// [6, 128], so 2^(n-1) is a normal float.
+static float expOfPairFused(float hi, float lo) {
+  int n;
+  float r = reduceByLn2Fused(hi, &n) + lo;
+  float t = powerOf2(n - 1);
+  return 2.0f * fma(t, expm1KernelFused(r), t);
+}
+
 float __cl2vk_tgamma_f32_fused(float x) {
   float y = fabs(x);
   // Beyond 35.1 Gamma overflows; below -33 its reflection would overflow the denominator.
@@ -281,7 +292,7 @@ float __cl2vk_tgamma_f32_fused(float x) {
     float logHi = logFloatFloatFused(y, &logLo);
     float lo;
     float hi = stirlingExponent(y, logHi, logLo, &lo);
-    numerator = expFloatFloat(hi, lo);
+    numerator = expOfPairFused(hi, lo);
   }
   if (x > 0.0f) {
     if (denominator == 1.0f) return numerator;  // from 1.5 up: no division
@@ -296,17 +307,20 @@ float __cl2vk_tgamma_f32_fused(float x) {
 }
 
 // lgamma(x) for 2^-30 <= |x| < 2^20, x not a pole, and whether it is reliable: false where a
-// negative x's reflection cancels.
+// negative x's reflection cancels. The logarithms are logOfPairFused's (one division each).
 static float lgammaFused(float x, bool* reliable) {
   float y = fabs(x);
   bool negative;
   float sine = 0.0f, sineLo = 0.0f;
   if (x < 0.0f) sine = sinPiPair(reduceHalfTurn(x, &negative), &sineLo);
-  float argument;
+  *reliable = true;
+  // The logarithm of a pair: log1p(argument) below 6, log y from there up.
+  float w = y, c = 0.0f;
   bool flip = false;
   if (y < 6.0f) {
     float numeratorLo, denominator, n, t, p;
     float numerator = gammaQuotient(y, &numeratorLo, &denominator, &n, &t, &p);
+    float argument;
     if (x > 0.0f) {
       float excess = n == 1.0f ? t * (p - 1.0f) : n == 2.0f ? t * p : numerator - denominator;
       argument = excess / denominator;
@@ -322,19 +336,23 @@ static float lgammaFused(float x, bool* reliable) {
       flip = 2.0f * difference + q < 0.0f;
       argument = difference / (flip ? -PI_HI * denominator : q);
     }
-  } else {
-    argument = y - 1.0f;  // exact below 2^24
+    // log1p(argument) as the log of the pair 1 + argument (rounded) and its rounding (TwoSum);
+    // argument is above -1/2 (Gamma is above 0.88 for x > 0, and flip sees to the reflection's).
+    w = 1.0f + argument;
+    float v = w - 1.0f;
+    c = (1.0f - (w - v)) + (argument - v);
   }
-  float l = log1pFloat(argument);
-  l = flip ? -l : l;
-  *reliable = true;
-  if (y < 6.0f) return l;
+  float l = logOfPairFused(w, c);
+  if (y < 6.0f) return flip ? -l : l;
   float lo;
   float positive = stirlingExponent(y, l, 0.0f, &lo) + lo;
   if (x > 0.0f) return positive;
-  // Each term within a few ULP: the difference within 8 ULP unless it cancels to below a quarter
-  // (near the poles, where log |sin(pi x)| is large).
-  float result = logFloat(PI_HI / (y * sine)) - positive;
+  // log(pi / (y |sin(pi x)|)) from the pair y |sin(pi x)| (between 2^-16 and 2^20). Each term
+  // within a few ULP: the difference within 8 ULP unless it cancels to below a quarter (near the
+  // poles, where log |sin(pi x)| is large).
+  float q1 = y * sine;
+  float q1Lo = fma(y, sine, -q1) + y * sineLo;
+  float result = (LOG_PI_HI - logOfPairFused(q1, q1Lo)) - positive;
   *reliable = fabs(result) >= 0.25f * positive;
   return result;
 }

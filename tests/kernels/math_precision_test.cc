@@ -958,6 +958,34 @@ TEST_P(MathPrecisionFusedForms, GammaWithinOpenclBounds) {
   checkLgammaR<double>(*this, kernel("math_precision_double", "lgamma_r_f64"), 0x1p-53);
 }
 
+// lgamma's fused forms where their logarithms of pairs (logOfPairFused) are weakest: next to its
+// zeros at 1 and 2 (log1p of a tiny quotient), and the reflection from 6 (float) or 10 (double)
+// down to -30 near the poles, where log(pi / |x sin(pi x)|) nearly cancels lgamma(-x) and the
+// switch to the exact form lies.
+template <typename T>
+std::vector<T> lgammaHardInputs() {
+  std::vector<T> values;
+  for (int k = 4; k < (std::is_same_v<T, float> ? 24 : 52); k += 3) {
+    for (double v : {1.0, 2.0}) {
+      for (double offset : {std::ldexp(1.0, -k), -std::ldexp(1.0, -k)}) values.push_back(static_cast<T>(v + offset));
+    }
+  }
+  for (int n = 6; n <= 30; ++n) {
+    for (double d : {1e-6, 1e-4, 1e-3, 1e-2, 0.05, 0.1, 0.25, 0.5}) {
+      for (double offset : {-d, d}) values.push_back(static_cast<T>(offset - n));
+    }
+  }
+  return values;
+}
+
+TEST_P(MathPrecisionFusedForms, LgammaNearItsZerosAndPolesWithinOpenclBounds) {
+  MathFunction floatLgamma{"lgamma", lgammaReference, nullptr, 16, -30, 30, 0x1p-24};
+  measure<float>(floatLgamma, "math_precision", 1 << 14, lgammaHardInputs<float>());
+  if (!sharedDevice().info().features.shaderFloat64) GTEST_SKIP() << "the device has no shaderFloat64";
+  MathFunction doubleLgamma{"lgamma", lgammaReference, nullptr, 16, -30, 30, 0x1p-53};
+  measure<double>(doubleLgamma, "math_precision_double", 1 << 14, lgammaHardInputs<double>());
+}
+
 // fmod's fma form (below a quotient of 2^18) at the multiples of y and their neighbours, where
 // the quotient's integer part is easiest to get wrong, and at the edges of the form's range.
 template <typename T>
