@@ -24,7 +24,7 @@ while IFS= read -r line; do
   pattern=${line%%#*}
   pattern=${pattern//[[:space:]]/}
   [ -z "$pattern" ] && continue
-  echo "swiftshader: not run, known to fail: $pattern —${line#*#}"
+  echo "swiftshader: not run: $pattern —${line#*#}"
   exclude="$exclude:$pattern"
 done < "$known"
 if [ -n "$exclude" ]; then
