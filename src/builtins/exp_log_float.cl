@@ -195,3 +195,54 @@ float __cl2vk_tanh_f32_fused(float x) {
   }
   return copysign(r, x);  // on |x|: x + x^3 p would make a negative zero +0
 }
+
+// exp, exp2 and exp10 where the result is normal (x within (-87, 88), (-126, 127), (-37, 38)): n
+// as the nearest integer to x log2(b) from the sum with 1.5 2^23 (one fma; the sum's low bits are
+// n, so that 2^n is built from them by a shift and an add, no conversion), r = x - n ln2 (exp:
+// Cody-Waite, n LN2_HI and its difference with x exact, one rounding), x - n (exp2: exact) or
+// x log2(10) - n with log2(10) as two floats (exp10: two fma, two roundings, at most 2^-25 of
+// 2^r), then 2^n + 2^n (b^r - 1) by one fma. e^r - 1 = r + r^2 P(r) (|r| <= ln2/2) and
+// 2^r - 1 = r ln2 + r^2 Q(r) (|r| <= 1/2), P and Q of degree 4 fitted with mpmath (weighted least
+// squares, below 2^-27.9 and 2^-28 of b^r with float coefficients), the leading term of each
+// exact or by fma. Every float of the ranges tried against double references: exp 1.01 ULP,
+// exp2 0.86, exp10 1.03. Beyond those ranges (subnormal results, overflow, infinities), NaN: the
+// exact forms.
+#define ROUNDING_SHIFT 0x1.8p23f
+#define LOG2_10_LO 0x1.2f346ep-24f
+
+// 2^n for the n whose sum with ROUNDING_SHIFT is j (n in [-126, 127]).
+static float powerOf2FromShifted(float j) { return as_float((as_uint(j) << 23) + 0x3f800000u); }
+
+// 2^r - 1 for |r| <= 1/2.
+static float exp2m1KernelFused(float r) {
+  float q = fma(fma(fma(fma(0x1.415fc6p-13f, r, 0x1.5f0934p-10f), r, 0x1.3b2dfap-7f), r, 0x1.c6af7ap-5f), r,
+                0x1.ebfbdcp-3f);
+  return fma(r, LN2, (r * r) * q);
+}
+
+float __cl2vk_exp_f32_fused(float x) {
+  if (!(x > -87.0f && x < 88.0f)) return __cl2vk_exp_f32(x);
+  float j = fma(x, LOG2E, ROUNDING_SHIFT);
+  float k = j - ROUNDING_SHIFT;
+  float r = fma(-k, LN2_LO, fma(-k, LN2_HI, x));
+  float p = fma(fma(fma(fma(0x1.6a2448p-10f, r, 0x1.1239d4p-7f), r, 0x1.5558f2p-5f), r, 0x1.555492p-3f), r,
+                0x1.fffffcp-2f);
+  float t = powerOf2FromShifted(j);
+  return fma(t, fma(r * r, p, r), t);
+}
+
+float __cl2vk_exp2_f32_fused(float x) {
+  if (!(x > -126.0f && x < 127.0f)) return __cl2vk_exp2_f32(x);
+  float j = x + ROUNDING_SHIFT;
+  float r = x - (j - ROUNDING_SHIFT);
+  float t = powerOf2FromShifted(j);
+  return fma(t, exp2m1KernelFused(r), t);
+}
+
+float __cl2vk_exp10_f32_fused(float x) {
+  if (!(x > -37.0f && x < 38.0f)) return __cl2vk_exp10_f32(x);
+  float j = fma(x, LOG2_10, ROUNDING_SHIFT);
+  float r = fma(x, LOG2_10_LO, fma(x, LOG2_10, -(j - ROUNDING_SHIFT)));
+  float t = powerOf2FromShifted(j);
+  return fma(t, exp2m1KernelFused(r), t);
+}

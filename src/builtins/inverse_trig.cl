@@ -262,3 +262,102 @@ float __cl2vk_atan2pi_f32_fused(float y, float x) {
   }
   return copysign(r, y);
 }
+
+// ---- asin, acos, asinpi and acospi built on fma (Target::fusedLibraryForms)
+//
+// One polynomial for both of asin's pieces, with no branch between them: for |x| <= 1/2, s = |x|
+// (acos: x) and z = s^2; above, asin(a) = pi/2 - 2 asin(s) with s = sqrt(z), z = (1 - a) / 2 in
+// (0, 1/4] (exact, one fma). Either way asin(s) = s + p with p = s z g(z) + c, g of degree 4
+// fitted to (asin(s) - s) / (s z) over z in [0, 1/4] (weighted least squares with mpmath, error
+// below 2^-27.3 of asin(s) with the coefficients rounded to float), and c the square root's
+// correction: s from the float InverseSqrt (within 2 ULP in Vulkan) as z rsqrt(z), c = (z - s^2)
+// rsqrt(z) / 2 with the residual by fma, so that s + c is within 2^-40 of the root. The result is
+// K + m s + m p + L for a constant angle K + L (0, pi/2 or pi, each as a float and the rest) and
+// m = 1, -1, 2 or -2: K + m s by a fast two-sum (|K| > |m s| where K is not 0; m s is exact),
+// whose error joins m p + L, so that the result rounds about once. The pi forms fold 1/pi into g
+// and take s / pi as a pair by fma (1/pi's second float joining it), c / pi with it. Every float
+// of [-1, 1] tried against double references, with the square root's seed 2 ULP off either way:
+// asin 0.83 ULP, acos 0.79, asinpi 1.00 (0.71 for normal results), acospi 0.70. |x| >= 1 and NaN
+// take the exact forms.
+static float asinTailFused(float z) {
+  return fma(fma(fma(fma(0x1.596d1cp-5f, z, 0x1.8c2848p-6f), z, 0x1.747e4ap-5f), z, 0x1.3301e4p-4f), z,
+             0x1.5555c8p-3f);
+}
+
+// asinTailFused / pi.
+static float asinpiTailFused(float z) {
+  return fma(fma(fma(fma(0x1.b7cf70p-7f, z, 0x1.f86738p-8f), z, 0x1.da45f2p-7f), z, 0x1.86e4dap-6f), z,
+             0x1.b299f0p-5f);
+}
+
+// s and z for |x| < 1: s = x (or |x| as the caller passes it) and z = x^2 up to 1/2, else
+// s = sqrt((1 - |x|) / 2), z = (1 - |x|) / 2, with *c the root's correction (0 for the first).
+static float asinArgumentFused(float x, float* z, float* c) {
+  float a = fabs(x);
+  bool big = a > 0.5f;
+  float zz = big ? fma(-0.5f, a, 0.5f) : x * x;
+  float y = rsqrt(zz);  // unused (and infinite at 0) below 1/2
+  float root = zz * y;
+  *z = zz;
+  *c = big ? fma(-root, root, zz) * (0.5f * y) : 0.0f;
+  return big ? root : x;
+}
+
+// K + m (s + p) + L rounded about once, for |K| > |m s| or K = 0.
+static float addAngleFused(float k, float m, float s, float p, float l) {
+  float hi = fma(m, s, k);
+  float error = fma(m, s, k - hi);  // exact: k - hi is (Fast2Sum), and so is the sum
+  return hi + (error + fma(m, p, l));
+}
+
+// K + m (s + p) / pi with p = s z g(z) + c.
+static float addAngleOverPiFused(float k, float m, float s, float z, float c) {
+  float q = s * INV_PI_HI;
+  float qLo = fma(s, INV_PI_LO, fma(s, INV_PI_HI, -q));
+  float p = fma(s * z, asinpiTailFused(z), fma(c, INV_PI_HI, qLo));
+  float hi = fma(m, q, k);
+  float error = fma(m, q, k - hi);
+  return hi + fma(m, p, error);
+}
+
+float __cl2vk_asin_f32_fused(float x) {
+  float a = fabs(x);
+  if (!(a < 1.0f)) return __cl2vk_asin_f32(x);
+  float z, c;
+  float s = asinArgumentFused(a, &z, &c);
+  float p = fma(s * z, asinTailFused(z), c);
+  bool big = a > 0.5f;
+  return copysign(addAngleFused(big ? PIO2_HI : 0.0f, big ? -2.0f : 1.0f, s, p, big ? PIO2_LO : 0.0f), x);
+}
+
+float __cl2vk_acos_f32_fused(float x) {
+  if (!(fabs(x) < 1.0f)) return __cl2vk_acos_f32(x);
+  float z, c;
+  float s = asinArgumentFused(x, &z, &c);
+  float p = fma(s * z, asinTailFused(z), c);
+  // acos(x) = pi/2 - asin(x) up to 1/2, 2 asin(s) above, pi - 2 asin(s) below -1/2.
+  bool big = fabs(x) > 0.5f, negative = x < 0.0f;
+  float k = big ? (negative ? PI_HI : 0.0f) : PIO2_HI;
+  float l = big ? (negative ? PI_LO : 0.0f) : PIO2_LO;
+  float m = big ? (negative ? -2.0f : 2.0f) : -1.0f;
+  return addAngleFused(k, m, s, p, l);
+}
+
+float __cl2vk_asinpi_f32_fused(float x) {
+  float a = fabs(x);
+  if (!(a < 1.0f)) return __cl2vk_asinpi_f32(x);
+  float z, c;
+  float s = asinArgumentFused(a, &z, &c);
+  bool big = a > 0.5f;
+  return copysign(addAngleOverPiFused(big ? 0.5f : 0.0f, big ? -2.0f : 1.0f, s, z, c), x);
+}
+
+float __cl2vk_acospi_f32_fused(float x) {
+  if (!(fabs(x) < 1.0f)) return __cl2vk_acospi_f32(x);
+  float z, c;
+  float s = asinArgumentFused(x, &z, &c);
+  bool big = fabs(x) > 0.5f, negative = x < 0.0f;
+  float k = big ? (negative ? 1.0f : 0.0f) : 0.5f;
+  float m = big ? (negative ? -2.0f : 2.0f) : -1.0f;
+  return addAngleOverPiFused(k, m, s, z, c);
+}
