@@ -919,9 +919,9 @@ TEST_P(MathPrecisionFusedForms, FloatInverseSineWithinOpenclBounds) {
   }
 }
 
-// The float exp, exp2 and exp10 fma forms at the ends of their ranges (the exact forms beyond:
-// subnormal results, overflow) and where n changes (x log2(b) near a half-integer), each value and
-// its neighbours with both signs where both lie in the domain.
+// The float exp, exp2 and exp10 fma forms where the result leaves the normal range, at the
+// overflow and underflow thresholds and the ends of their clamp, and where n changes (x log2(b)
+// near a half-integer), each value and its neighbours.
 std::vector<float> hardFloatExpArguments(float scale, std::initializer_list<float> ends) {
   std::vector<float> hard;
   std::vector<float> edges(ends);
@@ -935,12 +935,14 @@ std::vector<float> hardFloatExpArguments(float scale, std::initializer_list<floa
 }
 
 TEST_P(MathPrecisionFusedForms, FloatExpWithinOpenclBounds) {
-  measure<float>(MathFunction{"exp", mpfr_exp, nullptr, 3, -104, 89}, "math_precision", 1 << 15,
-                 hardFloatExpArguments(0x1.715476p+0f, {-87.0f, 88.0f, 88.7228f, -87.3365f, -103.97f, 0.0f}));
+  measure<float>(
+      MathFunction{"exp", mpfr_exp, nullptr, 3, -104, 89}, "math_precision", 1 << 15,
+      hardFloatExpArguments(0x1.715476p+0f, {-87.0f, 88.0f, 88.7228f, -87.3365f, -103.97f, -104.0f, 89.0f, 0.0f}));
   measure<float>(MathFunction{"exp2", mpfr_exp2, nullptr, 3, -150, 129}, "math_precision", 1 << 15,
-                 hardFloatExpArguments(1.0f, {-126.0f, 127.0f, 128.0f, -149.0f, -150.0f, 0.0f}));
-  measure<float>(MathFunction{"exp10", mpfr_exp10, nullptr, 3, -46, 39}, "math_precision", 1 << 15,
-                 hardFloatExpArguments(0x1.a934f0p+1f, {-37.0f, 38.0f, 38.5318f, -37.9297f, -44.85f, 0.0f}));
+                 hardFloatExpArguments(1.0f, {-126.0f, 127.0f, 128.0f, -149.0f, -150.0f, -151.0f, 129.0f, 0.0f}));
+  measure<float>(
+      MathFunction{"exp10", mpfr_exp10, nullptr, 3, -46, 39}, "math_precision", 1 << 15,
+      hardFloatExpArguments(0x1.a934f0p+1f, {-37.0f, 38.0f, 38.5318f, -37.9297f, -44.85f, -46.0f, 39.0f, 0.0f}));
 }
 
 // erf's and erfc's fused forms at the switches between their polynomials (0.84375, 2, 4, 8), where
