@@ -195,3 +195,57 @@ float __cl2vk_tanh_f32_fused(float x) {
   }
   return copysign(r, x);  // on |x|: x + x^3 p would make a negative zero +0
 }
+
+// exp, exp2 and exp10 without a branch: x clamped to [-104, 89], [-151, 129], [-46, 39] (beyond,
+// the result rounds to 0 or overflows, and so it does at those ends; NaN stays NaN), n as the
+// nearest integer to x log2(b) from the sum with 1.5 2^23 (one fma; the sum's low bits are n, so
+// that 2^n is built from them, no conversion), r = x - n ln2 (exp: Cody-Waite, n LN2_HI and its
+// difference with x exact, one rounding), x - n (exp2: exact) or x log2(10) - n with log2(10) as
+// two floats (exp10: two fma, two roundings, at most 2^-25 of 2^r), then 2^n (1 + (b^r - 1)) in
+// two steps: 2^n1 (1 + (b^r - 1)) by one fma, 2^n1 normal, rounded once, times 2^(n - n1), exact
+// where the result is normal, else rounding it into the subnormals (the first rounding is then far
+// below the second's ULP) or overflowing. e^r - 1 = r + r^2 P(r) (|r| <= ln2/2) and 2^r - 1 =
+// r ln2 + r^2 Q(r) (|r| <= 1/2), P and Q of degree 4 fitted with mpmath (weighted least squares,
+// below 2^-27.9 and 2^-28 of b^r with float coefficients), the leading term of each exact or by
+// fma. Every 7th float of [-104, 89], [-150, 129], [-46, 39] (every 31st a little beyond) against
+// double references: exp 1.01 ULP, exp2 0.86, exp10 1.06; infinities, NaN, zeros, the overflow and underflow thresholds as the exact forms.
+#define ROUNDING_SHIFT 0x1.8p23f
+#define LOG2_10_LO 0x1.2f346ep-24f
+
+// 2^n (1 + p) for the n whose sum with ROUNDING_SHIFT is j (n in [-160, 130]).
+static float scaleByShiftedPowerOf2(float p, float j) {
+  int n = as_int(j) - as_int(ROUNDING_SHIFT);
+  int low = n >> 1;
+  float t = powerOf2(low);
+  return fma(t, p, t) * powerOf2(n - low);
+}
+
+// 2^r - 1 for |r| <= 1/2.
+static float exp2m1KernelFused(float r) {
+  float q = fma(fma(fma(fma(0x1.415fc6p-13f, r, 0x1.5f0934p-10f), r, 0x1.3b2dfap-7f), r, 0x1.c6af7ap-5f), r,
+                0x1.ebfbdcp-3f);
+  return fma(r, LN2, (r * r) * q);
+}
+
+float __cl2vk_exp_f32_fused(float x) {
+  float y = x < EXP_UNDERFLOW ? EXP_UNDERFLOW : x > EXP_OVERFLOW ? EXP_OVERFLOW : x;
+  float j = fma(y, LOG2E, ROUNDING_SHIFT);
+  float k = j - ROUNDING_SHIFT;
+  float r = fma(-k, LN2_LO, fma(-k, LN2_HI, y));
+  float p = fma(fma(fma(fma(0x1.6a2448p-10f, r, 0x1.1239d4p-7f), r, 0x1.5558f2p-5f), r, 0x1.555492p-3f), r,
+                0x1.fffffcp-2f);
+  return scaleByShiftedPowerOf2(fma(r * r, p, r), j);
+}
+
+float __cl2vk_exp2_f32_fused(float x) {
+  float y = x < -151.0f ? -151.0f : x > 129.0f ? 129.0f : x;
+  float j = y + ROUNDING_SHIFT;
+  return scaleByShiftedPowerOf2(exp2m1KernelFused(y - (j - ROUNDING_SHIFT)), j);
+}
+
+float __cl2vk_exp10_f32_fused(float x) {
+  float y = x < -46.0f ? -46.0f : x > 39.0f ? 39.0f : x;
+  float j = fma(y, LOG2_10, ROUNDING_SHIFT);
+  float r = fma(y, LOG2_10_LO, fma(y, LOG2_10, -(j - ROUNDING_SHIFT)));
+  return scaleByShiftedPowerOf2(exp2m1KernelFused(r), j);
+}

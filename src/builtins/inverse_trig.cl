@@ -262,3 +262,125 @@ float __cl2vk_atan2pi_f32_fused(float y, float x) {
   }
   return copysign(r, y);
 }
+
+// ---- asin, acos, asinpi and acospi built on fma (Target::fusedLibraryForms)
+//
+// One polynomial for both of asin's pieces: for |x| <= 1/2, z = x^2 and asin(x) = x + x z g(z);
+// above, asin(a) = pi/2 - 2 asin(s) with s = sqrt(z), z = (1 - a) / 2 in (0, 1/4] (exact, one
+// fma), and asin(s) = s + p with p = s z g(z) + c, c the square root's correction: s from the
+// float InverseSqrt (within 2 ULP in Vulkan) as z rsqrt(z), c = (z - s^2) rsqrt(z) / 2 with the
+// residual by fma, so that s + c is within 2^-40 of the root (no division, no square root). g, of
+// degree 4, is fitted to (asin(s) - s) / (s z) over z in [0, 1/4] (weighted least squares with
+// mpmath, error below 2^-27.3 of asin(s) with the coefficients rounded to float). Above 1/2 the
+// result is K + m s + m p + L for a constant angle K + L (0, pi/2 or pi, as a float and the rest)
+// and m = 2 or -2: K + m s by a fast two-sum, whose error joins m p + L, so that the result rounds
+// about once. The pi forms fold 1/pi into g and take s / pi as a pair by fma (1/pi's second float
+// joining it), c / pi with it. Every 7th float of [-1, 1] against double references, with the
+// square root's seed 2 ULP off either way: asin 0.87 ULP, acos 0.92, asinpi 1.00 (0.91 for
+// normal results; the pair s / pi loses its low part among the subnormals), acospi 0.79. |x| >= 1
+// and NaN take the exact forms.
+static float asinTailFused(float z) {
+  return fma(fma(fma(fma(0x1.596d1cp-5f, z, 0x1.8c2848p-6f), z, 0x1.747e4ap-5f), z, 0x1.3301e4p-4f), z,
+             0x1.5555c8p-3f);
+}
+
+// asinTailFused / pi.
+static float asinpiTailFused(float z) {
+  return fma(fma(fma(fma(0x1.b7cf70p-7f, z, 0x1.f86738p-8f), z, 0x1.da45f2p-7f), z, 0x1.86e4dap-6f), z,
+             0x1.b299f0p-5f);
+}
+
+// sqrt(z) as the result plus *c (within 2^-40 of the root together) for z in [2^-25, 1/4].
+static float rootFused(float z, float* c) {
+  float y = rsqrt(z);
+  float root = z * y;
+  *c = fma(-root, root, z) * (0.5f * y);
+  return root;
+}
+
+// K + m (s + p) + L rounded about once, for |K| > |m s| or K = 0 (m s exact).
+static float addAngleFused(float k, float m, float s, float p, float l) {
+  float hi = fma(m, s, k);
+  float error = fma(m, s, k - hi);  // exact: k - hi is (Fast2Sum), and so is the sum
+  return hi + (error + fma(m, p, l));
+}
+
+// s / pi as the result plus *lo.
+static float overPiFused(float s, float* lo) {
+  float q = s * INV_PI_HI;
+  *lo = fma(s, INV_PI_LO, fma(s, INV_PI_HI, -q));
+  return q;
+}
+
+// K + m (s + s z g + c) / pi, for g = asinpiTailFused(z) and |K| > |m s / pi|.
+static float addAngleOverPiFused(float k, float m, float s, float z, float g, float c) {
+  float qLo;
+  float q = overPiFused(s, &qLo);
+  float p = fma(s * z, g, fma(c, INV_PI_HI, qLo));
+  float hi = fma(m, q, k);
+  float error = fma(m, q, k - hi);
+  return hi + fma(m, p, error);
+}
+
+float __cl2vk_asin_f32_fused(float x) {
+  float a = fabs(x);
+  if (!(a < 1.0f)) return __cl2vk_asin_f32(x);
+  bool big = a > 0.5f;
+  float z = big ? fma(-0.5f, a, 0.5f) : x * x;
+  float g = asinTailFused(z);
+  if (!big) return fma(x * z, g, x);  // zeros keep their sign
+  float c;
+  float s = rootFused(z, &c);
+  return copysign(addAngleFused(PIO2_HI, -2.0f, s, fma(s * z, g, c), PIO2_LO), x);
+}
+
+float __cl2vk_acos_f32_fused(float x) {
+  float a = fabs(x);
+  if (!(a < 1.0f)) return __cl2vk_acos_f32(x);
+  bool big = a > 0.5f;
+  float z = big ? fma(-0.5f, a, 0.5f) : x * x;
+  float g = asinTailFused(z);
+  // acos(x) = pi/2 - asin(x) up to 1/2 (asin(x) rounded first, to at most half an ULP of the result),
+  // 2 asin(s) above, pi - 2 asin(s) below -1/2.
+  if (!big) return PIO2_HI + (PIO2_LO - fma(x * z, g, x));
+  float c;
+  float s = rootFused(z, &c);
+  bool negative = x < 0.0f;
+  return addAngleFused(negative ? PI_HI : 0.0f, negative ? -2.0f : 2.0f, s, fma(s * z, g, c), negative ? PI_LO : 0.0f);
+}
+
+float __cl2vk_asinpi_f32_fused(float x) {
+  float a = fabs(x);
+  if (!(a < 1.0f)) return __cl2vk_asinpi_f32(x);
+  bool big = a > 0.5f;
+  float z = big ? fma(-0.5f, a, 0.5f) : a * a;
+  float g = asinpiTailFused(z);
+  float r;
+  if (big) {
+    float c;
+    float s = rootFused(z, &c);
+    r = addAngleOverPiFused(0.5f, -2.0f, s, z, g, c);
+  } else {
+    float qLo;
+    float q = overPiFused(a, &qLo);
+    r = q + fma(a * z, g, qLo);
+  }
+  return copysign(r, x);
+}
+
+float __cl2vk_acospi_f32_fused(float x) {
+  float a = fabs(x);
+  if (!(a < 1.0f)) return __cl2vk_acospi_f32(x);
+  bool big = a > 0.5f;
+  float z = big ? fma(-0.5f, a, 0.5f) : x * x;
+  float g = asinpiTailFused(z);
+  if (!big) {  // 1/2 - asinpi(x), asinpi(x) rounded first
+    float qLo;
+    float q = overPiFused(x, &qLo);
+    return 0.5f - (q + fma(x * z, g, qLo));
+  }
+  float c;
+  float s = rootFused(z, &c);
+  bool negative = x < 0.0f;
+  return addAngleOverPiFused(negative ? 1.0f : 0.0f, negative ? -2.0f : 2.0f, s, z, g, c);
+}

@@ -897,6 +897,54 @@ TEST_P(MathPrecisionFusedForms, DoubleInverseTrigWithinOpenclBounds) {
   }
 }
 
+// The float asin family's fma forms at |x| = 1/2 (the polynomial or the square root), 1 (the exact
+// form) and near 0, each value and its neighbours with both signs.
+std::vector<float> hardFloatInverseSineArguments() {
+  std::vector<float> hard;
+  for (float edge : {0.5f, 1.0f, 0x1p-12f, 0x1p-126f}) {
+    float x = edge;
+    for (int step = 0; step < 4; ++step) x = std::nextafter(x, 0.0f);
+    for (int step = 0; step < 9; ++step, x = std::nextafter(x, INFINITY)) hard.push_back(x), hard.push_back(-x);
+  }
+  return hard;
+}
+
+TEST_P(MathPrecisionFusedForms, FloatInverseSineWithinOpenclBounds) {
+  for (const MathFunction& function :
+       {MathFunction{"asin", mpfr_asin, nullptr, 4, -1, 1}, MathFunction{"acos", mpfr_acos, nullptr, 4, -1, 1},
+        MathFunction{"asinpi", mpfr_asinpi, nullptr, 5, -1, 1},
+        MathFunction{"acospi", mpfr_acospi, nullptr, 5, -1, 1}}) {
+    SCOPED_TRACE(function.name);
+    measure<float>(function, "math_precision", 1 << 15, hardFloatInverseSineArguments());
+  }
+}
+
+// The float exp, exp2 and exp10 fma forms where the result leaves the normal range, at the
+// overflow and underflow thresholds and the ends of their clamp, and where n changes (x log2(b)
+// near a half-integer), each value and its neighbours.
+std::vector<float> hardFloatExpArguments(float scale, std::initializer_list<float> ends) {
+  std::vector<float> hard;
+  std::vector<float> edges(ends);
+  for (float half : {0.5f, 1.5f, 63.5f, 125.5f}) edges.push_back(half / scale), edges.push_back(-half / scale);
+  for (float edge : edges) {
+    float x = edge;
+    for (int step = 0; step < 4; ++step) x = std::nextafter(x, -INFINITY);
+    for (int step = 0; step < 9; ++step, x = std::nextafter(x, INFINITY)) hard.push_back(x);
+  }
+  return hard;
+}
+
+TEST_P(MathPrecisionFusedForms, FloatExpWithinOpenclBounds) {
+  measure<float>(
+      MathFunction{"exp", mpfr_exp, nullptr, 3, -104, 89}, "math_precision", 1 << 15,
+      hardFloatExpArguments(0x1.715476p+0f, {-87.0f, 88.0f, 88.7228f, -87.3365f, -103.97f, -104.0f, 89.0f, 0.0f}));
+  measure<float>(MathFunction{"exp2", mpfr_exp2, nullptr, 3, -150, 129}, "math_precision", 1 << 15,
+                 hardFloatExpArguments(1.0f, {-126.0f, 127.0f, 128.0f, -149.0f, -150.0f, -151.0f, 129.0f, 0.0f}));
+  measure<float>(
+      MathFunction{"exp10", mpfr_exp10, nullptr, 3, -46, 39}, "math_precision", 1 << 15,
+      hardFloatExpArguments(0x1.a934f0p+1f, {-37.0f, 38.0f, 38.5318f, -37.9297f, -44.85f, -46.0f, 39.0f, 0.0f}));
+}
+
 // erf's and erfc's fused forms at the switches between their polynomials (0.84375, 2, 4, 8), where
 // erf rounds to 1 (4, 6) and erfc to 0 or 2 (10.5 and 27.3; -4 and -6), and erf's tiny arguments.
 template <typename T>
