@@ -197,7 +197,8 @@ float __cl2vk_tanh_f32_fused(float x) {
 }
 
 // exp, exp2 and exp10 without a branch: x clamped to [-104, 89], [-151, 129], [-46, 39] (beyond,
-// the result rounds to 0 or overflows, and so it does at those ends; NaN stays NaN), n as the
+// the result rounds to 0 or overflows, and so it does at those ends; NaN is returned as it is: a
+// driver may compile the clamp as if no operand were NaN, and NVIDIA's made exp(NaN) inf), n as the
 // nearest integer to x log2(b) from the sum with 1.5 2^23 (one fma; the sum's low bits are n, so
 // that 2^n is built from them, no conversion), r = x - n ln2 (exp: Cody-Waite, n LN2_HI and its
 // difference with x exact, one rounding), x - n (exp2: exact) or x log2(10) - n with log2(10) as
@@ -208,7 +209,8 @@ float __cl2vk_tanh_f32_fused(float x) {
 // r ln2 + r^2 Q(r) (|r| <= 1/2), P and Q of degree 4 fitted with mpmath (weighted least squares,
 // below 2^-27.9 and 2^-28 of b^r with float coefficients), the leading term of each exact or by
 // fma. Every 7th float of [-104, 89], [-150, 129], [-46, 39] (every 31st a little beyond) against
-// double references: exp 1.01 ULP, exp2 0.86, exp10 1.06; infinities, NaN, zeros, the overflow and underflow thresholds as the exact forms.
+// double references: exp 1.01 ULP, exp2 0.86, exp10 1.06; infinities, NaN, zeros, the overflow
+// and underflow thresholds as the exact forms.
 #define ROUNDING_SHIFT 0x1.8p23f
 #define LOG2_10_LO 0x1.2f346ep-24f
 
@@ -234,18 +236,18 @@ float __cl2vk_exp_f32_fused(float x) {
   float r = fma(-k, LN2_LO, fma(-k, LN2_HI, y));
   float p = fma(fma(fma(fma(0x1.6a2448p-10f, r, 0x1.1239d4p-7f), r, 0x1.5558f2p-5f), r, 0x1.555492p-3f), r,
                 0x1.fffffcp-2f);
-  return scaleByShiftedPowerOf2(fma(r * r, p, r), j);
+  return isnan(x) ? x : scaleByShiftedPowerOf2(fma(r * r, p, r), j);
 }
 
 float __cl2vk_exp2_f32_fused(float x) {
   float y = x < -151.0f ? -151.0f : x > 129.0f ? 129.0f : x;
   float j = y + ROUNDING_SHIFT;
-  return scaleByShiftedPowerOf2(exp2m1KernelFused(y - (j - ROUNDING_SHIFT)), j);
+  return isnan(x) ? x : scaleByShiftedPowerOf2(exp2m1KernelFused(y - (j - ROUNDING_SHIFT)), j);
 }
 
 float __cl2vk_exp10_f32_fused(float x) {
   float y = x < -46.0f ? -46.0f : x > 39.0f ? 39.0f : x;
   float j = fma(y, LOG2_10, ROUNDING_SHIFT);
   float r = fma(y, LOG2_10_LO, fma(y, LOG2_10, -(j - ROUNDING_SHIFT)));
-  return scaleByShiftedPowerOf2(exp2m1KernelFused(r), j);
+  return isnan(x) ? x : scaleByShiftedPowerOf2(exp2m1KernelFused(r), j);
 }
