@@ -156,18 +156,24 @@ float __cl2vk_atanpi_f32(float x) {
   return copysign(r, x);  // NaN stays NaN
 }
 
-float __cl2vk_atan2pi_f32(float y, float x) {
-  if (isnan(x) || isnan(y)) return x + y;
-  float ay = fabs(y), ax = fabs(x);
-  float t = atan2Ratio(ay, ax);
-  float base = t == 1.0f ? 0.25f : overPi(atanUnit(t));  // atan(1) is a quarter of pi exactly
+// atan2pi(y, x) from `base`, atanpi of the smaller magnitude over the larger (in [0, 1/4]): the turn
+// the quadrant and the diagonal it lies beyond start from, added exactly.
+static float atan2piInQuadrant(float base, float y, float x, bool belowDiagonal) {
   float r;
-  if (ay <= ax) {
+  if (belowDiagonal) {
     r = signbit(x) ? 1.0f - base : base;
   } else {
     r = signbit(x) ? 0.5f + base : 0.5f - base;
   }
   return copysign(r, y);
+}
+
+float __cl2vk_atan2pi_f32(float y, float x) {
+  if (isnan(x) || isnan(y)) return x + y;
+  float ay = fabs(y), ax = fabs(x);
+  float t = atan2Ratio(ay, ax);
+  float base = t == 1.0f ? 0.25f : overPi(atanUnit(t));  // atan(1) is a quarter of pi exactly
+  return atan2piInQuadrant(base, y, x, ay <= ax);
 }
 
 // ---- atan, atanpi, atan2 and atan2pi built on fma (Target::fusedLibraryForms)
@@ -254,13 +260,7 @@ float __cl2vk_atan2pi_f32_fused(float y, float x) {
   float ay = fabs(y), ax = fabs(x);
   if (!atan2InFusedRange(ay, ax)) return __cl2vk_atan2pi_f32(y, x);
   float base = ax == ay ? 0.25f : atanpiFused(atan2RatioFused(ay, ax));  // atan(1) is a quarter of pi exactly
-  float r;
-  if (ay <= ax) {
-    r = signbit(x) ? 1.0f - base : base;
-  } else {
-    r = signbit(x) ? 0.5f + base : 0.5f - base;
-  }
-  return copysign(r, y);
+  return atan2piInQuadrant(base, y, x, ay <= ax);
 }
 
 // ---- asin, acos, asinpi and acospi built on fma (Target::fusedLibraryForms)
