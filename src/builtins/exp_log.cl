@@ -62,7 +62,7 @@ double __cl2vk_log10_f64(double x) {
   return scaledLog(dk * LOG10_2_HI, dk * LOG10_2_LO, hi, lo, LOG10E_HI, LOG10E_LO);
 }
 
-double __cl2vk_log1p_f64(double x) { return log1pDouble(x); }
+double __cl2vk_log1p_f64(double x) { return x == 0.0 ? x : log1pDouble(x); }  // log1p(-0) is -0
 
 // Hyperbolic functions through expm1, which keeps small arguments accurate; past 709 (where exp
 // overflows before sinh and cosh do) through exp(x/2)^2 / 2.

@@ -62,7 +62,7 @@ float __cl2vk_log10_f32(float x) {
   return scaledLog(dk * LOG10_2_HI, dk * LOG10_2_LO, hi, lo, LOG10E_HI, LOG10E_LO);
 }
 
-float __cl2vk_log1p_f32(float x) { return log1pFloat(x); }
+float __cl2vk_log1p_f32(float x) { return x == 0.0f ? x : log1pFloat(x); }  // log1p(-0) is -0
 
 // Hyperbolic functions through expm1, which keeps small arguments accurate; past 88 (where exp
 // overflows before sinh and cosh do) through exp(x/2)^2 / 2.
