@@ -133,16 +133,17 @@ Target targetFor(const vulkan::DeviceInfo& info) {
   target.freeWorkGroups = settings::read(settings::Setting::kFreeWorkGroups) != "0";
   // Both CPU drivers run loops for a SIMD batch of invocations (frontend_kernels_test's
   // NestedBreaksKeepEachItemsLastValue gets wrong values on both without merge phis).
-  target.loopExitPhis = info.driverId == VK_DRIVER_ID_GOOGLE_SWIFTSHADER || info.driverId == VK_DRIVER_ID_MESA_LLVMPIPE;
+  const bool cpuDriver =
+      info.driverId == VK_DRIVER_ID_GOOGLE_SWIFTSHADER || info.driverId == VK_DRIVER_ID_MESA_LLVMPIPE;
+  target.loopExitPhis = cpuDriver;
   target.pointerPhis = info.driverId != VK_DRIVER_ID_GOOGLE_SWIFTSHADER;
   // Both CPU drivers compute Fma as a multiplication and an addition (measured: fma(1 + 2^-23,
   // 1 - 2^-23, -1) is 0 on both, -2^-46 fused).
-  target.fusedFma = info.driverId != VK_DRIVER_ID_GOOGLE_SWIFTSHADER && info.driverId != VK_DRIVER_ID_MESA_LLVMPIPE;
+  target.fusedFma = !cpuDriver;
   // The library's fma forms are faster only with the driver's fused Fma (the exact one is slow).
   target.fusedLibraryForms = target.fusedFma;
   // The CPU drivers' x86 code rotates 64 bits in one instruction; GPUs shift 32 bits at a time.
-  target.split64BitRotates =
-      info.driverId != VK_DRIVER_ID_GOOGLE_SWIFTSHADER && info.driverId != VK_DRIVER_ID_MESA_LLVMPIPE;
+  target.split64BitRotates = !cpuDriver;
   // llvmpipe's code depends on the host CPU: on one without AVX-512 (or without AVX) it rounds
   // doubles wrong and aborts on a broadcast-first of a computed float (docs/decisions.md). Whatever
   // the CPU here, the translation avoids both.
